@@ -1,0 +1,443 @@
+//! The run-time switch that every mutfuzz schema links: which mutant is active, which
+//! sites ran, and how much fuel and stack depth a run may spend.
+//!
+//! A schema is the crate under test rewritten so that it contains all of its mutants.
+//! Each site asks [`at`] which of its alternatives to evaluate; function bodies start
+//! with [`enter`] and loop bodies with [`tick`]. On the original path (active mutant 0,
+//! not recording) each of these is one relaxed atomic load and one compare.
+//!
+//! ```
+//! // What the schema writes for `a + b` with mutants `-` (id 7) and `*` (id 8):
+//! let (a, b) = (2, 3);
+//! let v = { let (l, r) = (a, b); match mutfuzz_rt::at(7, 2) { 1 => l - r, 2 => l * r, _ => l + r } };
+//! assert_eq!(v, 5); // no mutant is active
+//! ```
+//!
+//! The active mutant is process-global, not thread-local, so threads that the code
+//! under test spawns (rayon, scoped threads) run the same mutant as the thread that
+//! spawned them. Parallel mutant runs therefore use separate processes.
+//!
+//! Configuration comes from the environment on first use (see [`env`]), or from the
+//! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
+
+use std::cell::Cell;
+use std::fmt;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::{Mutex, Once, OnceLock};
+
+/// Environment variables read on first use.
+pub mod env {
+    /// Id of the mutant to activate; absent or `0` runs the original.
+    pub const ACTIVE: &str = "MUTFUZZ_ACTIVE";
+    /// Path of a file to which a recording run writes its site hits, fuel and depth at exit.
+    pub const RECORD: &str = "MUTFUZZ_RECORD";
+    /// Number of mutant ids (largest id + 1): the size of the site-hit table.
+    pub const MUTANTS: &str = "MUTFUZZ_MUTANTS";
+    /// Fuel a run may spend (ticks at function entries and loop heads) before it is ended.
+    pub const FUEL: &str = "MUTFUZZ_FUEL";
+    /// Call depth a run may reach before it is ended.
+    pub const DEPTH: &str = "MUTFUZZ_DEPTH";
+    /// `exit` ends the process with [`super::EXHAUSTED_EXIT_CODE`] when a limit runs out;
+    /// anything else (the default) panics with an [`super::Exhausted`] payload.
+    pub const ON_EXHAUST: &str = "MUTFUZZ_ON_EXHAUST";
+}
+
+/// Exit code of a process ended because a mutant exhausted its fuel or depth
+/// (with `MUTFUZZ_ON_EXHAUST=exit`).
+pub const EXHAUSTED_EXIT_CODE: i32 = 86;
+
+/// `ACTIVE` before the environment has been read.
+const UNINIT: u32 = u32::MAX;
+/// `ACTIVE` while the original runs and site hits, fuel and depth are recorded.
+const RECORDING: u32 = u32::MAX - 1;
+/// Largest usable mutant id.
+pub const MAX_MUTANT_ID: u32 = u32::MAX - 2;
+
+static ACTIVE: AtomicU32 = AtomicU32::new(UNINIT);
+static INIT: Once = Once::new();
+static FUEL_USED: AtomicU64 = AtomicU64::new(0);
+static FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+static DEPTH_LIMIT: AtomicU32 = AtomicU32::new(u32::MAX);
+static MAX_DEPTH: AtomicU32 = AtomicU32::new(0);
+static EXIT_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
+static HITS: OnceLock<Box<[AtomicU8]>> = OnceLock::new();
+static RECORD_PATH: Mutex<Option<String>> = Mutex::new(None);
+
+thread_local! {
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Which alternative of a site to evaluate.
+///
+/// A site whose mutants have ids `base ..= base + n - 1` calls `at(base, n)`: it returns
+/// `0` for the original code, or `k` in `1..=n` when mutant `base + k - 1` is active.
+#[inline(always)]
+pub fn at(base: u32, n: u32) -> u32 {
+    let active = ACTIVE.load(Relaxed);
+    if active == 0 {
+        return 0;
+    }
+    at_slow(active, base, n)
+}
+
+#[cold]
+#[inline(never)]
+fn at_slow(active: u32, base: u32, n: u32) -> u32 {
+    match active {
+        UNINIT => {
+            init();
+            at(base, n)
+        }
+        RECORDING => {
+            if let Some(hits) = HITS.get() {
+                if let Some(slot) = hits.get(base as usize) {
+                    slot.store(1, Relaxed);
+                }
+            }
+            0
+        }
+        _ => {
+            let k = active.wrapping_sub(base);
+            if k < n {
+                k + 1
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// Spend one unit of fuel; placed at the head of every loop body and closure body.
+#[inline(always)]
+pub fn tick() {
+    if ACTIVE.load(Relaxed) != 0 {
+        tick_slow();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn tick_slow() {
+    match ACTIVE.load(Relaxed) {
+        0 => {}
+        UNINIT => {
+            init();
+            tick();
+        }
+        RECORDING => {
+            FUEL_USED.fetch_add(1, Relaxed);
+        }
+        _ => {
+            let used = FUEL_USED.fetch_add(1, Relaxed);
+            if used >= FUEL_LIMIT.load(Relaxed) {
+                exhausted(Limit::Fuel);
+            }
+        }
+    }
+}
+
+/// Marks one call frame of the code under test; returned by [`enter`].
+///
+/// Dropping it leaves the frame. Keep it alive for the whole function body.
+#[must_use]
+pub struct Frame(bool);
+
+impl Drop for Frame {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if self.0 {
+            DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+        }
+    }
+}
+
+/// Enter a function of the code under test: spend one unit of fuel and count depth.
+#[inline(always)]
+pub fn enter() -> Frame {
+    if ACTIVE.load(Relaxed) == 0 {
+        return Frame(false);
+    }
+    enter_slow()
+}
+
+#[cold]
+#[inline(never)]
+fn enter_slow() -> Frame {
+    let active = ACTIVE.load(Relaxed);
+    if active == 0 {
+        return Frame(false);
+    }
+    if active == UNINIT {
+        init();
+        return enter();
+    }
+    tick_slow();
+    let depth = DEPTH.with(|d| {
+        let v = d.get() + 1;
+        d.set(v);
+        v
+    });
+    // The frame exists before any check, so an exhaustion panic unwinds through it.
+    let frame = Frame(true);
+    if active == RECORDING {
+        MAX_DEPTH.fetch_max(depth, Relaxed);
+    } else if depth > DEPTH_LIMIT.load(Relaxed) {
+        exhausted(Limit::Depth);
+    }
+    frame
+}
+
+/// Which limit a runaway mutant ran out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The fuel budget (function entries plus loop iterations).
+    Fuel,
+    /// The call-depth bound.
+    Depth,
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limit::Fuel => "fuel",
+            Limit::Depth => "depth",
+        })
+    }
+}
+
+/// The panic payload of a run that exhausted a limit (unless the process exits instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted {
+    /// The mutant that was active.
+    pub mutant: u32,
+    /// The limit it ran out of.
+    pub limit: Limit,
+}
+
+impl fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "mutfuzz: mutant {} exhausted its {} limit", self.mutant, self.limit)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn exhausted(limit: Limit) -> ! {
+    let payload = Exhausted { mutant: ACTIVE.load(Relaxed), limit };
+    if EXIT_ON_EXHAUST.load(Relaxed) {
+        let _ = writeln!(std::io::stderr(), "{payload}");
+        std::process::exit(EXHAUSTED_EXIT_CODE);
+    }
+    std::panic::panic_any(payload)
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.trim().parse().ok()
+}
+
+/// Read the configuration from the environment, once per process.
+#[cold]
+fn init() {
+    INIT.call_once(|| {
+        if let Some(limit) = env_u64(env::FUEL) {
+            FUEL_LIMIT.store(limit, Relaxed);
+        }
+        if let Some(limit) = env_u64(env::DEPTH) {
+            DEPTH_LIMIT.store(limit.min(u32::MAX as u64) as u32, Relaxed);
+        }
+        if std::env::var(env::ON_EXHAUST).is_ok_and(|v| v == "exit") {
+            EXIT_ON_EXHAUST.store(true, Relaxed);
+        }
+        let mut mode = env_u64(env::ACTIVE).map_or(0, |id| id.min(MAX_MUTANT_ID as u64) as u32);
+        if let Ok(path) = std::env::var(env::RECORD) {
+            let mutants = env_u64(env::MUTANTS).unwrap_or(0) as usize;
+            allocate_hits(mutants);
+            *RECORD_PATH.lock().unwrap_or_else(|e| e.into_inner()) = Some(path);
+            register_exit_hook();
+            mode = RECORDING;
+        }
+        // Only replace UNINIT: a control call made before first use wins.
+        let _ = ACTIVE.compare_exchange(UNINIT, mode, Relaxed, Relaxed);
+    });
+}
+
+fn allocate_hits(mutants: usize) {
+    let _ = HITS.set((0..mutants).map(|_| AtomicU8::new(0)).collect());
+}
+
+#[cfg(any(unix, windows))]
+fn register_exit_hook() {
+    extern "C" {
+        fn atexit(callback: extern "C" fn()) -> std::os::raw::c_int;
+    }
+    extern "C" fn write_at_exit() {
+        let path = RECORD_PATH.lock().ok().and_then(|p| p.clone());
+        if let Some(path) = path {
+            let _ = write_record(&path);
+        }
+    }
+    // SAFETY: `atexit` is the C standard library's; the callback is a plain extern fn that
+    // does not unwind (write errors are ignored).
+    unsafe {
+        atexit(write_at_exit);
+    }
+}
+
+#[cfg(not(any(unix, windows)))]
+fn register_exit_hook() {}
+
+/// Write what a recording run saw, in the line format read back by the test runner:
+/// `fuel N`, `depth N`, `hits ID ID …` (the base ids of the sites that ran).
+pub fn write_record(path: &str) -> std::io::Result<()> {
+    let mut text = format!("fuel {}\ndepth {}\nhits", fuel_used(), max_depth());
+    for id in site_hits() {
+        text.push(' ');
+        text.push_str(&id.to_string());
+    }
+    text.push('\n');
+    std::fs::write(path, text)
+}
+
+/// Run mutant `id` from now on (`0` for the original), not recording.
+pub fn activate(id: u32) {
+    INIT.call_once(|| {});
+    ACTIVE.store(id.min(MAX_MUTANT_ID), Relaxed);
+}
+
+/// The active mutant id, `0` for the original (also while recording).
+pub fn active() -> u32 {
+    match ACTIVE.load(Relaxed) {
+        UNINIT => {
+            init();
+            active()
+        }
+        RECORDING => 0,
+        id => id,
+    }
+}
+
+/// Run the original and record site hits, fuel and depth, with room for `mutants` ids.
+///
+/// The site-hit table is sized on the first call; later calls reuse it.
+pub fn start_recording(mutants: usize) {
+    INIT.call_once(|| {});
+    allocate_hits(mutants);
+    if let Some(hits) = HITS.get() {
+        for h in hits.iter() {
+            h.store(0, Relaxed);
+        }
+    }
+    reset_run();
+    ACTIVE.store(RECORDING, Relaxed);
+}
+
+/// Base ids of the sites that ran since recording started, in increasing order.
+pub fn site_hits() -> Vec<u32> {
+    HITS.get()
+        .map(|hits| {
+            hits.iter()
+                .enumerate()
+                .filter(|(_, h)| h.load(Relaxed) != 0)
+                .map(|(i, _)| i as u32)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Reset the fuel spent and the deepest depth seen, before a new run.
+pub fn reset_run() {
+    FUEL_USED.store(0, Relaxed);
+    MAX_DEPTH.store(0, Relaxed);
+}
+
+/// Fuel spent since the last reset.
+pub fn fuel_used() -> u64 {
+    FUEL_USED.load(Relaxed)
+}
+
+/// Deepest call depth seen while recording.
+pub fn max_depth() -> u32 {
+    MAX_DEPTH.load(Relaxed)
+}
+
+/// Bound the fuel and depth of mutant runs.
+pub fn set_limits(fuel: u64, depth: u32) {
+    FUEL_LIMIT.store(fuel, Relaxed);
+    DEPTH_LIMIT.store(depth, Relaxed);
+}
+
+/// Choose whether an exhausted limit exits the process (`true`) or panics (`false`).
+pub fn set_exit_on_exhaust(exit: bool) {
+    EXIT_ON_EXHAUST.store(exit, Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // One test drives the whole sequence: the switch is process-global state.
+    #[test]
+    fn switch_records_dispatches_and_bounds_runs() {
+        // Recording: sites report 0 and their base id is remembered; fuel and depth count.
+        start_recording(16);
+        assert_eq!(at(3, 2), 0);
+        assert_eq!(at(9, 1), 0);
+        tick();
+        {
+            let _f = enter();
+            let _g = enter();
+        }
+        assert_eq!(site_hits(), vec![3, 9]);
+        assert_eq!(fuel_used(), 3);
+        assert_eq!(max_depth(), 2);
+
+        // Original: nothing dispatches or counts.
+        activate(0);
+        reset_run();
+        assert_eq!(at(3, 2), 0);
+        tick();
+        assert_eq!(fuel_used(), 0);
+
+        // Mutant 4 is the second alternative of the site with base 3.
+        activate(4);
+        assert_eq!(at(3, 2), 2);
+        assert_eq!(at(4, 1), 1);
+        assert_eq!(at(5, 3), 0);
+        assert_eq!(at(1, 3), 0);
+        assert_eq!(active(), 4);
+
+        // Fuel runs out: the run panics with an `Exhausted` payload.
+        set_limits(10, 1000);
+        reset_run();
+        let err = std::panic::catch_unwind(|| loop {
+            tick();
+        })
+        .unwrap_err();
+        let payload = err.downcast_ref::<Exhausted>().expect("payload is Exhausted");
+        assert_eq!(*payload, Exhausted { mutant: 4, limit: Limit::Fuel });
+
+        // Depth runs out, and the frames unwind back to depth 0.
+        set_limits(u64::MAX, 5);
+        reset_run();
+        fn recurse() -> u32 {
+            let _f = enter();
+            1 + recurse()
+        }
+        let err = std::panic::catch_unwind(recurse).unwrap_err();
+        assert_eq!(err.downcast_ref::<Exhausted>().unwrap().limit, Limit::Depth);
+        assert_eq!(DEPTH.with(|d| d.get()), 0);
+
+        // The switch follows the mutant into spawned threads.
+        activate(7);
+        let seen = std::thread::spawn(|| at(7, 1)).join().unwrap();
+        assert_eq!(seen, 1);
+        activate(0);
+    }
+
+    #[test]
+    fn exhausted_payload_names_the_mutant_and_limit() {
+        let e = Exhausted { mutant: 12, limit: Limit::Depth };
+        assert_eq!(e.to_string(), "mutfuzz: mutant 12 exhausted its depth limit");
+    }
+}
