@@ -306,7 +306,7 @@ fn main() { println!("{}", calc(3, 5)); }
         ("src/lib.rs:4:33: replace break with continue in calc", "-2"),
         ("src/lib.rs:4:44: replace += with -= in calc", "-4"),
         ("src/lib.rs:4:15: replace .. with ..= in calc", "-4"),
-        ("src/lib.rs:4:30: replace 1 with 2 in calc", "-3"),
+        ("src/lib.rs:4:29: replace 1 with 2 in calc", "-3"),
     ];
     for (name, want) in expect {
         assert_eq!(by_name.get(name).map(String::as_str), Some(want), "{name}: {by_name:#?}");
