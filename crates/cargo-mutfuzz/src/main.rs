@@ -1,1 +1,5 @@
-fn main() {}
+//! The `cargo-mutfuzz` binary: see the library.
+
+fn main() {
+    std::process::exit(cargo_mutfuzz::run(std::env::args_os()));
+}

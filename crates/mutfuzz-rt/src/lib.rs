@@ -299,6 +299,35 @@ pub fn write_record(path: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
+/// What a recording run wrote: see [`write_record`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Fuel spent.
+    pub fuel: u64,
+    /// Deepest call depth.
+    pub depth: u32,
+    /// Base ids of the sites that ran, sorted.
+    pub hits: Vec<u32>,
+}
+
+impl Record {
+    /// Parse the text written by [`write_record`]; missing lines read as zero / none.
+    pub fn parse(text: &str) -> Record {
+        let mut rec = Record::default();
+        for line in text.lines() {
+            let mut words = line.split_ascii_whitespace();
+            match words.next() {
+                Some("fuel") => rec.fuel = words.next().and_then(|w| w.parse().ok()).unwrap_or(0),
+                Some("depth") => rec.depth = words.next().and_then(|w| w.parse().ok()).unwrap_or(0),
+                Some("hits") => rec.hits = words.filter_map(|w| w.parse().ok()).collect(),
+                _ => {}
+            }
+        }
+        rec.hits.sort_unstable();
+        rec
+    }
+}
+
 /// Run mutant `id` from now on (`0` for the original), not recording.
 pub fn activate(id: u32) {
     INIT.call_once(|| {});
@@ -433,6 +462,13 @@ mod tests {
         let seen = std::thread::spawn(|| at(7, 1)).join().unwrap();
         assert_eq!(seen, 1);
         activate(0);
+    }
+
+    #[test]
+    fn records_parse_back() {
+        let r = Record::parse("fuel 12\ndepth 3\nhits 9 1 4\n");
+        assert_eq!(r, Record { fuel: 12, depth: 3, hits: vec![1, 4, 9] });
+        assert_eq!(Record::parse(""), Record::default());
     }
 
     #[test]

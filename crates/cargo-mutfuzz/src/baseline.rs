@@ -1,0 +1,176 @@
+//! The unmutated test suite, run once: lists every test, then runs each test alone in a
+//! recording process, so every site hit (from the test's own thread or any thread it
+//! spawns) is attributed to that test, with its fuel, depth and wall time.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use mutfuzz_rt::{Record, env};
+
+use crate::compile::TestBinary;
+use crate::console::Console;
+use crate::process::{self, Exit};
+
+/// One test: a libtest test of a binary, or a whole harness-less binary (empty name).
+#[derive(Clone, Debug)]
+pub struct TestCase {
+    /// Index into the test binaries.
+    pub binary: usize,
+    /// libtest's name for it.
+    pub name: String,
+}
+
+/// What the unmutated run of one test recorded.
+#[derive(Clone, Debug, Default)]
+pub struct TestRecord {
+    /// Wall time of its process.
+    pub duration: Duration,
+    /// Fuel, depth and the sites it executed (from the test and every thread it spawned).
+    pub seen: Record,
+}
+
+/// How long a baseline test may run before it is declared hung.
+const BASELINE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// List the tests of every binary (applying the user's test args, skipping ignored tests).
+pub fn list_tests(binaries: &[TestBinary], test_args: &[String]) -> Result<Vec<TestCase>> {
+    let include_ignored = test_args.iter().any(|a| a == "--include-ignored" || a == "--ignored");
+    let mut cases = Vec::new();
+    for (i, bin) in binaries.iter().enumerate() {
+        if bin.harnessless {
+            cases.push(TestCase { binary: i, name: String::new() });
+            continue;
+        }
+        let listed = list(bin, test_args, false)?;
+        let ignored = if include_ignored { Vec::new() } else { list(bin, test_args, true)? };
+        cases.extend(
+            listed
+                .into_iter()
+                .filter(|n| !ignored.contains(n))
+                .map(|name| TestCase { binary: i, name }),
+        );
+    }
+    Ok(cases)
+}
+
+fn list(bin: &TestBinary, test_args: &[String], ignored: bool) -> Result<Vec<String>> {
+    let mut cmd = Command::new(&bin.path);
+    cmd.current_dir(&bin.cwd).args(["--list", "--format", "terse"]).args(test_args);
+    if ignored {
+        cmd.arg("--ignored");
+    }
+    let out = cmd
+        .output()
+        .with_context(|| format!("failed to list the tests of {}", bin.path.display()))?;
+    if !out.status.success() {
+        bail!(
+            "listing the tests of {} ({}) failed:\n{}",
+            bin.target,
+            bin.path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .map(str::to_owned)
+        .collect())
+}
+
+/// The command that runs `tests` (all from binary `bin`) and nothing else.
+pub fn test_command(bin: &TestBinary, tests: &[&str]) -> Command {
+    let mut cmd = Command::new(&bin.path);
+    cmd.current_dir(&bin.cwd).env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
+    if !bin.harnessless {
+        cmd.args(["--exact", "--test-threads=1", "-q"]).args(tests);
+    }
+    cmd
+}
+
+/// Why the unmutated suite cannot serve as a baseline.
+#[derive(Debug)]
+pub struct BaselineFailure {
+    /// Which test.
+    pub test: String,
+    /// How it ended.
+    pub exit: Exit,
+    /// The end of its output.
+    pub output: String,
+}
+
+/// Run each test alone with recording on, `jobs` at a time.
+pub fn record(
+    binaries: &[TestBinary],
+    cases: &[TestCase],
+    mutant_ids: usize,
+    record_dir: &Path,
+    jobs: usize,
+    console: &Console,
+) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
+    std::fs::create_dir_all(record_dir)?;
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Result<TestRecord, BaselineFailure>>>>> =
+        Mutex::new((0..cases.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    let r = record_one(binaries, case, i, mutant_ids, record_dir);
+                    let failed = !matches!(r, Ok(Ok(_)));
+                    console.step(&case.name);
+                    results.lock().unwrap()[i] = Some(r);
+                    if failed {
+                        // Stop handing out work; the baseline is unusable.
+                        next.store(cases.len(), Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let mut records = Vec::with_capacity(cases.len());
+    for r in results.into_inner().unwrap() {
+        match r {
+            Some(Ok(Ok(rec))) => records.push(rec),
+            Some(Ok(Err(failure))) => return Ok(Err(failure)),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+    }
+    Ok(Ok(records))
+}
+
+fn record_one(
+    binaries: &[TestBinary],
+    case: &TestCase,
+    index: usize,
+    mutant_ids: usize,
+    dir: &Path,
+) -> Result<Result<TestRecord, BaselineFailure>> {
+    let bin = &binaries[case.binary];
+    let record = dir.join(format!("{index}.rec"));
+    let log = dir.join(format!("{index}.log"));
+    let _ = std::fs::remove_file(&record);
+    let _ = std::fs::remove_file(&log);
+    let mut cmd = test_command(bin, &[&case.name]);
+    cmd.env(env::RECORD, &record).env(env::MUTANTS, mutant_ids.to_string());
+    let (exit, duration) = process::run(&mut cmd, BASELINE_TIMEOUT, Some(&log))?;
+    if !exit.success() {
+        let output = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = output.lines().rev().take(40).collect();
+        return Ok(Err(BaselineFailure {
+            test: format!("{} :: {}", bin.target, case.name),
+            exit,
+            output: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+        }));
+    }
+    // A test that never entered the code under test writes no record: no hits.
+    let text = std::fs::read_to_string(&record).unwrap_or_default();
+    Ok(Ok(TestRecord { duration, seen: Record::parse(&text) }))
+}
+

@@ -1,0 +1,376 @@
+//! Builds the schema once for every mutant: writes the schema files, runs
+//! `cargo test --no-run` with JSON diagnostics, maps each compiler error back to the
+//! mutant whose replacement contains it, marks those `unviable`, and rebuilds until the
+//! build is clean. An error that cannot be located is found by bisection.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use cargo_metadata::diagnostic::{DiagnosticLevel, DiagnosticSpan};
+use cargo_metadata::{Message, TargetKind};
+use mutfuzz_mutate::{Discovery, Owner, Rendered};
+use serde::Serialize;
+
+use crate::console::Console;
+use crate::scratch::{Scratch, write_if_changed};
+use crate::workspace::{Workspace, harnessless_targets};
+
+/// Cargo flags for the build, from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct BuildFlags {
+    /// `--features`.
+    pub features: Vec<String>,
+    /// `--all-features`.
+    pub all_features: bool,
+    /// `--no-default-features`.
+    pub no_default_features: bool,
+}
+
+/// A test executable produced by the schema build.
+#[derive(Clone, Debug, Serialize)]
+pub struct TestBinary {
+    /// The executable.
+    pub path: PathBuf,
+    /// Package it tests.
+    pub package: String,
+    /// `lib`, `bin foo`, `test integration`, ….
+    pub target: String,
+    /// Directory to run it in (its package root in the copy), as `cargo test` does.
+    #[serde(skip)]
+    pub cwd: PathBuf,
+    /// Built with `harness = false`: a plain program, run whole.
+    pub harnessless: bool,
+}
+
+/// One build of the viability loop.
+#[derive(Clone, Debug, Serialize)]
+pub struct Round {
+    /// Mutants in the schema for this build.
+    pub mutants: usize,
+    /// Compiler errors seen.
+    pub errors: usize,
+    /// Mutants found unviable by this round.
+    pub unviable: usize,
+    /// `clean`, `diagnostics` (errors mapped to mutants) or `bisection`.
+    pub method: &'static str,
+    /// Builds run (one, or several when bisecting).
+    pub builds: usize,
+    /// Wall time of the round, in seconds.
+    pub seconds: f64,
+}
+
+/// The clean schema build.
+#[derive(Debug)]
+pub struct SchemaBuild {
+    /// Test executables to run.
+    pub binaries: Vec<TestBinary>,
+    /// Unviable mutants, with the compiler's reason.
+    pub unviable: BTreeMap<u32, String>,
+    /// The rounds it took.
+    pub rounds: Vec<Round>,
+}
+
+/// Why the build could not be made clean.
+#[derive(Debug)]
+pub enum BuildFailure {
+    /// The package does not build even with no mutants: the user's problem to fix first.
+    Baseline(String),
+    /// Something else went wrong.
+    Internal(anyhow::Error),
+}
+
+impl From<anyhow::Error> for BuildFailure {
+    fn from(e: anyhow::Error) -> Self {
+        BuildFailure::Internal(e)
+    }
+}
+
+/// A compiler error located in a schema file (`file` indexes `Discovery::files`).
+struct Located {
+    file: usize,
+    start: usize,
+    end: usize,
+    message: String,
+}
+
+struct CargoResult {
+    success: bool,
+    errors: Vec<cargo_metadata::diagnostic::Diagnostic>,
+    binaries: Vec<TestBinary>,
+    stderr: String,
+}
+
+struct Builder<'a> {
+    ws: &'a Workspace,
+    scratch: &'a Scratch,
+    discovery: &'a Discovery,
+    flags: &'a BuildFlags,
+    /// Copy path of each schema file → its index.
+    files: HashMap<PathBuf, usize>,
+    rendered: Vec<Rendered>,
+    builds: usize,
+}
+
+/// Build the schema, dropping unviable mutants until the build is clean.
+pub fn build_schema(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    console: &Console,
+) -> Result<SchemaBuild, BuildFailure> {
+    let files = discovery
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (scratch.in_work(ws, &f.path), i))
+        .collect();
+    let mut b = Builder { ws, scratch, discovery, flags, files, rendered: Vec::new(), builds: 0 };
+    let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
+    let mut enabled = vec![true; max_id + 1];
+    enabled[0] = false;
+    let mut unviable = BTreeMap::new();
+    let mut rounds = Vec::new();
+    loop {
+        let start = Instant::now();
+        let builds_before = b.builds;
+        let in_schema = enabled.iter().filter(|e| **e).count();
+        console.message(&format!("Building schema with {in_schema} mutants (round {})", rounds.len() + 1));
+        let result = b.build(&enabled)?;
+        if result.success {
+            rounds.push(Round {
+                mutants: in_schema,
+                errors: 0,
+                unviable: 0,
+                method: "clean",
+                builds: 1,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+            return Ok(SchemaBuild { binaries: result.binaries, unviable, rounds });
+        }
+        let located = b.locate(&result.errors);
+        let mut found: BTreeMap<u32, String> = BTreeMap::new();
+        for loc in &located {
+            let owner = b.rendered[loc.file].owner_of(loc.start, loc.end);
+            let ids: Vec<u32> = match owner {
+                Some(Owner::Mutant(id)) => vec![id],
+                Some(Owner::Site(s)) => {
+                    let site = &discovery.files[loc.file].sites[s];
+                    (site.base..site.base + site.count).filter(|&id| enabled[id as usize]).collect()
+                }
+                None => Vec::new(),
+            };
+            for id in ids {
+                found.entry(id).or_insert_with(|| loc.message.clone());
+            }
+        }
+        let method = if found.is_empty() {
+            if in_schema == 0 {
+                return Err(BuildFailure::Baseline(failure_text(&result)));
+            }
+            // No error lies inside a mutant: find the mutant that causes one by bisection.
+            let files: Vec<usize> = located.iter().map(|l| l.file).collect();
+            let (culprit, message) = b.bisect(&enabled, &files, &result)?;
+            found.insert(culprit, message);
+            "bisection"
+        } else {
+            "diagnostics"
+        };
+        for (&id, _) in &found {
+            enabled[id as usize] = false;
+        }
+        rounds.push(Round {
+            mutants: in_schema,
+            errors: result.errors.len(),
+            unviable: found.len(),
+            method,
+            builds: b.builds - builds_before,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        unviable.extend(found);
+    }
+}
+
+impl Builder<'_> {
+    /// Write the schema files for `enabled` and run the build.
+    fn build(&mut self, enabled: &[bool]) -> Result<CargoResult> {
+        self.rendered.clear();
+        for (i, f) in self.discovery.files.iter().enumerate() {
+            let r = self.discovery.render(i, &|id| enabled.get(id as usize).copied().unwrap_or(false));
+            write_if_changed(&self.scratch.in_work(self.ws, &f.path), &r.text)?;
+            self.rendered.push(r);
+        }
+        self.builds += 1;
+        self.cargo_test_no_run()
+    }
+
+    fn cargo_test_no_run(&self) -> Result<CargoResult> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["test", "--no-run", "--message-format=json"])
+            .arg("--manifest-path")
+            .arg(self.scratch.work.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&self.scratch.target);
+        for p in &self.ws.packages {
+            cmd.args(["-p", &p.name]);
+        }
+        for f in &self.flags.features {
+            cmd.args(["--features", f]);
+        }
+        if self.flags.all_features {
+            cmd.arg("--all-features");
+        }
+        if self.flags.no_default_features {
+            cmd.arg("--no-default-features");
+        }
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+        let mut child = cmd.spawn().context("failed to run cargo")?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let stderr_thread = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
+        let mut errors = Vec::new();
+        let mut binaries = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let harnessless: HashMap<String, Vec<String>> = self
+            .ws
+            .packages
+            .iter()
+            .map(|p| (p.name.clone(), harnessless_targets(&p.root.join("Cargo.toml"))))
+            .collect();
+        for msg in Message::parse_stream(BufReader::new(stdout)) {
+            match msg.context("failed to read cargo's output")? {
+                Message::CompilerMessage(m) => {
+                    if matches!(m.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice)
+                        && seen.insert(m.message.rendered.clone().unwrap_or_else(|| m.message.message.clone()))
+                    {
+                        errors.push(m.message);
+                    }
+                }
+                Message::CompilerArtifact(a) if a.profile.test => {
+                    if let Some(exe) = a.executable {
+                        let package = self
+                            .ws
+                            .packages
+                            .iter()
+                            .find(|p| a.manifest_path.as_std_path() == self.scratch.in_work(self.ws, &p.root.join("Cargo.toml")))
+                            .map(|p| p.name.clone())
+                            .unwrap_or_default();
+                        let kind = a.target.kind.first().cloned().unwrap_or(TargetKind::Lib);
+                        let target = match kind {
+                            TargetKind::Lib | TargetKind::RLib | TargetKind::CDyLib | TargetKind::DyLib | TargetKind::StaticLib => "lib".to_owned(),
+                            k => format!("{k} {}", a.target.name),
+                        };
+                        let is_harnessless = harnessless.get(&package).is_some_and(|n| n.contains(&a.target.name));
+                        binaries.push(TestBinary {
+                            path: exe.into_std_path_buf(),
+                            cwd: a.manifest_path.parent().map(|p| p.as_std_path().to_owned()).unwrap_or_default(),
+                            package,
+                            target,
+                            harnessless: is_harnessless,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let status = child.wait()?;
+        let stderr = stderr_thread.join().unwrap_or_default();
+        Ok(CargoResult { success: status.success(), errors, binaries, stderr })
+    }
+
+    /// Where in the schema files each error lies (following macro expansions back to
+    /// their call site when the error is inside a macro).
+    fn locate(&self, errors: &[cargo_metadata::diagnostic::Diagnostic]) -> Vec<Located> {
+        let mut out = Vec::new();
+        for e in errors {
+            let first_line = e.message.lines().next().unwrap_or_default().to_owned();
+            for span in e.spans.iter().filter(|s| s.is_primary) {
+                let mut cur: Option<&DiagnosticSpan> = Some(span);
+                while let Some(s) = cur {
+                    let path = self.scratch.work.join(&s.file_name);
+                    if let Some(&file) = self.files.get(&path).or_else(|| self.files.get(Path::new(&s.file_name))) {
+                        out.push(Located {
+                            file,
+                            start: s.byte_start as usize,
+                            end: s.byte_end as usize,
+                            message: first_line.clone(),
+                        });
+                        break;
+                    }
+                    cur = s.expansion.as_ref().map(|x| &x.span);
+                }
+            }
+        }
+        out
+    }
+
+    /// Find one mutant whose presence breaks the build: the shortest prefix of the enabled
+    /// mutants (those in the erroring files first) that fails to build ends with it.
+    fn bisect(&mut self, enabled: &[bool], files: &[usize], first: &CargoResult) -> Result<(u32, String), BuildFailure> {
+        let all: Vec<u32> = (0..enabled.len() as u32).filter(|&id| enabled[id as usize]).collect();
+        let in_files: Vec<u32> = all
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.discovery
+                    .mutant(id)
+                    .is_some_and(|m| files.iter().any(|&f| self.discovery.files[f].rel_path == m.file))
+            })
+            .collect();
+        let mut candidates = if in_files.is_empty() { all.clone() } else { in_files };
+        loop {
+            let mut without = enabled.to_vec();
+            for &id in &candidates {
+                without[id as usize] = false;
+            }
+            let r = self.build(&without)?;
+            if r.success {
+                break;
+            }
+            if candidates.len() == all.len() {
+                // It fails with no mutant at all: the package itself does not build.
+                return Err(BuildFailure::Baseline(failure_text(&r)));
+            }
+            candidates = all.clone();
+        }
+        // Invariant: without candidates[lo..] it builds; without candidates[hi..] it fails.
+        let (mut lo, mut hi) = (0, candidates.len());
+        let mut message = first_error(first);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            let mut with = enabled.to_vec();
+            for &id in &candidates[mid..] {
+                with[id as usize] = false;
+            }
+            let r = self.build(&with)?;
+            if r.success {
+                lo = mid;
+            } else {
+                message = first_error(&r);
+                hi = mid;
+            }
+        }
+        Ok((candidates[hi - 1], message))
+    }
+}
+
+fn first_error(r: &CargoResult) -> String {
+    r.errors
+        .first()
+        .map(|e| e.message.clone())
+        .unwrap_or_else(|| "the schema did not build".to_owned())
+}
+
+fn failure_text(r: &CargoResult) -> String {
+    let rendered: Vec<String> = r.errors.iter().filter_map(|e| e.rendered.clone()).take(5).collect();
+    if rendered.is_empty() {
+        r.stderr.lines().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n")
+    } else {
+        rendered.join("")
+    }
+}

@@ -1,0 +1,164 @@
+//! Runs each covered, viable mutant against the tests that execute its site: one process
+//! per test binary with exact test filters and the mutant id in the environment, cheapest
+//! binary first, stopping at the first failure.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use mutfuzz_mutate::Mutant;
+use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, env};
+
+use crate::baseline::{TestCase, TestRecord, test_command};
+use crate::compile::TestBinary;
+use crate::console::Console;
+use crate::outcome::{MutantOutcome, Outcome};
+use crate::process::{self, Exit};
+
+/// Fuel every mutant run may spend on top of the multiple of its tests' baseline, so a
+/// test that barely enters the code under test still has room.
+const FUEL_FLOOR: u64 = 100_000;
+/// Depth every mutant run may reach on top of twice its tests' baseline.
+const DEPTH_FLOOR: u32 = 64;
+/// Most tests named on one command line.
+const MAX_FILTERS: usize = 500;
+
+/// Limits of one mutant run, relative to the baseline.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Fuel and wall time may be this many times the baseline's.
+    pub multiplier: f64,
+    /// Smallest wall-clock timeout of one process.
+    pub minimum_timeout: Duration,
+}
+
+/// Everything the mutant runs need.
+pub struct Lab<'a> {
+    /// Test binaries.
+    pub binaries: &'a [TestBinary],
+    /// Tests.
+    pub cases: &'a [TestCase],
+    /// Baseline records, parallel to `cases`.
+    pub records: &'a [TestRecord],
+    /// Limits.
+    pub limits: Limits,
+    /// Directory for per-mutant logs.
+    pub log_dir: &'a Path,
+}
+
+impl Lab<'_> {
+    /// Run `mutants` (each with the tests covering it), `jobs` at a time.
+    pub fn run(&self, mutants: &[(&Mutant, Vec<usize>)], jobs: usize, console: &Console) -> Result<Vec<MutantOutcome>> {
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<MutantOutcome>>>> = Mutex::new((0..mutants.len()).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.max(1) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some((mutant, tests)) = mutants.get(i) else { break };
+                        let r = self.run_one(mutant, tests);
+                        if let Ok(o) = &r
+                            && matches!(o.outcome, Outcome::Missed | Outcome::Timeout)
+                        {
+                            console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
+                        }
+                        console.step(&mutant.name());
+                        results.lock().unwrap()[i] = Some(r);
+                    }
+                });
+            }
+        });
+        results.into_inner().unwrap().into_iter().map(|r| r.expect("every mutant ran")).collect()
+    }
+
+    fn run_one(&self, mutant: &Mutant, tests: &[usize]) -> Result<MutantOutcome> {
+        let start = Instant::now();
+        let log = self.log_dir.join(format!("{}.log", mutant.id));
+        let _ = std::fs::remove_file(&log);
+        // Group by binary; run the binary whose tests took least time first.
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &t in tests {
+            groups.entry(self.cases[t].binary).or_default().push(t);
+        }
+        let mut groups: Vec<Vec<usize>> = groups
+            .into_values()
+            .flat_map(|g| g.chunks(MAX_FILTERS).map(<[usize]>::to_vec).collect::<Vec<_>>())
+            .collect();
+        groups.sort_by_key(|g| g.iter().map(|&t| self.records[t].duration).sum::<Duration>());
+        let mut tests_run = 0;
+        for group in groups {
+            let bin = &self.binaries[self.cases[group[0]].binary];
+            let names: Vec<&str> = group.iter().map(|&t| self.cases[t].name.as_str()).collect();
+            let fuel: u64 = group.iter().map(|&t| self.records[t].seen.fuel).sum();
+            let depth: u32 = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
+            let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
+            let m = self.limits.multiplier;
+            let fuel_limit = (fuel as f64 * m) as u64 + FUEL_FLOOR;
+            let depth_limit = depth.saturating_mul(2).saturating_add(DEPTH_FLOOR);
+            let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
+            let mut cmd = test_command(bin, &names);
+            cmd.env(env::ACTIVE, mutant.id.to_string())
+                .env(env::FUEL, fuel_limit.to_string())
+                .env(env::DEPTH, depth_limit.to_string())
+                .env(env::ON_EXHAUST, "exit")
+                .env_remove(env::RECORD);
+            let (exit, _) = process::run(&mut cmd, timeout, Some(&log))?;
+            tests_run += group.len();
+            let outcome = match exit {
+                Exit::Code(0) => continue,
+                Exit::Code(EXHAUSTED_EXIT_CODE) => (Outcome::Timeout, "fuel or depth exhausted".to_owned()),
+                Exit::TimedOut => (Outcome::Timeout, format!("killed after {:.1}s", timeout.as_secs_f64())),
+                other => (Outcome::Caught, format!("{} :: {other}", bin.target)),
+            };
+            let failing_tests = if outcome.0 == Outcome::Caught { failed_tests(&log) } else { Vec::new() };
+            return Ok(MutantOutcome {
+                mutant: mutant.clone(),
+                outcome: outcome.0,
+                tests_run,
+                failing_tests,
+                seconds: start.elapsed().as_secs_f64(),
+                detail: Some(outcome.1),
+            });
+        }
+        Ok(MutantOutcome {
+            mutant: mutant.clone(),
+            outcome: Outcome::Missed,
+            tests_run,
+            failing_tests: Vec::new(),
+            seconds: start.elapsed().as_secs_f64(),
+            detail: None,
+        })
+    }
+}
+
+/// Names of the tests libtest reported as failed (`test name ... FAILED`).
+fn failed_tests(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut names: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
+        .map(str::to_owned)
+        .collect();
+    // `-q` prints them under `failures:` instead.
+    let mut in_list = false;
+    for line in text.lines() {
+        if line == "failures:" {
+            in_list = true;
+            continue;
+        }
+        if in_list {
+            match line.strip_prefix("    ") {
+                Some(name) if !name.contains(' ') => names.push(name.to_owned()),
+                _ if line.is_empty() => {}
+                _ => in_list = false,
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}

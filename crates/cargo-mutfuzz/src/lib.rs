@@ -1,0 +1,55 @@
+//! `cargo mutfuzz`: mutation testing of a crate's own test suite from one schema build,
+//! and (next) mutation-guided fuzzing.
+//!
+//! The binary is a thin wrapper over [`run`]; the library exists so that benchmarks and
+//! tests can drive the same code.
+
+pub mod baseline;
+pub mod compile;
+pub mod console;
+pub mod exit_code;
+pub mod lab;
+pub mod list;
+mod mutants_cmd;
+pub mod options;
+pub mod outcome;
+pub mod output;
+pub mod process;
+pub mod scratch;
+mod test_cmd;
+pub mod workspace;
+
+use std::ffi::OsString;
+
+use clap::Parser;
+
+use options::{Cli, Command};
+
+/// Run `cargo mutfuzz` with `args` (including the program name); returns the exit code.
+///
+/// Accepts both `cargo mutfuzz <cmd>` (cargo passes `mutfuzz` as the first argument) and
+/// `cargo-mutfuzz <cmd>`.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "mutfuzz") {
+        args.remove(1);
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { exit_code::USAGE } else { exit_code::SUCCESS };
+        }
+    };
+    let result = match &cli.command {
+        Command::Mutants(a) => mutants_cmd::run(a),
+        Command::Test(a) => test_cmd::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            exit_code::SOFTWARE
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! `cargo mutfuzz mutants`: the catalog as one line per mutant, or as JSON.
+
+use mutfuzz_mutate::Discovery;
+
+/// One line per mutant: `src/lib.rs:64:22: replace != with == in generic_hamming`.
+pub fn text(d: &Discovery) -> String {
+    let mut out = String::new();
+    for m in &d.mutants {
+        out.push_str(&m.name());
+        out.push('\n');
+    }
+    out
+}
+
+/// The catalog as a JSON array of mutants.
+pub fn json(d: &Discovery) -> String {
+    serde_json::to_string_pretty(&d.mutants).expect("mutants serialize") + "\n"
+}
+
+/// What was skipped, for stderr: `skipped: 3 cfg(test), 1 const, …`.
+pub fn skipped_line(d: &Discovery) -> String {
+    let s = &d.skipped;
+    let parts: Vec<String> = [
+        (s.cfg_test, "#[cfg(test)]"),
+        (s.test_fn, "test fn"),
+        (s.const_context, "const context"),
+        (s.unsafe_code, "unsafe"),
+        (s.macro_body, "macro body"),
+        (s.skip_attribute, "skip attribute"),
+        (s.config, "mutfuzz.toml"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        "skipped: nothing".to_owned()
+    } else {
+        format!("skipped regions: {}", parts.join(", "))
+    }
+}

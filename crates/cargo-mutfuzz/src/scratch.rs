@@ -1,0 +1,199 @@
+//! The scratch copy under `target/mutfuzz/`: the user's workspace copied and rewritten
+//! into the schema, plus the run-time crate. The user's own files are never written.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use toml_edit::{DocumentMut, Item, Table, value};
+
+use crate::workspace::Workspace;
+
+/// The run-time crate's source, carried inside this binary so that an installed
+/// `cargo mutfuzz` needs no checkout of mutfuzz.
+const RT_LIB_RS: &str = include_str!("../../mutfuzz-rt/src/lib.rs");
+const RT_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Paths of the scratch area.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    /// `target/mutfuzz/`.
+    pub dir: PathBuf,
+    /// The copy of the workspace root.
+    pub work: PathBuf,
+    /// The run-time crate.
+    pub rt: PathBuf,
+    /// Cargo target dir for schema builds (kept between runs, so rebuilds are incremental).
+    pub target: PathBuf,
+}
+
+impl Scratch {
+    /// Lay out the scratch area for `ws`.
+    pub fn new(ws: &Workspace) -> Scratch {
+        let dir = ws.target_dir.join("mutfuzz");
+        Scratch { work: dir.join("work"), rt: dir.join("rt"), target: dir.join("target"), dir }
+    }
+
+    /// Where the copy of a user's path is.
+    pub fn in_work(&self, ws: &Workspace, path: &Path) -> PathBuf {
+        match path.strip_prefix(&ws.root) {
+            Ok(rel) => self.work.join(rel),
+            Err(_) => path.to_owned(),
+        }
+    }
+
+    /// Copy the workspace, write the run-time crate, and patch the manifests.
+    pub fn prepare(&self, ws: &Workspace, skip: &[&Path]) -> Result<()> {
+        fs::create_dir_all(&self.work).with_context(|| format!("failed to create {}", self.work.display()))?;
+        let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
+        excluded.extend(skip.iter().map(|p| p.to_path_buf()));
+        copy_tree(&ws.root, &self.work, &excluded)?;
+        self.write_rt()?;
+        self.patch_manifests(ws)
+    }
+
+    fn write_rt(&self) -> Result<()> {
+        let manifest = format!(
+            "[package]\nname = \"mutfuzz-rt\"\nversion = \"{RT_VERSION}\"\nedition = \"2021\"\n\n[lib]\npath = \"lib.rs\"\n\n[workspace]\n"
+        );
+        fs::create_dir_all(&self.rt)?;
+        write_if_changed(&self.rt.join("Cargo.toml"), &manifest)?;
+        write_if_changed(&self.rt.join("lib.rs"), RT_LIB_RS)?;
+        Ok(())
+    }
+
+    fn patch_manifests(&self, ws: &Workspace) -> Result<()> {
+        let mutated: Vec<PathBuf> = ws.packages.iter().map(|p| p.root.join("Cargo.toml")).collect();
+        let mut manifests = ws.member_manifests.clone();
+        let root_manifest = ws.root.join("Cargo.toml");
+        if !manifests.contains(&root_manifest) && root_manifest.is_file() {
+            manifests.push(root_manifest.clone());
+        }
+        for original in manifests {
+            let copy = self.in_work(ws, &original);
+            let text = fs::read_to_string(&original)
+                .with_context(|| format!("failed to read {}", original.display()))?;
+            let mut doc: DocumentMut =
+                text.parse().with_context(|| format!("failed to parse {}", original.display()))?;
+            let dir = original.parent().unwrap_or(Path::new("."));
+            absolutize_paths(doc.as_table_mut(), dir, &ws.root);
+            if mutated.contains(&original) {
+                let deps = doc.entry("dependencies").or_insert(Item::Table(Table::new()));
+                if let Some(deps) = deps.as_table_like_mut() {
+                    let mut rt = toml_edit::InlineTable::new();
+                    rt.insert("package", "mutfuzz-rt".into());
+                    rt.insert("path", self.rt.to_string_lossy().as_ref().into());
+                    deps.insert("mutfuzz_rt", value(rt));
+                }
+            }
+            if original == root_manifest && !doc.contains_key("workspace") {
+                // Keep the copy out of any workspace above the target dir.
+                doc.insert("workspace", Item::Table(Table::new()));
+            }
+            write_if_changed(&copy, &doc.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+/// Point relative `path = …` dependencies that leave the workspace at the original files.
+fn absolutize_paths(table: &mut dyn toml_edit::TableLike, dir: &Path, root: &Path) {
+    for (key, item) in table.iter_mut() {
+        if key == "path"
+            && let Some(p) = item.as_str()
+        {
+            let target = dir.join(p);
+            let inside = normalize(&target).starts_with(normalize(root));
+            if !Path::new(p).is_absolute() && !inside {
+                *item = value(normalize(&target).to_string_lossy().as_ref());
+            }
+            continue;
+        }
+        if let Some(t) = item.as_table_like_mut() {
+            absolutize_paths(t, dir, root);
+        } else if let Some(arr) = item.as_array_of_tables_mut() {
+            for t in arr.iter_mut() {
+                absolutize_paths(t, dir, root);
+            }
+        }
+    }
+}
+
+/// Resolve `.` and `..` without touching the filesystem.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Write `text` unless the file already holds it, so that cargo's fingerprints (file
+/// mtimes) stay valid and schema rebuilds stay incremental.
+pub fn write_if_changed(path: &Path, text: &str) -> Result<bool> {
+    if fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(false);
+    }
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    fs::write(path, text).with_context(|| format!("failed to write {}", path.display()))?;
+    Ok(true)
+}
+
+/// Copy `from` into `to`, skipping `excluded` paths; unchanged files are not rewritten.
+fn copy_tree(from: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from).with_context(|| format!("failed to read {}", from.display()))? {
+        let entry = entry?;
+        let path = entry.path();
+        if excluded.iter().any(|e| e == &path) {
+            continue;
+        }
+        let dest = to.join(entry.file_name());
+        let ty = entry.file_type()?;
+        if ty.is_dir() {
+            copy_tree(&path, &dest, excluded)?;
+        } else if ty.is_file() {
+            let same = match (fs::metadata(&path), fs::metadata(&dest)) {
+                (Ok(a), Ok(b)) => a.len() == b.len() && fs::read(&path)? == fs::read(&dest)?,
+                _ => false,
+            };
+            if !same {
+                fs::copy(&path, &dest)
+                    .with_context(|| format!("failed to copy {} to {}", path.display(), dest.display()))?;
+            }
+        } else if ty.is_symlink() {
+            // Follow the link: the copy must build on its own.
+            if let Ok(meta) = fs::metadata(&path) {
+                if meta.is_dir() {
+                    copy_tree(&path, &dest, excluded)?;
+                } else {
+                    fs::copy(&path, &dest)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_leaving_the_workspace_become_absolute() {
+        let mut doc: DocumentMut =
+            "[dependencies]\na = { path = \"../outside\" }\nb = { path = \"inside\" }\n".parse().unwrap();
+        absolutize_paths(doc.as_table_mut(), Path::new("/ws/pkg"), Path::new("/ws/pkg"));
+        let text = doc.to_string();
+        assert!(text.contains("a = { path = \"/ws/outside\" }"), "{text}");
+        assert!(text.contains("b = { path = \"inside\" }"), "{text}");
+    }
+}

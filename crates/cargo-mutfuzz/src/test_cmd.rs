@@ -1,0 +1,183 @@
+//! `cargo mutfuzz test`: one schema build, one recorded baseline, then each mutant run
+//! against only the tests that execute its site.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::baseline::{self, TestRecord};
+use crate::compile::{self, BuildFailure, BuildFlags, Round};
+use crate::console::{Console, duration};
+use crate::exit_code;
+use crate::lab::{Lab, Limits};
+use crate::list::skipped_line;
+use crate::options::TestArgs;
+use crate::outcome::{MutantOutcome, Outcome, Summary};
+use crate::output::OutputDir;
+use crate::scratch::Scratch;
+use crate::workspace::Workspace;
+
+const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
+const DEFAULT_MINIMUM_TIMEOUT: f64 = 10.0;
+
+/// `outcomes.json`.
+#[derive(Serialize)]
+struct OutcomesFile<'a> {
+    mutfuzz_version: &'static str,
+    summary: &'a Summary,
+    total_seconds: f64,
+    schema_build: &'a [Round],
+    baseline: BaselineSummary,
+    outcomes: &'a [MutantOutcome],
+}
+
+#[derive(Serialize)]
+struct BaselineSummary {
+    binaries: usize,
+    tests: usize,
+    seconds: f64,
+}
+
+/// Run the command; returns the exit code.
+pub fn run(args: &TestArgs) -> Result<i32> {
+    let start = Instant::now();
+    let mut console = Console::default();
+    let ws = Workspace::open(&args.package)?;
+    let (discovery, config) = ws.discover()?;
+    for w in &discovery.warnings {
+        console.message(&format!("warning: {w}"));
+    }
+    console.message(&format!(
+        "Found {} mutants in {} files ({})",
+        discovery.mutants.len(),
+        discovery.files.len(),
+        skipped_line(&discovery)
+    ));
+    let multiplier = args
+        .timeout_multiplier
+        .or(config.file.timeout_multiplier)
+        .unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
+    let minimum_timeout = args.minimum_timeout.or(config.file.minimum_timeout).unwrap_or(DEFAULT_MINIMUM_TIMEOUT);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+
+    let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
+    let out = OutputDir::create(&out_path)?;
+    out.write_json("mutants.json", &discovery.mutants)?;
+
+    let scratch = Scratch::new(&ws);
+    let mut no_copy: Vec<PathBuf> = discovery.files.iter().map(|f| f.path.clone()).collect();
+    no_copy.extend(ws.member_manifests.iter().cloned());
+    no_copy.push(ws.root.join("Cargo.toml"));
+    no_copy.push(out_path.clone());
+    let mut old = out_path.clone().into_os_string();
+    old.push(".old");
+    no_copy.push(PathBuf::from(old));
+    let no_copy: Vec<&std::path::Path> = no_copy.iter().map(PathBuf::as_path).collect();
+    scratch.prepare(&ws, &no_copy)?;
+
+    let flags = BuildFlags {
+        features: args.features.clone(),
+        all_features: args.all_features,
+        no_default_features: args.no_default_features,
+    };
+    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &console) {
+        Ok(b) => b,
+        Err(BuildFailure::Baseline(text)) => {
+            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+            return Ok(exit_code::BASELINE_FAILED);
+        }
+        Err(BuildFailure::Internal(e)) => return Err(e),
+    };
+    let rounds: Vec<String> =
+        build.rounds.iter().map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds)).collect();
+    console.message(&format!(
+        "Schema built in {} round(s): {}; {} test binaries",
+        build.rounds.len(),
+        rounds.join(", "),
+        build.binaries.len()
+    ));
+    console.message("note: doctests are not run (mutfuzz runs the test binaries directly)");
+
+    let cases = baseline::list_tests(&build.binaries, &args.test_args)?;
+    let baseline_start = Instant::now();
+    console.start(cases.len() as u64, "baseline");
+    let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
+    let records = baseline::record(&build.binaries, &cases, max_id + 1, &scratch.dir.join("baseline"), jobs, &console)?;
+    console.finish();
+    let records: Vec<TestRecord> = match records {
+        Ok(r) => r,
+        Err(f) => {
+            eprintln!(
+                "error: test {} fails without any mutant ({}); mutation testing needs a passing suite:\n{}",
+                f.test, f.exit, f.output
+            );
+            return Ok(exit_code::BASELINE_FAILED);
+        }
+    };
+    let baseline_time = baseline_start.elapsed();
+    console.message(&format!("Baseline: {} tests passed in {}", cases.len(), duration(baseline_time)));
+
+    // Which tests execute each site.
+    let mut covering: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (t, rec) in records.iter().enumerate() {
+        for &site in &rec.seen.hits {
+            covering.entry(site).or_default().push(t);
+        }
+    }
+    let mut outcomes: Vec<Option<MutantOutcome>> = vec![None; discovery.mutants.len()];
+    let mut to_run = Vec::new();
+    for (i, m) in discovery.mutants.iter().enumerate() {
+        let fixed = |outcome, detail: Option<String>| MutantOutcome {
+            mutant: m.clone(),
+            outcome,
+            tests_run: 0,
+            failing_tests: Vec::new(),
+            seconds: 0.0,
+            detail,
+        };
+        if let Some(reason) = build.unviable.get(&m.id) {
+            outcomes[i] = Some(fixed(Outcome::Unviable, Some(reason.clone())));
+        } else if let Some(tests) = covering.get(&m.site) {
+            to_run.push((i, tests.clone()));
+        } else {
+            outcomes[i] = Some(fixed(Outcome::NotCovered, None));
+        }
+    }
+    let lab = Lab {
+        binaries: &build.binaries,
+        cases: &cases,
+        records: &records,
+        limits: Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) },
+        log_dir: &out.log_dir(),
+    };
+    console.start(to_run.len() as u64, "mutants");
+    let runs: Vec<_> = to_run.iter().map(|(i, tests)| (&discovery.mutants[*i], tests.clone())).collect();
+    let results = lab.run(&runs, jobs, &console)?;
+    console.finish();
+    for ((i, _), r) in to_run.iter().zip(results) {
+        outcomes[*i] = Some(r);
+    }
+    let outcomes: Vec<MutantOutcome> = outcomes.into_iter().map(|o| o.expect("every mutant has an outcome")).collect();
+    let summary = Summary::of(&outcomes);
+    out.write_json(
+        "outcomes.json",
+        &OutcomesFile {
+            mutfuzz_version: env!("CARGO_PKG_VERSION"),
+            summary: &summary,
+            total_seconds: start.elapsed().as_secs_f64(),
+            schema_build: &build.rounds,
+            baseline: BaselineSummary { binaries: build.binaries.len(), tests: cases.len(), seconds: baseline_time.as_secs_f64() },
+            outcomes: &outcomes,
+        },
+    )?;
+    out.write_lists(&outcomes)?;
+    console.message(&format!("{summary} in {}", duration(start.elapsed())));
+    console.message(&format!("Results in {}", out.path.display()));
+    Ok(summary.exit_code())
+}

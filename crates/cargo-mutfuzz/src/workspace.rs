@@ -1,0 +1,147 @@
+//! The user's workspace as cargo describes it: root, target dir, and the packages to mutate.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use cargo_metadata::{Edition, MetadataCommand, TargetKind};
+use mutfuzz_mutate::{Config, CrateRoot, Discovery, PackageSpec};
+
+use crate::options::PackageArgs;
+
+/// A package chosen for mutation.
+#[derive(Clone, Debug)]
+pub struct Package {
+    /// Its name.
+    pub name: String,
+    /// Directory of its Cargo.toml.
+    pub root: PathBuf,
+    /// What discovery needs.
+    pub spec: PackageSpec,
+}
+
+/// The workspace and the packages chosen from it.
+#[derive(Debug)]
+pub struct Workspace {
+    /// Workspace root directory.
+    pub root: PathBuf,
+    /// Cargo's target directory for it.
+    pub target_dir: PathBuf,
+    /// Packages to mutate.
+    pub packages: Vec<Package>,
+    /// Every member's manifest, for patching the scratch copy.
+    pub member_manifests: Vec<PathBuf>,
+}
+
+impl Workspace {
+    /// Ask cargo about the workspace at `args.manifest_path` (or the current directory).
+    pub fn open(args: &PackageArgs) -> Result<Workspace> {
+        let mut cmd = MetadataCommand::new();
+        cmd.no_deps();
+        if let Some(path) = &args.manifest_path {
+            if !path.is_file() {
+                bail!("no Cargo.toml at {}: pass the path of a package's manifest", path.display());
+            }
+            cmd.manifest_path(path);
+        }
+        let meta = cmd.exec().context(
+            "`cargo metadata` failed: run cargo mutfuzz inside a Cargo package, or pass --manifest-path",
+        )?;
+        let members: Vec<&cargo_metadata::Package> = meta.workspace_packages();
+        let chosen: Vec<&cargo_metadata::Package> = if !args.package.is_empty() {
+            args.package
+                .iter()
+                .map(|name| {
+                    members.iter().copied().find(|p| p.name.as_str() == name).with_context(|| {
+                        let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
+                        format!("no package {name:?} in the workspace; its packages are: {}", names.join(", "))
+                    })
+                })
+                .collect::<Result<_>>()?
+        } else if let Some(root) = meta.root_package() {
+            vec![root]
+        } else {
+            meta.workspace_default_packages()
+        };
+        let packages = chosen.into_iter().map(package).collect::<Result<Vec<_>>>()?;
+        Ok(Workspace {
+            root: meta.workspace_root.clone().into_std_path_buf(),
+            target_dir: meta.target_directory.clone().into_std_path_buf(),
+            member_manifests: members.iter().map(|p| p.manifest_path.clone().into_std_path_buf()).collect(),
+            packages,
+        })
+    }
+
+    /// Find the mutants of every chosen package; ids run on across packages.
+    pub fn discover(&self) -> Result<(Discovery, Config)> {
+        let mut discovery = Discovery::default();
+        let mut first_config = None;
+        for p in &self.packages {
+            let config = Config::load(&[&p.root, &self.root])?;
+            discovery.add_package(&p.spec, &self.root, &config)?;
+            first_config.get_or_insert(config);
+        }
+        Ok((discovery, first_config.unwrap_or_default()))
+    }
+}
+
+fn package(p: &cargo_metadata::Package) -> Result<Package> {
+    let root = p
+        .manifest_path
+        .parent()
+        .context("manifest path has no directory")?
+        .to_owned()
+        .into_std_path_buf();
+    let crate_roots = p
+        .targets
+        .iter()
+        .filter(|t| {
+            t.kind.iter().any(|k| {
+                matches!(
+                    k,
+                    TargetKind::Lib
+                        | TargetKind::RLib
+                        | TargetKind::DyLib
+                        | TargetKind::CDyLib
+                        | TargetKind::StaticLib
+                        | TargetKind::Bin
+                )
+            })
+        })
+        .map(|t| CrateRoot { path: t.src_path.clone().into_std_path_buf() })
+        .collect();
+    Ok(Package {
+        name: p.name.to_string(),
+        spec: PackageSpec {
+            name: p.name.to_string(),
+            root: root.clone(),
+            crate_roots,
+            edition_2015: p.edition == Edition::E2015,
+        },
+        root,
+    })
+}
+
+/// Names of the test targets declared with `harness = false` in a manifest: their
+/// binaries are plain programs, run whole, not through libtest's filters.
+pub fn harnessless_targets(manifest: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(manifest) else { return Vec::new() };
+    let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else { return Vec::new() };
+    let mut names = Vec::new();
+    for key in ["test", "bench", "bin"] {
+        if let Some(arr) = doc.get(key).and_then(|i| i.as_array_of_tables()) {
+            for t in arr.iter() {
+                if t.get("harness").and_then(|h| h.as_bool()) == Some(false)
+                    && let Some(name) = t.get("name").and_then(|n| n.as_str())
+                {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+    }
+    if let Some(lib) = doc.get("lib")
+        && lib.get("harness").and_then(|h| h.as_bool()) == Some(false)
+    {
+        names.push(lib.get("name").and_then(|n| n.as_str()).unwrap_or("").to_owned());
+    }
+    names
+}

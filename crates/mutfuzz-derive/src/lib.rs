@@ -1,0 +1,1 @@
+//! `#[derive(Gen)]` for mutfuzz (under construction).

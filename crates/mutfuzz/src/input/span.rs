@@ -1,0 +1,100 @@
+//! Spans: which contiguous bytes of an input produced which typed sub-value.
+
+use std::ops::{Deref, Range};
+
+/// One typed sub-value of a generated value and the input bytes that produced it.
+///
+/// Spans nest like the value does: a struct's span contains its fields' spans.
+/// `start..end` are byte offsets into the [`Input`](crate::Input), so an edit can
+/// copy, replace, zero-fill or drop exactly the bytes of one sub-value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// Offset of the first byte of the sub-value.
+    pub start: usize,
+    /// Offset one past the last byte of the sub-value.
+    pub end: usize,
+    /// The Rust type of the sub-value, as given by [`std::any::type_name`].
+    pub type_name: &'static str,
+    /// Nesting depth: 0 for a top-level value, parent's depth + 1 otherwise.
+    pub depth: usize,
+    /// Index of the enclosing span in the same [`Spans`], if any.
+    pub parent: Option<usize>,
+}
+
+impl Span {
+    /// The span's byte range.
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// Number of bytes in the span.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the sub-value took no bytes (e.g. `()` or a one-value range).
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// The spans recorded while generating one value, in pre-order.
+///
+/// A parent always comes before its children, so `spans[i].parent < Some(i)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spans(Vec<Span>);
+
+impl Spans {
+    /// Wraps spans recorded in pre-order.
+    pub(crate) fn new(spans: Vec<Span>) -> Self {
+        Spans(spans)
+    }
+
+    /// The direct children of the span at `index`, with their indices.
+    pub fn children(&self, index: usize) -> impl Iterator<Item = (usize, &Span)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .skip(index + 1)
+            .filter(move |(_, span)| span.parent == Some(index))
+    }
+
+    /// The spans whose type name is exactly `type_name`, with their indices.
+    pub fn of_type<'a>(&'a self, type_name: &'a str) -> impl Iterator<Item = (usize, &'a Span)> {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(move |(_, span)| span.type_name == type_name)
+    }
+
+    /// The spans as a vector.
+    pub fn into_vec(self) -> Vec<Span> {
+        self.0
+    }
+}
+
+impl Deref for Spans {
+    type Target = [Span];
+
+    fn deref(&self) -> &[Span] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a Spans {
+    type Item = &'a Span;
+    type IntoIter = std::slice::Iter<'a, Span>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for Spans {
+    type Item = Span;
+    type IntoIter = std::vec::IntoIter<Span>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}

@@ -1,0 +1,1 @@
+//! Mutation-guided fuzzing engine (under construction).
