@@ -4,8 +4,6 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -48,10 +46,7 @@ pub fn list_tests(binaries: &[TestBinary], test_args: &[String]) -> Result<Vec<T
         let listed = list(bin, test_args, false)?;
         let ignored = if include_ignored { Vec::new() } else { list(bin, test_args, true)? };
         cases.extend(
-            listed
-                .into_iter()
-                .filter(|n| !ignored.contains(n))
-                .map(|name| TestCase { binary: i, name }),
+            listed.into_iter().filter(|n| !ignored.contains(n)).map(|name| TestCase { binary: i, name }),
         );
     }
     Ok(cases)
@@ -63,9 +58,7 @@ fn list(bin: &TestBinary, test_args: &[String], ignored: bool) -> Result<Vec<Str
     if ignored {
         cmd.arg("--ignored");
     }
-    let out = cmd
-        .output()
-        .with_context(|| format!("failed to list the tests of {}", bin.path.display()))?;
+    let out = cmd.output().with_context(|| format!("failed to list the tests of {}", bin.path.display()))?;
     if !out.status.success() {
         bail!(
             "listing the tests of {} ({}) failed:\n{}",
@@ -112,29 +105,20 @@ pub fn record(
     console: &Console,
 ) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
     std::fs::create_dir_all(record_dir)?;
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Result<TestRecord, BaselineFailure>>>>> =
-        Mutex::new((0..cases.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(case) = cases.get(i) else { break };
-                    let r = record_one(binaries, case, i, mutant_ids, record_dir);
-                    let failed = !matches!(r, Ok(Ok(_)));
-                    console.step(&case.name);
-                    results.lock().unwrap()[i] = Some(r);
-                    if failed {
-                        // Stop handing out work; the baseline is unusable.
-                        next.store(cases.len(), Ordering::Relaxed);
-                    }
-                }
-            });
-        }
-    });
+    let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
+    let results = crate::pool::run(
+        &indexed,
+        jobs,
+        |&(i, case)| {
+            let r = record_one(binaries, case, i, mutant_ids, record_dir);
+            console.step(&case.name);
+            r
+        },
+        // The baseline is unusable after one failure: stop handing out tests.
+        |r| !matches!(r, Ok(Ok(_))),
+    );
     let mut records = Vec::with_capacity(cases.len());
-    for r in results.into_inner().unwrap() {
+    for r in results {
         match r {
             Some(Ok(Ok(rec))) => records.push(rec),
             Some(Ok(Err(failure))) => return Ok(Err(failure)),
@@ -164,7 +148,7 @@ fn record_one(
         let output = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = output.lines().rev().take(40).collect();
         return Ok(Err(BaselineFailure {
-            test: format!("{} :: {}", bin.target, case.name),
+            test: format!("{} (in {})", case.name, bin.target),
             exit,
             output: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
         }));
@@ -173,4 +157,3 @@ fn record_one(
     let text = std::fs::read_to_string(&record).unwrap_or_default();
     Ok(Ok(TestRecord { duration, seen: Record::parse(&text) }))
 }
-

@@ -55,7 +55,8 @@ pub struct Round {
     pub errors: usize,
     /// Mutants found unviable by this round.
     pub unviable: usize,
-    /// `clean`, `diagnostics` (errors mapped to mutants) or `bisection`.
+    /// `clean`, `diagnostics` (errors inside mutants), `site` (an error across one
+    /// site's wrapper) or `bisection`.
     pub method: &'static str,
     /// Builds run (one, or several when bisecting).
     pub builds: usize,
@@ -97,6 +98,20 @@ struct Located {
     message: String,
 }
 
+impl Located {
+    /// Sites (indexes into the file's sites) whose schema text overlaps this error.
+    fn overlapping_sites(&self, rendered: &Rendered) -> Vec<usize> {
+        rendered
+            .owners
+            .iter()
+            .filter_map(|(r, o)| match o {
+                Owner::Site(s) if r.start < self.end && self.start < r.end => Some(*s),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 struct CargoResult {
     success: bool,
     errors: Vec<cargo_metadata::diagnostic::Diagnostic>,
@@ -123,12 +138,7 @@ pub fn build_schema(
     flags: &BuildFlags,
     console: &Console,
 ) -> Result<SchemaBuild, BuildFailure> {
-    let files = discovery
-        .files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (scratch.in_work(ws, &f.path), i))
-        .collect();
+    let files = discovery.files.iter().enumerate().map(|(i, f)| (scratch.in_work(ws, &f.path), i)).collect();
     let mut b = Builder { ws, scratch, discovery, flags, files, rendered: Vec::new(), builds: 0 };
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
     let mut enabled = vec![true; max_id + 1];
@@ -168,19 +178,26 @@ pub fn build_schema(
                 found.entry(id).or_insert_with(|| loc.message.clone());
             }
         }
-        let method = if found.is_empty() {
-            if in_schema == 0 {
-                return Err(BuildFailure::Baseline(failure_text(&result)));
+        let method = if !found.is_empty() {
+            "diagnostics"
+        } else if in_schema == 0 {
+            return Err(BuildFailure::Baseline(failure_text(&result)));
+        } else if let Some((site_mutants, message)) = b.wrapper_culprit(&enabled, &located)? {
+            // The error lies across one site's wrapper (outside its arms), and the
+            // build is clean without that site: the wrapper itself does not fit here,
+            // whichever of the site's mutants is enabled.
+            for id in site_mutants {
+                found.insert(id, message.clone());
             }
+            "site"
+        } else {
             // No error lies inside a mutant: find the mutant that causes one by bisection.
             let files: Vec<usize> = located.iter().map(|l| l.file).collect();
             let (culprit, message) = b.bisect(&enabled, &files, &result)?;
             found.insert(culprit, message);
             "bisection"
-        } else {
-            "diagnostics"
         };
-        for (&id, _) in &found {
+        for &id in found.keys() {
             enabled[id as usize] = false;
         }
         rounds.push(Round {
@@ -244,12 +261,14 @@ impl Builder<'_> {
             .collect();
         for msg in Message::parse_stream(BufReader::new(stdout)) {
             match msg.context("failed to read cargo's output")? {
-                Message::CompilerMessage(m) => {
+                // The lib is compiled twice (lib and lib test): keep each error once.
+                Message::CompilerMessage(m)
                     if matches!(m.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice)
-                        && seen.insert(m.message.rendered.clone().unwrap_or_else(|| m.message.message.clone()))
-                    {
-                        errors.push(m.message);
-                    }
+                        && seen.insert(
+                            m.message.rendered.clone().unwrap_or_else(|| m.message.message.clone()),
+                        ) =>
+                {
+                    errors.push(m.message);
                 }
                 Message::CompilerArtifact(a) if a.profile.test => {
                     if let Some(exe) = a.executable {
@@ -257,18 +276,30 @@ impl Builder<'_> {
                             .ws
                             .packages
                             .iter()
-                            .find(|p| a.manifest_path.as_std_path() == self.scratch.in_work(self.ws, &p.root.join("Cargo.toml")))
+                            .find(|p| {
+                                a.manifest_path.as_std_path()
+                                    == self.scratch.in_work(self.ws, &p.root.join("Cargo.toml"))
+                            })
                             .map(|p| p.name.clone())
                             .unwrap_or_default();
                         let kind = a.target.kind.first().cloned().unwrap_or(TargetKind::Lib);
                         let target = match kind {
-                            TargetKind::Lib | TargetKind::RLib | TargetKind::CDyLib | TargetKind::DyLib | TargetKind::StaticLib => "lib".to_owned(),
+                            TargetKind::Lib
+                            | TargetKind::RLib
+                            | TargetKind::CDyLib
+                            | TargetKind::DyLib
+                            | TargetKind::StaticLib => "lib".to_owned(),
                             k => format!("{k} {}", a.target.name),
                         };
-                        let is_harnessless = harnessless.get(&package).is_some_and(|n| n.contains(&a.target.name));
+                        let is_harnessless =
+                            harnessless.get(&package).is_some_and(|n| n.contains(&a.target.name));
                         binaries.push(TestBinary {
                             path: exe.into_std_path_buf(),
-                            cwd: a.manifest_path.parent().map(|p| p.as_std_path().to_owned()).unwrap_or_default(),
+                            cwd: a
+                                .manifest_path
+                                .parent()
+                                .map(|p| p.as_std_path().to_owned())
+                                .unwrap_or_default(),
                             package,
                             target,
                             harnessless: is_harnessless,
@@ -293,7 +324,9 @@ impl Builder<'_> {
                 let mut cur: Option<&DiagnosticSpan> = Some(span);
                 while let Some(s) = cur {
                     let path = self.scratch.work.join(&s.file_name);
-                    if let Some(&file) = self.files.get(&path).or_else(|| self.files.get(Path::new(&s.file_name))) {
+                    if let Some(&file) =
+                        self.files.get(&path).or_else(|| self.files.get(Path::new(&s.file_name)))
+                    {
                         out.push(Located {
                             file,
                             start: s.byte_start as usize,
@@ -309,9 +342,41 @@ impl Builder<'_> {
         out
     }
 
+    /// If every located error overlaps exactly one site's wrapper and the schema builds
+    /// without that site, return its enabled mutants.
+    fn wrapper_culprit(
+        &mut self,
+        enabled: &[bool],
+        located: &[Located],
+    ) -> Result<Option<(Vec<u32>, String)>> {
+        let mut sites: Vec<(usize, usize)> = located
+            .iter()
+            .flat_map(|l| l.overlapping_sites(&self.rendered[l.file]).into_iter().map(move |s| (l.file, s)))
+            .collect();
+        sites.sort_unstable();
+        sites.dedup();
+        let [(file, site)] = sites[..] else { return Ok(None) };
+        let site = &self.discovery.files[file].sites[site];
+        let ids: Vec<u32> = (site.base..site.base + site.count).filter(|&id| enabled[id as usize]).collect();
+        let mut without = enabled.to_vec();
+        for &id in &ids {
+            without[id as usize] = false;
+        }
+        if !self.build(&without)?.success {
+            return Ok(None);
+        }
+        let message = located.first().map(|l| l.message.clone()).unwrap_or_default();
+        Ok(Some((ids, message)))
+    }
+
     /// Find one mutant whose presence breaks the build: the shortest prefix of the enabled
     /// mutants (those in the erroring files first) that fails to build ends with it.
-    fn bisect(&mut self, enabled: &[bool], files: &[usize], first: &CargoResult) -> Result<(u32, String), BuildFailure> {
+    fn bisect(
+        &mut self,
+        enabled: &[bool],
+        files: &[usize],
+        first: &CargoResult,
+    ) -> Result<(u32, String), BuildFailure> {
         let all: Vec<u32> = (0..enabled.len() as u32).filter(|&id| enabled[id as usize]).collect();
         let in_files: Vec<u32> = all
             .iter()
@@ -360,10 +425,7 @@ impl Builder<'_> {
 }
 
 fn first_error(r: &CargoResult) -> String {
-    r.errors
-        .first()
-        .map(|e| e.message.clone())
-        .unwrap_or_else(|| "the schema did not build".to_owned())
+    r.errors.first().map(|e| e.message.clone()).unwrap_or_else(|| "the schema did not build".to_owned())
 }
 
 fn failure_text(r: &CargoResult) -> String {

@@ -51,9 +51,5 @@ impl Console {
 /// `1.2s`, `3m04s`.
 pub fn duration(d: Duration) -> String {
     let s = d.as_secs_f64();
-    if s < 60.0 {
-        format!("{s:.1}s")
-    } else {
-        format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
-    }
+    if s < 60.0 { format!("{s:.1}s") } else { format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64) }
 }

@@ -14,3 +14,21 @@ pub const TIMEOUT: i32 = 3;
 pub const BASELINE_FAILED: i32 = 4;
 /// mutfuzz itself failed (an I/O error, cargo could not be run, …).
 pub const SOFTWARE: i32 = 70;
+
+/// An error in what the user asked for (a missing manifest, an unknown package, a bad
+/// `mutfuzz.toml`): reported with exit code [`USAGE`] rather than [`SOFTWARE`].
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Mark an error as the user's.
+pub fn usage(e: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(UsageError(format!("{e:#}")))
+}

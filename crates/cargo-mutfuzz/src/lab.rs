@@ -4,8 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -51,28 +49,28 @@ pub struct Lab<'a> {
 
 impl Lab<'_> {
     /// Run `mutants` (each with the tests covering it), `jobs` at a time.
-    pub fn run(&self, mutants: &[(&Mutant, Vec<usize>)], jobs: usize, console: &Console) -> Result<Vec<MutantOutcome>> {
-        let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<MutantOutcome>>>> = Mutex::new((0..mutants.len()).map(|_| None).collect());
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.max(1) {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((mutant, tests)) = mutants.get(i) else { break };
-                        let r = self.run_one(mutant, tests);
-                        if let Ok(o) = &r
-                            && matches!(o.outcome, Outcome::Missed | Outcome::Timeout)
-                        {
-                            console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
-                        }
-                        console.step(&mutant.name());
-                        results.lock().unwrap()[i] = Some(r);
-                    }
-                });
-            }
-        });
-        results.into_inner().unwrap().into_iter().map(|r| r.expect("every mutant ran")).collect()
+    pub fn run(
+        &self,
+        mutants: &[(&Mutant, Vec<usize>)],
+        jobs: usize,
+        console: &Console,
+    ) -> Result<Vec<MutantOutcome>> {
+        let results = crate::pool::run(
+            mutants,
+            jobs,
+            |(mutant, tests)| {
+                let r = self.run_one(mutant, tests);
+                if let Ok(o) = &r
+                    && matches!(o.outcome, Outcome::Missed | Outcome::Timeout)
+                {
+                    console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
+                }
+                console.step(&mutant.name());
+                r
+            },
+            |r| r.is_err(),
+        );
+        results.into_iter().flatten().collect()
     }
 
     fn run_one(&self, mutant: &Mutant, tests: &[usize]) -> Result<MutantOutcome> {

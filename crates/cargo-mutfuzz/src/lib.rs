@@ -14,6 +14,7 @@ mod mutants_cmd;
 pub mod options;
 pub mod outcome;
 pub mod output;
+mod pool;
 pub mod process;
 pub mod scratch;
 mod test_cmd;
@@ -49,7 +50,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            exit_code::SOFTWARE
+            if e.downcast_ref::<exit_code::UsageError>().is_some() {
+                exit_code::USAGE
+            } else {
+                exit_code::SOFTWARE
+            }
         }
     }
 }

@@ -27,7 +27,8 @@ impl OutputDir {
             }
             fs::rename(path, &old).with_context(|| format!("failed to move {} aside", path.display()))?;
         }
-        fs::create_dir_all(path.join("log")).with_context(|| format!("failed to create {}", path.display()))?;
+        fs::create_dir_all(path.join("log"))
+            .with_context(|| format!("failed to create {}", path.display()))?;
         Ok(OutputDir { path: path.to_owned() })
     }
 

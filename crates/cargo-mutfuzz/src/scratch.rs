@@ -44,7 +44,8 @@ impl Scratch {
 
     /// Copy the workspace, write the run-time crate, and patch the manifests.
     pub fn prepare(&self, ws: &Workspace, skip: &[&Path]) -> Result<()> {
-        fs::create_dir_all(&self.work).with_context(|| format!("failed to create {}", self.work.display()))?;
+        fs::create_dir_all(&self.work)
+            .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
         excluded.extend(skip.iter().map(|p| p.to_path_buf()));
         copy_tree(&ws.root, &self.work, &excluded)?;

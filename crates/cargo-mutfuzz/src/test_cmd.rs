@@ -56,15 +56,12 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         discovery.files.len(),
         skipped_line(&discovery)
     ));
-    let multiplier = args
-        .timeout_multiplier
-        .or(config.file.timeout_multiplier)
-        .unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
-    let minimum_timeout = args.minimum_timeout.or(config.file.minimum_timeout).unwrap_or(DEFAULT_MINIMUM_TIMEOUT);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let multiplier =
+        args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
+    let minimum_timeout =
+        args.minimum_timeout.or(config.file.minimum_timeout).unwrap_or(DEFAULT_MINIMUM_TIMEOUT);
+    let jobs =
+        args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
 
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let out = OutputDir::create(&out_path)?;
@@ -94,8 +91,11 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
-    let rounds: Vec<String> =
-        build.rounds.iter().map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds)).collect();
+    let rounds: Vec<String> = build
+        .rounds
+        .iter()
+        .map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds))
+        .collect();
     console.message(&format!(
         "Schema built in {} round(s): {}; {} test binaries",
         build.rounds.len(),
@@ -108,7 +108,8 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let baseline_start = Instant::now();
     console.start(cases.len() as u64, "baseline");
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
-    let records = baseline::record(&build.binaries, &cases, max_id + 1, &scratch.dir.join("baseline"), jobs, &console)?;
+    let records =
+        baseline::record(&build.binaries, &cases, max_id + 1, &scratch.dir.join("baseline"), jobs, &console)?;
     console.finish();
     let records: Vec<TestRecord> = match records {
         Ok(r) => r,
@@ -163,7 +164,8 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     for ((i, _), r) in to_run.iter().zip(results) {
         outcomes[*i] = Some(r);
     }
-    let outcomes: Vec<MutantOutcome> = outcomes.into_iter().map(|o| o.expect("every mutant has an outcome")).collect();
+    let outcomes: Vec<MutantOutcome> =
+        outcomes.into_iter().map(|o| o.expect("every mutant has an outcome")).collect();
     let summary = Summary::of(&outcomes);
     out.write_json(
         "outcomes.json",
@@ -172,7 +174,11 @@ pub fn run(args: &TestArgs) -> Result<i32> {
             summary: &summary,
             total_seconds: start.elapsed().as_secs_f64(),
             schema_build: &build.rounds,
-            baseline: BaselineSummary { binaries: build.binaries.len(), tests: cases.len(), seconds: baseline_time.as_secs_f64() },
+            baseline: BaselineSummary {
+                binaries: build.binaries.len(),
+                tests: cases.len(),
+                seconds: baseline_time.as_secs_f64(),
+            },
             outcomes: &outcomes,
         },
     )?;

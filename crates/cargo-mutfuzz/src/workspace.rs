@@ -35,6 +35,10 @@ pub struct Workspace {
 impl Workspace {
     /// Ask cargo about the workspace at `args.manifest_path` (or the current directory).
     pub fn open(args: &PackageArgs) -> Result<Workspace> {
+        Workspace::open_inner(args).map_err(crate::exit_code::usage)
+    }
+
+    fn open_inner(args: &PackageArgs) -> Result<Workspace> {
         let mut cmd = MetadataCommand::new();
         cmd.no_deps();
         if let Some(path) = &args.manifest_path {
@@ -53,7 +57,10 @@ impl Workspace {
                 .map(|name| {
                     members.iter().copied().find(|p| p.name.as_str() == name).with_context(|| {
                         let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
-                        format!("no package {name:?} in the workspace; its packages are: {}", names.join(", "))
+                        format!(
+                            "no package {name:?} in the workspace; its packages are: {}",
+                            names.join(", ")
+                        )
                     })
                 })
                 .collect::<Result<_>>()?
@@ -76,7 +83,7 @@ impl Workspace {
         let mut discovery = Discovery::default();
         let mut first_config = None;
         for p in &self.packages {
-            let config = Config::load(&[&p.root, &self.root])?;
+            let config = Config::load(&[&p.root, &self.root]).map_err(crate::exit_code::usage)?;
             discovery.add_package(&p.spec, &self.root, &config)?;
             first_config.get_or_insert(config);
         }
@@ -85,12 +92,8 @@ impl Workspace {
 }
 
 fn package(p: &cargo_metadata::Package) -> Result<Package> {
-    let root = p
-        .manifest_path
-        .parent()
-        .context("manifest path has no directory")?
-        .to_owned()
-        .into_std_path_buf();
+    let root =
+        p.manifest_path.parent().context("manifest path has no directory")?.to_owned().into_std_path_buf();
     let crate_roots = p
         .targets
         .iter()

@@ -66,12 +66,7 @@ impl Config {
                 })
             })
             .collect::<Result<_>>()?;
-        Ok(Config {
-            exclude_files: globs.build()?,
-            exclude_functions,
-            exclude_operators,
-            file,
-        })
+        Ok(Config { exclude_files: globs.build()?, exclude_functions, exclude_operators, file })
     }
 
     /// Read `mutfuzz.toml` from the first of `dirs` that has one; the default config if none.

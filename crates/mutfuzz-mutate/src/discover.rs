@@ -5,13 +5,13 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{AttrStyle, Attribute, BinOp, Block, Expr, Lit, Pat, ReturnType, Stmt, UnOp};
 
+use crate::Operator;
 use crate::config::Config;
 use crate::fnvalue::return_values;
 use crate::mutant::{Mutant, Span};
 use crate::site::{Edit, Piece, Site};
 use crate::skip::{SkipCounts, SkipReason, attrs_skip_reason};
 use crate::source::{SourceText, squash};
-use crate::Operator;
 
 /// A `mod name;` declaration whose file is still to be found.
 #[derive(Clone, Debug)]
@@ -180,10 +180,8 @@ impl Walker<'_, '_> {
     /// Make a site of the drafts that the config keeps; returns the site and its arms.
     fn site(&mut self, drafts: Vec<Draft>) -> Option<(usize, Vec<String>)> {
         let function = self.function.clone()?;
-        let drafts: Vec<Draft> = drafts
-            .into_iter()
-            .filter(|d| !self.cx.config.excludes_operator(d.operator))
-            .collect();
+        let drafts: Vec<Draft> =
+            drafts.into_iter().filter(|d| !self.cx.config.excludes_operator(d.operator)).collect();
         if drafts.is_empty() {
             return None;
         }
@@ -222,7 +220,14 @@ impl Walker<'_, '_> {
     }
 
     /// A function body: a depth/fuel frame, the return-value mutants, then the statements.
-    fn function_body(&mut self, name: String, output: &ReturnType, block: &Block, attrs: &[Attribute], fn_value: bool) {
+    fn function_body(
+        &mut self,
+        name: String,
+        output: &ReturnType,
+        block: &Block,
+        attrs: &[Attribute],
+        fn_value: bool,
+    ) {
         if self.cx.config.excludes_function(&name) {
             self.skip(SkipReason::Config);
             return;
@@ -231,9 +236,7 @@ impl Walker<'_, '_> {
         let saved_labels = std::mem::take(&mut self.labels);
         let at = self.body_insert_point(block, attrs);
         self.text_edit(at, at, None, FRAME);
-        if fn_value
-            && let (Some(first), Some(last)) = (block.stmts.first(), block.stmts.last())
-        {
+        if fn_value && let (Some(first), Some(last)) = (block.stmts.first(), block.stmts.last()) {
             let (s, e) = (first.span().start(), last.span().end());
             let body = squash(self.src.slice(s, e));
             let span = Span::from(first.span().join(last.span()).unwrap_or(first.span()));
@@ -252,7 +255,8 @@ impl Walker<'_, '_> {
                 })
                 .collect();
             if let Some((site, arms)) = self.site(drafts) {
-                let piece = Piece::Dispatch { head: String::new(), arms, default: "{}".into(), tail: " } ".into() };
+                let piece =
+                    Piece::Dispatch { head: String::new(), arms, default: "{}".into(), tail: " } ".into() };
                 self.edit(at, at, Some(site), piece);
             }
         }
@@ -299,17 +303,16 @@ impl Walker<'_, '_> {
             visit::visit_expr_binary(self, b);
             return;
         };
-        let (l_start, l_end, r_start, r_end) = (self.start(left), self.end(left), self.start(right), self.end(right));
+        let (l_start, l_end, r_start, r_end) =
+            (self.start(left), self.end(left), self.start(right), self.end(right));
         let s = Some(site);
         if is_logical {
             // `a && b` is `if a == false { a } else { b }`; the mutant flips the test.
             let want = if matches!(b.op, BinOp::And(_)) { "== 1" } else { "!= 1" };
             self.text_edit(l_start, l_start, s, "({ let __l: bool = ");
             self.visit_expr(left);
-            let piece = Piece::Call {
-                before: "; if __l == (".into(),
-                after: format!(" {want}) {{ __l }} else {{ "),
-            };
+            let piece =
+                Piece::Call { before: "; if __l == (".into(), after: format!(" {want}) {{ __l }} else {{ ") };
             self.edit(l_end, r_start, s, piece);
             self.visit_expr(right);
             self.text_edit(r_end, r_end, s, " } })");
@@ -356,7 +359,8 @@ impl Walker<'_, '_> {
         let (start, inner_start, inner_end) = (self.start(u), self.start(&*u.expr), self.end(&*u.expr));
         self.text_edit(start, inner_start, Some(site), "({ let __v = ");
         self.visit_expr(&u.expr);
-        let piece = Piece::Dispatch { head: "; ".into(), arms, default: format!("{op}__v"), tail: " } })".into() };
+        let piece =
+            Piece::Dispatch { head: "; ".into(), arms, default: format!("{op}__v"), tail: " } })".into() };
         self.edit(inner_end, inner_end, Some(site), piece);
     }
 
@@ -384,7 +388,12 @@ impl Walker<'_, '_> {
                     })
                     .collect();
                 if let Some((site, arms)) = self.site(drafts) {
-                    let piece = Piece::Dispatch { head: "(".into(), arms, default: original.clone(), tail: " })".into() };
+                    let piece = Piece::Dispatch {
+                        head: "(".into(),
+                        arms,
+                        default: original.clone(),
+                        tail: " })".into(),
+                    };
                     self.edit(start, end, Some(site), piece);
                 }
             }
@@ -409,10 +418,7 @@ impl Walker<'_, '_> {
         }
         let original = self.text(cond);
         let span = Span::from(cond.span());
-        let drafts = ["true", "false"]
-            .iter()
-            .map(|v| self.draft(span, operator, &original, v, v))
-            .collect();
+        let drafts = ["true", "false"].iter().map(|v| self.draft(span, operator, &original, v, v)).collect();
         let Some((site, arms)) = self.site(drafts) else {
             self.visit_expr(cond);
             return;
@@ -443,7 +449,8 @@ impl Walker<'_, '_> {
                 Some(guard) => self.forced_bool(guard, Operator::MatchGuard),
                 None if has_wildcard && !matches!(pat, Pat::Wild(_)) => {
                     let pat_text = self.text(&pat);
-                    let span = Span { start: Span::from(pat.span()).start, end: Span::from(arm.body.span()).end };
+                    let span =
+                        Span { start: Span::from(pat.span()).start, end: Span::from(arm.body.span()).end };
                     let draft = self.draft(span, Operator::MatchArmDelete, &pat_text, "", "");
                     if let Some((site, _)) = self.site(vec![draft]) {
                         let at = self.end(&pat);
@@ -491,8 +498,7 @@ impl Walker<'_, '_> {
             }
         };
         self.visit_expr(end_expr);
-        let head = if r.start.is_some() { "); " } else { "); " };
-        let piece = Piece::Dispatch { head: head.into(), arms: vec![arm], default, tail: " } })".into() };
+        let piece = Piece::Dispatch { head: "); ".into(), arms: vec![arm], default, tail: " } })".into() };
         self.edit(end_end, end_end, s, piece);
     }
 
@@ -516,7 +522,10 @@ impl Walker<'_, '_> {
         let draft = self.draft(Span::from(keyword_span), Operator::BreakContinueSwap, orig, rep, "");
         if let Some((site, _)) = self.site(vec![draft]) {
             let lbl = label.map(|l| format!(" '{}", l.ident)).unwrap_or_default();
-            let piece = Piece::Call { before: "(if ".into(), after: format!(" == 0 {{ {orig}{lbl} }} else {{ {rep}{lbl} }})") };
+            let piece = Piece::Call {
+                before: "(if ".into(),
+                after: format!(" == 0 {{ {orig}{lbl} }} else {{ {rep}{lbl} }})"),
+            };
             let (start, end) = (self.start(e), self.end(e));
             self.edit(start, end, Some(site), piece);
         }
@@ -558,7 +567,13 @@ impl Walker<'_, '_> {
         let keep = callee.as_deref().is_some_and(|name| {
             !matches!(
                 name,
-                "exit" | "abort" | "panic_any" | "resume_unwind" | "unreachable_unchecked" | "drop" | "forget"
+                "exit"
+                    | "abort"
+                    | "panic_any"
+                    | "resume_unwind"
+                    | "unreachable_unchecked"
+                    | "drop"
+                    | "forget"
             )
         });
         if keep {
@@ -603,7 +618,9 @@ fn is_comparison(op: &BinOp) -> bool {
 fn contains_let(e: &Expr) -> bool {
     match e {
         Expr::Let(_) => true,
-        Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => contains_let(&b.left) || contains_let(&b.right),
+        Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => {
+            contains_let(&b.left) || contains_let(&b.right)
+        }
         Expr::Paren(p) => contains_let(&p.expr),
         Expr::Group(g) => contains_let(&g.expr),
         _ => false,
@@ -706,13 +723,14 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
                 if let Some(reason) = attrs_skip_reason(&m.attrs) {
                     return self.skip(reason);
                 }
-                let path_attr = m.attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
-                    syn::Meta::NameValue(nv) => match &nv.value {
-                        Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Some(s.value()),
+                let path_attr =
+                    m.attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
+                        syn::Meta::NameValue(nv) => match &nv.value {
+                            Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Some(s.value()),
+                            _ => None,
+                        },
                         _ => None,
-                    },
-                    _ => None,
-                });
+                    });
                 let name = m.ident.to_string();
                 self.mod_stack.push((name.clone(), path_attr));
                 self.namespace.push(name);
@@ -844,7 +862,8 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
             }
             Expr::Loop(l) => self.loop_body(l.label.as_ref(), &l.body, &l.attrs),
             Expr::Block(b) => {
-                self.labels.push((b.label.as_ref().map(|l| l.name.ident.to_string()).unwrap_or_default(), false));
+                self.labels
+                    .push((b.label.as_ref().map(|l| l.name.ident.to_string()).unwrap_or_default(), false));
                 self.visit_block(&b.block);
                 self.labels.pop();
             }

@@ -56,10 +56,9 @@ fn values(ty: &Type, depth: usize) -> Vec<String> {
                 vec!["\"\"".to_owned(), "\"xyzzy\"".to_owned()]
             }
             Type::Slice(s) => leaked_vecs(&s.elem, depth),
-            elem => values(elem, depth + 1)
-                .into_iter()
-                .map(|v| format!("Box::leak(Box::new({v}))"))
-                .collect(),
+            elem => {
+                values(elem, depth + 1).into_iter().map(|v| format!("Box::leak(Box::new({v}))")).collect()
+            }
         },
         Type::Path(p) if p.qself.is_none() => path_values(&p.path, depth),
         _ => vec!["Default::default()".to_owned()],
@@ -110,17 +109,12 @@ fn path_values(path: &syn::Path, depth: usize) -> Vec<String> {
             .into_iter()
             .flat_map(|v| [format!("Cow::Borrowed({v})"), format!("Cow::Owned({v}.to_owned())")])
             .collect(),
-        ("Box" | "Rc" | "Arc" | "Cell" | "RefCell" | "Mutex", [inner]) => values(inner, depth + 1)
-            .into_iter()
-            .map(|v| format!("{name}::new({v})"))
-            .collect(),
+        ("Box" | "Rc" | "Arc" | "Cell" | "RefCell" | "Mutex", [inner]) => {
+            values(inner, depth + 1).into_iter().map(|v| format!("{name}::new({v})")).collect()
+        }
         ("BinaryHeap" | "BTreeSet" | "HashSet" | "LinkedList" | "VecDeque", [inner]) => {
             std::iter::once(format!("{name}::new()"))
-                .chain(
-                    values(inner, depth + 1)
-                        .into_iter()
-                        .map(|v| format!("{name}::from_iter([{v}])")),
-                )
+                .chain(values(inner, depth + 1).into_iter().map(|v| format!("{name}::from_iter([{v}])")))
                 .collect()
         }
         ("HashMap" | "BTreeMap", [k, v]) => {

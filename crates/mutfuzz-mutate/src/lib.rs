@@ -109,13 +109,27 @@ impl Discovery {
         let mut d = Discovery::default();
         let mut next_id = 1;
         let root = Some((Some(CRATE_ROOT_ALLOW.to_owned()), false));
-        d.add_file("main", rel_path, Path::new(rel_path), text.to_owned(), Vec::new(), config, &mut next_id, root)?;
+        d.add_file(
+            "main",
+            rel_path,
+            Path::new(rel_path),
+            text.to_owned(),
+            Vec::new(),
+            config,
+            &mut next_id,
+            root,
+        )?;
         Ok(d)
     }
 
     /// Discover the mutants of `package`, whose files are named relative to `workspace_root`,
     /// continuing the ids after those already found.
-    pub fn add_package(&mut self, package: &PackageSpec, workspace_root: &Path, config: &Config) -> Result<()> {
+    pub fn add_package(
+        &mut self,
+        package: &PackageSpec,
+        workspace_root: &Path,
+        config: &Config,
+    ) -> Result<()> {
         let mut next_id = self.mutants.last().map_or(1, |m| m.id + 1);
         let mut seen: HashSet<PathBuf> = self.files.iter().map(|f| f.path.clone()).collect();
         // (file, is a crate root or mod.rs, module path)
@@ -238,10 +252,7 @@ impl Discovery {
 
 fn rel_slash(path: &Path, base: &Path) -> String {
     let rel = path.strip_prefix(base).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 /// Find the file of `mod name;` declared in `parent` (a crate root or `mod.rs` when `mod_rs`).

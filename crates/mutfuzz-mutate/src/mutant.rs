@@ -64,9 +64,6 @@ pub struct Mutant {
 impl Mutant {
     /// `src/lib.rs:64:22: replace != with == in generic_hamming`.
     pub fn name(&self) -> String {
-        format!(
-            "{}:{}:{}: {}",
-            self.file, self.span.start.line, self.span.start.column, self.description
-        )
+        format!("{}:{}:{}: {}", self.file, self.span.start.line, self.span.start.column, self.description)
     }
 }

@@ -66,11 +66,13 @@ impl Rendered {
 }
 
 /// Render `source` with `edits` (sorted by start) for the sites whose mutants pass `enabled`.
-pub(crate) fn render(source: &str, edits: &[Edit], sites: &[Site], enabled: &dyn Fn(u32) -> bool) -> Rendered {
-    let active: Vec<bool> = sites
-        .iter()
-        .map(|s| (s.base..s.base + s.count).any(enabled))
-        .collect();
+pub(crate) fn render(
+    source: &str,
+    edits: &[Edit],
+    sites: &[Site],
+    enabled: &dyn Fn(u32) -> bool,
+) -> Rendered {
+    let active: Vec<bool> = sites.iter().map(|s| (s.base..s.base + s.count).any(enabled)).collect();
     let mut out = String::with_capacity(source.len() + edits.len() * 64);
     let mut owners = Vec::new();
     let mut site_range: Vec<Option<(usize, usize)>> = vec![None; sites.len()];

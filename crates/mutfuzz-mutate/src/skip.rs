@@ -99,16 +99,15 @@ fn attr_skip_reason(attr: &Attribute) -> Option<SkipReason> {
     if path.is_ident("cfg") && mentions_ident(&tokens, "test") {
         return Some(SkipReason::CfgTest);
     }
-    if path.is_ident("cfg_attr") && (tokens.contains("mutants :: skip") || tokens.contains("mutfuzz :: skip")) {
+    if path.is_ident("cfg_attr") && (tokens.contains("mutants :: skip") || tokens.contains("mutfuzz :: skip"))
+    {
         return Some(SkipReason::SkipAttribute);
     }
     None
 }
 
 fn mentions_ident(tokens: &str, ident: &str) -> bool {
-    tokens
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| w == ident)
+    tokens.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == ident)
 }
 
 #[cfg(test)]

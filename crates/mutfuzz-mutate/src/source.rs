@@ -28,11 +28,7 @@ impl SourceText {
             return self.text.len();
         };
         let line = &self.text[start..];
-        start
-            + line
-                .char_indices()
-                .nth(pos.column)
-                .map_or(line.len(), |(i, _)| i)
+        start + line.char_indices().nth(pos.column).map_or(line.len(), |(i, _)| i)
     }
 
     /// The text between two positions.

@@ -152,7 +152,8 @@ fn unary_deletion_and_if_conditions() {
 
 #[test]
 fn compound_assignment_evaluates_the_right_side_first_and_calls_can_be_deleted() {
-    let src = "pub fn f(mut x: u64, v: &mut Vec<u64>) {\n    x += x * 2;\n    v[0] -= 1;\n    v.push(x);\n}\n";
+    let src =
+        "pub fn f(mut x: u64, v: &mut Vec<u64>) {\n    x += x * 2;\n    v[0] -= 1;\n    v.push(x);\n}\n";
     assert_eq!(
         names(src),
         [
@@ -212,7 +213,10 @@ fn match_arms_are_deleted_only_beside_a_wildcard() {
 fn range_limits_swap_both_ways_and_without_a_start() {
     let src = "pub fn f(v: &[u8], n: usize) -> usize {\n    v[..n].len() + (1..=n).sum::<usize>()\n}\n";
     let all: Vec<String> = names(src).into_iter().filter(|n| n.contains("..")).collect();
-    assert_eq!(all, ["src/lib.rs:2:7: replace .. with ..= in f", "src/lib.rs:2:22: replace ..= with .. in f"]);
+    assert_eq!(
+        all,
+        ["src/lib.rs:2:7: replace .. with ..= in f", "src/lib.rs:2:22: replace ..= with .. in f"]
+    );
     assert_schema_compiles(src);
 }
 
@@ -239,10 +243,20 @@ fn t2() { let _ = 1 + 1; }
     // Only the two functions outside any skipped region have mutants: their return values.
     assert_eq!(
         names,
-        ["src/lib.rs:10:25: replace m -> Vec<u8> with vec![]", "src/lib.rs:10:25: replace m -> Vec<u8> with vec![0]", "src/lib.rs:10:25: replace m -> Vec<u8> with vec![1]", "src/lib.rs:10:34: replace 0u8 with 1u8 in m", "src/lib.rs:11:23: replace g -> usize with 0", "src/lib.rs:11:23: replace g -> usize with 1"]
+        [
+            "src/lib.rs:10:25: replace m -> Vec<u8> with vec![]",
+            "src/lib.rs:10:25: replace m -> Vec<u8> with vec![0]",
+            "src/lib.rs:10:25: replace m -> Vec<u8> with vec![1]",
+            "src/lib.rs:10:34: replace 0u8 with 1u8 in m",
+            "src/lib.rs:11:23: replace g -> usize with 0",
+            "src/lib.rs:11:23: replace g -> usize with 1"
+        ]
     );
     let s = &d.skipped;
-    assert_eq!((s.const_context, s.unsafe_code, s.skip_attribute, s.cfg_test, s.test_fn, s.macro_body), (4, 1, 2, 1, 1, 1));
+    assert_eq!(
+        (s.const_context, s.unsafe_code, s.skip_attribute, s.cfg_test, s.test_fn, s.macro_body),
+        (4, 1, 2, 1, 1, 1)
+    );
     // Render compiles with every skipped region left exactly as it was.
     let text = d.render(0, &|_| true).text;
     assert!(text.contains("const C: u32 = 1 + 2;"));
@@ -251,11 +265,21 @@ fn t2() { let _ = 1 + 1; }
 
 #[test]
 fn config_excludes_functions_and_operators() {
-    let file: config::ConfigFile = toml::from_str("exclude_functions = ['^skip_me$']\nexclude_operators = ['fn_return', 'int_literal']").unwrap();
+    let file: config::ConfigFile =
+        toml::from_str("exclude_functions = ['^skip_me$']\nexclude_operators = ['fn_return', 'int_literal']")
+            .unwrap();
     let config = Config::new(file).unwrap();
-    let d = Discovery::from_source("src/lib.rs", "fn skip_me() -> u8 { 1 + 1 }\nfn keep() -> u8 { 2 * 2 }\n", &config).unwrap();
+    let d = Discovery::from_source(
+        "src/lib.rs",
+        "fn skip_me() -> u8 { 1 + 1 }\nfn keep() -> u8 { 2 * 2 }\n",
+        &config,
+    )
+    .unwrap();
     let names: Vec<String> = d.mutants.iter().map(|m| m.name()).collect();
-    assert_eq!(names, ["src/lib.rs:2:21: replace * with + in keep", "src/lib.rs:2:21: replace * with / in keep"]);
+    assert_eq!(
+        names,
+        ["src/lib.rs:2:21: replace * with + in keep", "src/lib.rs:2:21: replace * with / in keep"]
+    );
     assert_eq!(d.skipped.config, 1);
 }
 
@@ -289,12 +313,8 @@ fn main() { println!("{}", calc(3, 5)); }
     let schema = d.render(0, &|_| true).text;
     let ids: Vec<u32> = std::iter::once(0).chain(d.mutants.iter().map(|m| m.id)).collect();
     let outputs = compile(&schema, true, &ids);
-    let by_name: std::collections::HashMap<String, String> = d
-        .mutants
-        .iter()
-        .map(|m| m.name())
-        .zip(outputs[1..].iter().cloned())
-        .collect();
+    let by_name: std::collections::HashMap<String, String> =
+        d.mutants.iter().map(|m| m.name()).zip(outputs[1..].iter().cloned()).collect();
     // original: s = -2; 3<5 && 5!=0 → s = -4; i=0 → s = -4; i=1 breaks → -4
     assert_eq!(outputs[0], "-4");
     let expect = [

@@ -365,11 +365,7 @@ pub fn start_recording(mutants: usize) {
 pub fn site_hits() -> Vec<u32> {
     HITS.get()
         .map(|hits| {
-            hits.iter()
-                .enumerate()
-                .filter(|(_, h)| h.load(Relaxed) != 0)
-                .map(|(i, _)| i as u32)
-                .collect()
+            hits.iter().enumerate().filter(|(_, h)| h.load(Relaxed) != 0).map(|(i, _)| i as u32).collect()
         })
         .unwrap_or_default()
 }
@@ -449,11 +445,15 @@ mod tests {
         // Depth runs out, and the frames unwind back to depth 0.
         set_limits(u64::MAX, 5);
         reset_run();
-        fn recurse() -> u32 {
+        fn recurse(n: u32) -> u32 {
             let _f = enter();
-            1 + recurse()
+            if n == u32::MAX {
+                0
+            } else {
+                1 + recurse(n + 1)
+            }
         }
-        let err = std::panic::catch_unwind(recurse).unwrap_err();
+        let err = std::panic::catch_unwind(|| recurse(0)).unwrap_err();
         assert_eq!(err.downcast_ref::<Exhausted>().unwrap().limit, Limit::Depth);
         assert_eq!(DEPTH.with(|d| d.get()), 0);
 

@@ -1,0 +1,182 @@
+//! End-to-end tests: run the `cargo-mutfuzz` binary on copies of the bundled example
+//! crates and assert exact mutant outcomes.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn examples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// Copy an example crate (without build output) to a fresh temp dir.
+fn copy_example(name: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&examples_dir().join(name), tmp.path());
+    tmp
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || name.to_string_lossy().starts_with("mutfuzz.out") {
+            continue;
+        }
+        let dest = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
+
+/// `cargo mutfuzz <args>` with a clean environment.
+fn mutfuzz(args: &[&str]) -> Output {
+    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
+    cmd.arg("mutfuzz").args(args);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().unwrap()
+}
+
+fn manifest(dir: &Path) -> String {
+    dir.join("Cargo.toml").to_string_lossy().into_owned()
+}
+
+fn outcome_lines(outcomes: &Value) -> String {
+    let mut text = String::new();
+    for o in outcomes["outcomes"].as_array().unwrap() {
+        let m = &o["mutant"];
+        text.push_str(&format!(
+            "{:<12}{}:{}:{}: {}\n",
+            o["outcome"].as_str().unwrap(),
+            m["file"].as_str().unwrap(),
+            m["span"]["start"]["line"],
+            m["span"]["start"]["column"],
+            m["description"].as_str().unwrap()
+        ));
+    }
+    text
+}
+
+#[test]
+fn test_command_gives_every_mutant_of_the_example_its_exact_outcome() {
+    let tmp = copy_example("textstats");
+    let src_before = std::fs::read_to_string(tmp.path().join("src/lib.rs")).unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path()), "-j", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Missed and not-covered mutants exist, so the exit code is 2.
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let dir = tmp.path().join("mutfuzz.out");
+    let outcomes: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("outcomes.json")).unwrap()).unwrap();
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/textstats_outcomes.txt"),
+    )
+    .unwrap();
+    assert_eq!(outcome_lines(&outcomes), expected);
+
+    // The runaway mutants end by fuel, quickly, not by the 10 s wall clock.
+    for o in outcomes["outcomes"].as_array().unwrap().iter().filter(|o| o["outcome"] == "timeout") {
+        assert_eq!(o["detail"], "fuel or depth exhausted", "{o}");
+        assert!(o["seconds"].as_f64().unwrap() < 5.0, "{o}");
+    }
+    // Unviable mutants carry the compiler's reason.
+    let greet_minus = outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["mutant"]["description"] == "replace + with - in greet")
+        .unwrap();
+    assert_eq!(greet_minus["detail"], "cannot subtract `&str` from `String`");
+    // The lists agree with outcomes.json, and the summary counts them.
+    let missed = std::fs::read_to_string(dir.join("missed.txt")).unwrap();
+    assert_eq!(missed.lines().count(), outcomes["summary"]["missed"].as_u64().unwrap() as usize);
+    assert!(missed.contains("src/lib.rs:45:10: replace < with <= in clamp_percent"));
+    for f in ["caught.txt", "timeout.txt", "unviable.txt", "not_covered.txt", "mutants.json"] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    assert!(
+        stderr.contains("86 mutants: 65 caught, 8 missed, 3 timeout, 3 unviable, 7 not covered"),
+        "{stderr}"
+    );
+    // The user's source is untouched.
+    assert_eq!(std::fs::read_to_string(tmp.path().join("src/lib.rs")).unwrap(), src_before);
+}
+
+#[test]
+fn mutants_command_lists_the_catalog_as_text_and_json() {
+    let tmp = copy_example("textstats");
+    let out = mutfuzz(&["mutants", "--manifest-path", &manifest(tmp.path())]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/textstats_outcomes.txt"),
+    )
+    .unwrap();
+    let names: Vec<&str> = expected.lines().map(|l| l[12..].trim_start()).collect();
+    assert_eq!(text.lines().collect::<Vec<_>>(), names);
+
+    let out = mutfuzz(&["mutants", "--json", "--manifest-path", &manifest(tmp.path())]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &json[0];
+    assert_eq!(first["id"], 1);
+    assert_eq!(first["file"], "src/lib.rs");
+    assert_eq!(first["function"], "point");
+    assert_eq!(first["operator"], "fn_return");
+    assert_eq!(first["replacement"], "Default::default()");
+    assert_eq!(first["span"]["start"]["line"], 18);
+    assert_eq!(json.as_array().unwrap().len(), names.len());
+}
+
+#[test]
+fn a_failing_baseline_stops_with_exit_code_4() {
+    let tmp = copy_example("textstats");
+    let tests = tmp.path().join("tests/api.rs");
+    let mut text = std::fs::read_to_string(&tests).unwrap();
+    text.push_str("\n#[test]\nfn broken() { assert_eq!(textstats::greet(\"x\"), \"bye\"); }\n");
+    std::fs::write(&tests, text).unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("test broken (in test api) fails without any mutant"), "{stderr}");
+}
+
+#[test]
+fn a_package_that_does_not_build_stops_with_exit_code_4() {
+    let tmp = copy_example("textstats");
+    let lib = tmp.path().join("src/stats.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("s.split_whitespace().count()", "s.nope()");
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("does not build without mutants"), "{stderr}");
+    assert!(stderr.contains("no method named `nope`"), "{stderr}");
+}
+
+#[test]
+fn usage_errors_exit_1_and_help_lists_the_commands() {
+    let out = mutfuzz(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = mutfuzz(&["--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("mutants") && help.contains("test"), "{help}");
+}
+
+#[test]
+fn a_missing_manifest_is_a_clear_error() {
+    let out = mutfuzz(&["mutants", "--manifest-path", "/nonexistent/Cargo.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no Cargo.toml at /nonexistent/Cargo.toml"), "{stderr}");
+}
