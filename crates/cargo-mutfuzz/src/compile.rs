@@ -212,15 +212,29 @@ pub fn build_schema(
     }
 }
 
+/// Write the schema files into the scratch copy, with the mutants that pass `enabled`.
+/// Files whose text is unchanged are not touched, so rebuilds stay incremental.
+pub fn write_schema(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    enabled: &dyn Fn(u32) -> bool,
+) -> Result<Vec<Rendered>> {
+    let mut rendered = Vec::with_capacity(discovery.files.len());
+    for (i, f) in discovery.files.iter().enumerate() {
+        let r = discovery.render(i, enabled);
+        write_if_changed(&scratch.in_work(ws, &f.path), &r.text)?;
+        rendered.push(r);
+    }
+    Ok(rendered)
+}
+
 impl Builder<'_> {
     /// Write the schema files for `enabled` and run the build.
     fn build(&mut self, enabled: &[bool]) -> Result<CargoResult> {
-        self.rendered.clear();
-        for (i, f) in self.discovery.files.iter().enumerate() {
-            let r = self.discovery.render(i, &|id| enabled.get(id as usize).copied().unwrap_or(false));
-            write_if_changed(&self.scratch.in_work(self.ws, &f.path), &r.text)?;
-            self.rendered.push(r);
-        }
+        self.rendered = write_schema(self.ws, self.scratch, self.discovery, &|id| {
+            enabled.get(id as usize).copied().unwrap_or(false)
+        })?;
         self.builds += 1;
         self.cargo_test_no_run()
     }

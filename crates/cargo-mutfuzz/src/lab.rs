@@ -19,8 +19,9 @@ use crate::process::{self, Exit};
 /// Fuel every mutant run may spend on top of the multiple of its tests' baseline, so a
 /// test that barely enters the code under test still has room.
 const FUEL_FLOOR: u64 = 100_000;
-/// Depth every mutant run may reach on top of twice its tests' baseline.
-const DEPTH_FLOOR: u32 = 64;
+/// Stack bytes every mutant run may use on top of twice its tests' baseline: far below
+/// the 2 MiB of a test thread, so runaway recursion ends as a timeout, not an overflow.
+const DEPTH_FLOOR: usize = 256 * 1024;
 /// Most tests named on one command line.
 const MAX_FILTERS: usize = 500;
 
@@ -92,7 +93,7 @@ impl Lab<'_> {
             let bin = &self.binaries[self.cases[group[0]].binary];
             let names: Vec<&str> = group.iter().map(|&t| self.cases[t].name.as_str()).collect();
             let fuel: u64 = group.iter().map(|&t| self.records[t].seen.fuel).sum();
-            let depth: u32 = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
+            let depth: usize = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
             let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
             let m = self.limits.multiplier;
             let fuel_limit = (fuel as f64 * m) as u64 + FUEL_FLOOR;

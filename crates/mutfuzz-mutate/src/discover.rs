@@ -118,8 +118,11 @@ struct Draft {
     arm: String,
 }
 
-const FRAME: &str = "let _mutfuzz_frame = ::mutfuzz_rt::enter(); ";
-const TICK: &str = "::mutfuzz_rt::tick(); ";
+/// Opens every function, closure and async body: reads the active mutant once into a
+/// local that the body's sites compare against, and spends fuel off the original path.
+const FRAME: &str = "let __m = ::mutfuzz_rt::enter(); ";
+/// Opens every loop body.
+const TICK: &str = "::mutfuzz_rt::tick(__m); ";
 
 impl Walker<'_, '_> {
     fn start(&self, node: &impl Spanned) -> usize {
@@ -536,18 +539,20 @@ impl Walker<'_, '_> {
             self.skip(SkipReason::ConstContext);
             return;
         }
+        // A closure reads the switch itself rather than capturing the enclosing `__m`: a
+        // returned closure must not borrow its creator's locals.
         let saved_labels = std::mem::take(&mut self.labels);
         match &*c.body {
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
                 let at = self.body_insert_point(&b.block, &[]);
-                self.text_edit(at, at, None, TICK);
+                self.text_edit(at, at, None, FRAME);
                 for stmt in &b.block.stmts {
                     self.visit_stmt(stmt);
                 }
             }
             body => {
                 let (start, end) = (self.start(body), self.end(body));
-                self.text_edit(start, start, None, format!("{{ {TICK}"));
+                self.text_edit(start, start, None, format!("{{ {FRAME}"));
                 self.visit_expr(body);
                 self.text_edit(end, end, None, " }");
             }
@@ -868,6 +873,16 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
                 self.labels.pop();
             }
             Expr::Macro(_) => self.skip(SkipReason::MacroBody),
+            Expr::Async(a) => {
+                // Like a closure: the future may outlive the function that made it.
+                let saved_labels = std::mem::take(&mut self.labels);
+                let at = self.body_insert_point(&a.block, &a.attrs);
+                self.text_edit(at, at, None, FRAME);
+                for stmt in &a.block.stmts {
+                    self.visit_stmt(stmt);
+                }
+                self.labels = saved_labels;
+            }
             Expr::Unsafe(u) => {
                 if self.cx.config.file.mutate_unsafe {
                     self.visit_block(&u.block);

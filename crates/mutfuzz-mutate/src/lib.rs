@@ -12,7 +12,7 @@
 //! assert!(names.contains(&"src/lib.rs:1:39: replace + with - in add".to_owned()));
 //! // With every mutant enabled, the schema dispatches on the active mutant id.
 //! let schema = d.render(0, &|_| true).text;
-//! assert!(schema.contains("match ::mutfuzz_rt::at("));
+//! assert!(schema.contains("match ::mutfuzz_rt::at(__m, "));
 //! ```
 //!
 //! Schema text is spliced into the user's file, never re-printed, so every line of the
@@ -213,11 +213,18 @@ impl Discovery {
             discover_file(&source, &file, &cx, next_id)
         };
         if let Some(prelude) = prelude {
+            // After the last `#![…]` (a later `#![deny(warnings)]` would override the
+            // allowance), but never after a `//!` comment, which would swallow it.
             let at = file
                 .attrs
                 .iter()
                 .filter(|a| matches!(a.style, syn::AttrStyle::Inner(_)))
-                .map(|a| source.offset(syn::spanned::Spanned::span(a).end()))
+                .map(|a| {
+                    let span = syn::spanned::Spanned::span(a);
+                    (source.offset(span.start()), source.offset(span.end()))
+                })
+                .filter(|&(start, _)| source.text()[start..].starts_with("#!"))
+                .map(|(_, end)| end)
                 .max()
                 .unwrap_or(0);
             found.edits.insert(0, Edit { start: at, end: at, site: None, piece: Piece::Text(prelude) });

@@ -29,9 +29,9 @@ pub(crate) struct Edit {
 pub(crate) enum Piece {
     /// Fixed text.
     Text(String),
-    /// `{before}::mutfuzz_rt::at(BASE, N){after}`, for sites with one mutant.
+    /// `{before}::mutfuzz_rt::at(__m, BASE, N){after}`, for sites with one mutant.
     Call { before: String, after: String },
-    /// `{head}match ::mutfuzz_rt::at(BASE, N) { k => ARM_k, … _ => {default}{tail}`,
+    /// `{head}match ::mutfuzz_rt::at(__m, BASE, N) { k => ARM_k, … _ => {default}{tail}`,
     /// with an arm for each enabled mutant only.
     Dispatch { head: String, arms: Vec<String>, default: String, tail: String },
 }
@@ -94,13 +94,13 @@ pub(crate) fn render(
             Piece::Call { before, after } => {
                 let site = &sites[edit.site.expect("call pieces belong to sites")];
                 out.push_str(before);
-                out.push_str(&format!("::mutfuzz_rt::at({}, {})", site.base, site.count));
+                out.push_str(&format!("::mutfuzz_rt::at(__m, {}, {})", site.base, site.count));
                 out.push_str(after);
             }
             Piece::Dispatch { head, arms, default, tail } => {
                 let site = &sites[edit.site.expect("dispatch pieces belong to sites")];
                 out.push_str(head);
-                out.push_str(&format!("match ::mutfuzz_rt::at({}, {}) {{ ", site.base, site.count));
+                out.push_str(&format!("match ::mutfuzz_rt::at(__m, {}, {}) {{ ", site.base, site.count));
                 for (k, arm) in arms.iter().enumerate() {
                     let id = site.base + k as u32;
                     if enabled(id) {

@@ -332,3 +332,25 @@ fn main() { println!("{}", calc(3, 5)); }
         assert_eq!(by_name.get(name).map(String::as_str), Some(want), "{name}: {by_name:#?}");
     }
 }
+
+#[test]
+fn the_crate_root_allowance_follows_inner_attributes_but_not_doc_comments() {
+    let src = "//! Docs.\n#![deny(warnings)]\n//! More docs.\npub fn f(a: u8) -> u8 { a + 1 }\n";
+    let text = discover(src).render(0, &|_| true).text;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "//! Docs.");
+    assert!(lines[1].starts_with("#![deny(warnings)]#![allow("), "{text}");
+    assert_eq!(lines[2], "//! More docs.");
+    compile(&text, false, &[]);
+    let doc_only = discover("//! Docs.\npub fn f(a: u8) -> u8 { a + 1 }\n").render(0, &|_| true).text;
+    assert!(doc_only.starts_with("#![allow("), "{doc_only}");
+    compile(&doc_only, false, &[]);
+}
+
+#[test]
+fn closures_and_async_blocks_that_outlive_their_function_compile() {
+    let src = "pub fn adder(k: u8) -> impl Fn(u8) -> u8 { move |x| x + k }\npub fn inc() -> impl Fn(u8) -> u8 { |x| x + 1 }\npub fn fut() -> impl std::future::Future<Output = u8> { async { 1 + 2 } }\npub fn nested() -> u8 { fn inner(a: u8) -> u8 { a * 2 } inner(3) }\n";
+    let d = assert_schema_compiles(src);
+    assert!(d.mutants.iter().any(|m| m.name() == "src/lib.rs:2:43: replace + with - in inc"));
+    assert!(d.mutants.iter().any(|m| m.name() == "src/lib.rs:4:51: replace * with + in inner"));
+}

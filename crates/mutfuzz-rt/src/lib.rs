@@ -1,15 +1,18 @@
 //! The run-time switch that every mutfuzz schema links: which mutant is active, which
-//! sites ran, and how much fuel and stack depth a run may spend.
+//! sites ran, and how much fuel and stack a run may spend.
 //!
 //! A schema is the crate under test rewritten so that it contains all of its mutants.
-//! Each site asks [`at`] which of its alternatives to evaluate; function bodies start
-//! with [`enter`] and loop bodies with [`tick`]. On the original path (active mutant 0,
-//! not recording) each of these is one relaxed atomic load and one compare.
+//! Every function body starts with `let __m = enter();`, which reads the active mutant
+//! once; each site then asks [`at`] which of its alternatives to evaluate, and each loop
+//! body calls [`tick`]. On the original path (active mutant 0, not recording) `enter` is
+//! one relaxed atomic load and one compare, and each site and loop head is one compare
+//! of a local that the optimiser sees is loop-invariant.
 //!
 //! ```
 //! // What the schema writes for `a + b` with mutants `-` (id 7) and `*` (id 8):
 //! let (a, b) = (2, 3);
-//! let v = { let (l, r) = (a, b); match mutfuzz_rt::at(7, 2) { 1 => l - r, 2 => l * r, _ => l + r } };
+//! let __m = mutfuzz_rt::enter();
+//! let v = { let (l, r) = (a, b); match mutfuzz_rt::at(__m, 7, 2) { 1 => l - r, 2 => l * r, _ => l + r } };
 //! assert_eq!(v, 5); // no mutant is active
 //! ```
 //!
@@ -17,13 +20,17 @@
 //! under test spawns (rayon, scoped threads) run the same mutant as the thread that
 //! spawned them. Parallel mutant runs therefore use separate processes.
 //!
+//! Runaways are bounded by *fuel* (one unit per function entry and loop iteration) and
+//! by *depth*, measured as the bytes of stack used below the first instrumented frame of
+//! each thread, so no guard object is needed and unwinding cannot skew it.
+//!
 //! Configuration comes from the environment on first use (see [`env`]), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
 use std::cell::Cell;
 use std::fmt;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, Once, OnceLock};
 
 /// Environment variables read on first use.
@@ -36,7 +43,7 @@ pub mod env {
     pub const MUTANTS: &str = "MUTFUZZ_MUTANTS";
     /// Fuel a run may spend (ticks at function entries and loop heads) before it is ended.
     pub const FUEL: &str = "MUTFUZZ_FUEL";
-    /// Call depth a run may reach before it is ended.
+    /// Stack bytes a run may use below its first instrumented frame before it is ended.
     pub const DEPTH: &str = "MUTFUZZ_DEPTH";
     /// `exit` ends the process with [`super::EXHAUSTED_EXIT_CODE`] when a limit runs out;
     /// anything else (the default) panics with an [`super::Exhausted`] payload.
@@ -53,139 +60,131 @@ const UNINIT: u32 = u32::MAX;
 const RECORDING: u32 = u32::MAX - 1;
 /// Largest usable mutant id.
 pub const MAX_MUTANT_ID: u32 = u32::MAX - 2;
+/// Fuel is counted per thread and added to the shared total in batches of this size,
+/// so the hot path never contends on one atomic.
+const FUEL_BATCH: u64 = 256;
 
 static ACTIVE: AtomicU32 = AtomicU32::new(UNINIT);
 static INIT: Once = Once::new();
 static FUEL_USED: AtomicU64 = AtomicU64::new(0);
 static FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
-static DEPTH_LIMIT: AtomicU32 = AtomicU32::new(u32::MAX);
-static MAX_DEPTH: AtomicU32 = AtomicU32::new(0);
+static DEPTH_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+static MAX_DEPTH: AtomicUsize = AtomicUsize::new(0);
+/// Bumped by [`reset_run`] so that every thread restarts its stack base and fuel batch.
+static RUN: AtomicU64 = AtomicU64::new(0);
 static EXIT_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
 static HITS: OnceLock<Box<[AtomicU8]>> = OnceLock::new();
 static RECORD_PATH: Mutex<Option<String>> = Mutex::new(None);
 
 thread_local! {
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// (run, stack address of this thread's first instrumented frame in that run).
+    static STACK_BASE: Cell<(u64, usize)> = const { Cell::new((u64::MAX, 0)) };
+    /// (run, fuel spent by this thread and not yet added to `FUEL_USED`).
+    static FUEL_LOCAL: Cell<(u64, u64)> = const { Cell::new((u64::MAX, 0)) };
 }
 
-/// Which alternative of a site to evaluate.
-///
-/// A site whose mutants have ids `base ..= base + n - 1` calls `at(base, n)`: it returns
-/// `0` for the original code, or `k` in `1..=n` when mutant `base + k - 1` is active.
+/// Enter a function (or closure) of the code under test: returns the active mutant id
+/// for the body's sites, and outside the original path spends fuel and checks depth.
 #[inline(always)]
-pub fn at(base: u32, n: u32) -> u32 {
+pub fn enter() -> u32 {
     let active = ACTIVE.load(Relaxed);
     if active == 0 {
         return 0;
     }
-    at_slow(active, base, n)
+    enter_slow(active)
 }
 
 #[cold]
 #[inline(never)]
-fn at_slow(active: u32, base: u32, n: u32) -> u32 {
-    match active {
-        UNINIT => {
-            init();
-            at(base, n)
-        }
-        RECORDING => {
-            if let Some(hits) = HITS.get() {
-                if let Some(slot) = hits.get(base as usize) {
-                    slot.store(1, Relaxed);
-                }
-            }
-            0
-        }
-        _ => {
-            let k = active.wrapping_sub(base);
-            if k < n {
-                k + 1
-            } else {
-                0
-            }
-        }
-    }
-}
-
-/// Spend one unit of fuel; placed at the head of every loop body and closure body.
-#[inline(always)]
-pub fn tick() {
-    if ACTIVE.load(Relaxed) != 0 {
-        tick_slow();
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn tick_slow() {
-    match ACTIVE.load(Relaxed) {
-        0 => {}
-        UNINIT => {
-            init();
-            tick();
-        }
-        RECORDING => {
-            FUEL_USED.fetch_add(1, Relaxed);
-        }
-        _ => {
-            let used = FUEL_USED.fetch_add(1, Relaxed);
-            if used >= FUEL_LIMIT.load(Relaxed) {
-                exhausted(Limit::Fuel);
-            }
-        }
-    }
-}
-
-/// Marks one call frame of the code under test; returned by [`enter`].
-///
-/// Dropping it leaves the frame. Keep it alive for the whole function body.
-#[must_use]
-pub struct Frame(bool);
-
-impl Drop for Frame {
-    #[inline(always)]
-    fn drop(&mut self) {
-        if self.0 {
-            DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
-        }
-    }
-}
-
-/// Enter a function of the code under test: spend one unit of fuel and count depth.
-#[inline(always)]
-pub fn enter() -> Frame {
-    if ACTIVE.load(Relaxed) == 0 {
-        return Frame(false);
-    }
-    enter_slow()
-}
-
-#[cold]
-#[inline(never)]
-fn enter_slow() -> Frame {
-    let active = ACTIVE.load(Relaxed);
-    if active == 0 {
-        return Frame(false);
-    }
+fn enter_slow(mut active: u32) -> u32 {
     if active == UNINIT {
         init();
-        return enter();
+        active = ACTIVE.load(Relaxed);
+        if active == 0 {
+            return 0;
+        }
     }
-    tick_slow();
-    let depth = DEPTH.with(|d| {
-        let v = d.get() + 1;
-        d.set(v);
-        v
+    tick_slow(active);
+    check_depth(active);
+    active
+}
+
+/// Which alternative of a site to evaluate, given the `active` id from [`enter`].
+///
+/// A site whose mutants have ids `base ..= base + n - 1` calls `at(active, base, n)`: it
+/// returns `0` for the original code, or `k` in `1..=n` when mutant `base + k - 1` is
+/// active. While recording it notes that the site ran.
+#[inline(always)]
+pub fn at(active: u32, base: u32, n: u32) -> u32 {
+    if active == 0 {
+        return 0;
+    }
+    let k = active.wrapping_sub(base);
+    if k < n {
+        return k + 1;
+    }
+    if active == RECORDING {
+        hit(base);
+    }
+    0
+}
+
+#[cold]
+#[inline(never)]
+fn hit(base: u32) {
+    if let Some(slot) = HITS.get().and_then(|h| h.get(base as usize)) {
+        slot.store(1, Relaxed);
+    }
+}
+
+/// Spend one unit of fuel at the head of a loop body; `active` is from [`enter`].
+#[inline(always)]
+pub fn tick(active: u32) {
+    if active != 0 {
+        tick_slow(active);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn tick_slow(active: u32) {
+    let run = RUN.load(Relaxed);
+    let spent = FUEL_LOCAL.with(|f| {
+        let (r, n) = f.get();
+        let n = if r == run { n + 1 } else { 1 };
+        if n < FUEL_BATCH {
+            f.set((run, n));
+            return None;
+        }
+        f.set((run, 0));
+        Some(n)
     });
-    // The frame exists before any check, so an exhaustion panic unwinds through it.
-    let frame = Frame(true);
+    if let Some(n) = spent {
+        let total = FUEL_USED.fetch_add(n, Relaxed) + n;
+        if active != RECORDING && total > FUEL_LIMIT.load(Relaxed) {
+            exhausted(Limit::Fuel, active);
+        }
+    }
+}
+
+fn check_depth(active: u32) {
+    let marker = 0u8;
+    let here = std::hint::black_box(&marker) as *const u8 as usize;
+    let run = RUN.load(Relaxed);
+    let base = STACK_BASE.with(|b| match b.get() {
+        (r, base) if r == run && base >= here => base,
+        // This thread's first frame in this run, or one shallower than it: the new base.
+        _ => {
+            b.set((run, here));
+            here
+        }
+    });
+    let depth = base - here;
     if active == RECORDING {
         MAX_DEPTH.fetch_max(depth, Relaxed);
     } else if depth > DEPTH_LIMIT.load(Relaxed) {
-        exhausted(Limit::Depth);
+        exhausted(Limit::Depth, active);
     }
-    frame
 }
 
 /// Which limit a runaway mutant ran out of.
@@ -223,8 +222,8 @@ impl fmt::Display for Exhausted {
 
 #[cold]
 #[inline(never)]
-fn exhausted(limit: Limit) -> ! {
-    let payload = Exhausted { mutant: ACTIVE.load(Relaxed), limit };
+fn exhausted(limit: Limit, mutant: u32) -> ! {
+    let payload = Exhausted { mutant, limit };
     if EXIT_ON_EXHAUST.load(Relaxed) {
         let _ = writeln!(std::io::stderr(), "{payload}");
         std::process::exit(EXHAUSTED_EXIT_CODE);
@@ -244,7 +243,7 @@ fn init() {
             FUEL_LIMIT.store(limit, Relaxed);
         }
         if let Some(limit) = env_u64(env::DEPTH) {
-            DEPTH_LIMIT.store(limit.min(u32::MAX as u64) as u32, Relaxed);
+            DEPTH_LIMIT.store(usize::try_from(limit).unwrap_or(usize::MAX), Relaxed);
         }
         if std::env::var(env::ON_EXHAUST).is_ok_and(|v| v == "exit") {
             EXIT_ON_EXHAUST.store(true, Relaxed);
@@ -304,8 +303,8 @@ pub fn write_record(path: &str) -> std::io::Result<()> {
 pub struct Record {
     /// Fuel spent.
     pub fuel: u64,
-    /// Deepest call depth.
-    pub depth: u32,
+    /// Most stack used, in bytes below the first instrumented frame.
+    pub depth: usize,
     /// Base ids of the sites that ran, sorted.
     pub hits: Vec<u32>,
 }
@@ -372,22 +371,29 @@ pub fn site_hits() -> Vec<u32> {
 
 /// Reset the fuel spent and the deepest depth seen, before a new run.
 pub fn reset_run() {
+    RUN.fetch_add(1, Relaxed);
     FUEL_USED.store(0, Relaxed);
     MAX_DEPTH.store(0, Relaxed);
 }
 
-/// Fuel spent since the last reset.
+/// Fuel spent since the last reset: the shared total plus this thread's unflushed batch
+/// (other threads' unflushed batches, under 256 each, are not seen).
 pub fn fuel_used() -> u64 {
-    FUEL_USED.load(Relaxed)
+    let run = RUN.load(Relaxed);
+    let local = FUEL_LOCAL.with(|f| match f.get() {
+        (r, n) if r == run => n,
+        _ => 0,
+    });
+    FUEL_USED.load(Relaxed) + local
 }
 
-/// Deepest call depth seen while recording.
-pub fn max_depth() -> u32 {
+/// Most stack, in bytes below the first instrumented frame, seen while recording.
+pub fn max_depth() -> usize {
     MAX_DEPTH.load(Relaxed)
 }
 
-/// Bound the fuel and depth of mutant runs.
-pub fn set_limits(fuel: u64, depth: u32) {
+/// Bound the fuel and the stack depth (bytes) of mutant runs.
+pub fn set_limits(fuel: u64, depth: usize) {
     FUEL_LIMIT.store(fuel, Relaxed);
     DEPTH_LIMIT.store(depth, Relaxed);
 }
@@ -406,47 +412,56 @@ mod tests {
     fn switch_records_dispatches_and_bounds_runs() {
         // Recording: sites report 0 and their base id is remembered; fuel and depth count.
         start_recording(16);
-        assert_eq!(at(3, 2), 0);
-        assert_eq!(at(9, 1), 0);
-        tick();
-        {
-            let _f = enter();
-            let _g = enter();
+        let m = enter();
+        assert_eq!(at(m, 3, 2), 0);
+        assert_eq!(at(m, 9, 1), 0);
+        tick(m);
+        fn deeper() -> u32 {
+            let m = enter();
+            let pad = std::hint::black_box([0u8; 512]);
+            m + u32::from(pad[0])
         }
+        deeper();
         assert_eq!(site_hits(), vec![3, 9]);
         assert_eq!(fuel_used(), 3);
-        assert_eq!(max_depth(), 2);
+        assert!(max_depth() >= 512, "{}", max_depth());
 
         // Original: nothing dispatches or counts.
         activate(0);
         reset_run();
-        assert_eq!(at(3, 2), 0);
-        tick();
+        let m = enter();
+        assert_eq!(m, 0);
+        assert_eq!(at(m, 3, 2), 0);
+        tick(m);
         assert_eq!(fuel_used(), 0);
 
         // Mutant 4 is the second alternative of the site with base 3.
         activate(4);
-        assert_eq!(at(3, 2), 2);
-        assert_eq!(at(4, 1), 1);
-        assert_eq!(at(5, 3), 0);
-        assert_eq!(at(1, 3), 0);
+        let m = enter();
+        assert_eq!(at(m, 3, 2), 2);
+        assert_eq!(at(m, 4, 1), 1);
+        assert_eq!(at(m, 5, 3), 0);
+        assert_eq!(at(m, 1, 3), 0);
         assert_eq!(active(), 4);
 
         // Fuel runs out: the run panics with an `Exhausted` payload.
-        set_limits(10, 1000);
+        set_limits(1000, usize::MAX);
         reset_run();
-        let err = std::panic::catch_unwind(|| loop {
-            tick();
+        let err = std::panic::catch_unwind(|| {
+            let m = enter();
+            loop {
+                tick(m);
+            }
         })
         .unwrap_err();
         let payload = err.downcast_ref::<Exhausted>().expect("payload is Exhausted");
         assert_eq!(*payload, Exhausted { mutant: 4, limit: Limit::Fuel });
 
-        // Depth runs out, and the frames unwind back to depth 0.
-        set_limits(u64::MAX, 5);
+        // Runaway recursion runs out of depth long before the stack.
+        set_limits(u64::MAX, 64 * 1024);
         reset_run();
         fn recurse(n: u32) -> u32 {
-            let _f = enter();
+            let _m = enter();
             if n == u32::MAX {
                 0
             } else {
@@ -455,11 +470,10 @@ mod tests {
         }
         let err = std::panic::catch_unwind(|| recurse(0)).unwrap_err();
         assert_eq!(err.downcast_ref::<Exhausted>().unwrap().limit, Limit::Depth);
-        assert_eq!(DEPTH.with(|d| d.get()), 0);
 
         // The switch follows the mutant into spawned threads.
         activate(7);
-        let seen = std::thread::spawn(|| at(7, 1)).join().unwrap();
+        let seen = std::thread::spawn(|| at(enter(), 7, 1)).join().unwrap();
         assert_eq!(seen, 1);
         activate(0);
     }

@@ -22,10 +22,7 @@ pub(crate) fn width(max_index: u128) -> usize {
 
 /// Reads up to 16 bytes as a little-endian number.
 pub(crate) fn read_le(bytes: &[u8]) -> u128 {
-    bytes
-        .iter()
-        .rev()
-        .fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
+    bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
 }
 
 /// Writes the low `out.len()` bytes of `value` little-endian.
@@ -116,11 +113,7 @@ pub(crate) struct IntRange {
 impl IntRange {
     /// The range `lo..=hi`; callers guarantee `lo <= hi`.
     pub(crate) fn new<I: Int>(lo: I, hi: I) -> Self {
-        IntRange {
-            signed: I::SIGNED,
-            lo: lo.to_bits(),
-            hi: hi.to_bits(),
-        }
+        IntRange { signed: I::SIGNED, lo: lo.to_bits(), hi: hi.to_bits() }
     }
 
     /// The largest index, i.e. the number of values minus one.
@@ -164,6 +157,20 @@ impl IntRange {
         } else {
             magnitude
         }
+    }
+
+    /// The index of one of the range's edges: 0 → `lo`, 1 → `hi`, 2 → `lo + 1`, 3 → `hi - 1`.
+    ///
+    /// The neighbours fall back to `lo` in a one-value range.
+    pub(crate) fn edge_index(&self, which: u64) -> u128 {
+        let spacious = self.max_index() >= 1;
+        let value = match which {
+            1 => self.hi,
+            2 if spacious => self.lo.wrapping_add(1),
+            3 if spacious => self.hi.wrapping_sub(1),
+            _ => self.lo,
+        };
+        self.index_of(value)
     }
 
     /// The index of `value` (as bits), which must lie in the range.
@@ -291,9 +298,7 @@ mod tests {
 
     fn values<I: Int>(lo: I, hi: I) -> Vec<I> {
         let range = IntRange::new(lo, hi);
-        (0..=range.max_index())
-            .map(|k| I::from_bits(range.value_at(k)))
-            .collect()
+        (0..=range.max_index()).map(|k| I::from_bits(range.value_at(k))).collect()
     }
 
     #[test]
@@ -348,7 +353,8 @@ mod tests {
         assert_eq!(range.max_index(), u128::MAX);
         assert_eq!(i128::from_bits(range.value_at(u128::MAX)), i128::MIN);
         assert_eq!(range.index_of(i128::MIN.to_bits()), u128::MAX);
-        assert_eq!(i128::from_bits(range.value_at(u128::MAX - 1)), i128::MAX);
+        assert_eq!(i128::from_bits(range.value_at(u128::MAX - 1)), -i128::MAX);
+        assert_eq!(i128::from_bits(range.value_at(u128::MAX - 2)), i128::MAX);
         let unsigned = IntRange::new(0u128, u128::MAX);
         assert_eq!(unsigned.max_index(), u128::MAX);
         assert_eq!(index_from_raw(u128::MAX, u128::MAX), u128::MAX);

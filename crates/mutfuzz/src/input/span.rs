@@ -52,19 +52,12 @@ impl Spans {
 
     /// The direct children of the span at `index`, with their indices.
     pub fn children(&self, index: usize) -> impl Iterator<Item = (usize, &Span)> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .skip(index + 1)
-            .filter(move |(_, span)| span.parent == Some(index))
+        self.0.iter().enumerate().skip(index + 1).filter(move |(_, span)| span.parent == Some(index))
     }
 
     /// The spans whose type name is exactly `type_name`, with their indices.
     pub fn of_type<'a>(&'a self, type_name: &'a str) -> impl Iterator<Item = (usize, &'a Span)> {
-        self.0
-            .iter()
-            .enumerate()
-            .filter(move |(_, span)| span.type_name == type_name)
+        self.0.iter().enumerate().filter(move |(_, span)| span.type_name == type_name)
     }
 
     /// The spans as a vector.
