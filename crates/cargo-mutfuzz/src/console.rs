@@ -48,8 +48,10 @@ impl Console {
     }
 }
 
-/// `1.2s`, `3m04s`.
+/// `35ms`, `1.2s`, `3m04s`.
 pub fn duration(d: Duration) -> String {
     let s = d.as_secs_f64();
-    if s < 60.0 { format!("{s:.1}s") } else { format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64) }
+    if s < 1.0 {
+        format!("{}ms", d.as_millis())
+    } else if s < 60.0 { format!("{s:.1}s") } else { format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64) }
 }
