@@ -1,13 +1,29 @@
 //! Child processes with a wall-clock backstop: each runs in its own process group, and a
-//! timeout kills the whole group, so stray grandchildren die with it.
+//! timeout (or Ctrl-C) kills the whole group, so stray grandchildren die with it.
 
 use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use wait_timeout::ChildExt;
+
+/// Process groups of the children now running, so an interrupt can end them all.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// On Ctrl-C, kill every running test process group and exit with 130, so no mutant
+/// run outlives the command (they run in their own groups and do not see the signal).
+pub fn kill_children_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        for &pid in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            kill_pid_group(pid);
+        }
+        eprintln!("interrupted: stopped every running test process");
+        std::process::exit(130);
+    });
+}
 
 /// How a child process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +74,16 @@ pub fn run(cmd: &mut Command, timeout: Duration, log: Option<&Path>) -> Result<(
     std::os::unix::process::CommandExt::process_group(cmd, 0);
     let start = Instant::now();
     let mut child = cmd.spawn().with_context(|| format!("failed to run {:?}", cmd.get_program()))?;
-    let status = child.wait_timeout(timeout)?;
+    RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(child.id());
+    let status = child.wait_timeout(timeout);
+    let status = match status {
+        Ok(s) => s,
+        Err(e) => {
+            kill_group(&mut child);
+            forget(child.id());
+            return Err(e.into());
+        }
+    };
     let exit = match status {
         Some(status) => exit_of(status),
         None => {
@@ -68,9 +93,13 @@ pub fn run(cmd: &mut Command, timeout: Duration, log: Option<&Path>) -> Result<(
         }
     };
     let elapsed = start.elapsed();
-    // Anything the test left behind in its group goes too.
-    kill_group(&mut child);
+    // No group kill after a normal exit: the child is reaped, and its id may be reused.
+    forget(child.id());
     Ok((exit, elapsed))
+}
+
+fn forget(pid: u32) {
+    RUNNING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != pid);
 }
 
 fn exit_of(status: std::process::ExitStatus) -> Exit {
@@ -86,17 +115,21 @@ fn exit_of(status: std::process::ExitStatus) -> Exit {
 
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
-    {
-        let pid = child.id() as libc::pid_t;
-        // SAFETY: killpg only sends a signal; the group is the child's own (process_group(0)).
-        unsafe {
-            libc::killpg(pid, libc::SIGKILL);
-        }
-    }
+    kill_pid_group(child.id());
     #[cfg(not(unix))]
     {
         let _ = child.kill();
     }
+}
+
+fn kill_pid_group(pid: u32) {
+    #[cfg(unix)]
+    // SAFETY: killpg only sends a signal; the group is the child's own (process_group(0)).
+    unsafe {
+        libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
 }
 
 #[cfg(all(test, unix))]

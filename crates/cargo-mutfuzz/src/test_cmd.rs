@@ -44,6 +44,7 @@ struct BaselineSummary {
 /// Run the command; returns the exit code.
 pub fn run(args: &TestArgs) -> Result<i32> {
     let start = Instant::now();
+    crate::process::kill_children_on_interrupt();
     let mut console = Console::default();
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
