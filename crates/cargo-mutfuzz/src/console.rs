@@ -53,5 +53,9 @@ pub fn duration(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s < 1.0 {
         format!("{}ms", d.as_millis())
-    } else if s < 60.0 { format!("{s:.1}s") } else { format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64) }
+    } else if s < 60.0 {
+        format!("{s:.1}s")
+    } else {
+        format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
 }

@@ -354,3 +354,41 @@ fn closures_and_async_blocks_that_outlive_their_function_compile() {
     assert!(d.mutants.iter().any(|m| m.name() == "src/lib.rs:2:43: replace + with - in inc"));
     assert!(d.mutants.iter().any(|m| m.name() == "src/lib.rs:4:51: replace * with + in inner"));
 }
+
+#[test]
+fn modules_are_followed_through_files_mod_rs_path_attributes_and_inline_modules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "src/lib.rs",
+        "mod a;\n#[path = \"other/b_impl.rs\"]\nmod b;\nmod c { mod d; }\n#[cfg(test)]\nmod tests;\nmod missing;\n",
+    );
+    write("src/a.rs", "mod deep;\npub fn fa() -> bool { true }\n");
+    write("src/a/deep.rs", "pub fn fdeep() -> u8 { 1 }\n");
+    write("src/other/b_impl.rs", "pub fn fb() -> u8 { 2 }\n");
+    write("src/c/d/mod.rs", "pub fn fd() -> u8 { 3 }\n");
+    write("src/tests.rs", "fn never() -> u8 { 4 }\n");
+    let spec = PackageSpec {
+        name: "p".into(),
+        root: root.to_owned(),
+        crate_roots: vec![CrateRoot { path: root.join("src/lib.rs") }],
+        edition_2015: false,
+    };
+    let mut d = Discovery::default();
+    d.add_package(&spec, root, &Config::default()).unwrap();
+    let files: Vec<&str> = d.files.iter().map(|f| f.rel_path.as_str()).collect();
+    assert_eq!(files, ["src/lib.rs", "src/a.rs", "src/a/deep.rs", "src/other/b_impl.rs", "src/c/d/mod.rs"]);
+    let mut functions: Vec<&str> = d.mutants.iter().map(|m| m.function.as_str()).collect();
+    functions.dedup();
+    assert_eq!(functions, ["a::fa", "a::deep::fdeep", "b::fb", "c::d::fd"]);
+    assert_eq!(d.skipped.cfg_test, 1);
+    assert_eq!(d.warnings, ["src/lib.rs: no file found for `mod missing`; its code is not mutated"]);
+    // Ids run on without gaps across files.
+    let ids: Vec<u32> = d.mutants.iter().map(|m| m.id).collect();
+    assert_eq!(ids, (1..=d.mutants.len() as u32).collect::<Vec<_>>());
+}

@@ -286,8 +286,9 @@ fn register_exit_hook() {
 #[cfg(not(any(unix, windows)))]
 fn register_exit_hook() {}
 
-/// Write what a recording run saw, in the line format read back by the test runner:
-/// `fuel N`, `depth N`, `hits ID ID …` (the base ids of the sites that ran).
+/// Append what a recording run saw to `path`, as one block of lines: `fuel N`,
+/// `depth N`, `hits ID ID …` (the base ids of the sites that ran). Appending lets child
+/// processes of a test (which inherit the environment) add their hits to the parent's.
 pub fn write_record(path: &str) -> std::io::Result<()> {
     let mut text = format!("fuel {}\ndepth {}\nhits", fuel_used(), max_depth());
     for id in site_hits() {
@@ -295,7 +296,8 @@ pub fn write_record(path: &str) -> std::io::Result<()> {
         text.push_str(&id.to_string());
     }
     text.push('\n');
-    std::fs::write(path, text)
+    // One write call, so blocks from concurrent processes do not interleave.
+    std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(text.as_bytes())
 }
 
 /// What a recording run wrote: see [`write_record`].
@@ -310,19 +312,22 @@ pub struct Record {
 }
 
 impl Record {
-    /// Parse the text written by [`write_record`]; missing lines read as zero / none.
+    /// Parse the blocks written by [`write_record`] and merge them: fuel adds up, depth
+    /// is the deepest, hits are the union. Missing lines read as zero / none.
     pub fn parse(text: &str) -> Record {
         let mut rec = Record::default();
         for line in text.lines() {
             let mut words = line.split_ascii_whitespace();
+            let number = |w: Option<&str>| w.and_then(|w| w.parse::<u64>().ok()).unwrap_or(0);
             match words.next() {
-                Some("fuel") => rec.fuel = words.next().and_then(|w| w.parse().ok()).unwrap_or(0),
-                Some("depth") => rec.depth = words.next().and_then(|w| w.parse().ok()).unwrap_or(0),
-                Some("hits") => rec.hits = words.filter_map(|w| w.parse().ok()).collect(),
+                Some("fuel") => rec.fuel += number(words.next()),
+                Some("depth") => rec.depth = rec.depth.max(number(words.next()) as usize),
+                Some("hits") => rec.hits.extend(words.filter_map(|w| w.parse::<u32>().ok())),
                 _ => {}
             }
         }
         rec.hits.sort_unstable();
+        rec.hits.dedup();
         rec
     }
 }
@@ -482,6 +487,9 @@ mod tests {
     fn records_parse_back() {
         let r = Record::parse("fuel 12\ndepth 3\nhits 9 1 4\n");
         assert_eq!(r, Record { fuel: 12, depth: 3, hits: vec![1, 4, 9] });
+        // A child process appended its own block.
+        let r = Record::parse("fuel 12\ndepth 3\nhits 9 1 4\nfuel 5\ndepth 7\nhits 4 2\n");
+        assert_eq!(r, Record { fuel: 17, depth: 7, hits: vec![1, 2, 4, 9] });
         assert_eq!(Record::parse(""), Record::default());
     }
 
