@@ -222,6 +222,21 @@ impl Walker<'_, '_> {
             .fold(brace, usize::max)
     }
 
+    /// A function, unless it is skipped: a test, `const fn`, `unsafe fn`, or marked to skip.
+    fn function(&mut self, attrs: &[Attribute], sig: &syn::Signature, block: &Block, fn_value: bool) {
+        if let Some(reason) = attrs_skip_reason(attrs) {
+            return self.skip(reason);
+        }
+        if sig.constness.is_some() {
+            return self.skip(SkipReason::ConstContext);
+        }
+        if matches!(sig.safety, syn::Safety::Unsafe(_)) && !self.cx.config.file.mutate_unsafe {
+            return self.skip(SkipReason::Unsafe);
+        }
+        let name = self.qualify(&sig.ident.to_string());
+        self.function_body(name, &sig.output, block, attrs, fn_value);
+    }
+
     /// A function body: a depth/fuel frame, the return-value mutants, then the statements.
     fn function_body(
         &mut self,
@@ -681,19 +696,7 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
         use syn::Item;
         match item {
-            Item::Fn(f) => {
-                if let Some(reason) = attrs_skip_reason(&f.attrs) {
-                    return self.skip(reason);
-                }
-                if f.sig.constness.is_some() {
-                    return self.skip(SkipReason::ConstContext);
-                }
-                if matches!(f.sig.safety, syn::Safety::Unsafe(_)) && !self.cx.config.file.mutate_unsafe {
-                    return self.skip(SkipReason::Unsafe);
-                }
-                let name = self.qualify(&f.sig.ident.to_string());
-                self.function_body(name, &f.sig.output, &f.block, &f.attrs, true);
-            }
+            Item::Fn(f) => self.function(&f.attrs, &f.sig, &f.block, true),
             Item::Impl(i) => {
                 if let Some(reason) = attrs_skip_reason(&i.attrs) {
                     return self.skip(reason);
@@ -762,19 +765,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
     fn visit_impl_item(&mut self, item: &'ast syn::ImplItem) {
         match item {
             syn::ImplItem::Fn(f) => {
-                if let Some(reason) = attrs_skip_reason(&f.attrs) {
-                    return self.skip(reason);
-                }
-                if f.sig.constness.is_some() {
-                    return self.skip(SkipReason::ConstContext);
-                }
-                if matches!(f.sig.safety, syn::Safety::Unsafe(_)) && !self.cx.config.file.mutate_unsafe {
-                    return self.skip(SkipReason::Unsafe);
-                }
-                let name = self.qualify(&f.sig.ident.to_string());
                 // Like cargo-mutants: constructors and `Default` impls rarely have another value.
                 let fn_value = f.sig.ident != "new" && !self.in_default_impl;
-                self.function_body(name, &f.sig.output, &f.block, &f.attrs, fn_value);
+                self.function(&f.attrs, &f.sig, &f.block, fn_value);
             }
             syn::ImplItem::Const(_) => self.skip(SkipReason::ConstContext),
             syn::ImplItem::Macro(_) => self.skip(SkipReason::MacroBody),
@@ -785,19 +778,9 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
     fn visit_trait_item(&mut self, item: &'ast syn::TraitItem) {
         match item {
             syn::TraitItem::Fn(f) => {
-                let Some(block) = &f.default else { return };
-                if let Some(reason) = attrs_skip_reason(&f.attrs) {
-                    return self.skip(reason);
+                if let Some(block) = &f.default {
+                    self.function(&f.attrs, &f.sig, block, f.sig.ident != "new");
                 }
-                if f.sig.constness.is_some() {
-                    return self.skip(SkipReason::ConstContext);
-                }
-                if matches!(f.sig.safety, syn::Safety::Unsafe(_)) && !self.cx.config.file.mutate_unsafe {
-                    return self.skip(SkipReason::Unsafe);
-                }
-                let name = self.qualify(&f.sig.ident.to_string());
-                let fn_value = f.sig.ident != "new";
-                self.function_body(name, &f.sig.output, block, &f.attrs, fn_value);
             }
             syn::TraitItem::Const(c) if c.default.is_some() => self.skip(SkipReason::ConstContext),
             syn::TraitItem::Macro(_) => self.skip(SkipReason::MacroBody),
