@@ -1,5 +1,6 @@
-//! Mutation-guided fuzzing engine: inputs as choice sequences and the generators that
-//! turn them into typed values.
+//! Mutation-guided fuzzing engine: inputs as choice sequences, the generators that
+//! turn them into typed values, and the in-process Mu2 campaign that keeps the inputs
+//! which kill mutants.
 //!
 //! An [`Input`] is a sequence of choice bytes. A [`Source`] replays those bytes
 //! through a generator ([`Gen`], usually derived) and extends them with fresh random
@@ -49,15 +50,42 @@
 //!
 //! The helper attribute is `mutfuzz`, not `gen`, because `gen` is a reserved
 //! keyword from edition 2024 on.
+//!
+//! # Campaigns
+//!
+//! A [`Campaign`] fuzzes a target `fn(T) -> O` linked against a schema (the crate under
+//! test rewritten by `mutfuzz-mutate`, whose sites ask `mutfuzz_rt` which mutant is
+//! active). Each trial makes an input, runs the original while recording the sites it
+//! hits, runs the surviving mutants of those sites (Mu2's execution pruning) within fuel
+//! and depth budgets, and keeps the input when it hits a new site or kills a mutant no
+//! kept input killed (Mu2's Alg. 2). The pieces are behind small traits: [`Schedule`]
+//! (parent choice and energy), [`Edit`] (child inputs), [`Guidance`] (what to keep),
+//! [`Oracle`] (output comparison).
 
 #![deny(missing_docs)]
 
 // Lets `#[derive(Gen)]` (which names `::mutfuzz`) work inside this crate's own tests.
 extern crate self as mutfuzz;
 
+pub mod campaign;
+pub mod corpus;
+pub mod edit;
 mod r#gen;
+pub mod guidance;
 mod input;
+pub mod oracle;
+mod panics;
+pub mod schedule;
+pub mod trial;
 
+pub use campaign::{Campaign, Config, Error, Failure, KillRecord, MutantInfo, MutantStatus, Stats};
+pub use corpus::{Corpus, Entry, Store};
+pub use edit::{Edit, Havoc};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
+pub use guidance::{Guidance, GuidanceKind, Mu2, TrialFacts, Verdict, Zest};
 pub use input::{Input, Int, Limits, Repeat, Rng, Source, Span, Spans};
 pub use mutfuzz_derive::Gen;
+pub use oracle::{Compare, DebugHash, Oracle, StreamHash, debug_hash};
+pub use panics::assume;
+pub use schedule::{Schedule, ZestSchedule};
+pub use trial::{Budget, KillKind};

@@ -1,0 +1,744 @@
+//! The campaign: Mu2's fuzz loop (Alg. 2) with execution pruning (Alg. 3), its
+//! configuration, statistics and records.
+//!
+//! The loop only wires the strategies together: a [`Schedule`] picks the parent, an
+//! [`Edit`] makes the child, the original runs once recording site hits and fuel, the
+//! surviving mutants whose site was hit run within budgets derived from the original's
+//! usage, an [`Oracle`] judges them, and a [`Guidance`] decides what to keep. Buffers
+//! for the input bytes and the mutants to run are reused across trials, and nothing on
+//! the trial path takes a lock.
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt::{self, Debug};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use mutfuzz_rt::Limit;
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::{Corpus, Entry, Store};
+use crate::edit::{Edit, Havoc};
+use crate::r#gen::Gen;
+use crate::guidance::{Guidance, GuidanceKind, TrialFacts};
+use crate::input::{Input, Limits, Rng, Source};
+use crate::oracle::{Compare, DebugHash, Oracle, content_name};
+use crate::panics::QuietPanics;
+use crate::schedule::{Schedule, ZestSchedule};
+use crate::trial::{Budget, Executor, KillKind, OriginalEnd, OriginalRun, judge};
+
+/// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
+/// table once per process, so a generous first size lets later campaigns in the same
+/// process (with larger catalogs) still record every site.
+const MIN_SITE_TABLE: usize = 1024;
+
+/// What the engine needs to know of a mutant: its id and its site's base id.
+///
+/// Deserializes from the entries of a `mutants.json` catalog, ignoring other fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MutantInfo {
+    /// Stable mutant id, from 1.
+    pub id: u32,
+    /// Id of the first mutant of this mutant's site (the site's base id).
+    pub site: u32,
+}
+
+impl MutantInfo {
+    /// Parses a `mutants.json` catalog (a JSON array of mutants).
+    pub fn from_json(text: &str) -> Result<Vec<MutantInfo>, Error> {
+        serde_json::from_str(text).map_err(|e| Error::Catalog(format!("mutant catalog is not valid: {e}")))
+    }
+
+    /// Reads a `mutants.json` catalog.
+    pub fn load(path: &Path) -> Result<Vec<MutantInfo>, Error> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        MutantInfo::from_json(&text)
+    }
+}
+
+/// Settings of a campaign.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Seed of every random choice: the same seed and trial count give the same run.
+    pub seed: u64,
+    /// The feedback strategy.
+    pub guidance: GuidanceKind,
+    /// Where to write the corpus and records as they are found; `None` keeps them in memory only.
+    pub dir: Option<PathBuf>,
+    /// Size and depth budget of generated values.
+    pub limits: Limits,
+    /// Fuel and depth bounds of mutant runs.
+    pub budget: Budget,
+    /// Run at most this many of the selected mutants per trial, chosen at random (μZest's k).
+    pub sample: Option<usize>,
+    /// Re-run the original on the first input and on every new corpus entry, and stop
+    /// with [`Error::Nondeterministic`] if it disagrees with itself.
+    pub check_determinism: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seed: 0,
+            guidance: GuidanceKind::Mu2,
+            dir: None,
+            limits: Limits::default(),
+            budget: Budget::default(),
+            sample: None,
+            check_determinism: true,
+        }
+    }
+}
+
+/// The first kill of a mutant: by which input, how, and when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KillRecord {
+    /// The mutant killed.
+    pub mutant: u32,
+    /// Its site's base id.
+    pub site: u32,
+    /// How it was killed.
+    pub kind: KillKind,
+    /// For a timeout, the limit that ran out (`fuel` or `depth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
+    /// Name (content hash) of the saved input that killed it.
+    pub input: String,
+    /// The trial, from 0, that killed it.
+    pub trial: u64,
+}
+
+/// An input on which the original panicked: a bug in the code under test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// The failing input's bytes.
+    #[serde(skip)]
+    pub input: Input,
+    /// Its name (content hash); the file name under `failures/`.
+    #[serde(rename = "input")]
+    pub name: String,
+    /// The panic message.
+    pub message: String,
+    /// Where it panicked (`file:line:column`), when known.
+    pub location: Option<String>,
+    /// The trial, from 0, that found it.
+    pub trial: u64,
+}
+
+/// Counters of a campaign.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Trials run.
+    pub trials: u64,
+    /// Trials whose input the original discarded through [`assume`](crate::assume).
+    pub discards: u64,
+    /// Distinct failures (by panic message) of the original.
+    pub failures: usize,
+    /// Saved inputs.
+    pub corpus: usize,
+    /// Saved inputs marked favoured.
+    pub favoured: usize,
+    /// Mutants in the catalog.
+    pub mutants_total: usize,
+    /// Mutants whose site the original hit on some input.
+    pub mutants_seen: usize,
+    /// Mutants killed by a saved input.
+    pub mutants_killed: usize,
+    /// Mutant runs made.
+    pub mutant_runs: u64,
+}
+
+/// One mutant's state in the campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MutantStatus {
+    /// The mutant.
+    pub info: MutantInfo,
+    /// Whether its site was hit by the original on some input.
+    pub seen: bool,
+    /// How many times it ran.
+    pub runs: u64,
+    /// How it was killed, if it was.
+    pub killed: Option<KillKind>,
+}
+
+/// Why a campaign could not start or had to stop.
+#[derive(Debug)]
+pub enum Error {
+    /// Reading or writing the campaign directory failed.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The mutant catalog is malformed.
+    Catalog(String),
+    /// The run-time's site-hit table, sized by an earlier campaign in this process, is
+    /// too small for this catalog's site ids.
+    SiteTable {
+        /// The largest site id of this catalog.
+        site: u32,
+    },
+    /// The original gave two different results on the same input.
+    Nondeterministic {
+        /// The input's name (content hash).
+        input: String,
+        /// The input's bytes.
+        bytes: Vec<u8>,
+        /// The first result, rendered.
+        first: String,
+        /// The second result, rendered.
+        second: String,
+    },
+}
+
+impl Error {
+    fn io(path: &Path, source: io::Error) -> Error {
+        Error::Io { path: path.to_path_buf(), source }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, source } => write!(f, "cannot write or read {}: {source}", path.display()),
+            Error::Catalog(msg) => f.write_str(msg),
+            Error::SiteTable { site } => write!(
+                f,
+                "the site-hit table of this process was sized for fewer sites than site {site}; \
+                 run campaigns with larger catalogs in their own process"
+            ),
+            Error::Nondeterministic { input, bytes, first, second } => {
+                let shown = &bytes[..bytes.len().min(64)];
+                let hex: String = shown.iter().map(|b| format!("{b:02x}")).collect();
+                let more = if bytes.len() > shown.len() { "…" } else { "" };
+                write!(
+                    f,
+                    "the target is nondeterministic: input {input} (bytes {hex}{more}) gave `{first}` \
+                     and then `{second}`; mutants cannot be judged against it \
+                     (look for HashMap order, time, addresses or global state in the output)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// A kill found in the current trial, recorded only if its input is saved.
+struct PendingKill {
+    mutant: usize,
+    kind: KillKind,
+    limit: Option<Limit>,
+}
+
+/// A mutation-guided fuzzing campaign over one target.
+///
+/// `T` is the generated input type and `O` the target's output. The run-time switch is
+/// process-global: run one campaign at a time per process.
+///
+/// ```
+/// use mutfuzz::{Campaign, Config, KillKind, MutantInfo};
+///
+/// // Schema code for `x > 9` with mutant 1 (`>=`), as mutfuzz-mutate writes it.
+/// fn big(x: u8) -> bool {
+///     let __m = mutfuzz_rt::enter();
+///     let (l, r) = (&x, &9u8);
+///     match mutfuzz_rt::at(__m, 1, 1) { 1 => l >= r, _ => l > r }
+/// }
+///
+/// let mutants = vec![MutantInfo { id: 1, site: 1 }];
+/// let mut campaign = Campaign::new(Config::default(), mutants, big).unwrap();
+/// campaign.run_trials(2000).unwrap();
+/// // Only x == 9 tells `>` from `>=`; the campaign found it.
+/// assert_eq!(campaign.kills()[0].kind, KillKind::OutputDiffers);
+/// assert_eq!(campaign.stats().mutants_killed, 1);
+/// ```
+pub struct Campaign<T, O> {
+    config: Config,
+    exec: Executor<T, O>,
+    oracle: Box<dyn Oracle<O>>,
+    guidance: Box<dyn Guidance>,
+    schedule: Box<dyn Schedule>,
+    edit: Box<dyn Edit>,
+    rng: Rng,
+    corpus: Corpus,
+    store: Option<Store>,
+    seeds: VecDeque<Vec<u8>>,
+    mutants: Vec<MutantInfo>,
+    /// Size of the run-time's site-hit table requested.
+    table: usize,
+    /// Mutant indices sorted by site, and per site id the start of its run in `by_site`.
+    by_site: Vec<u32>,
+    site_start: Vec<u32>,
+    killed: Vec<Option<KillKind>>,
+    seen: Vec<bool>,
+    runs: Vec<u64>,
+    /// Per site id: whether a saved input hit it.
+    covered: Vec<bool>,
+    kills: Vec<KillRecord>,
+    failures: Vec<Failure>,
+    failure_messages: HashSet<String>,
+    stats: Stats,
+    buf: Vec<u8>,
+    to_run: Vec<u32>,
+    pending: Vec<PendingKill>,
+}
+
+impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
+    /// A campaign over `target`, which consumes its input value.
+    pub fn new(
+        config: Config,
+        mutants: Vec<MutantInfo>,
+        target: impl Fn(T) -> O + 'static,
+    ) -> Result<Self, Error> {
+        let mut ids = HashSet::new();
+        for m in &mutants {
+            if m.id == 0 || m.site == 0 || m.site > m.id || m.id > mutfuzz_rt::MAX_MUTANT_ID {
+                return Err(Error::Catalog(format!(
+                    "mutant {} has site {}: ids start at 1 and a site's base id is at most its mutants' ids",
+                    m.id, m.site
+                )));
+            }
+            if !ids.insert(m.id) {
+                return Err(Error::Catalog(format!("mutant id {} appears twice in the catalog", m.id)));
+            }
+        }
+        let max_site = mutants.iter().map(|m| m.site).max().unwrap_or(0);
+        let sites = max_site as usize + 1;
+        let table = sites.max(MIN_SITE_TABLE);
+        probe_site_table(table, max_site)?;
+
+        // Counting sort of mutant indices by site: a flat table, no per-site allocation.
+        let mut site_start = vec![0u32; sites + 1];
+        for m in &mutants {
+            site_start[m.site as usize + 1] += 1;
+        }
+        for i in 1..site_start.len() {
+            site_start[i] += site_start[i - 1];
+        }
+        let mut next = site_start.clone();
+        let mut by_site = vec![0u32; mutants.len()];
+        for (i, m) in mutants.iter().enumerate() {
+            let slot = &mut next[m.site as usize];
+            by_site[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+
+        let store = match &config.dir {
+            Some(dir) => Some(Store::open(dir).map_err(|e| Error::io(dir, e))?),
+            None => None,
+        };
+        let n = mutants.len();
+        Ok(Campaign {
+            exec: Executor::new(Box::new(target), config.limits),
+            oracle: Box::new(DebugHash),
+            guidance: config.guidance.build(),
+            schedule: Box::new(ZestSchedule::new()),
+            edit: Box::new(Havoc::default()),
+            rng: Rng::new(config.seed),
+            corpus: Corpus::new(),
+            store,
+            seeds: VecDeque::new(),
+            table,
+            by_site,
+            site_start,
+            killed: vec![None; n],
+            seen: vec![false; n],
+            runs: vec![0; n],
+            covered: vec![false; sites],
+            kills: Vec::new(),
+            failures: Vec::new(),
+            failure_messages: HashSet::new(),
+            stats: Stats { mutants_total: n, ..Stats::default() },
+            buf: Vec::new(),
+            to_run: Vec::with_capacity(n),
+            pending: Vec::new(),
+            mutants,
+            config,
+        })
+    }
+
+    /// A campaign over a target that borrows its input value.
+    pub fn new_by_ref(
+        config: Config,
+        mutants: Vec<MutantInfo>,
+        target: impl Fn(&T) -> O + 'static,
+    ) -> Result<Self, Error> {
+        Campaign::new(config, mutants, move |value: T| target(&value))
+    }
+
+    /// Judges outputs with `compare(original, mutant)` (true when they agree) instead
+    /// of comparing `Debug` renderings.
+    pub fn with_compare(self, compare: fn(&O, &O) -> bool) -> Self {
+        self.with_oracle(Box::new(Compare(compare)))
+    }
+
+    /// Uses another oracle.
+    pub fn with_oracle(mut self, oracle: Box<dyn Oracle<O>>) -> Self {
+        self.oracle = oracle;
+        self
+    }
+
+    /// Uses another guidance strategy than the configured one.
+    pub fn with_guidance(mut self, guidance: Box<dyn Guidance>) -> Self {
+        self.guidance = guidance;
+        self
+    }
+
+    /// Uses another schedule than Zest's.
+    pub fn with_schedule(mut self, schedule: Box<dyn Schedule>) -> Self {
+        self.schedule = schedule;
+        self
+    }
+
+    /// Uses other edits than Zest's havoc.
+    pub fn with_edit(mut self, edit: Box<dyn Edit>) -> Self {
+        self.edit = edit;
+        self
+    }
+
+    /// Queues an input to be tried before any generated one (as Zest runs its seeds first).
+    pub fn add_seed(&mut self, bytes: impl Into<Vec<u8>>) {
+        self.seeds.push_back(bytes.into());
+    }
+
+    /// Queues every input stored in the configured directory's `corpus/` as a seed (in
+    /// name order), so a stopped campaign resumes from what it saved. Returns how many.
+    pub fn resume_from_dir(&mut self) -> Result<usize, Error> {
+        let Some(store) = &self.store else { return Ok(0) };
+        let dir = store.dir().join(Store::CORPUS);
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
+            let entry = entry.map_err(|e| Error::io(&dir, e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with('.') && entry.file_type().is_ok_and(|t| t.is_file()) {
+                files.push((name, entry.path()));
+            }
+        }
+        files.sort();
+        let count = files.len();
+        for (_, path) in files {
+            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            self.seeds.push_back(bytes);
+        }
+        Ok(count)
+    }
+
+    /// Runs `n` trials.
+    ///
+    /// While it runs, panics on this thread are captured instead of printed, and the
+    /// run-time is set to panic (not exit) when a mutant exhausts a limit; the previous
+    /// panic hook is restored and the original made active when it returns.
+    pub fn run_trials(&mut self, n: u64) -> Result<(), Error> {
+        let _quiet = RunGuard::start();
+        for _ in 0..n {
+            self.trial()?;
+        }
+        Ok(())
+    }
+
+    /// Runs trials until `duration` has passed (checked between trials), like
+    /// [`run_trials`](Campaign::run_trials).
+    pub fn run_for(&mut self, duration: Duration) -> Result<(), Error> {
+        let _quiet = RunGuard::start();
+        let deadline = Instant::now() + duration;
+        while Instant::now() < deadline {
+            self.trial()?;
+        }
+        Ok(())
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The first kill of each killed mutant, in the order found.
+    pub fn kills(&self) -> &[KillRecord] {
+        &self.kills
+    }
+
+    /// Distinct failures of the original, in the order found.
+    pub fn failures(&self) -> &[Failure] {
+        &self.failures
+    }
+
+    /// The saved inputs.
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The name of the guidance in use.
+    pub fn guidance_name(&self) -> &'static str {
+        self.guidance.name()
+    }
+
+    /// Every mutant's state, in catalog order.
+    pub fn mutants(&self) -> impl Iterator<Item = MutantStatus> + '_ {
+        self.mutants.iter().enumerate().map(|(i, &info)| MutantStatus {
+            info,
+            seen: self.seen[i],
+            runs: self.runs[i],
+            killed: self.killed[i],
+        })
+    }
+
+    /// One trial: Alg. 2's loop body.
+    fn trial(&mut self) -> Result<(), Error> {
+        let trial = self.stats.trials;
+        self.stats.trials += 1;
+
+        let mut bytes = std::mem::take(&mut self.buf);
+        if let Some(seed) = self.seeds.pop_front() {
+            bytes = seed;
+        } else {
+            match self.schedule.next_parent(&self.corpus, &mut self.rng) {
+                Some(i) => self.edit.edit(&self.corpus.entries()[i], &mut self.rng, &mut bytes),
+                None => bytes.clear(),
+            }
+        }
+        let mut src = Source::new(bytes, Rng::new(self.rng.next_u64())).with_limits(self.config.limits);
+        let value = src.draw::<T>();
+        let (input, spans) = src.into_input();
+
+        let original = self.exec.run_original(value, self.table, &*self.oracle);
+        let mut new_sites = 0;
+        for &site in &original.hits {
+            let Some(covered) = self.covered.get(site as usize) else { continue };
+            new_sites += usize::from(!covered);
+            let (lo, hi) = self.site_range(site);
+            for &mi in &self.by_site[lo..hi] {
+                let seen = &mut self.seen[mi as usize];
+                self.stats.mutants_seen += usize::from(!*seen);
+                *seen = true;
+            }
+        }
+        match &original.end {
+            OriginalEnd::Discarded => self.stats.discards += 1,
+            OriginalEnd::Panicked { message, location } => {
+                if !self.failure_messages.contains(message) {
+                    self.record_failure(&input, message.clone(), location.clone(), trial)?;
+                }
+            }
+            OriginalEnd::Returned { .. } => {}
+        }
+
+        self.pending.clear();
+        let mut mutants_run = 0;
+        if self.guidance.runs_mutants() {
+            self.select(&original.hits);
+            let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
+            for k in 0..self.to_run.len() {
+                let mi = self.to_run[k] as usize;
+                let end = self.exec.run_mutant(self.mutants[mi].id, input.as_bytes(), fuel, depth);
+                self.runs[mi] += 1;
+                if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
+                    self.pending.push(PendingKill { mutant: mi, kind, limit });
+                }
+            }
+            mutants_run = self.to_run.len();
+            self.stats.mutant_runs += mutants_run as u64;
+            mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+        }
+
+        let facts = TrialFacts {
+            sites: original.hits.len(),
+            new_sites,
+            mutants_run,
+            // Only surviving mutants ran, so every kill here is a first kill.
+            new_kills: self.pending.len(),
+            discarded: matches!(original.end, OriginalEnd::Discarded),
+            failed: matches!(original.end, OriginalEnd::Panicked { .. }),
+        };
+        let verdict = self.guidance.judge(&facts);
+        // Check every new corpus entry, and the first input, so that a target whose
+        // output drifts is caught even when nothing is saved.
+        if self.config.check_determinism && (verdict.save || trial == 0) {
+            self.check_determinism(&input, &original)?;
+        }
+        if !verdict.save {
+            // Kills count only for saved inputs (KILLED(P, corpus) in Alg. 2).
+            self.buf = input.into_bytes();
+            return Ok(());
+        }
+
+        let name = content_name(input.as_bytes());
+        for &site in &original.hits {
+            if let Some(c) = self.covered.get_mut(site as usize) {
+                *c = true;
+            }
+        }
+        if let Some(store) = &self.store {
+            store.save_input(&name, input.as_bytes()).map_err(|e| Error::io(store.dir(), e))?;
+        }
+        for k in 0..self.pending.len() {
+            let PendingKill { mutant, kind, limit } = self.pending[k];
+            self.killed[mutant] = Some(kind);
+            self.stats.mutants_killed += 1;
+            let info = self.mutants[mutant];
+            let record = KillRecord {
+                mutant: info.id,
+                site: info.site,
+                kind,
+                limit: limit.map(|l| l.to_string()),
+                input: name.clone(),
+                trial,
+            };
+            if let Some(store) = &mut self.store {
+                let json = serde_json::to_string(&record).expect("kill records serialize");
+                store.append_kill(&json).map_err(|e| Error::io(store.dir(), e))?;
+            }
+            self.kills.push(record);
+        }
+        self.corpus.push(Entry {
+            input,
+            spans,
+            name,
+            sites: original.hits.len() as u32,
+            favoured: verdict.favoured,
+            kills: self.pending.len() as u32,
+            trial,
+        });
+        self.stats.corpus = self.corpus.len();
+        self.stats.favoured += usize::from(verdict.favoured);
+        Ok(())
+    }
+
+    fn site_range(&self, site: u32) -> (usize, usize) {
+        let s = site as usize;
+        (self.site_start[s] as usize, self.site_start[s + 1] as usize)
+    }
+
+    /// Alg. 3: the surviving mutants whose site the original hit, optionally a random
+    /// subset of `sample` of them.
+    fn select(&mut self, hits: &[u32]) {
+        self.to_run.clear();
+        for &site in hits {
+            if site as usize >= self.covered.len() {
+                continue;
+            }
+            let (lo, hi) = self.site_range(site);
+            for &mi in &self.by_site[lo..hi] {
+                if self.killed[mi as usize].is_none() {
+                    self.to_run.push(mi);
+                }
+            }
+        }
+        if let Some(k) = self.config.sample
+            && self.to_run.len() > k
+        {
+            // Partial Fisher–Yates: the first k are a uniform sample.
+            for i in 0..k {
+                let j = i + self.rng.below((self.to_run.len() - i) as u64) as usize;
+                self.to_run.swap(i, j);
+            }
+            self.to_run.truncate(k);
+        }
+    }
+
+    fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
+        let again = self.exec.rerun_original(input.as_bytes(), self.table, &*self.oracle);
+        if original.end.agrees_with(&again.end, &*self.oracle) {
+            return Ok(());
+        }
+        Err(Error::Nondeterministic {
+            input: content_name(input.as_bytes()),
+            bytes: input.as_bytes().to_vec(),
+            first: original.end.render(),
+            second: again.end.render(),
+        })
+    }
+
+    fn record_failure(
+        &mut self,
+        input: &Input,
+        message: String,
+        location: Option<String>,
+        trial: u64,
+    ) -> Result<(), Error> {
+        let failure =
+            Failure { input: input.clone(), name: content_name(input.as_bytes()), message, location, trial };
+        if let Some(store) = &mut self.store {
+            store.save_failure(&failure.name, input.as_bytes()).map_err(|e| Error::io(store.dir(), e))?;
+            let json = serde_json::to_string(&failure).expect("failure records serialize");
+            store.append_failure(&json).map_err(|e| Error::io(store.dir(), e))?;
+        }
+        self.failure_messages.insert(failure.message.clone());
+        self.failures.push(failure);
+        self.stats.failures = self.failures.len();
+        Ok(())
+    }
+}
+
+/// Sets the run-time up for in-process mutant runs and quiets panics for one
+/// `run_*` call; puts the original back and restores the panic hook after.
+struct RunGuard {
+    _quiet: QuietPanics,
+}
+
+impl RunGuard {
+    fn start() -> RunGuard {
+        mutfuzz_rt::set_exit_on_exhaust(false);
+        mutfuzz_rt::activate(0);
+        RunGuard { _quiet: QuietPanics::install() }
+    }
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        mutfuzz_rt::activate(0);
+        mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+    }
+}
+
+/// Checks that the run-time records hits of site `max_site` with a table of `table` ids.
+fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
+    mutfuzz_rt::start_recording(table);
+    let m = mutfuzz_rt::enter();
+    mutfuzz_rt::at(m, max_site, 1);
+    let ok = mutfuzz_rt::site_hits().contains(&max_site);
+    mutfuzz_rt::activate(0);
+    if ok || max_site == 0 { Ok(()) } else { Err(Error::SiteTable { site: max_site }) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalog_reads_id_and_site_and_ignores_the_rest() {
+        let json = r#"[{"id": 1, "site": 1, "file": "src/lib.rs", "operator": "x"},
+                       {"id": 2, "site": 1, "description": "replace + with -"}]"#;
+        let m = MutantInfo::from_json(json).unwrap();
+        assert_eq!(m, [MutantInfo { id: 1, site: 1 }, MutantInfo { id: 2, site: 1 }]);
+        assert!(MutantInfo::from_json("{").unwrap_err().to_string().contains("not valid"));
+    }
+
+    #[test]
+    fn kill_records_round_trip_through_json_lines() {
+        let r = KillRecord {
+            mutant: 3,
+            site: 2,
+            kind: KillKind::Timeout,
+            limit: Some("depth".into()),
+            input: "ab".into(),
+            trial: 9,
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"kind\":\"timeout\""), "{json}");
+        assert_eq!(serde_json::from_str::<KillRecord>(&json).unwrap(), r);
+    }
+}

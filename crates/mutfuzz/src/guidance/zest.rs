@@ -1,0 +1,25 @@
+//! Zest's coverage-only guidance (the baseline): keep inputs that hit a new site.
+
+use super::{Guidance, TrialFacts, Verdict};
+
+/// Coverage-only feedback: save an input when it hits a site no saved input hit.
+///
+/// Zest favours every input that is "responsible" for some coverage; since each saved
+/// input here starts responsible for its new sites, that favours all of them alike,
+/// so nothing is marked favoured.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Zest;
+
+impl Guidance for Zest {
+    fn name(&self) -> &'static str {
+        "coverage"
+    }
+
+    fn runs_mutants(&self) -> bool {
+        false
+    }
+
+    fn judge(&mut self, facts: &TrialFacts) -> Verdict {
+        Verdict { save: facts.new_sites > 0, favoured: false }
+    }
+}

@@ -1,0 +1,73 @@
+//! Oracles: how a mutant's output is compared with the original's on the same input.
+//!
+//! The default ([`DebugHash`]) compares the outputs' `Debug` renderings through a
+//! streamed hash; [`Compare`] applies a user relation to the two values. An output of
+//! `()` renders the same always, which leaves only panics, timeouts and discards as
+//! kills: the implicit oracle.
+
+mod hash;
+
+use std::fmt::Debug;
+
+pub use hash::{StreamHash, content_name, debug_hash};
+
+/// Decides whether a mutant's output agrees with the original's.
+///
+/// The original's output value is kept for the whole trial, so an oracle may look at
+/// it directly; `fingerprint` lets it precompute something once per trial instead.
+pub trait Oracle<O> {
+    /// Something computed once from the original's output and passed back to [`agrees`](Oracle::agrees).
+    fn fingerprint(&self, original: &O) -> u64;
+    /// Whether `mutant`'s output counts as the same as `original`'s.
+    fn agrees(&self, original: &O, fingerprint: u64, mutant: &O) -> bool;
+}
+
+/// Equality of the outputs' `Debug` renderings, as 64-bit stream hashes (no allocation).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DebugHash;
+
+impl<O: Debug> Oracle<O> for DebugHash {
+    fn fingerprint(&self, original: &O) -> u64 {
+        debug_hash(original)
+    }
+
+    fn agrees(&self, _original: &O, fingerprint: u64, mutant: &O) -> bool {
+        debug_hash(mutant) == fingerprint
+    }
+}
+
+/// A user-given relation: `compare(original, mutant)` is `true` when they agree.
+#[derive(Clone, Copy, Debug)]
+pub struct Compare<O>(pub fn(&O, &O) -> bool);
+
+impl<O> Oracle<O> for Compare<O> {
+    fn fingerprint(&self, _original: &O) -> u64 {
+        0
+    }
+
+    fn agrees(&self, original: &O, _fingerprint: u64, mutant: &O) -> bool {
+        (self.0)(original, mutant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_hash_agrees_exactly_when_renderings_are_equal() {
+        let o = DebugHash;
+        let fp = Oracle::<Vec<u8>>::fingerprint(&o, &vec![1, 2]);
+        assert!(o.agrees(&vec![1, 2], fp, &vec![1, 2]));
+        assert!(!o.agrees(&vec![1, 2], fp, &vec![2, 1]));
+        let unit = Oracle::<()>::fingerprint(&o, &());
+        assert!(o.agrees(&(), unit, &()));
+    }
+
+    #[test]
+    fn a_custom_compare_sees_both_values() {
+        let o = Compare::<(u8, u8)>(|a, b| a.0 == b.0);
+        assert!(o.agrees(&(1, 2), 0, &(1, 9)));
+        assert!(!o.agrees(&(1, 2), 0, &(2, 2)));
+    }
+}

@@ -1,0 +1,131 @@
+//! Panics during a campaign: the quiet panic hook, the location it captures, and
+//! [`assume`]'s discard marker.
+//!
+//! Every mutant that panics or runs out of fuel unwinds through the hook; printing each
+//! one would drown the user and cost a write per kill. While a campaign runs on a
+//! thread, the hook only notes the panic's location for that thread; panics on other
+//! threads go to the previous hook as before.
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::panic::{self, PanicHookInfo};
+use std::sync::Arc;
+
+thread_local! {
+    /// Whether this thread is inside a campaign (panics are captured, `assume` discards).
+    static CAPTURING: Cell<bool> = const { Cell::new(false) };
+    /// `file:line:column` of the last panic captured on this thread.
+    static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The unwind payload of a discarded input; private so only [`assume`] can make it.
+pub(crate) struct Discard;
+
+/// Discards the current input unless `cond` holds: the input is invalid for the target.
+///
+/// Inside a campaign the run ends at once and counts as a *discard*, neither passing
+/// nor failing (no panic message is formatted). Outside a campaign, such as in an
+/// exported regression test, a failed assumption panics with a clear message.
+///
+/// ```
+/// fn target(pair: (u8, u8)) -> u8 {
+///     let (a, b) = pair;
+///     mutfuzz::assume(b != 0);
+///     a / b
+/// }
+/// assert_eq!(target((6, 3)), 2);
+/// ```
+pub fn assume(cond: bool) {
+    if !cond {
+        discard();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn discard() -> ! {
+    if CAPTURING.with(Cell::get) {
+        // `resume_unwind` skips the panic hook: a discard costs no formatting.
+        panic::resume_unwind(Box::new(Discard))
+    }
+    panic!("mutfuzz::assume: the input does not satisfy an assumption of the target")
+}
+
+type Hook = Box<dyn Fn(&PanicHookInfo<'_>) + Send + Sync + 'static>;
+
+/// Installs the quiet hook for the current thread's campaign; restores the previous
+/// hook when dropped.
+pub(crate) struct QuietPanics {
+    previous: Option<Arc<Hook>>,
+}
+
+impl QuietPanics {
+    pub(crate) fn install() -> QuietPanics {
+        let previous: Arc<Hook> = Arc::new(panic::take_hook());
+        let fallback = Arc::clone(&previous);
+        panic::set_hook(Box::new(move |info| {
+            if CAPTURING.with(Cell::get) {
+                let at = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                LOCATION.with(|c| *c.borrow_mut() = at);
+            } else {
+                fallback(info);
+            }
+        }));
+        CAPTURING.with(|c| c.set(true));
+        QuietPanics { previous: Some(previous) }
+    }
+}
+
+impl Drop for QuietPanics {
+    fn drop(&mut self) {
+        CAPTURING.with(|c| c.set(false));
+        // `take_hook`/`set_hook` panic on a panicking thread; our hook then stays, but it
+        // forwards to the previous one, since this thread no longer captures.
+        if std::thread::panicking() {
+            return;
+        }
+        drop(panic::take_hook());
+        if let Some(previous) = self.previous.take() {
+            match Arc::try_unwrap(previous) {
+                Ok(hook) => panic::set_hook(hook),
+                Err(shared) => panic::set_hook(Box::new(move |info| shared(info))),
+            }
+        }
+    }
+}
+
+/// Takes the location of the last panic captured on this thread.
+pub(crate) fn take_location() -> Option<String> {
+    LOCATION.with(|c| c.borrow_mut().take())
+}
+
+/// The text of a panic payload (`panic!` with a literal or a formatted message).
+pub(crate) fn payload_message(payload: &(dyn Any + Send)) -> &str {
+    if let Some(s) = payload.downcast_ref::<&'static str>() {
+        s
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s
+    } else {
+        "Box<dyn Any>"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_assumption_outside_a_campaign_panics_with_a_message() {
+        let err = panic::catch_unwind(|| assume(false)).unwrap_err();
+        assert!(payload_message(&*err).contains("assume"), "{}", payload_message(&*err));
+        assume(true);
+    }
+
+    #[test]
+    fn inside_a_campaign_a_failed_assumption_unwinds_with_the_discard_marker() {
+        CAPTURING.with(|c| c.set(true));
+        let err = panic::catch_unwind(|| assume(false)).unwrap_err();
+        CAPTURING.with(|c| c.set(false));
+        assert!(err.is::<Discard>());
+    }
+}

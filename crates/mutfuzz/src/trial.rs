@@ -1,0 +1,275 @@
+//! One trial's executions: the recording run of the original, each mutant's bounded
+//! run on the same input bytes, and the judgement of a mutant against the original.
+//!
+//! The target consumes its value, so every run regenerates the value from the input's
+//! bytes (replay is exact; the bytes were trimmed to what the generator consumed). A
+//! scratch buffer is reused for that, so a mutant run allocates only what the
+//! generator and the target themselves allocate.
+
+use std::any::Any;
+use std::fmt::{self, Debug};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use mutfuzz_rt::{Exhausted, Limit};
+use serde::{Deserialize, Serialize};
+
+use crate::r#gen::Gen;
+use crate::input::{Limits, Rng, Source};
+use crate::oracle::Oracle;
+use crate::panics::{Discard, payload_message, take_location};
+
+/// How a mutant was killed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KillKind {
+    /// Both returned, and the oracle says the outputs differ.
+    OutputDiffers,
+    /// Exactly one of original and mutant panicked, or both did with different messages.
+    Panic,
+    /// The mutant ran out of fuel or stack depth.
+    Timeout,
+    /// Exactly one of original and mutant discarded the input through [`assume`](crate::assume).
+    Discard,
+}
+
+impl fmt::Display for KillKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KillKind::OutputDiffers => "output-differs",
+            KillKind::Panic => "panic",
+            KillKind::Timeout => "timeout",
+            KillKind::Discard => "discard",
+        })
+    }
+}
+
+/// How one run ended; the panic payload is kept unformatted until it is compared.
+pub(crate) enum RunEnd<O> {
+    Returned(O),
+    Panicked(Box<dyn Any + Send>),
+    Discarded,
+    Exhausted(Exhausted),
+}
+
+/// How the original ended on an input; kept for the whole trial.
+pub(crate) enum OriginalEnd<O> {
+    Returned { output: O, fingerprint: u64 },
+    Panicked { message: String, location: Option<String> },
+    Discarded,
+}
+
+impl<O: Debug> OriginalEnd<O> {
+    /// Whether two runs of the original agree (the determinism check).
+    pub(crate) fn agrees_with(&self, other: &OriginalEnd<O>, oracle: &dyn Oracle<O>) -> bool {
+        match (self, other) {
+            (OriginalEnd::Returned { output: a, fingerprint }, OriginalEnd::Returned { output: b, .. }) => {
+                oracle.agrees(a, *fingerprint, b)
+            }
+            (OriginalEnd::Panicked { message: a, .. }, OriginalEnd::Panicked { message: b, .. }) => a == b,
+            (OriginalEnd::Discarded, OriginalEnd::Discarded) => true,
+            _ => false,
+        }
+    }
+
+    /// A human-readable rendering, for error messages.
+    pub(crate) fn render(&self) -> String {
+        match self {
+            OriginalEnd::Returned { output, .. } => format!("{output:?}"),
+            OriginalEnd::Panicked { message, .. } => format!("panic: {message}"),
+            OriginalEnd::Discarded => "discarded".to_owned(),
+        }
+    }
+}
+
+/// What the recording run of the original saw.
+pub(crate) struct OriginalRun<O> {
+    pub(crate) end: OriginalEnd<O>,
+    pub(crate) fuel: u64,
+    pub(crate) depth: usize,
+    /// Base ids of the sites that ran, increasing.
+    pub(crate) hits: Vec<u32>,
+}
+
+/// Fuel and depth bounds of a mutant run, relative to the original's on the same input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Fuel allowed is `original × (1 + fuel_ratio) + fuel_floor`.
+    pub fuel_ratio: f64,
+    /// Fuel always allowed on top of the scaled original fuel.
+    pub fuel_floor: u64,
+    /// Stack bytes allowed are `2 × original + depth_floor`.
+    pub depth_floor: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { fuel_ratio: 2.0, fuel_floor: 100_000, depth_floor: 256 * 1024 }
+    }
+}
+
+impl Budget {
+    /// The (fuel, depth) limits for a mutant, given the original's usage.
+    pub fn limits(&self, fuel: u64, depth: usize) -> (u64, usize) {
+        let scaled = (fuel as f64 * (1.0 + self.fuel_ratio.max(0.0))) as u64;
+        (scaled.saturating_add(self.fuel_floor), depth.saturating_mul(2).saturating_add(self.depth_floor))
+    }
+}
+
+/// The target under test with the generation limits its inputs are replayed under.
+pub(crate) struct Executor<T, O> {
+    target: Box<dyn Fn(T) -> O>,
+    limits: Limits,
+    scratch: Vec<u8>,
+}
+
+impl<T: Gen, O: Debug> Executor<T, O> {
+    pub(crate) fn new(target: Box<dyn Fn(T) -> O>, limits: Limits) -> Self {
+        Executor { target, limits, scratch: Vec::new() }
+    }
+
+    /// Replays `bytes` into a value (no spans, no fresh choices needed).
+    fn regenerate(&mut self, bytes: &[u8]) -> T {
+        self.scratch.clear();
+        self.scratch.extend_from_slice(bytes);
+        let mut src = Source::new(std::mem::take(&mut self.scratch), Rng::new(0))
+            .with_limits(self.limits)
+            .with_spans(false);
+        let value = src.draw::<T>();
+        self.scratch = src.into_input().0.into_bytes();
+        value
+    }
+
+    fn call(&self, value: T) -> RunEnd<O> {
+        match catch_unwind(AssertUnwindSafe(|| (self.target)(value))) {
+            Ok(output) => RunEnd::Returned(output),
+            Err(payload) => {
+                if payload.is::<Discard>() {
+                    RunEnd::Discarded
+                } else if let Some(e) = payload.downcast_ref::<Exhausted>() {
+                    RunEnd::Exhausted(*e)
+                } else {
+                    RunEnd::Panicked(payload)
+                }
+            }
+        }
+    }
+
+    /// Runs the original on `value` while recording site hits, fuel and depth.
+    pub(crate) fn run_original(&mut self, value: T, n_ids: usize, oracle: &dyn Oracle<O>) -> OriginalRun<O> {
+        mutfuzz_rt::start_recording(n_ids);
+        let end = self.call(value);
+        let (fuel, depth) = (mutfuzz_rt::fuel_used(), mutfuzz_rt::max_depth());
+        let hits = mutfuzz_rt::site_hits();
+        mutfuzz_rt::activate(0);
+        let end = match end {
+            RunEnd::Returned(output) => {
+                let fingerprint = oracle.fingerprint(&output);
+                OriginalEnd::Returned { output, fingerprint }
+            }
+            RunEnd::Discarded => OriginalEnd::Discarded,
+            // Only a target that raises `Exhausted` itself gets here: recording has no limits.
+            RunEnd::Exhausted(e) => {
+                OriginalEnd::Panicked { message: e.to_string(), location: take_location() }
+            }
+            RunEnd::Panicked(p) => {
+                OriginalEnd::Panicked { message: payload_message(&*p).to_owned(), location: take_location() }
+            }
+        };
+        OriginalRun { end, fuel, depth, hits }
+    }
+
+    /// Re-runs the original on stored bytes (the determinism check).
+    pub(crate) fn rerun_original(
+        &mut self,
+        bytes: &[u8],
+        n_ids: usize,
+        oracle: &dyn Oracle<O>,
+    ) -> OriginalRun<O> {
+        let value = self.regenerate(bytes);
+        self.run_original(value, n_ids, oracle)
+    }
+
+    /// Runs mutant `id` on `bytes` within the limits derived from the original's run.
+    pub(crate) fn run_mutant(&mut self, id: u32, bytes: &[u8], fuel: u64, depth: usize) -> RunEnd<O> {
+        let value = self.regenerate(bytes);
+        mutfuzz_rt::set_limits(fuel, depth);
+        mutfuzz_rt::activate(id);
+        mutfuzz_rt::reset_run();
+        let end = self.call(value);
+        // Judge (and drop outputs) with the original code active.
+        mutfuzz_rt::activate(0);
+        end
+    }
+}
+
+/// Judges a mutant's run against the original's: the kind of kill, and for a timeout
+/// which limit ran out; `None` when the mutant survived this input.
+pub(crate) fn judge<O>(
+    oracle: &dyn Oracle<O>,
+    original: &OriginalEnd<O>,
+    mutant: &RunEnd<O>,
+) -> Option<(KillKind, Option<Limit>)> {
+    let kind = match (original, mutant) {
+        (_, RunEnd::Exhausted(e)) => return Some((KillKind::Timeout, Some(e.limit))),
+        (OriginalEnd::Discarded, RunEnd::Discarded) => return None,
+        (OriginalEnd::Discarded, _) | (_, RunEnd::Discarded) => KillKind::Discard,
+        (OriginalEnd::Panicked { message, .. }, RunEnd::Panicked(p)) => {
+            if payload_message(&**p) == message {
+                return None;
+            }
+            KillKind::Panic
+        }
+        (OriginalEnd::Panicked { .. }, RunEnd::Returned(_))
+        | (OriginalEnd::Returned { .. }, RunEnd::Panicked(_)) => KillKind::Panic,
+        (OriginalEnd::Returned { output, fingerprint }, RunEnd::Returned(out)) => {
+            if oracle.agrees(output, *fingerprint, out) {
+                return None;
+            }
+            KillKind::OutputDiffers
+        }
+    };
+    Some((kind, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::DebugHash;
+
+    fn returned(v: u8) -> OriginalEnd<u8> {
+        OriginalEnd::Returned { output: v, fingerprint: crate::oracle::debug_hash(&v) }
+    }
+
+    fn panicked(m: &str) -> OriginalEnd<u8> {
+        OriginalEnd::Panicked { message: m.to_owned(), location: None }
+    }
+
+    fn payload(m: &'static str) -> RunEnd<u8> {
+        RunEnd::Panicked(Box::new(m))
+    }
+
+    #[test]
+    fn every_pair_of_run_ends_gets_the_specified_verdict() {
+        let o = &DebugHash;
+        let kind = |orig: &OriginalEnd<u8>, m: &RunEnd<u8>| judge(o, orig, m).map(|(k, _)| k);
+        let timeout = RunEnd::Exhausted(Exhausted { mutant: 3, limit: Limit::Depth });
+        assert_eq!(judge(o, &returned(1), &timeout), Some((KillKind::Timeout, Some(Limit::Depth))));
+        assert_eq!(kind(&returned(1), &RunEnd::Returned(1)), None);
+        assert_eq!(kind(&returned(1), &RunEnd::Returned(2)), Some(KillKind::OutputDiffers));
+        assert_eq!(kind(&returned(1), &payload("boom")), Some(KillKind::Panic));
+        assert_eq!(kind(&panicked("boom"), &RunEnd::Returned(1)), Some(KillKind::Panic));
+        assert_eq!(kind(&panicked("boom"), &payload("boom")), None);
+        assert_eq!(kind(&panicked("boom"), &payload("bang")), Some(KillKind::Panic));
+        assert_eq!(kind(&OriginalEnd::Discarded, &RunEnd::Discarded), None);
+        assert_eq!(kind(&OriginalEnd::Discarded, &RunEnd::Returned(1)), Some(KillKind::Discard));
+        assert_eq!(kind(&returned(1), &RunEnd::Discarded), Some(KillKind::Discard));
+        assert_eq!(kind(&OriginalEnd::Discarded, &timeout), Some(KillKind::Timeout));
+    }
+
+    #[test]
+    fn the_budget_scales_the_original_and_adds_floors() {
+        let b = Budget { fuel_ratio: 1.0, fuel_floor: 10, depth_floor: 100 };
+        assert_eq!(b.limits(50, 7), (110, 114));
+        assert_eq!(Budget::default().limits(u64::MAX, usize::MAX), (u64::MAX, usize::MAX));
+    }
+}

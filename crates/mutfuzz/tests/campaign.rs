@@ -1,0 +1,360 @@
+//! Campaigns over a small hand-written schema: which mutants Mu2 kills and how,
+//! determinism, coverage guidance, failures, discards and the on-disk store.
+//!
+//! The run-time's active mutant is process-global, so every test here takes `LOCK`
+//! and campaigns never overlap.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use mutfuzz::{Campaign, Config, Error, Gen, GuidanceKind, KillKind, MutantInfo, Rng, Source};
+use mutfuzz_rt::{at, enter, tick};
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+// ---- the schema, written as mutfuzz-mutate would write it ----------------------
+//
+// site 1: mutant 1   `x / 4 < 25` → `<=`        killed only by x in 100..=103, by output
+// site 2: mutant 2   delete `i += 1`            loops for ever: timeout (fuel)
+// site 3: mutant 3   `n == 0` → `false`         recurses without end: timeout (depth)
+// site 4: mutant 4   `idx` → `idx + 4`          index out of bounds: panic
+// site 5: mutant 5   `n > 0` → `n != 0`         equivalent for u8: survives
+// site 6: mutant 6   in `never_reached`         never run (execution pruning)
+// site 7: mutants 7, 8  `a + b` → `a - b`, `a * b`   killed by output
+// site 9: mutant 9   `x % 2 == 0` → `!=`        (discard target) killed by discard
+// site 10: mutant 10 `x < 16` → `<=`            (failure target)
+
+fn catalog() -> Vec<MutantInfo> {
+    [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 7), (9, 9), (10, 10)]
+        .into_iter()
+        .map(|(id, site)| MutantInfo { id, site })
+        .collect()
+}
+
+#[derive(Debug, Gen)]
+struct Data {
+    x: u8,
+    #[mutfuzz(range = 0..=7)]
+    n: u8,
+    i: u8,
+    a: u16,
+    b: u16,
+}
+
+fn bucket(x: u8) -> u32 {
+    let __m = enter();
+    let small = {
+        let (l, r) = (&(x / 4), &25u8);
+        match at(__m, 1, 1) {
+            1 => l <= r,
+            _ => l < r,
+        }
+    };
+    if small { 0 } else { 1 }
+}
+
+fn sum_to(n: u8) -> u32 {
+    let __m = enter();
+    let (mut i, mut s) = (0u32, 0u32);
+    while i < u32::from(n) {
+        tick(__m);
+        s += i;
+        if at(__m, 2, 1) == 0 {
+            i += 1;
+        }
+    }
+    s
+}
+
+fn countdown(n: u8) -> u32 {
+    let __m = enter();
+    let done = {
+        let (l, r) = (&n, &0u8);
+        match at(__m, 3, 1) {
+            1 => false,
+            _ => l == r,
+        }
+    };
+    if done { 0 } else { 1 + countdown(n.wrapping_sub(1)) }
+}
+
+fn lookup(i: u8) -> u32 {
+    let __m = enter();
+    let table = [10u32, 20, 30, 40];
+    let idx = usize::from(i % 4);
+    let idx = match at(__m, 4, 1) {
+        1 => idx + 4,
+        _ => idx,
+    };
+    table[idx]
+}
+
+fn positive(n: u8) -> bool {
+    let __m = enter();
+    let (l, r) = (&n, &0u8);
+    match at(__m, 5, 1) {
+        1 => l != r,
+        _ => l > r,
+    }
+}
+
+fn never_reached() -> u32 {
+    let __m = enter();
+    match at(__m, 6, 1) {
+        1 => 0,
+        _ => 1,
+    }
+}
+
+fn add(a: u16, b: u16) -> u32 {
+    let __m = enter();
+    let (l, r) = (u32::from(a), u32::from(b));
+    match at(__m, 7, 2) {
+        1 => l.wrapping_sub(r),
+        2 => l.wrapping_mul(r),
+        _ => l + r,
+    }
+}
+
+type Output = (u32, u32, u32, u32, bool, u32);
+
+fn target(d: Data) -> Output {
+    let _m = enter();
+    let out = (bucket(d.x), sum_to(d.n), countdown(d.n), lookup(d.i), positive(d.n), add(d.a, d.b));
+    // `n` is at most 7: the call is never made.
+    if d.n > 100 {
+        never_reached();
+    }
+    out
+}
+
+fn halve(d: Data) -> u8 {
+    let __m = enter();
+    let even = {
+        let (l, r) = (&(d.x % 2), &0u8);
+        match at(__m, 9, 1) {
+            1 => l != r,
+            _ => l == r,
+        }
+    };
+    mutfuzz::assume(even);
+    d.x / 2
+}
+
+fn fragile(d: &Data) -> u32 {
+    let __m = enter();
+    let small = {
+        let (l, r) = (&d.x, &16u8);
+        match at(__m, 10, 1) {
+            1 => l <= r,
+            _ => l < r,
+        }
+    };
+    if small {
+        panic!("x is too small");
+    }
+    bucket(d.x)
+}
+
+fn config(seed: u64) -> Config {
+    Config { seed, ..Config::default() }
+}
+
+fn replay(bytes: &[u8]) -> Data {
+    Source::new(bytes, Rng::new(0)).draw()
+}
+
+fn corpus_bytes<T: Gen, O: std::fmt::Debug + 'static>(c: &Campaign<T, O>) -> Vec<Vec<u8>> {
+    c.corpus().entries().iter().map(|e| e.input.as_bytes().to_vec()).collect()
+}
+
+// ---- tests -------------------------------------------------------------------
+
+#[test]
+fn mu2_kills_exactly_the_killable_mutants_within_a_bounded_number_of_trials() {
+    let _g = lock();
+    let mut c = Campaign::new(config(1), catalog(), target).unwrap();
+    c.run_trials(1000).unwrap();
+
+    let status: BTreeMap<u32, _> = c.mutants().map(|m| (m.info.id, m)).collect();
+    let killed: Vec<u32> = status.values().filter(|m| m.killed.is_some()).map(|m| m.info.id).collect();
+    assert_eq!(killed, [1, 2, 3, 4, 7, 8], "stats {:?}", c.stats());
+
+    let kill = |id: u32| c.kills().iter().find(|k| k.mutant == id).unwrap();
+    assert_eq!(kill(1).kind, KillKind::OutputDiffers);
+    assert_eq!((kill(2).kind, kill(2).limit.as_deref()), (KillKind::Timeout, Some("fuel")));
+    assert_eq!((kill(3).kind, kill(3).limit.as_deref()), (KillKind::Timeout, Some("depth")));
+    assert_eq!(kill(4).kind, KillKind::Panic);
+    assert_eq!(kill(7).kind, KillKind::OutputDiffers);
+    assert_eq!(kill(8).kind, KillKind::OutputDiffers);
+
+    // The boundary mutant's killer lies in the one range that tells `<` from `<=`.
+    let killer = c.corpus().entries().iter().find(|e| e.name == kill(1).input).unwrap();
+    assert!((100..=103).contains(&replay(killer.input.as_bytes()).x));
+    assert!(killer.favoured);
+
+    // The equivalent mutant ran and survived; unreached code never ran.
+    assert!(status[&5].seen && status[&5].runs > 100 && status[&5].killed.is_none());
+    for id in [6, 9, 10] {
+        assert!(!status[&id].seen && status[&id].runs == 0, "mutant {id}: {:?}", status[&id]);
+    }
+    // A killed mutant is never run again: each ran until its first kill only.
+    assert_eq!(status[&4].runs, 1);
+    let stats = c.stats();
+    assert_eq!(
+        (stats.trials, stats.mutants_total, stats.mutants_seen, stats.mutants_killed),
+        (1000, 10, 7, 6)
+    );
+    assert_eq!(stats.failures, 0);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_corpus_and_the_same_kills() {
+    let _g = lock();
+    let run = |seed| {
+        let mut c = Campaign::new(config(seed), catalog(), target).unwrap();
+        c.run_trials(600).unwrap();
+        (corpus_bytes(&c), c.kills().to_vec())
+    };
+    let (corpus_a, kills_a) = run(7);
+    let (corpus_b, kills_b) = run(7);
+    assert!(!kills_a.is_empty());
+    assert_eq!(corpus_a, corpus_b);
+    assert_eq!(kills_a, kills_b);
+    let (corpus_c, _) = run(8);
+    assert_ne!(corpus_a, corpus_c);
+}
+
+#[test]
+fn coverage_guidance_runs_no_mutants() {
+    let _g = lock();
+    let cfg = Config { guidance: GuidanceKind::Coverage, ..config(1) };
+    let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+    c.run_trials(500).unwrap();
+    assert_eq!(c.guidance_name(), "coverage");
+    let stats = c.stats();
+    assert_eq!((stats.mutant_runs, stats.mutants_killed), (0, 0));
+    assert!(c.mutants().all(|m| m.runs == 0));
+    assert!(c.kills().is_empty());
+    assert!(stats.corpus >= 1 && stats.mutants_seen == 7, "{stats:?}");
+}
+
+#[test]
+fn the_original_panicking_is_recorded_as_a_failure_and_the_campaign_goes_on() {
+    let _g = lock();
+    let mut c = Campaign::new_by_ref(config(3), catalog(), fragile).unwrap();
+    c.run_trials(400).unwrap();
+    assert_eq!(c.stats().trials, 400);
+    // One distinct failure, however many inputs hit it.
+    let [failure] = c.failures() else { panic!("failures: {:?}", c.failures()) };
+    assert_eq!(failure.message, "x is too small");
+    assert!(failure.location.as_deref().is_some_and(|l| l.contains("campaign.rs")), "{failure:?}");
+    assert!(replay(failure.input.as_bytes()).x < 16);
+    // Mutants ran against failing originals too: the boundary mutant of the failing
+    // check was judged (it agrees with the original's panic below 16).
+    let m10 = c.mutants().find(|m| m.info.id == 10).unwrap();
+    assert!(m10.runs > 0);
+}
+
+#[test]
+fn inputs_rejected_by_assume_are_discards_and_a_changed_assumption_is_killed_by_discard() {
+    let _g = lock();
+    let mut c = Campaign::new(config(5), catalog(), halve).unwrap();
+    c.run_trials(200).unwrap();
+    let stats = c.stats();
+    assert!(stats.discards > 20 && stats.discards < 180, "{stats:?}");
+    assert_eq!(stats.failures, 0);
+    let [kill] = c.kills() else { panic!("kills: {:?}", c.kills()) };
+    assert_eq!((kill.mutant, kill.kind), (9, KillKind::Discard));
+}
+
+#[test]
+fn the_corpus_files_on_disk_are_exactly_the_saved_inputs_and_kills_are_json_lines() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config { dir: Some(dir.path().to_path_buf()), ..config(11) };
+    let mut c = Campaign::new(cfg.clone(), catalog(), target).unwrap();
+    c.run_trials(300).unwrap();
+
+    let mut on_disk = BTreeMap::new();
+    for entry in std::fs::read_dir(dir.path().join("corpus")).unwrap() {
+        let entry = entry.unwrap();
+        on_disk.insert(entry.file_name().into_string().unwrap(), std::fs::read(entry.path()).unwrap());
+    }
+    let saved: BTreeMap<_, _> =
+        c.corpus().entries().iter().map(|e| (e.name.clone(), e.input.as_bytes().to_vec())).collect();
+    assert!(!saved.is_empty());
+    assert_eq!(on_disk, saved);
+
+    let text = std::fs::read_to_string(dir.path().join("kills.jsonl")).unwrap();
+    let lines: Vec<mutfuzz::KillRecord> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines, c.kills());
+    assert!(lines.iter().all(|k| saved.contains_key(&k.input)));
+
+    // A new campaign on the same directory resumes from the stored inputs.
+    let mut again = Campaign::new(cfg, catalog(), target).unwrap();
+    assert_eq!(again.resume_from_dir().unwrap(), saved.len());
+    again.run_trials(saved.len() as u64).unwrap();
+    assert!(again.stats().mutants_killed >= 1);
+}
+
+static CALLS: AtomicU32 = AtomicU32::new(0);
+
+fn drifting(d: Data) -> (u8, u32) {
+    (d.x, CALLS.fetch_add(1, Ordering::Relaxed))
+}
+
+#[test]
+fn a_nondeterministic_target_stops_the_campaign_naming_the_input_and_both_outputs() {
+    let _g = lock();
+    let mut c = Campaign::new(config(2), catalog(), drifting).unwrap();
+    let err = c.run_trials(50).unwrap_err();
+    let Error::Nondeterministic { input, first, second, .. } = &err else { panic!("{err}") };
+    assert_ne!(first, second);
+    let msg = err.to_string();
+    assert!(msg.contains(input.as_str()) && msg.contains(first.as_str()) && msg.contains(second.as_str()));
+    assert!(msg.contains("nondeterministic"), "{msg}");
+}
+
+#[test]
+fn a_custom_compare_decides_which_output_differences_kill() {
+    let _g = lock();
+    // Only the bucket counts: the arithmetic mutants' differences are ignored.
+    let mut c = Campaign::new(config(1), catalog(), target).unwrap().with_compare(|a, b| a.0 == b.0);
+    c.run_trials(1000).unwrap();
+    let killed: Vec<u32> =
+        c.kills().iter().map(|k| k.mutant).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    assert_eq!(killed, [1, 2, 3, 4]);
+}
+
+#[test]
+fn sampling_k_mutants_bounds_the_runs_per_trial() {
+    let _g = lock();
+    let cfg = Config { sample: Some(1), ..config(4) };
+    let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+    c.run_trials(200).unwrap();
+    let stats = c.stats();
+    assert!(stats.mutant_runs <= stats.trials && stats.mutant_runs > 0, "{stats:?}");
+}
+
+#[test]
+fn the_previous_panic_hook_is_back_after_a_run() {
+    let _g = lock();
+    static HOOK_CALLS: AtomicU32 = AtomicU32::new(0);
+    let before = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {
+        HOOK_CALLS.fetch_add(1, Ordering::Relaxed);
+    }));
+    let mut c = Campaign::new(config(1), catalog(), target).unwrap();
+    c.run_trials(50).unwrap();
+    // Mutant 4 panicked during the run, quietly.
+    assert_eq!(HOOK_CALLS.load(Ordering::Relaxed), 0);
+    let _ = std::panic::catch_unwind(|| panic!("after the campaign"));
+    assert_eq!(HOOK_CALLS.load(Ordering::Relaxed), 1);
+    std::panic::set_hook(before);
+}
