@@ -65,6 +65,8 @@ pub struct Config {
     pub guidance: GuidanceKind,
     /// Where to write the corpus and records as they are found; `None` keeps them in memory only.
     pub dir: Option<PathBuf>,
+    /// Where saved inputs go, if not `dir/corpus`.
+    pub corpus_dir: Option<PathBuf>,
     /// Size and depth budget of generated values.
     pub limits: Limits,
     /// Fuel and depth bounds of mutant runs.
@@ -82,6 +84,7 @@ impl Default for Config {
             seed: 0,
             guidance: GuidanceKind::Mu2,
             dir: None,
+            corpus_dir: None,
             limits: Limits::default(),
             budget: Budget::default(),
             sample: None,
@@ -290,6 +293,19 @@ pub struct Campaign<T, O> {
     buf: Vec<u8>,
     to_run: Vec<u32>,
     pending: Vec<PendingKill>,
+    events: Option<EventSink>,
+}
+
+type EventSink = Box<dyn FnMut(Event<'_>)>;
+
+/// What a campaign is about to do, for a supervisor that must know what was running
+/// if the process dies (see [`Campaign::with_events`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// The original is about to run on this input.
+    Trial(&'a [u8]),
+    /// This mutant is about to run on the current trial's input.
+    Mutant(u32),
 }
 
 impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
@@ -333,7 +349,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
 
         let store = match &config.dir {
-            Some(dir) => Some(Store::open(dir).map_err(|e| Error::io(dir, e))?),
+            Some(dir) => {
+                let corpus = config.corpus_dir.clone().unwrap_or_else(|| dir.join(Store::CORPUS));
+                Some(Store::open_with_corpus(dir, &corpus).map_err(|e| Error::io(dir, e))?)
+            }
             None => None,
         };
         let n = mutants.len();
@@ -361,6 +380,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             buf: Vec::new(),
             to_run: Vec::with_capacity(n),
             pending: Vec::new(),
+            events: None,
             mutants,
             config,
         })
@@ -405,16 +425,40 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self
     }
 
+    /// Calls `events` before each original run and each mutant run. One dynamic call
+    /// each; meant for writing a line that a supervisor reads.
+    pub fn with_events(mut self, events: impl FnMut(Event<'_>) + 'static) -> Self {
+        self.events = Some(Box::new(events));
+        self
+    }
+
     /// Queues an input to be tried before any generated one (as Zest runs its seeds first).
     pub fn add_seed(&mut self, bytes: impl Into<Vec<u8>>) {
         self.seeds.push_back(bytes.into());
     }
 
-    /// Queues every input stored in the configured directory's `corpus/` as a seed (in
-    /// name order), so a stopped campaign resumes from what it saved. Returns how many.
+    /// Resumes a stopped campaign from its directory: every mutant in `kills.jsonl`
+    /// (including kills a supervisor appended, such as crashes) counts as killed and is
+    /// not run again, and every stored corpus input is queued as a seed (in name order).
+    /// Returns how many inputs were queued.
     pub fn resume_from_dir(&mut self) -> Result<usize, Error> {
         let Some(store) = &self.store else { return Ok(0) };
-        let dir = store.dir().join(Store::CORPUS);
+        let kills_path = store.dir().join(Store::KILLS);
+        let kills = std::fs::read_to_string(&kills_path).unwrap_or_default();
+        let index: std::collections::HashMap<u32, usize> =
+            self.mutants.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        for line in kills.lines().filter(|l| !l.trim().is_empty()) {
+            // A torn last line (the process died mid-write) is skipped, not fatal.
+            let Ok(record) = serde_json::from_str::<KillRecord>(line) else { continue };
+            if let Some(&i) = index.get(&record.mutant)
+                && self.killed[i].is_none()
+            {
+                self.killed[i] = Some(record.kind);
+                self.stats.mutants_killed += 1;
+                self.kills.push(record);
+            }
+        }
+        let dir = store.corpus_dir().to_path_buf();
         let mut files = Vec::new();
         for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
             let entry = entry.map_err(|e| Error::io(&dir, e))?;
@@ -514,6 +558,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
 
+        if let Some(events) = &mut self.events {
+            events(Event::Trial(input.as_bytes()));
+        }
         let original = self.exec.run_original(value, self.table, &*self.oracle);
         let mut new_sites = 0;
         for &site in &original.hits {
@@ -543,6 +590,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
             for k in 0..self.to_run.len() {
                 let mi = self.to_run[k] as usize;
+                if let Some(events) = &mut self.events {
+                    events(Event::Mutant(self.mutants[mi].id));
+                }
                 let end = self.exec.run_mutant(self.mutants[mi].id, input.as_bytes(), fuel, depth);
                 self.runs[mi] += 1;
                 if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
@@ -685,12 +735,12 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
 /// Sets the run-time up for in-process mutant runs and quiets panics for one
 /// `run_*` call; puts the original back and restores the panic hook after.
-struct RunGuard {
+pub(crate) struct RunGuard {
     _quiet: QuietPanics,
 }
 
 impl RunGuard {
-    fn start() -> RunGuard {
+    pub(crate) fn start() -> RunGuard {
         mutfuzz_rt::set_exit_on_exhaust(false);
         mutfuzz_rt::activate(0);
         RunGuard { _quiet: QuietPanics::install() }

@@ -86,6 +86,7 @@ impl Corpus {
 #[derive(Debug)]
 pub struct Store {
     dir: PathBuf,
+    corpus: PathBuf,
     kills: File,
     failures: File,
 }
@@ -100,13 +101,20 @@ impl Store {
     /// Failure records, one JSON object per line.
     pub const FAILURE_LOG: &'static str = "failures.jsonl";
 
-    /// Opens (creating as needed) the store in `dir`.
+    /// Opens (creating as needed) the store in `dir`, with the corpus in `dir/corpus`.
     pub fn open(dir: &Path) -> io::Result<Store> {
-        fs::create_dir_all(dir.join(Self::CORPUS))?;
+        Store::open_with_corpus(dir, &dir.join(Self::CORPUS))
+    }
+
+    /// Opens the store in `dir` with the saved inputs in `corpus` (which may live
+    /// elsewhere, such as `mutfuzz/corpus/<target>/` beside the harness).
+    pub fn open_with_corpus(dir: &Path, corpus: &Path) -> io::Result<Store> {
+        fs::create_dir_all(corpus)?;
         fs::create_dir_all(dir.join(Self::FAILURES))?;
         let append = |name: &str| OpenOptions::new().create(true).append(true).open(dir.join(name));
         Ok(Store {
             dir: dir.to_path_buf(),
+            corpus: corpus.to_path_buf(),
             kills: append(Self::KILLS)?,
             failures: append(Self::FAILURE_LOG)?,
         })
@@ -117,9 +125,14 @@ impl Store {
         &self.dir
     }
 
-    /// Writes a saved input to `corpus/<name>`; returns its path.
+    /// The directory of saved inputs.
+    pub fn corpus_dir(&self) -> &Path {
+        &self.corpus
+    }
+
+    /// Writes a saved input to the corpus directory as `<name>`; returns its path.
     pub fn save_input(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-        write_atomically(&self.dir.join(Self::CORPUS), name, bytes)
+        write_atomically(&self.corpus, name, bytes)
     }
 
     /// Writes a failing input to `failures/<name>`; returns its path.

@@ -30,6 +30,9 @@ pub enum KillKind {
     Timeout,
     /// Exactly one of original and mutant discarded the input through [`assume`](crate::assume).
     Discard,
+    /// The mutant took the whole process down (abort, segfault, stack overflow, out of
+    /// memory); recorded by the supervisor that restarts the harness.
+    Crash,
 }
 
 impl fmt::Display for KillKind {
@@ -39,6 +42,7 @@ impl fmt::Display for KillKind {
             KillKind::Panic => "panic",
             KillKind::Timeout => "timeout",
             KillKind::Discard => "discard",
+            KillKind::Crash => "crash",
         })
     }
 }
@@ -128,7 +132,7 @@ impl<T: Gen, O: Debug> Executor<T, O> {
     }
 
     /// Replays `bytes` into a value (no spans, no fresh choices needed).
-    fn regenerate(&mut self, bytes: &[u8]) -> T {
+    pub(crate) fn regenerate(&mut self, bytes: &[u8]) -> T {
         self.scratch.clear();
         self.scratch.extend_from_slice(bytes);
         let mut src = Source::new(std::mem::take(&mut self.scratch), Rng::new(0))

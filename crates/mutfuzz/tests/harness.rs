@@ -1,0 +1,154 @@
+//! The harness command line over a hand-written schema: `fuzz` writes corpus, kills and
+//! stats and resumes from them (crash kills included); `score` judges a corpus; `run`
+//! replays one input.
+//!
+//! The run-time's active mutant is process-global: every test takes `LOCK`.
+
+use std::sync::Mutex;
+
+use mutfuzz::harness::Registry;
+use mutfuzz::{Campaign, Config, KillKind, MutantInfo, ScoreLine, ScoreOutcome};
+use mutfuzz_rt::{at, enter};
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+// site 1: mutant 1 `x > 200` → `>=` (killed only by x == 200, by output)
+// site 2: mutant 2 `x * 2` → `x + 2` (killed by output); mutant 3 → `x - 2` (panics on
+//         underflow for x < 2, else output): both killable
+// site 4: mutant 4 never reached
+fn target(x: u8) -> (bool, u16) {
+    let __m = enter();
+    let big = {
+        let (l, r) = (&x, &200u8);
+        match at(__m, 1, 1) {
+            1 => l >= r,
+            _ => l > r,
+        }
+    };
+    let (l, r) = (u16::from(x), 2u16);
+    let twice = match at(__m, 2, 2) {
+        1 => l + r,
+        2 => l - r,
+        _ => l * r,
+    };
+    if x == 255 && big && twice == 0 {
+        let _ = at(__m, 4, 1);
+    }
+    (big, twice)
+}
+
+fn catalog_json() -> &'static str {
+    r#"[{"id":1,"site":1,"file":"src/lib.rs"},{"id":2,"site":2},{"id":3,"site":2},{"id":4,"site":4}]"#
+}
+
+fn argv(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+#[test]
+fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let (state, corpus, mutants) =
+        (tmp.path().join("state"), tmp.path().join("corpus"), tmp.path().join("m.json"));
+    std::fs::write(&mutants, catalog_json()).unwrap();
+    let mut registry = Registry::new();
+    registry.add("target", target);
+    let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    let code = registry
+        .run(&argv(&[
+            "fuzz",
+            "target",
+            "--state",
+            &s(&state),
+            "--corpus",
+            &s(&corpus),
+            "--mutants",
+            &s(&mutants),
+            "--trials",
+            "3000",
+            "--seed",
+            "3",
+        ]))
+        .unwrap();
+    assert_eq!(code, 0);
+    let kills = std::fs::read_to_string(state.join("kills.jsonl")).unwrap();
+    let killed: Vec<u64> = kills
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["mutant"].as_u64().unwrap())
+        .collect();
+    for id in [1, 2, 3] {
+        assert!(killed.contains(&id), "mutant {id} not killed: {kills}");
+    }
+    assert!(!killed.contains(&4));
+    let files = std::fs::read_dir(&corpus).unwrap().count();
+    assert!(files >= 2, "corpus has {files} files");
+    let csv = std::fs::read_to_string(state.join("stats.csv")).unwrap();
+    assert!(csv.starts_with("seconds,trials,corpus,mutants_seen,mutants_killed,failures\n"), "{csv}");
+
+    // Score the corpus: the same three killed, mutant 4 not covered.
+    let out = tmp.path().join("score.jsonl");
+    let code = registry
+        .run(&argv(&[
+            "score",
+            "target",
+            "--corpus",
+            &s(&corpus),
+            "--mutants",
+            &s(&mutants),
+            "--out",
+            &s(&out),
+        ]))
+        .unwrap();
+    assert_eq!(code, 0);
+    let lines: Vec<ScoreLine> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let outcome = |id| lines.iter().find(|l| l.mutant == id).map(|l| l.outcome);
+    assert_eq!(outcome(1), Some(ScoreOutcome::Killed));
+    assert_eq!(outcome(2), Some(ScoreOutcome::Killed));
+    assert_eq!(outcome(3), Some(ScoreOutcome::Killed));
+    assert_eq!(outcome(4), Some(ScoreOutcome::NotCovered));
+    assert_eq!(lines.len(), 4);
+    // A second score run decides nothing again.
+    registry
+        .run(&argv(&[
+            "score",
+            "target",
+            "--corpus",
+            &s(&corpus),
+            "--mutants",
+            &s(&mutants),
+            "--out",
+            &s(&out),
+        ]))
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 4);
+
+    // `run` replays a stored input.
+    let first = std::fs::read_dir(&corpus).unwrap().next().unwrap().unwrap().path();
+    assert_eq!(registry.run(&argv(&["run", "target", &s(&first)])).unwrap(), 0);
+}
+
+#[test]
+fn a_resumed_campaign_treats_supervisor_crash_kills_as_killed_and_never_runs_them() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("state");
+    std::fs::create_dir_all(&dir).unwrap();
+    // What a supervisor appends after mutant 2 took the process down.
+    std::fs::write(
+        dir.join("kills.jsonl"),
+        "{\"mutant\":2,\"site\":2,\"kind\":\"crash\",\"input\":\"00\",\"trial\":0}\n{\"mutant\":3,\"si",
+    )
+    .unwrap();
+    let mutants = MutantInfo::from_json(catalog_json()).unwrap();
+    let config = Config { seed: 5, dir: Some(dir), ..Config::default() };
+    let mut c = Campaign::new(config, mutants, target).unwrap();
+    c.resume_from_dir().unwrap();
+    c.run_trials(300).unwrap();
+    let two = c.mutants().find(|m| m.info.id == 2).unwrap();
+    assert_eq!(two.killed, Some(KillKind::Crash));
+    assert_eq!(two.runs, 0);
+    // The torn line was skipped; mutant 3 was run (and killed) normally.
+    assert!(c.mutants().find(|m| m.info.id == 3).unwrap().runs > 0);
+}
