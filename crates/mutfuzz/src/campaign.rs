@@ -18,6 +18,7 @@ use mutfuzz_rt::Limit;
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::{Corpus, Entry, Store};
+use crate::coverage::EdgeMap;
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
 use crate::guidance::{Guidance, GuidanceKind, TrialFacts};
@@ -294,6 +295,7 @@ pub struct Campaign<T, O> {
     to_run: Vec<u32>,
     pending: Vec<PendingKill>,
     events: Option<EventSink>,
+    edges: EdgeMap,
 }
 
 type EventSink = Box<dyn FnMut(Event<'_>)>;
@@ -381,6 +383,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             to_run: Vec::with_capacity(n),
             pending: Vec::new(),
             events: None,
+            edges: EdgeMap::default(),
             mutants,
             config,
         })
@@ -561,7 +564,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         if let Some(events) = &mut self.events {
             events(Event::Trial(input.as_bytes()));
         }
+        self.edges.reset();
         let original = self.exec.run_original(value, self.table, &*self.oracle);
+        let edges = self.edges.read();
         let mut new_sites = 0;
         for &site in &original.hits {
             let Some(covered) = self.covered.get(site as usize) else { continue };
@@ -607,6 +612,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let facts = TrialFacts {
             sites: original.hits.len(),
             new_sites,
+            edges: edges.edges,
+            new_edges: edges.new,
             mutants_run,
             // Only surviving mutants ran, so every kill here is a first kill.
             new_kills: self.pending.len(),
@@ -626,6 +633,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
 
         let name = content_name(input.as_bytes());
+        self.edges.keep_last();
         for &site in &original.hits {
             if let Some(c) = self.covered.get_mut(site as usize) {
                 *c = true;
@@ -657,7 +665,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             input,
             spans,
             name,
-            sites: original.hits.len() as u32,
+            // Zest's energy scales with what an input covers: sites and edges alike.
+            sites: (original.hits.len() + edges.edges) as u32,
             favoured: verdict.favoured,
             kills: self.pending.len() as u32,
             trial,

@@ -14,6 +14,10 @@ pub struct TrialFacts {
     pub sites: usize,
     /// Sites hit here that no saved input hit.
     pub new_sites: usize,
+    /// Edges (SanitizerCoverage counters) the original hit on this input.
+    pub edges: usize,
+    /// Edges, or edge hit-count buckets, that no saved input reached.
+    pub new_edges: usize,
     /// Mutants run on this input.
     pub mutants_run: usize,
     /// Mutants killed by this input that no saved input killed.

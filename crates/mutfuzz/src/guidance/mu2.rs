@@ -17,7 +17,10 @@ impl Guidance for Mu2 {
     }
 
     fn judge(&mut self, facts: &TrialFacts) -> Verdict {
-        Verdict { save: facts.new_sites > 0 || facts.new_kills > 0, favoured: facts.new_kills > 0 }
+        Verdict {
+            save: facts.new_sites > 0 || facts.new_edges > 0 || facts.new_kills > 0,
+            favoured: facts.new_kills > 0,
+        }
     }
 }
 
