@@ -1,7 +1,8 @@
 //! Builds the schema once for every mutant: writes the schema files, runs
-//! `cargo test --no-run` with JSON diagnostics, maps each compiler error back to the
-//! mutant whose replacement contains it, marks those `unviable`, and rebuilds until the
-//! build is clean. An error that cannot be located is found by bisection.
+//! `cargo test --no-run` (or builds the fuzz harness that links the schema) with JSON
+//! diagnostics, maps each compiler error back to the mutant whose replacement contains
+//! it, marks those `unviable`, and rebuilds until the build is clean. An error that
+//! cannot be located is found by bisection.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufReader;
@@ -19,9 +20,22 @@ use crate::console::Console;
 use crate::scratch::{Scratch, write_if_changed};
 use crate::workspace::{Workspace, harnessless_targets};
 
+/// What the viability loop builds around the schema.
+#[derive(Clone, Debug, Default)]
+pub enum BuildWhat {
+    /// The packages' test binaries: `cargo test --no-run`.
+    #[default]
+    Tests,
+    /// The fuzz harness package whose manifest (in the scratch copy) is this:
+    /// `cargo build --bins`. Its binaries are returned as harness-less.
+    Harness(PathBuf),
+}
+
 /// Cargo flags for the build, from the command line.
 #[derive(Clone, Debug, Default)]
 pub struct BuildFlags {
+    /// What to build.
+    pub what: BuildWhat,
     /// `--features`.
     pub features: Vec<String>,
     /// `--all-features`.
@@ -30,7 +44,7 @@ pub struct BuildFlags {
     pub no_default_features: bool,
 }
 
-/// A test executable produced by the schema build.
+/// An executable produced by the schema build (a test binary, or the fuzz harness).
 #[derive(Clone, Debug, Serialize)]
 pub struct TestBinary {
     /// The executable.
@@ -236,7 +250,10 @@ impl Builder<'_> {
             enabled.get(id as usize).copied().unwrap_or(false)
         })?;
         self.builds += 1;
-        self.cargo_test_no_run()
+        match &self.flags.what {
+            BuildWhat::Tests => self.cargo_test_no_run(),
+            BuildWhat::Harness(manifest) => self.cargo_build_harness(manifest),
+        }
     }
 
     fn cargo_test_no_run(&self) -> Result<CargoResult> {
@@ -250,6 +267,83 @@ impl Builder<'_> {
         for p in &self.ws.packages {
             cmd.args(["-p", &p.name]);
         }
+        self.feature_args(&mut cmd);
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+        let harnessless: HashMap<String, Vec<String>> = self
+            .ws
+            .packages
+            .iter()
+            .map(|p| (p.name.clone(), harnessless_targets(&p.root.join("Cargo.toml"))))
+            .collect();
+        run_cargo(cmd, |a| {
+            if !a.profile.test {
+                return None;
+            }
+            let exe = a.executable.clone()?;
+            let package = self
+                .ws
+                .packages
+                .iter()
+                .find(|p| {
+                    a.manifest_path.as_std_path() == self.scratch.in_work(self.ws, &p.root.join("Cargo.toml"))
+                })
+                .map(|p| p.name.clone())
+                .unwrap_or_default();
+            let kind = a.target.kind.first().cloned().unwrap_or(TargetKind::Lib);
+            let target = match kind {
+                TargetKind::Lib
+                | TargetKind::RLib
+                | TargetKind::CDyLib
+                | TargetKind::DyLib
+                | TargetKind::StaticLib => "lib".to_owned(),
+                k => format!("{k} {}", a.target.name),
+            };
+            let is_harnessless = harnessless.get(&package).is_some_and(|n| n.contains(&a.target.name));
+            Some(TestBinary {
+                path: exe.into_std_path_buf(),
+                cwd: a.manifest_path.parent().map(|p| p.as_std_path().to_owned()).unwrap_or_default(),
+                package,
+                target,
+                harnessless: is_harnessless,
+            })
+        })
+    }
+
+    /// Build the harness package (which depends on the schema crate by path).
+    fn cargo_build_harness(&self, manifest: &Path) -> Result<CargoResult> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--bins", "--message-format=json"])
+            .arg("--manifest-path")
+            .arg(manifest)
+            .arg("--target-dir")
+            // Its own target dir: these crates carry SanitizerCoverage, which cargo cannot
+            // see (the wrapper adds it), so they must never mix with the test builds.
+            .arg(self.scratch.dir.join("target-fuzz"));
+        // Edge coverage for the crate under test and its dependencies: this binary runs
+        // as the rustc wrapper (see `rustc_wrapper`), keeping any wrapper the user had.
+        let me = std::env::current_exe().context("cannot find the cargo-mutfuzz executable")?;
+        if let Some(inner) = std::env::var_os("RUSTC_WRAPPER") {
+            cmd.env(crate::rustc_wrapper::INNER_ENV, inner);
+        }
+        cmd.env("RUSTC_WRAPPER", me).env(crate::rustc_wrapper::ENV, "1");
+        cmd.arg("--target").arg(host_triple()?);
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+        run_cargo(cmd, |a| {
+            if a.manifest_path.as_std_path() != manifest || !a.target.kind.contains(&TargetKind::Bin) {
+                return None;
+            }
+            Some(TestBinary {
+                path: a.executable.clone()?.into_std_path_buf(),
+                cwd: manifest.parent().map(Path::to_owned).unwrap_or_default(),
+                package: a.target.name.clone(),
+                target: format!("bin {}", a.target.name),
+                harnessless: true,
+            })
+        })
+    }
+
+    fn feature_args(&self, cmd: &mut Command) {
         for f in &self.flags.features {
             cmd.args(["--features", f]);
         }
@@ -259,73 +353,6 @@ impl Builder<'_> {
         if self.flags.no_default_features {
             cmd.arg("--no-default-features");
         }
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
-        let mut child = cmd.spawn().context("failed to run cargo")?;
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let stderr_thread = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
-        let mut errors = Vec::new();
-        let mut binaries = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let harnessless: HashMap<String, Vec<String>> = self
-            .ws
-            .packages
-            .iter()
-            .map(|p| (p.name.clone(), harnessless_targets(&p.root.join("Cargo.toml"))))
-            .collect();
-        for msg in Message::parse_stream(BufReader::new(stdout)) {
-            match msg.context("failed to read cargo's output")? {
-                // The lib is compiled twice (lib and lib test): keep each error once.
-                Message::CompilerMessage(m)
-                    if matches!(m.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice)
-                        && seen.insert(
-                            m.message.rendered.clone().unwrap_or_else(|| m.message.message.clone()),
-                        ) =>
-                {
-                    errors.push(m.message);
-                }
-                Message::CompilerArtifact(a) if a.profile.test => {
-                    if let Some(exe) = a.executable {
-                        let package = self
-                            .ws
-                            .packages
-                            .iter()
-                            .find(|p| {
-                                a.manifest_path.as_std_path()
-                                    == self.scratch.in_work(self.ws, &p.root.join("Cargo.toml"))
-                            })
-                            .map(|p| p.name.clone())
-                            .unwrap_or_default();
-                        let kind = a.target.kind.first().cloned().unwrap_or(TargetKind::Lib);
-                        let target = match kind {
-                            TargetKind::Lib
-                            | TargetKind::RLib
-                            | TargetKind::CDyLib
-                            | TargetKind::DyLib
-                            | TargetKind::StaticLib => "lib".to_owned(),
-                            k => format!("{k} {}", a.target.name),
-                        };
-                        let is_harnessless =
-                            harnessless.get(&package).is_some_and(|n| n.contains(&a.target.name));
-                        binaries.push(TestBinary {
-                            path: exe.into_std_path_buf(),
-                            cwd: a
-                                .manifest_path
-                                .parent()
-                                .map(|p| p.as_std_path().to_owned())
-                                .unwrap_or_default(),
-                            package,
-                            target,
-                            harnessless: is_harnessless,
-                        });
-                    }
-                }
-                _ => {}
-            }
-        }
-        let status = child.wait()?;
-        let stderr = stderr_thread.join().unwrap_or_default();
-        Ok(CargoResult { success: status.success(), errors, binaries, stderr })
     }
 
     /// Where in the schema files each error lies (following macro expansions back to
@@ -436,6 +463,49 @@ impl Builder<'_> {
         }
         Ok((candidates[hi - 1], message))
     }
+}
+
+/// The host's target triple, from `rustc -vV`.
+fn host_triple() -> Result<String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let out =
+        Command::new(&rustc).arg("-vV").output().with_context(|| format!("failed to run {rustc} -vV"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .with_context(|| format!("`{rustc} -vV` did not name the host triple"))
+}
+
+/// Run a cargo build with JSON messages, keeping each compiler error once and the
+/// executables that `artifact` picks.
+fn run_cargo(
+    mut cmd: Command,
+    artifact: impl Fn(&cargo_metadata::Artifact) -> Option<TestBinary>,
+) -> Result<CargoResult> {
+    let mut child = cmd.spawn().context("failed to run cargo")?;
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let stderr_thread = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
+    let mut errors = Vec::new();
+    let mut binaries = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for msg in Message::parse_stream(BufReader::new(stdout)) {
+        match msg.context("failed to read cargo's output")? {
+            // The lib is compiled twice (lib and lib test): keep each error once.
+            Message::CompilerMessage(m)
+                if matches!(m.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice)
+                    && seen
+                        .insert(m.message.rendered.clone().unwrap_or_else(|| m.message.message.clone())) =>
+            {
+                errors.push(m.message);
+            }
+            Message::CompilerArtifact(a) => binaries.extend(artifact(&a)),
+            _ => {}
+        }
+    }
+    let status = child.wait()?;
+    let stderr = stderr_thread.join().unwrap_or_default();
+    Ok(CargoResult { success: status.success(), errors, binaries, stderr })
 }
 
 fn first_error(r: &CargoResult) -> String {

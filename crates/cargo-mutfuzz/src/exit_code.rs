@@ -32,3 +32,21 @@ impl std::error::Error for UsageError {}
 pub fn usage(e: anyhow::Error) -> anyhow::Error {
     anyhow::Error::new(UsageError(format!("{e:#}")))
 }
+
+/// The package (or its harness) does not build without mutants: reported with exit code
+/// [`BASELINE_FAILED`].
+#[derive(Debug)]
+pub struct BaselineError(pub String);
+
+impl std::fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BaselineError {}
+
+/// Mark an error as a build failure of the unmutated package.
+pub fn baseline(e: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(BaselineError(format!("{e:#}")))
+}

@@ -1,5 +1,5 @@
 //! `cargo mutfuzz`: mutation testing of a crate's own test suite from one schema build,
-//! and (next) mutation-guided fuzzing.
+//! and mutation-guided fuzzing of a harness built against the same schema.
 //!
 //! The binary is a thin wrapper over [`run`]; the library exists so that benchmarks and
 //! tests can drive the same code.
@@ -7,7 +7,11 @@
 pub mod baseline;
 pub mod compile;
 pub mod console;
+pub mod engine;
 pub mod exit_code;
+mod fuzz_cmd;
+pub mod harness;
+mod init_cmd;
 pub mod lab;
 pub mod list;
 mod mutants_cmd;
@@ -16,7 +20,14 @@ pub mod outcome;
 pub mod output;
 mod pool;
 pub mod process;
+pub mod protocol;
+pub mod records;
+mod run_cmd;
+pub mod rustc_wrapper;
+mod score_cmd;
 pub mod scratch;
+pub mod status;
+pub mod supervise;
 mod test_cmd;
 pub mod workspace;
 
@@ -45,6 +56,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     let result = match &cli.command {
         Command::Mutants(a) => mutants_cmd::run(a),
         Command::Test(a) => test_cmd::run(a),
+        Command::Init(a) => init_cmd::run(a),
+        Command::Fuzz(a) => fuzz_cmd::run(a),
+        Command::Score(a) => score_cmd::run(a),
+        Command::Run(a) => run_cmd::run(a),
     };
     match result {
         Ok(code) => code,
@@ -52,6 +67,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             eprintln!("error: {e:#}");
             if e.downcast_ref::<exit_code::UsageError>().is_some() {
                 exit_code::USAGE
+            } else if e.downcast_ref::<exit_code::BaselineError>().is_some() {
+                exit_code::BASELINE_FAILED
             } else {
                 exit_code::SOFTWARE
             }

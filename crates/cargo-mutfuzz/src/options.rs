@@ -1,8 +1,9 @@
 //! Command-line options, parsed with clap; `cargo mutfuzz <command>` and `cargo-mutfuzz <command>`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -20,6 +21,14 @@ pub enum Command {
     Mutants(MutantsArgs),
     /// Mutation-test the package's own test suite, with one build for every mutant.
     Test(TestArgs),
+    /// Make a fuzz harness package, `mutfuzz/`, with one example target.
+    Init(InitArgs),
+    /// Fuzz a harness target, growing a corpus of inputs that kill mutants.
+    Fuzz(FuzzArgs),
+    /// Run a corpus against every mutant with a generous budget: the final mutation score.
+    Score(ScoreArgs),
+    /// Run a target's original code on one stored input (to reproduce a failure).
+    Run(RunArgs),
 }
 
 /// Which package, shared by every command.
@@ -73,4 +82,125 @@ pub struct TestArgs {
     /// Arguments for the test binaries' listing (filters, `--skip`, `--include-ignored`).
     #[arg(last = true, value_name = "TEST ARGS")]
     pub test_args: Vec<String>,
+}
+
+/// `cargo mutfuzz init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Name of the example target function.
+    #[arg(long, value_name = "NAME", default_value = "example")]
+    pub target: String,
+}
+
+/// Feedback that decides which inputs are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Guidance {
+    /// Keep inputs that reach new sites or kill new mutants (Mu2).
+    Mu2,
+    /// Keep inputs that reach new sites only.
+    Coverage,
+}
+
+impl Guidance {
+    /// The harness's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Guidance::Mu2 => "mu2",
+            Guidance::Coverage => "coverage",
+        }
+    }
+}
+
+/// `cargo mutfuzz fuzz`.
+#[derive(Debug, Args)]
+pub struct FuzzArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Stop after this long: `90`, `30s`, `5m`, `1h` (default: run until Ctrl-C or --trials).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Stop after this many trials.
+    #[arg(long, value_name = "N")]
+    pub trials: Option<u64>,
+    /// Which inputs to keep.
+    #[arg(long, value_enum, default_value = "mu2")]
+    pub guidance: Guidance,
+    /// Seed of every random choice.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Corpus directory (default: `mutfuzz/corpus/<TARGET>` in the harness).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Option<PathBuf>,
+    /// Kill and restart the harness when it prints nothing for this many seconds; the
+    /// mutant running then is killed by `timeout`.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub hang_timeout: f64,
+}
+
+/// `cargo mutfuzz score`.
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Corpus directory (default: `mutfuzz/corpus/<TARGET>` in the harness).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Option<PathBuf>,
+    /// Kill and restart the harness when it prints nothing for this many seconds; the
+    /// mutant running then is killed by `timeout`.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub hang_timeout: f64,
+}
+
+/// `cargo mutfuzz run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    /// The stored input file (from the corpus or `failures/`).
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub package: PackageArgs,
+}
+
+/// `90` (seconds), `30s`, `5m`, `1h`, `1.5h`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let scale = match unit {
+        "s" | "sec" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(format!("unknown unit {unit:?} in {text:?}: use s, m or h, as in 30s, 5m, 1h")),
+    };
+    let n: f64 =
+        number.trim().parse().map_err(|_| format!("{text:?} is not a duration: write 30s, 5m or 1h"))?;
+    if !n.is_finite() || n <= 0.0 {
+        return Err(format!("{text:?}: the duration must be positive"));
+    }
+    Ok(Duration::from_secs_f64(n * scale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("1.5h"), Ok(Duration::from_secs(5400)));
+        assert!(parse_duration("5d").is_err());
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("s").is_err());
+    }
 }

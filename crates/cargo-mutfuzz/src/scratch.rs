@@ -1,5 +1,5 @@
 //! The scratch copy under `target/mutfuzz/`: the user's workspace copied and rewritten
-//! into the schema, plus the run-time crate. The user's own files are never written.
+//! into the schema, plus the engine crates it links. The user's own files are never written.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -9,11 +9,6 @@ use toml_edit::{DocumentMut, Item, Table, value};
 
 use crate::workspace::Workspace;
 
-/// The run-time crate's source, carried inside this binary so that an installed
-/// `cargo mutfuzz` needs no checkout of mutfuzz.
-const RT_LIB_RS: &str = include_str!("../../mutfuzz-rt/src/lib.rs");
-const RT_VERSION: &str = env!("CARGO_PKG_VERSION");
-
 /// Paths of the scratch area.
 #[derive(Clone, Debug)]
 pub struct Scratch {
@@ -21,7 +16,9 @@ pub struct Scratch {
     pub dir: PathBuf,
     /// The copy of the workspace root.
     pub work: PathBuf,
-    /// The run-time crate.
+    /// The engine crates (`mutfuzz-rt`, `mutfuzz`, `mutfuzz-derive`), carried in this binary.
+    pub engine: PathBuf,
+    /// The run-time crate the schema links, inside `engine`.
     pub rt: PathBuf,
     /// Cargo target dir for schema builds (kept between runs, so rebuilds are incremental).
     pub target: PathBuf,
@@ -31,7 +28,14 @@ impl Scratch {
     /// Lay out the scratch area for `ws`.
     pub fn new(ws: &Workspace) -> Scratch {
         let dir = ws.target_dir.join("mutfuzz");
-        Scratch { work: dir.join("work"), rt: dir.join("rt"), target: dir.join("target"), dir }
+        let engine = crate::engine::dir(&ws.target_dir);
+        Scratch {
+            work: dir.join("work"),
+            rt: engine.join("mutfuzz-rt"),
+            engine,
+            target: dir.join("target"),
+            dir,
+        }
     }
 
     /// Where the copy of a user's path is.
@@ -42,25 +46,15 @@ impl Scratch {
         }
     }
 
-    /// Copy the workspace, write the run-time crate, and patch the manifests.
+    /// Copy the workspace, write the engine crates, and patch the manifests.
     pub fn prepare(&self, ws: &Workspace, skip: &[&Path]) -> Result<()> {
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
         excluded.extend(skip.iter().map(|p| p.to_path_buf()));
         copy_tree(&ws.root, &self.work, &excluded)?;
-        self.write_rt()?;
+        crate::engine::write(&self.engine)?;
         self.patch_manifests(ws)
-    }
-
-    fn write_rt(&self) -> Result<()> {
-        let manifest = format!(
-            "[package]\nname = \"mutfuzz-rt\"\nversion = \"{RT_VERSION}\"\nedition = \"2021\"\n\n[lib]\npath = \"lib.rs\"\n\n[workspace]\n"
-        );
-        fs::create_dir_all(&self.rt)?;
-        write_if_changed(&self.rt.join("Cargo.toml"), &manifest)?;
-        write_if_changed(&self.rt.join("lib.rs"), RT_LIB_RS)?;
-        Ok(())
     }
 
     fn patch_manifests(&self, ws: &Workspace) -> Result<()> {
@@ -98,7 +92,7 @@ impl Scratch {
 }
 
 /// Point relative `path = …` dependencies that leave the workspace at the original files.
-fn absolutize_paths(table: &mut dyn toml_edit::TableLike, dir: &Path, root: &Path) {
+pub fn absolutize_paths(table: &mut dyn toml_edit::TableLike, dir: &Path, root: &Path) {
     for (key, item) in table.iter_mut() {
         if key == "path"
             && let Some(p) = item.as_str()

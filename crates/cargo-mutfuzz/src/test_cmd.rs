@@ -83,6 +83,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         features: args.features.clone(),
         all_features: args.all_features,
         no_default_features: args.no_default_features,
+        what: compile::BuildWhat::Tests,
     };
     let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &console) {
         Ok(b) => b,

@@ -1,0 +1,450 @@
+//! `cargo mutfuzz fuzz`: build the harness against the schema, then run its campaign as a
+//! supervised child process. A crash or hang while a mutant runs kills that mutant (a
+//! kill record and the input, saved where the engine resumes from them); one while the
+//! original runs is a failure of the code under test. Either way the harness restarts
+//! with what is left of the budget.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+
+use crate::exit_code;
+use crate::harness::{self, Built};
+use crate::options::FuzzArgs;
+use crate::process::Exit;
+use crate::protocol::{Line, Stats};
+use crate::records::{self, content_name};
+use crate::status::{self, Progress, StatusLine};
+use crate::supervise::{self, Ending};
+
+/// Restarts in a row that record nothing new before the campaign gives up.
+pub const MAX_STALLED_RESTARTS: u32 = 20;
+
+/// What the harness is doing, from the last lines it printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Running {
+    /// Nothing attributable (starting up, or finished).
+    #[default]
+    Nothing,
+    /// The original, on the last trial's input.
+    Original,
+    /// This mutant, on the last trial's input.
+    Mutant(u32),
+}
+
+/// Follows one harness process's `fuzz` output.
+#[derive(Clone, Debug, Default)]
+pub struct Tracker {
+    /// What runs now.
+    pub running: Running,
+    /// The last trial's input bytes.
+    pub input: Vec<u8>,
+    /// `trial` lines seen.
+    pub trial_lines: u64,
+    /// The last counters.
+    pub stats: Option<Stats>,
+    /// Whether it printed `done`.
+    pub done: bool,
+}
+
+impl Tracker {
+    /// Take in one line.
+    pub fn observe(&mut self, line: Line) {
+        match line {
+            Line::Trial(bytes) => {
+                self.input = bytes;
+                self.running = Running::Original;
+                self.trial_lines += 1;
+            }
+            Line::Mutant(id) => self.running = Running::Mutant(id),
+            Line::Stats(s) => self.stats = Some(s),
+            Line::Done(s) => {
+                self.stats = Some(s);
+                self.done = true;
+                self.running = Running::Nothing;
+            }
+            Line::Input(_) | Line::Other(_) => {}
+        }
+    }
+
+    /// Trials this process ran.
+    pub fn trials(&self) -> u64 {
+        self.trial_lines.max(self.stats.map_or(0, |s| s.trials))
+    }
+}
+
+/// The campaign's files.
+pub struct Files {
+    /// State directory: `kills.jsonl`, `failures/`, `failures.jsonl`, `stats.csv`.
+    pub state: PathBuf,
+    /// Corpus directory.
+    pub corpus: PathBuf,
+}
+
+/// What the supervisor recorded for one death.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Blame {
+    /// A new kill of this mutant, by this input.
+    Kill { mutant: u32, kind: &'static str, input: String },
+    /// A new failure of the original on this input.
+    Failure { input: String },
+    /// Nothing new: nothing was running, or it was recorded before.
+    Nothing,
+}
+
+/// Record the death of a harness process that `t` followed. `sites` maps mutant → site.
+pub fn attribute(
+    t: &Tracker,
+    ending: &Ending,
+    how: &str,
+    trial: u64,
+    files: &Files,
+    sites: &HashMap<u32, u32>,
+) -> Result<Blame> {
+    let name = content_name(&t.input);
+    match t.running {
+        Running::Nothing => Ok(Blame::Nothing),
+        Running::Mutant(id) => {
+            let kills = files.state.join("kills.jsonl");
+            if records::read_lines(&kills)?.iter().any(|k| k["mutant"] == id) {
+                return Ok(Blame::Nothing);
+            }
+            // The input first: a kill record must never name an input that is not stored.
+            records::save_input(&files.corpus, &name, &t.input)?;
+            let kind = if matches!(ending, Ending::Hung(_)) { "timeout" } else { "crash" };
+            let mut record = json!({
+                "mutant": id,
+                "site": sites.get(&id).copied().unwrap_or(id),
+                "kind": kind,
+                "input": name,
+                "trial": trial,
+            });
+            if kind == "timeout" {
+                record["limit"] = json!("wall");
+            }
+            records::append_line(&kills, &record)?;
+            Ok(Blame::Kill { mutant: id, kind, input: name })
+        }
+        Running::Original => {
+            let (_, new) = records::save_input(&files.state.join("failures"), &name, &t.input)?;
+            let log = files.state.join("failures.jsonl");
+            if !new && records::read_lines(&log)?.iter().any(|f| f["input"] == name.as_str()) {
+                return Ok(Blame::Nothing);
+            }
+            records::append_line(
+                &log,
+                &json!({"input": name, "message": format!("process died: {how}"), "location": null, "trial": trial}),
+            )?;
+            Ok(Blame::Failure { input: name })
+        }
+    }
+}
+
+/// Why the loop stopped.
+enum Stop {
+    Budget,
+    Interrupted,
+}
+
+/// Run the command; returns the exit code.
+pub fn run(args: &FuzzArgs) -> Result<i32> {
+    supervise::stop_on_interrupt();
+    if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
+        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
+    }
+    let built = harness::build(&args.package, &args.target)?;
+    let corpus = match &args.corpus {
+        Some(dir) => std::path::absolute(dir)?,
+        None => built.default_corpus(&args.target),
+    };
+    std::fs::create_dir_all(&corpus).with_context(|| format!("failed to create {}", corpus.display()))?;
+    let files = Files { state: built.state.clone(), corpus };
+    let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
+    let total = sites.len() as u64;
+    eprintln!(
+        "Fuzzing {}: {} viable mutants ({} unviable); corpus {}; state {}",
+        args.target,
+        total,
+        built.unviable.len(),
+        files.corpus.display(),
+        files.state.display()
+    );
+    let hang = Duration::from_secs_f64(args.hang_timeout);
+    let log = files.state.join("harness.log");
+    let start = Instant::now();
+    let mut status_line = StatusLine::new(Duration::from_secs(5));
+    let mut trials_before = 0u64;
+    let mut restarts = 0u32;
+    let mut stalled = 0u32;
+    let mut last: Option<Stats> = None;
+    let stop = loop {
+        if supervise::interrupted() {
+            break Stop::Interrupted;
+        }
+        let remaining_trials = args.trials.map(|n| n.saturating_sub(trials_before));
+        let remaining_time = args.time.map(|t| t.saturating_sub(start.elapsed()));
+        if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
+            break Stop::Budget;
+        }
+        let cmd = fuzz_command(&built, args, &files, restarts, remaining_trials, remaining_time);
+        let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
+        let show = |p: &mut Progress, t: &Tracker| {
+            p.elapsed = start.elapsed();
+            p.trials = trials_before + t.trials();
+            p.restarts = restarts;
+            if let Some(s) = t.stats.or(last) {
+                p.corpus = s.corpus;
+                p.killed = s.mutants_killed;
+                p.seen = s.mutants_seen.max(s.mutants_killed);
+                p.failures = s.failures;
+            }
+        };
+        let outcome = supervise::run(
+            cmd,
+            hang,
+            &log,
+            &mut |line| {
+                let (t, _) = &mut *state.borrow_mut();
+                t.observe(line);
+            },
+            &mut || {
+                let (t, p) = &mut *state.borrow_mut();
+                show(p, t);
+                status_line.show(p);
+            },
+        )?;
+        let (t, _) = state.into_inner();
+        let trial = (trials_before + t.trial_lines).saturating_sub(1);
+        trials_before += t.trials();
+        let killed_before = last.map_or(0, |s| s.mutants_killed);
+        if t.stats.is_some() {
+            last = t.stats;
+        }
+        match outcome.ending {
+            Ending::Interrupted => break Stop::Interrupted,
+            Ending::Exited(Exit::Code(0)) if t.done || t.running == Running::Nothing => break Stop::Budget,
+            Ending::Exited(Exit::Code(2)) if !matches!(t.running, Running::Mutant(_)) => {
+                status_line.finish();
+                return Err(exit_code::usage(anyhow::anyhow!(
+                    "the harness stopped the campaign (exit code 2):\n{}",
+                    outcome.stderr_tail.join("\n")
+                )));
+            }
+            ending => {
+                let mut how = ending.describe();
+                if let Some(words) = outcome.last_words() {
+                    how = format!("{how}: {}", words.chars().take(200).collect::<String>());
+                }
+                let blame = attribute(&t, &ending, &how, trial, &files, &sites)?;
+                restarts += 1;
+                let progressed =
+                    blame != Blame::Nothing || t.stats.is_some_and(|s| s.mutants_killed > killed_before);
+                stalled = if progressed { 0 } else { stalled + 1 };
+                status_line.message(&match &blame {
+                    Blame::Kill { mutant, kind, input } => {
+                        format!("mutant {mutant} killed by {kind} ({how}) on input {input}; restarting the harness")
+                    }
+                    Blame::Failure { input } => format!(
+                        "FAILURE: the original died ({how}) on input {input}; saved in {}; restarting the harness",
+                        files.state.join("failures").display()
+                    ),
+                    Blame::Nothing => format!("the harness died ({how}); restarting it"),
+                });
+                if stalled >= MAX_STALLED_RESTARTS {
+                    status_line.finish();
+                    bail!(
+                        "the harness died {stalled} times in a row without finding anything new (last: {how}); \
+                         its log is {}:\n{}",
+                        log.display(),
+                        outcome.stderr_tail.join("\n")
+                    );
+                }
+            }
+        }
+    };
+    status_line.finish();
+    let why = match stop {
+        Stop::Budget => "budget spent",
+        Stop::Interrupted => "interrupted",
+    };
+    print_summary(&built, args, &files, start.elapsed(), trials_before, last, why)?;
+    Ok(exit_code::SUCCESS)
+}
+
+fn fuzz_command(
+    built: &Built,
+    args: &FuzzArgs,
+    files: &Files,
+    restarts: u32,
+    trials: Option<u64>,
+    time: Option<Duration>,
+) -> std::process::Command {
+    let mut a: Vec<OsString> = vec![
+        "fuzz".into(),
+        args.target.clone().into(),
+        "--state".into(),
+        files.state.clone().into(),
+        "--corpus".into(),
+        files.corpus.clone().into(),
+        "--mutants".into(),
+        built.viable_catalog.clone().into(),
+        // A restart resumes from the corpus; a new seed keeps it from replaying the same edits.
+        "--seed".into(),
+        args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
+        "--guidance".into(),
+        args.guidance.name().into(),
+    ];
+    if let Some(n) = trials {
+        a.extend(["--trials".into(), n.to_string().into()]);
+    }
+    if let Some(t) = time {
+        a.extend(["--time".into(), t.as_secs_f64().ceil().max(1.0).to_string().into()]);
+    }
+    let refs: Vec<&std::ffi::OsStr> = a.iter().map(OsString::as_os_str).collect();
+    built.command(&refs)
+}
+
+fn print_summary(
+    built: &Built,
+    args: &FuzzArgs,
+    files: &Files,
+    elapsed: Duration,
+    trials: u64,
+    last: Option<Stats>,
+    why: &str,
+) -> Result<()> {
+    let viable: HashMap<u32, ()> = built.viable().map(|m| (m.id, ())).collect();
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    let mut killed: HashMap<u32, ()> = HashMap::new();
+    for k in records::read_lines(&files.state.join("kills.jsonl"))? {
+        let Some(id) = k["mutant"].as_u64().map(|i| i as u32) else { continue };
+        if viable.contains_key(&id) && killed.insert(id, ()).is_none() {
+            *kinds.entry(k["kind"].as_str().unwrap_or("?").to_owned()).or_default() += 1;
+        }
+    }
+    let total = viable.len() as u64;
+    let killed = killed.len() as u64;
+    let seen = last.map_or(0, |s| s.mutants_seen).max(killed);
+    let corpus = count_files(&files.corpus);
+    eprintln!(
+        "Fuzzing {} stopped ({why}) after {}: {trials} trials; corpus {corpus} inputs in {}",
+        args.target,
+        crate::console::duration(elapsed),
+        files.corpus.display()
+    );
+    let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    eprintln!(
+        "Mutants: {total} viable ({} unviable): {killed} killed{}, {} survived (reached, not killed), {} not reached",
+        built.unviable.len(),
+        if by_kind.is_empty() { String::new() } else { format!(" ({})", by_kind.join(", ")) },
+        seen - killed,
+        total.saturating_sub(seen)
+    );
+    eprintln!("Score: {} of viable mutants killed", status::percent(killed, total));
+    let failures = records::read_lines(&files.state.join("failures.jsonl"))?;
+    if failures.is_empty() {
+        eprintln!("Failures of the original: none");
+    } else {
+        eprintln!("Failures of the original: {}", failures.len());
+        for f in &failures {
+            let name = f["input"].as_str().unwrap_or("?");
+            let path = files.state.join("failures").join(name);
+            let at = f["location"].as_str().map(|l| format!(" at {l}")).unwrap_or_default();
+            eprintln!("  {}: {}{at}", path.display(), f["message"].as_str().unwrap_or("?"));
+            eprintln!(
+                "    reproduce: cargo mutfuzz run {} {}{}",
+                args.target,
+                path.display(),
+                manifest_arg(args)
+            );
+        }
+    }
+    eprintln!(
+        "Kills in {}; the final number: cargo mutfuzz score {}",
+        files.state.join("kills.jsonl").display(),
+        args.target
+    );
+    Ok(())
+}
+
+fn manifest_arg(args: &FuzzArgs) -> String {
+    args.package
+        .manifest_path
+        .as_ref()
+        .map(|p| format!(" --manifest-path {}", p.display()))
+        .unwrap_or_default()
+}
+
+/// Files (not temporaries) in a directory.
+pub fn count_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.') && e.path().is_file())
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tracked(lines: &[&str]) -> Tracker {
+        let mut t = Tracker::default();
+        for l in lines {
+            t.observe(crate::protocol::parse(l));
+        }
+        t
+    }
+
+    #[test]
+    fn the_tracker_knows_what_runs() {
+        let t = tracked(&["trial 0a0b", "mutant 4", "mutant 7"]);
+        assert_eq!((t.running, t.input.as_slice(), t.trial_lines), (Running::Mutant(7), &[10u8, 11][..], 1));
+        let t = tracked(&["trial 0a", "mutant 4", "trial 0c"]);
+        assert_eq!((t.running, t.input.as_slice()), (Running::Original, &[12u8][..]));
+        let t = tracked(&["trial 0a", r#"done {"trials":9}"#]);
+        assert_eq!((t.running, t.done, t.trials()), (Running::Nothing, true, 9));
+    }
+
+    #[test]
+    fn a_crash_in_a_mutant_is_a_kill_once_and_in_the_original_a_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = Files { state: dir.path().join("state"), corpus: dir.path().join("corpus") };
+        std::fs::create_dir_all(&files.state).unwrap();
+        let sites = HashMap::from([(5, 4)]);
+        let died = Ending::Exited(Exit::Signal(6));
+        let t = tracked(&["trial 0102", "mutant 5"]);
+        let blame = attribute(&t, &died, "killed by signal 6", 3, &files, &sites).unwrap();
+        let name = content_name(&[1, 2]);
+        assert_eq!(blame, Blame::Kill { mutant: 5, kind: "crash", input: name.clone() });
+        assert_eq!(std::fs::read(files.corpus.join(&name)).unwrap(), [1, 2]);
+        let kills = records::read_lines(&files.state.join("kills.jsonl")).unwrap();
+        assert_eq!(kills, [json!({"mutant": 5, "site": 4, "kind": "crash", "input": name, "trial": 3})]);
+        // Recorded once, even if it somehow runs again.
+        assert_eq!(attribute(&t, &died, "again", 4, &files, &sites).unwrap(), Blame::Nothing);
+
+        let hung = tracked(&["trial 09", "mutant 6"]);
+        let blame =
+            attribute(&hung, &Ending::Hung(Duration::from_secs(1)), "hung", 7, &files, &sites).unwrap();
+        assert!(matches!(blame, Blame::Kill { mutant: 6, kind: "timeout", .. }), "{blame:?}");
+        let kills = records::read_lines(&files.state.join("kills.jsonl")).unwrap();
+        assert_eq!(kills[1]["limit"], "wall");
+
+        let t = tracked(&["trial ff"]);
+        let blame = attribute(&t, &died, "killed by signal 6", 9, &files, &sites).unwrap();
+        let name = content_name(&[255]);
+        assert_eq!(blame, Blame::Failure { input: name.clone() });
+        assert!(files.state.join("failures").join(&name).is_file());
+        let failures = records::read_lines(&files.state.join("failures.jsonl")).unwrap();
+        assert_eq!(failures[0]["message"], "process died: killed by signal 6");
+        assert_eq!(attribute(&t, &died, "again", 10, &files, &sites).unwrap(), Blame::Nothing);
+        assert_eq!(attribute(&Tracker::default(), &died, "x", 0, &files, &sites).unwrap(), Blame::Nothing);
+    }
+}

@@ -1,0 +1,306 @@
+//! The user's fuzz harness package (`mutfuzz/` beside their crate) and its build against
+//! the schema: found in the package, copied into the scratch workspace with its manifest
+//! pointed at the embedded engine, built through the viability loop, and run.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use mutfuzz_mutate::{Discovery, Mutant};
+use serde::Serialize;
+use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
+
+use crate::compile::{self, BuildFailure, BuildFlags, BuildWhat};
+use crate::console::Console;
+use crate::exit_code;
+use crate::options::PackageArgs;
+use crate::scratch::{Scratch, absolutize_paths, write_if_changed};
+use crate::workspace::{Package, Workspace};
+
+/// Directory name of the harness package, inside the package (or workspace) root.
+pub const DIR: &str = "mutfuzz";
+/// Names under `target/mutfuzz/` that the scratch area uses, so no target may take them.
+const RESERVED: [&str; 5] = ["work", "target", "engine", "rt", "baseline"];
+
+/// A harness package on disk.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    /// Its directory (the user's, not the copy).
+    pub dir: PathBuf,
+    /// Its Cargo.toml.
+    pub manifest: PathBuf,
+}
+
+/// The one package a harness command works on.
+pub fn single_package(ws: &Workspace) -> Result<&Package> {
+    match &ws.packages[..] {
+        [p] => Ok(p),
+        [] => Err(exit_code::usage(anyhow::anyhow!("the workspace has no package to fuzz"))),
+        many => {
+            let names: Vec<&str> = many.iter().map(|p| p.name.as_str()).collect();
+            Err(exit_code::usage(anyhow::anyhow!(
+                "this command works on one package; choose one with -p: {}",
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// Find the harness of `package`: `mutfuzz/` in its root, else in the workspace root.
+pub fn find(ws: &Workspace, package: &Package) -> Result<Harness> {
+    let mut candidates = vec![package.root.join(DIR)];
+    if ws.root != package.root {
+        candidates.push(ws.root.join(DIR));
+    }
+    for dir in &candidates {
+        let manifest = dir.join("Cargo.toml");
+        if !manifest.is_file() {
+            continue;
+        }
+        let text = fs::read_to_string(&manifest)
+            .with_context(|| format!("failed to read {}", manifest.display()))?;
+        let doc: DocumentMut =
+            text.parse().with_context(|| format!("{} is not a valid manifest", manifest.display()))?;
+        let marked = doc
+            .get("package")
+            .and_then(|p| p.get("metadata"))
+            .and_then(|m| m.get("mutfuzz"))
+            .and_then(Item::as_bool)
+            == Some(true);
+        if !marked {
+            bail!(
+                "{} is not a mutfuzz harness: add `[package.metadata]` with `mutfuzz = true` to it",
+                manifest.display()
+            );
+        }
+        return Ok(Harness { dir: dir.clone(), manifest });
+    }
+    bail!(
+        "no fuzz harness: expected {}; run `cargo mutfuzz init` to make one",
+        candidates[0].join("Cargo.toml").display()
+    )
+}
+
+/// Write the harness manifest into the scratch copy: paths leaving the workspace made
+/// absolute, and the `mutfuzz` dependency pointed at the engine this binary carries
+/// (whatever the user wrote), so the harness and the schema link one `mutfuzz-rt`.
+/// Returns the copy's path.
+pub fn patch_manifest(ws: &Workspace, scratch: &Scratch, harness: &Harness) -> Result<PathBuf> {
+    let text = fs::read_to_string(&harness.manifest)
+        .with_context(|| format!("failed to read {}", harness.manifest.display()))?;
+    let mut doc: DocumentMut =
+        text.parse().with_context(|| format!("failed to parse {}", harness.manifest.display()))?;
+    absolutize_paths(doc.as_table_mut(), &harness.dir, &ws.root);
+    let engine = scratch.engine.join("mutfuzz");
+    let deps = doc.entry("dependencies").or_insert(Item::Table(Table::new()));
+    let Some(deps) = deps.as_table_like_mut() else {
+        bail!("{}: [dependencies] is not a table", harness.manifest.display())
+    };
+    let key = deps
+        .iter()
+        .find(|(k, v)| v.get("package").and_then(Item::as_str).map_or(*k == "mutfuzz", |p| p == "mutfuzz"))
+        .map(|(k, _)| k.to_owned())
+        .unwrap_or_else(|| "mutfuzz".to_owned());
+    let mut dep = InlineTable::new();
+    dep.insert("path", engine.to_string_lossy().as_ref().into());
+    if key != "mutfuzz" {
+        dep.insert("package", "mutfuzz".into());
+    }
+    deps.insert(&key, value(dep));
+    if !doc.contains_key("workspace") {
+        doc.insert("workspace", Item::Table(Table::new()));
+    }
+    let copy = scratch.in_work(ws, &harness.manifest);
+    write_if_changed(&copy, &doc.to_string())?;
+    Ok(copy)
+}
+
+/// Check a target name before it becomes a directory name.
+pub fn check_target_name(target: &str) -> Result<()> {
+    let ok = !target.is_empty() && target.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !ok {
+        bail!("{target:?} is not a target name: use the name of a function listed in `mutfuzz::targets!`");
+    }
+    if RESERVED.contains(&target) {
+        bail!("a target may not be named {target:?} (target/mutfuzz/{target} holds mutfuzz's own files)");
+    }
+    Ok(())
+}
+
+/// A harness built against the schema, ready to run.
+pub struct Built {
+    /// The user's workspace.
+    pub ws: Workspace,
+    /// The mutants.
+    pub discovery: Discovery,
+    /// The harness (the user's).
+    pub harness: Harness,
+    /// The harness executable.
+    pub binary: PathBuf,
+    /// Unviable mutants, with the compiler's reason.
+    pub unviable: BTreeMap<u32, String>,
+    /// Campaign state: `target/mutfuzz/<target>/`.
+    pub state: PathBuf,
+    /// The catalog of viable mutants, given to the harness.
+    pub viable_catalog: PathBuf,
+    /// Where the harness and the stored inputs run.
+    pub cwd: PathBuf,
+}
+
+impl Built {
+    /// The viable mutants.
+    pub fn viable(&self) -> impl Iterator<Item = &Mutant> {
+        self.discovery.mutants.iter().filter(|m| !self.unviable.contains_key(&m.id))
+    }
+
+    /// A command running the harness with `args`.
+    pub fn command(&self, args: &[&std::ffi::OsStr]) -> Command {
+        let mut cmd = Command::new(&self.binary);
+        cmd.args(args).current_dir(&self.cwd);
+        cmd
+    }
+
+    /// The default corpus directory of `target`: `mutfuzz/corpus/<target>` in the harness.
+    pub fn default_corpus(&self, target: &str) -> PathBuf {
+        self.harness.dir.join("corpus").join(target)
+    }
+}
+
+#[derive(Serialize)]
+struct UnviableEntry<'a> {
+    id: u32,
+    reason: &'a str,
+}
+
+/// Discover, copy, build the schema with the harness (dropping unviable mutants), write
+/// the catalogs into the state directory, and check that the harness has `target`.
+pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
+    check_target_name(target).map_err(exit_code::usage)?;
+    let console = Console::default();
+    let ws = Workspace::open(args)?;
+    let package = single_package(&ws)?.clone();
+    let harness = find(&ws, &package).map_err(exit_code::usage)?;
+    let (discovery, _config) = ws.discover()?;
+    for w in &discovery.warnings {
+        console.message(&format!("warning: {w}"));
+    }
+    console.message(&format!(
+        "Found {} mutants in {} files ({})",
+        discovery.mutants.len(),
+        discovery.files.len(),
+        crate::list::skipped_line(&discovery)
+    ));
+    let scratch = Scratch::new(&ws);
+    let mut no_copy: Vec<PathBuf> = discovery.files.iter().map(|f| f.path.clone()).collect();
+    no_copy.extend(ws.member_manifests.iter().cloned());
+    no_copy.push(ws.root.join("Cargo.toml"));
+    no_copy.push(ws.root.join("mutfuzz.out"));
+    no_copy.push(ws.root.join("mutfuzz.out.old"));
+    // The harness's own build output and corpora are not needed in the copy.
+    no_copy.push(harness.manifest.clone());
+    no_copy.push(harness.dir.join("target"));
+    no_copy.push(harness.dir.join("corpus"));
+    let no_copy: Vec<&Path> = no_copy.iter().map(PathBuf::as_path).collect();
+    scratch.prepare(&ws, &no_copy)?;
+    let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
+
+    let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), ..BuildFlags::default() };
+    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &console) {
+        Ok(b) => b,
+        Err(BuildFailure::Baseline(text)) => {
+            return Err(exit_code::baseline(anyhow::anyhow!(
+                "the harness does not build with the package, even without mutants; fix it first \
+                 (try `cargo check` in {}):\n{text}",
+                harness.dir.display()
+            )));
+        }
+        Err(BuildFailure::Internal(e)) => return Err(e),
+    };
+    let rounds: Vec<String> = build
+        .rounds
+        .iter()
+        .map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds))
+        .collect();
+    console.message(&format!(
+        "Schema and harness built in {} round(s): {}",
+        build.rounds.len(),
+        rounds.join(", ")
+    ));
+    let Some(binary) = build.binaries.first().map(|b| b.path.clone()) else {
+        bail!("building {} produced no executable: the harness needs src/main.rs", harness.dir.display());
+    };
+
+    let state = ws.target_dir.join("mutfuzz").join(target);
+    fs::create_dir_all(&state).with_context(|| format!("failed to create {}", state.display()))?;
+    write_atomic(&state.join("mutants.json"), &crate::list::json(&discovery))?;
+    let unviable: Vec<UnviableEntry> =
+        build.unviable.iter().map(|(&id, reason)| UnviableEntry { id, reason }).collect();
+    write_atomic(&state.join("unviable.json"), &(serde_json::to_string_pretty(&unviable)? + "\n"))?;
+    let viable: Vec<&Mutant> =
+        discovery.mutants.iter().filter(|m| !build.unviable.contains_key(&m.id)).collect();
+    let viable_catalog = state.join("viable.json");
+    write_atomic(&viable_catalog, &(serde_json::to_string_pretty(&viable)? + "\n"))?;
+
+    let built = Built {
+        cwd: manifest_copy.parent().map(Path::to_owned).unwrap_or_default(),
+        ws,
+        discovery,
+        harness,
+        binary,
+        unviable: build.unviable,
+        state,
+        viable_catalog,
+    };
+    let targets = list_targets(&built)?;
+    if !targets.iter().any(|t| t == target) {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "the harness has no target {target:?}; its targets are: {}",
+            if targets.is_empty() { "(none)".to_owned() } else { targets.join(", ") }
+        )));
+    }
+    Ok(built)
+}
+
+/// `HARNESS list`: the target names.
+pub fn list_targets(built: &Built) -> Result<Vec<String>> {
+    let out = built
+        .command(&["list".as_ref()])
+        .output()
+        .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
+    if !out.status.success() {
+        bail!(
+            "the harness {} failed to list its targets ({}):\n{}",
+            built.binary.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect())
+}
+
+/// Write a file through a temporary name and a rename.
+pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, text).with_context(|| format!("failed to write {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("failed to write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_names_are_checked() {
+        assert!(check_target_name("sort_ok").is_ok());
+        assert!(check_target_name("../x").is_err());
+        assert!(check_target_name("").is_err());
+        assert!(check_target_name("engine").is_err());
+    }
+}

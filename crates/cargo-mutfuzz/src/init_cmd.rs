@@ -1,0 +1,116 @@
+//! `cargo mutfuzz init`: scaffold the harness package `mutfuzz/` with one example target,
+//! linked to the engine this binary carries (written to `target/mutfuzz/engine/`).
+
+use std::fs;
+
+use anyhow::{Context, Result};
+
+use crate::engine;
+use crate::exit_code;
+use crate::harness::{self, DIR};
+use crate::options::InitArgs;
+use crate::workspace::Workspace;
+
+/// Run the command; returns the exit code.
+pub fn run(args: &InitArgs) -> Result<i32> {
+    harness::check_target_name(&args.target).map_err(exit_code::usage)?;
+    if !args.target.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        || args.target.contains('-')
+    {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "{:?} is not a Rust function name; pass --target with letters, digits and `_`",
+            args.target
+        )));
+    }
+    let ws = Workspace::open(&args.package)?;
+    let package = harness::single_package(&ws)?;
+    let dir = package.root.join(DIR);
+    if dir.exists() {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "{} already exists; remove it first to make a new harness",
+            dir.display()
+        )));
+    }
+    let engine_dir = engine::dir(&ws.target_dir);
+    engine::write(&engine_dir)?;
+    fs::create_dir_all(dir.join("src")).with_context(|| format!("failed to create {}", dir.display()))?;
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        fs::write(&path, text).with_context(|| format!("failed to write {}", path.display()))
+    };
+    write("Cargo.toml", manifest(&package.name, &engine_dir.join("mutfuzz").to_string_lossy()))?;
+    write("src/main.rs", main_rs(&package.name, &args.target))?;
+    write(".gitignore", "target/\n".to_owned())?;
+    eprintln!("Created the fuzz harness {} with target `{}`", dir.display(), args.target);
+    eprintln!(
+        "Edit {} to call your crate, then run: cargo mutfuzz fuzz {}",
+        dir.join("src/main.rs").display(),
+        args.target
+    );
+    Ok(exit_code::SUCCESS)
+}
+
+fn manifest(package: &str, engine: &str) -> String {
+    format!(
+        r#"[package]
+name = "{package}-mutfuzz"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+# Marks this package as a mutfuzz harness.
+[package.metadata]
+mutfuzz = true
+
+[dependencies]
+{package} = {{ path = ".." }}
+# `cargo mutfuzz` points this at the engine it carries, whatever is written here.
+mutfuzz = {{ path = {engine:?} }}
+
+# A workspace of its own, so it is not taken for a member of the crate's workspace.
+[workspace]
+"#
+    )
+}
+
+fn main_rs(package: &str, target: &str) -> String {
+    let krate = package.replace('-', "_");
+    format!(
+        r#"//! Fuzz targets for `{package}`: run one with `cargo mutfuzz fuzz <target>`.
+//!
+//! A target takes one generated value (any type implementing `mutfuzz::Gen`, or your own
+//! type with `#[derive(mutfuzz::Gen)]`) and returns an output. A mutant of `{package}` is
+//! killed by an input when the output differs from the original's (by `Debug`), or it
+//! panics or runs away.
+
+/// An example target: replace its body with a call into `{package}`.
+fn {target}(input: Vec<u8>) -> usize {{
+    // For example: `{krate}::parse(&input)`; return what the call computes.
+    input.len()
+}}
+
+mutfuzz::targets!({target});
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scaffold_is_marked_and_names_the_target() {
+        let m = manifest("my-crate", "/t/mutfuzz/engine/mutfuzz");
+        let doc: toml_edit::DocumentMut = m.parse().unwrap();
+        assert_eq!(doc["package"]["metadata"]["mutfuzz"].as_bool(), Some(true));
+        assert_eq!(doc["dependencies"]["my-crate"]["path"].as_str(), Some(".."));
+        assert_eq!(doc["dependencies"]["mutfuzz"]["path"].as_str(), Some("/t/mutfuzz/engine/mutfuzz"));
+        assert!(doc.contains_key("workspace"));
+        let main = main_rs("my-crate", "sort");
+        assert!(
+            main.contains("fn sort(input: Vec<u8>)") && main.contains("mutfuzz::targets!(sort);"),
+            "{main}"
+        );
+        assert!(main.contains("my_crate::parse"), "{main}");
+    }
+}

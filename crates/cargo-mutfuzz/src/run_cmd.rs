@@ -1,0 +1,31 @@
+//! `cargo mutfuzz run`: build the harness and run a target's original code on one stored
+//! input, showing its output or panic (to reproduce a failure).
+
+use anyhow::{Context, Result};
+
+use crate::exit_code;
+use crate::harness;
+use crate::options::RunArgs;
+
+/// Run the command; returns the harness's exit code (0, or 101 for a panic).
+pub fn run(args: &RunArgs) -> Result<i32> {
+    if !args.input.is_file() {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "no input file at {}: pass a file from the corpus or from failures/",
+            args.input.display()
+        )));
+    }
+    let input = std::path::absolute(&args.input)?;
+    let built = harness::build(&args.package, &args.target)?;
+    let status = built
+        .command(&["run".as_ref(), args.target.as_ref(), input.as_os_str()])
+        .status()
+        .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
+    Ok(match status.code() {
+        Some(code) => code,
+        None => {
+            eprintln!("the target died: {status}");
+            exit_code::SOFTWARE
+        }
+    })
+}

@@ -1,0 +1,138 @@
+//! The live status line of a campaign: on a terminal one line redrawn in place, otherwise
+//! a plain line every few seconds (so CI logs stay readable).
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::console::duration;
+
+/// What the status line shows, summed over every harness process of the campaign.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Wall time since the campaign started.
+    pub elapsed: Duration,
+    /// Trials, over every restart.
+    pub trials: u64,
+    /// Saved inputs.
+    pub corpus: u64,
+    /// Mutants killed.
+    pub killed: u64,
+    /// Mutants whose site some input reached.
+    pub seen: u64,
+    /// Viable mutants in the catalog.
+    pub total: u64,
+    /// Failures of the original.
+    pub failures: u64,
+    /// Harness restarts after a crash or hang.
+    pub restarts: u32,
+}
+
+/// `1m02s  12345 trials (199/s)  corpus 17  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
+pub fn format(p: &Progress) -> String {
+    let secs = p.elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { p.trials as f64 / secs } else { 0.0 };
+    let mut line = format!(
+        "{}  {} trials ({:.0}/s)  corpus {}  mutants {} killed / {} seen / {}  score {}  failures {}",
+        duration(p.elapsed),
+        p.trials,
+        rate,
+        p.corpus,
+        p.killed,
+        p.seen,
+        p.total,
+        percent(p.killed, p.total),
+        p.failures
+    );
+    if p.restarts > 0 {
+        line.push_str(&format!("  restarts {}", p.restarts));
+    }
+    line
+}
+
+/// `killed / total` as a percentage with one decimal; `-` when there is nothing to score.
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 { "-".to_owned() } else { format!("{:.1}%", part as f64 * 100.0 / whole as f64) }
+}
+
+/// Shows [`Progress`] on stderr.
+pub struct StatusLine {
+    bar: Option<ProgressBar>,
+    last_plain: Option<Instant>,
+    every: Duration,
+}
+
+impl StatusLine {
+    /// A spinner on a terminal; plain lines every `every` otherwise.
+    pub fn new(every: Duration) -> StatusLine {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        StatusLine { bar, last_plain: None, every }
+    }
+
+    /// Show `p` (a plain line only if `every` has passed since the last one).
+    pub fn show(&mut self, p: &Progress) {
+        match &self.bar {
+            Some(bar) => bar.set_message(format(p)),
+            None => {
+                if self.last_plain.is_none_or(|t| t.elapsed() >= self.every) {
+                    eprintln!("{}", format(p));
+                    self.last_plain = Some(Instant::now());
+                }
+            }
+        }
+    }
+
+    /// Print a message above the status line.
+    pub fn message(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    /// Remove the status line.
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for StatusLine {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_line_shows_rate_and_score() {
+        let p = Progress {
+            elapsed: Duration::from_secs(62),
+            trials: 12_400,
+            corpus: 17,
+            killed: 40,
+            seen: 55,
+            total: 80,
+            failures: 1,
+            restarts: 0,
+        };
+        assert_eq!(
+            format(&p),
+            "1m02s  12400 trials (200/s)  corpus 17  mutants 40 killed / 55 seen / 80  score 50.0%  failures 1"
+        );
+        let q = Progress { restarts: 2, total: 0, elapsed: Duration::ZERO, ..p };
+        assert!(format(&q).contains("(0/s)"), "{}", format(&q));
+        assert!(format(&q).contains("score -"), "{}", format(&q));
+        assert!(format(&q).ends_with("restarts 2"), "{}", format(&q));
+    }
+}

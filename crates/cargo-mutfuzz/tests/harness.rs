@@ -1,0 +1,200 @@
+//! End-to-end tests of the harness commands (`init`, `fuzz`, `score`, `run`): each runs
+//! the `cargo-mutfuzz` binary on a copy of an example or fixture crate, which builds the
+//! schema and the harness against the engine the binary carries.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || name == "corpus" || name.to_string_lossy().starts_with("mutfuzz.out") {
+            continue;
+        }
+        let dest = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
+
+/// A copy of `dir` (relative to this crate) in a fresh temp dir.
+fn copy_of(dir: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), tmp.path());
+    tmp
+}
+
+/// `cargo mutfuzz <args>` in `cwd`, with a clean environment.
+fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
+    cmd.arg("mutfuzz").args(args).current_dir(cwd);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().unwrap()
+}
+
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir).map(|rd| rd.map(|e| e.unwrap().path()).collect()).unwrap_or_default()
+}
+
+#[test]
+fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let out = mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
+    let state = tmp.path().join("target/mutfuzz/sort");
+    let kills = jsonl(&state.join("kills.jsonl"));
+    assert!(!kills.is_empty(), "{stderr}");
+    let corpus = files_in(&tmp.path().join("mutfuzz/corpus/sort"));
+    assert!(!corpus.is_empty(), "{stderr}");
+    // Every kill names a stored input.
+    for k in &kills {
+        let name = k["input"].as_str().unwrap();
+        assert!(corpus.iter().any(|p| p.file_name().unwrap() == name), "{k}");
+    }
+    let catalog: Value =
+        serde_json::from_str(&std::fs::read_to_string(state.join("mutants.json")).unwrap()).unwrap();
+    assert!(state.join("unviable.json").is_file());
+
+    let out = mutfuzz(tmp.path(), &["score", "sort"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let table = String::from_utf8_lossy(&out.stdout);
+    let row = |name: &str| -> u64 {
+        let line = table.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name}: {table}"));
+        line[name.len()..].trim().parse().unwrap()
+    };
+    let parts = [
+        "killed by output",
+        "killed by panic",
+        "killed by timeout",
+        "killed by crash",
+        "killed by discard",
+        "survived",
+        "not covered",
+        "unviable",
+    ];
+    let sum: u64 = parts.iter().map(|p| row(p)).sum();
+    assert_eq!(sum, row("total"), "{table}");
+    assert_eq!(row("total"), catalog.as_array().unwrap().len() as u64, "{table}");
+    assert!(row("killed by output") > 0, "{table}");
+    let score: Value =
+        serde_json::from_str(&std::fs::read_to_string(state.join("score.json")).unwrap()).unwrap();
+    assert_eq!(score["summary"]["total"].as_u64(), Some(row("total")));
+    assert_eq!(score["mutants"].as_array().unwrap().len() as u64, row("total"));
+
+    // A stored input reproduces with `run`.
+    let input = corpus[0].to_string_lossy().into_owned();
+    let out = mutfuzz(tmp.path(), &["run", "sort", &input]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("output:"));
+}
+
+#[test]
+fn a_mutant_that_aborts_is_killed_by_crash_and_the_campaign_goes_on() {
+    let tmp = copy_of("tests/fixtures/crasher");
+    let out = mutfuzz(tmp.path(), &["fuzz", "check", "--trials", "300", "--seed", "3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("killed by crash (killed by signal 6 (SIGABRT))"), "{stderr}");
+    let state = tmp.path().join("target/mutfuzz/check");
+    let kills = jsonl(&state.join("kills.jsonl"));
+    let crashes: Vec<&Value> = kills.iter().filter(|k| k["kind"] == "crash").collect();
+    assert!(!crashes.is_empty(), "{kills:?}");
+    // Each mutant is recorded once, and the campaign went on to kill others by output.
+    let mut ids: Vec<u64> = kills.iter().map(|k| k["mutant"].as_u64().unwrap()).collect();
+    ids.sort_unstable();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "{kills:?}");
+    assert!(kills.iter().any(|k| k["kind"] == "output-differs"), "{kills:?}");
+    // The crashing input is in the corpus, under the engine's name for it.
+    for c in crashes {
+        assert!(tmp.path().join("mutfuzz/corpus/check").join(c["input"].as_str().unwrap()).is_file(), "{c}");
+    }
+    assert!(stderr.contains("crash"), "{stderr}");
+
+    // Score attributes the same crashes.
+    let out = mutfuzz(tmp.path(), &["score", "check"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(!table.contains("killed by crash          0"), "{table}");
+}
+
+#[test]
+fn init_scaffolds_a_harness_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("src")).unwrap();
+    std::fs::write(
+        tmp.path().join("Cargo.toml"),
+        "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(tmp.path().join("src/lib.rs"), "pub fn double(x: u8) -> u16 { u16::from(x) * 2 }\n")
+        .unwrap();
+    let out = mutfuzz(tmp.path(), &["init", "--target", "demo"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let manifest = std::fs::read_to_string(tmp.path().join("mutfuzz/Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("mutfuzz = true") && manifest.contains("tiny = { path = \"..\" }"),
+        "{manifest}"
+    );
+    let engine = tmp.path().join("target/mutfuzz/engine/mutfuzz");
+    assert!(manifest.contains(&format!("{:?}", engine.to_string_lossy().as_ref())), "{manifest}");
+    assert!(engine.join("src/lib.rs").is_file());
+    let main = std::fs::read_to_string(tmp.path().join("mutfuzz/src/main.rs")).unwrap();
+    assert!(main.contains("mutfuzz::targets!(demo);"), "{main}");
+    assert_eq!(std::fs::read_to_string(tmp.path().join("mutfuzz/.gitignore")).unwrap(), "target/\n");
+
+    // It refuses to overwrite.
+    let out = mutfuzz(tmp.path(), &["init"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+
+    // The scaffold builds and fuzzes as it is.
+    let out = mutfuzz(tmp.path(), &["fuzz", "demo", "--trials", "50"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // A target the harness lacks is a usage error naming the ones it has.
+    let out = mutfuzz(tmp.path(), &["fuzz", "nope", "--trials", "5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("its targets are: demo"));
+}
+
+#[test]
+fn fuzz_without_a_harness_says_how_to_make_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("src")).unwrap();
+    std::fs::write(
+        tmp.path().join("Cargo.toml"),
+        "[package]\nname = \"bare\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(tmp.path().join("src/lib.rs"), "pub fn f() {}\n").unwrap();
+    let out = mutfuzz(tmp.path(), &["fuzz", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no fuzz harness") && stderr.contains("cargo mutfuzz init"), "{stderr}");
+}
