@@ -163,7 +163,16 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         None => built.default_corpus(&args.target),
     };
     std::fs::create_dir_all(&corpus).with_context(|| format!("failed to create {}", corpus.display()))?;
-    let files = Files { state: built.state.clone(), corpus };
+    // Kills belong to the corpus that made them: a campaign on another corpus keeps its
+    // records apart, so resuming one never credits it with the other's kills.
+    let state = if args.corpus.is_none() {
+        built.state.clone()
+    } else {
+        let key = records::content_name(corpus.to_string_lossy().as_bytes());
+        built.state.join(format!("corpus-{}", &key[..12]))
+    };
+    std::fs::create_dir_all(&state).with_context(|| format!("failed to create {}", state.display()))?;
+    let files = Files { state, corpus };
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
     let total = sites.len() as u64;
     eprintln!(
