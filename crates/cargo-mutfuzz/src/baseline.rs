@@ -20,6 +20,10 @@ pub struct TestCase {
     pub binary: usize,
     /// libtest's name for it.
     pub name: String,
+    /// What selects it on the command line: the name (with `--exact`), or for a doctest
+    /// a word of its name that no other doctest's name contains, since rustdoc splits
+    /// test arguments at spaces and doctest names have spaces.
+    pub filter: String,
 }
 
 /// What the unmutated run of one test recorded.
@@ -40,21 +44,30 @@ pub fn list_tests(binaries: &[TestBinary], test_args: &[String]) -> Result<Vec<T
     let mut cases = Vec::new();
     for (i, bin) in binaries.iter().enumerate() {
         if bin.harnessless {
-            cases.push(TestCase { binary: i, name: String::new() });
+            cases.push(TestCase { binary: i, name: String::new(), filter: String::new() });
             continue;
         }
         let listed = list(bin, test_args, false)?;
         let ignored = if include_ignored { Vec::new() } else { list(bin, test_args, true)? };
+        let filters: Vec<String> = if bin.doctests.is_some() {
+            listed.iter().map(|n| doctest_filter(n, &listed)).collect()
+        } else {
+            listed.clone()
+        };
         cases.extend(
-            listed.into_iter().filter(|n| !ignored.contains(n)).map(|name| TestCase { binary: i, name }),
+            listed
+                .into_iter()
+                .zip(filters)
+                .filter(|(n, _)| !ignored.contains(n))
+                .map(|(name, filter)| TestCase { binary: i, name, filter }),
         );
     }
     Ok(cases)
 }
 
 fn list(bin: &TestBinary, test_args: &[String], ignored: bool) -> Result<Vec<String>> {
-    let mut cmd = Command::new(&bin.path);
-    cmd.current_dir(&bin.cwd).args(["--list", "--format", "terse"]).args(test_args);
+    let mut cmd = base_command(bin);
+    cmd.args(["--list", "--format", "terse"]).args(test_args);
     if ignored {
         cmd.arg("--ignored");
     }
@@ -74,14 +87,53 @@ fn list(bin: &TestBinary, test_args: &[String], ignored: bool) -> Result<Vec<Str
         .collect())
 }
 
-/// The command that runs `tests` (all from binary `bin`) and nothing else.
-pub fn test_command(bin: &TestBinary, tests: &[&str]) -> Command {
-    let mut cmd = Command::new(&bin.path);
-    cmd.current_dir(&bin.cwd).env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
-    if !bin.harnessless {
-        cmd.args(["--exact", "--test-threads=1", "-q"]).args(tests);
+/// The command that runs `bin`, ready for libtest arguments: the executable itself, or
+/// `cargo test --doc … --` for doctests (rustdoc compiles each doctest when it runs, and
+/// links it against the schema library already built).
+fn base_command(bin: &TestBinary) -> Command {
+    match &bin.doctests {
+        Some(d) => {
+            let mut cmd = Command::new(&bin.path);
+            cmd.current_dir(&bin.cwd)
+                .args(["test", "--doc", "--manifest-path"])
+                .arg(&d.manifest)
+                .arg("--target-dir")
+                .arg(&d.target_dir)
+                .args(["-p", &d.package])
+                .args(&d.cargo_args)
+                .arg("--");
+            cmd
+        }
+        None => {
+            let mut cmd = Command::new(&bin.path);
+            cmd.current_dir(&bin.cwd);
+            cmd
+        }
+    }
+}
+
+/// The command that runs the tests selected by `filters` (all from binary `bin`) and
+/// nothing else.
+pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
+    let mut cmd = base_command(bin);
+    cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
+    if bin.doctests.is_some() {
+        cmd.args(["--test-threads=1", "-q"]).args(filters);
+    } else if !bin.harnessless {
+        cmd.args(["--exact", "--test-threads=1", "-q"]).args(filters);
     }
     cmd
+}
+
+/// The space-free word of doctest `name` found in the fewest of `all` names (ideally in
+/// it alone), such as `672)` in `src/lib.rs - f (line 672)`: a substring filter that
+/// selects it and, when no word is unique, as few others as can be.
+pub fn doctest_filter(name: &str, all: &[String]) -> String {
+    name.split_whitespace()
+        .filter(|w| *w != "-")
+        .min_by_key(|w| all.iter().filter(|n| n.contains(*w)).count())
+        .unwrap_or(name)
+        .to_owned()
 }
 
 /// Why the unmutated suite cannot serve as a baseline.
@@ -141,7 +193,7 @@ fn record_one(
     let log = dir.join(format!("{index}.log"));
     let _ = std::fs::remove_file(&record);
     let _ = std::fs::remove_file(&log);
-    let mut cmd = test_command(bin, &[&case.name]);
+    let mut cmd = test_command(bin, &[&case.filter]);
     cmd.env(env::RECORD, &record).env(env::MUTANTS, mutant_ids.to_string());
     let (exit, duration) = process::run(&mut cmd, BASELINE_TIMEOUT, Some(&log))?;
     if !exit.success() {
@@ -156,4 +208,25 @@ fn record_one(
     // A test that never entered the code under test writes no record: no hits.
     let text = std::fs::read_to_string(&record).unwrap_or_default();
     Ok(Ok(TestRecord { duration, seen: Record::parse(&text) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doctest_filter;
+
+    #[test]
+    fn a_doctest_is_selected_by_a_word_no_other_doctest_name_contains() {
+        let all: Vec<String> = [
+            "src/lib.rs - damerau_levenshtein (line 672)",
+            "src/lib.rs - generic_damerau_levenshtein (line 348)",
+            "src/lib.rs - hamming (line 77)",
+            "src/a.rs - f (line 77)",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(doctest_filter(&all[0], &all), "672)");
+        assert_eq!(doctest_filter(&all[1], &all), "generic_damerau_levenshtein");
+        assert_eq!(doctest_filter(&all[2], &all), "hamming");
+        assert_eq!(doctest_filter(&all[3], &all), "src/a.rs");
+    }
 }

@@ -58,6 +58,52 @@ pub struct TestBinary {
     pub cwd: PathBuf,
     /// Built with `harness = false`: a plain program, run whole.
     pub harnessless: bool,
+    /// Not an executable: the package's doctests, run through `cargo test --doc`.
+    #[serde(skip)]
+    pub doctests: Option<Doctests>,
+}
+
+/// How to run one package's doctests against the schema.
+#[derive(Clone, Debug)]
+pub struct Doctests {
+    /// The copy's workspace manifest.
+    pub manifest: PathBuf,
+    /// The schema's target dir.
+    pub target_dir: PathBuf,
+    /// The package.
+    pub package: String,
+    /// `--features` and the like, as for the build.
+    pub cargo_args: Vec<String>,
+}
+
+impl TestBinary {
+    /// The doctests of `package`, as one pseudo-binary.
+    pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: &str) -> TestBinary {
+        let mut cargo_args = Vec::new();
+        for f in &flags.features {
+            cargo_args.extend(["--features".to_owned(), f.clone()]);
+        }
+        if flags.all_features {
+            cargo_args.push("--all-features".to_owned());
+        }
+        if flags.no_default_features {
+            cargo_args.push("--no-default-features".to_owned());
+        }
+        let root = ws.packages.iter().find(|p| p.name == package).map(|p| p.root.clone()).unwrap_or_default();
+        TestBinary {
+            path: PathBuf::from(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())),
+            package: package.to_owned(),
+            target: "doctests".to_owned(),
+            cwd: scratch.in_work(ws, &root),
+            harnessless: false,
+            doctests: Some(Doctests {
+                manifest: scratch.work.join("Cargo.toml"),
+                target_dir: scratch.target.clone(),
+                package: package.to_owned(),
+                cargo_args,
+            }),
+        }
+    }
 }
 
 /// One build of the viability loop.
@@ -269,7 +315,7 @@ impl Builder<'_> {
         }
         self.feature_args(&mut cmd);
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
-        let harnessless: HashMap<String, Vec<String>> = self
+        let harnessless: HashMap<String, Vec<(String, String)>> = self
             .ws
             .packages
             .iter()
@@ -290,21 +336,26 @@ impl Builder<'_> {
                 .map(|p| p.name.clone())
                 .unwrap_or_default();
             let kind = a.target.kind.first().cloned().unwrap_or(TargetKind::Lib);
-            let target = match kind {
+            let kind_name = match kind {
                 TargetKind::Lib
                 | TargetKind::RLib
                 | TargetKind::CDyLib
                 | TargetKind::DyLib
                 | TargetKind::StaticLib => "lib".to_owned(),
-                k => format!("{k} {}", a.target.name),
+                k => k.to_string(),
             };
-            let is_harnessless = harnessless.get(&package).is_some_and(|n| n.contains(&a.target.name));
+            let target =
+                if kind_name == "lib" { kind_name.clone() } else { format!("{kind_name} {}", a.target.name) };
+            let is_harnessless = harnessless.get(&package).is_some_and(|n| {
+                n.iter().any(|(k, name)| *k == kind_name && *name == a.target.name.replace('-', "_"))
+            });
             Some(TestBinary {
                 path: exe.into_std_path_buf(),
                 cwd: a.manifest_path.parent().map(|p| p.as_std_path().to_owned()).unwrap_or_default(),
                 package,
                 target,
                 harnessless: is_harnessless,
+                doctests: None,
             })
         })
     }
@@ -339,6 +390,7 @@ impl Builder<'_> {
                 package: a.target.name.clone(),
                 target: format!("bin {}", a.target.name),
                 harnessless: true,
+                doctests: None,
             })
         })
     }

@@ -89,9 +89,12 @@ impl Lab<'_> {
             .collect();
         groups.sort_by_key(|g| g.iter().map(|&t| self.records[t].duration).sum::<Duration>());
         let mut tests_run = 0;
+        // A timeout in one group does not end the mutant: a later group may catch it,
+        // and a catch is the stronger verdict.
+        let mut timed_out: Option<String> = None;
         for group in groups {
             let bin = &self.binaries[self.cases[group[0]].binary];
-            let names: Vec<&str> = group.iter().map(|&t| self.cases[t].name.as_str()).collect();
+            let names: Vec<&str> = group.iter().map(|&t| self.cases[t].filter.as_str()).collect();
             let fuel: u64 = group.iter().map(|&t| self.records[t].seen.fuel).sum();
             let depth: usize = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
             let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
@@ -105,56 +108,65 @@ impl Lab<'_> {
                 .env(env::DEPTH, depth_limit.to_string())
                 .env(env::ON_EXHAUST, "exit")
                 .env_remove(env::RECORD);
+            let log_start = std::fs::metadata(&log).map_or(0, |m| m.len());
             let (exit, _) = process::run(&mut cmd, timeout, Some(&log))?;
             tests_run += group.len();
-            let outcome = match exit {
-                Exit::Code(0) => continue,
-                Exit::Code(EXHAUSTED_EXIT_CODE) => (Outcome::Timeout, "fuel or depth exhausted".to_owned()),
-                Exit::TimedOut => (Outcome::Timeout, format!("killed after {:.1}s", timeout.as_secs_f64())),
-                other => (Outcome::Caught, format!("{} :: {other}", bin.target)),
-            };
-            let failing_tests = if outcome.0 == Outcome::Caught { failed_tests(&log) } else { Vec::new() };
-            return Ok(MutantOutcome {
-                mutant: mutant.clone(),
-                outcome: outcome.0,
-                tests_run,
-                failing_tests,
-                seconds: start.elapsed().as_secs_f64(),
-                detail: Some(outcome.1),
-            });
+            match exit {
+                Exit::Code(0) => {}
+                Exit::Code(EXHAUSTED_EXIT_CODE) => timed_out = Some("fuel or depth exhausted".to_owned()),
+                Exit::TimedOut => timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64())),
+                // A test process run by another (a doctest under rustdoc, a child the test
+                // spawned) that exhausted its limit shows up as a plain failure: the
+                // run-time's message in the output tells.
+                _ if exhausted_in_log(&log, log_start) => {
+                    timed_out = Some("fuel or depth exhausted".to_owned())
+                }
+                other => {
+                    return Ok(MutantOutcome {
+                        mutant: mutant.clone(),
+                        outcome: Outcome::Caught,
+                        tests_run,
+                        failing_tests: failed_tests(&log),
+                        seconds: start.elapsed().as_secs_f64(),
+                        detail: Some(format!("{} :: {other}", bin.target)),
+                    });
+                }
+            }
         }
         Ok(MutantOutcome {
             mutant: mutant.clone(),
-            outcome: Outcome::Missed,
+            outcome: if timed_out.is_some() { Outcome::Timeout } else { Outcome::Missed },
             tests_run,
             failing_tests: Vec::new(),
             seconds: start.elapsed().as_secs_f64(),
-            detail: None,
+            detail: timed_out,
         })
     }
 }
 
-/// Names of the tests libtest reported as failed (`test name ... FAILED`).
+/// Did a process in this run print the run-time's exhaustion message?
+fn exhausted_in_log(log: &Path, from: u64) -> bool {
+    let text = std::fs::read(log).unwrap_or_default();
+    let tail = String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default());
+    tail.contains("exhausted its fuel limit") || tail.contains("exhausted its depth limit")
+}
+
+/// Names of the tests libtest reported as failed: the list after its last `failures:`
+/// line (`test name ... FAILED` lines are not printed with `-q`). Doctest names have
+/// spaces, so a name is the whole indented line.
 fn failed_tests(log: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(log).unwrap_or_default();
-    let mut names: Vec<String> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
-        .map(str::to_owned)
-        .collect();
-    // `-q` prints them under `failures:` instead.
-    let mut in_list = false;
-    for line in text.lines() {
-        if line == "failures:" {
-            in_list = true;
-            continue;
-        }
-        if in_list {
-            match line.strip_prefix("    ") {
-                Some(name) if !name.contains(' ') => names.push(name.to_owned()),
-                _ if line.is_empty() => {}
-                _ => in_list = false,
-            }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut names: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if *line == "failures:" {
+            names.extend(
+                lines[i + 1..]
+                    .iter()
+                    .skip_while(|l| l.is_empty())
+                    .take_while(|l| l.starts_with("    "))
+                    .map(|l| l.trim().to_owned()),
+            );
         }
     }
     names.sort();

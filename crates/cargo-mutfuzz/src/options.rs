@@ -76,6 +76,9 @@ pub struct TestArgs {
     /// Do not enable the default features.
     #[arg(long, help_heading = "Build")]
     pub no_default_features: bool,
+    /// Do not run doctests (they are compiled per run, so they cost more than unit tests).
+    #[arg(long)]
+    pub no_doctests: bool,
     /// Directory for results (default: `mutfuzz.out` in the workspace root).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub output: Option<PathBuf>,

@@ -104,14 +104,21 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         rounds.join(", "),
         build.binaries.len()
     ));
-    console.message("note: doctests are not run (mutfuzz runs the test binaries directly)");
+    let mut binaries = build.binaries.clone();
+    if args.no_doctests {
+        console.message("note: doctests are not run (--no-doctests)");
+    } else {
+        for p in ws.packages.iter().filter(|p| p.has_lib) {
+            binaries.push(compile::TestBinary::doctests(&ws, &scratch, &flags, &p.name));
+        }
+    }
 
-    let cases = baseline::list_tests(&build.binaries, &args.test_args)?;
+    let cases = baseline::list_tests(&binaries, &args.test_args)?;
     let baseline_start = Instant::now();
     console.start(cases.len() as u64, "baseline");
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
     let records =
-        baseline::record(&build.binaries, &cases, max_id + 1, &scratch.dir.join("baseline"), jobs, &console)?;
+        baseline::record(&binaries, &cases, max_id + 1, &scratch.dir.join("baseline"), jobs, &console)?;
     console.finish();
     let records: Vec<TestRecord> = match records {
         Ok(r) => r,
@@ -153,7 +160,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         }
     }
     let lab = Lab {
-        binaries: &build.binaries,
+        binaries: &binaries,
         cases: &cases,
         records: &records,
         limits: Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) },
@@ -177,7 +184,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
             total_seconds: start.elapsed().as_secs_f64(),
             schema_build: &build.rounds,
             baseline: BaselineSummary {
-                binaries: build.binaries.len(),
+                binaries: binaries.len(),
                 tests: cases.len(),
                 seconds: baseline_time.as_secs_f64(),
             },

@@ -17,6 +17,8 @@ pub struct Package {
     pub root: PathBuf,
     /// What discovery needs.
     pub spec: PackageSpec,
+    /// Whether it has a library target (and so doctests).
+    pub has_lib: bool,
 }
 
 /// The workspace and the packages chosen from it.
@@ -112,7 +114,10 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
         })
         .map(|t| CrateRoot { path: t.src_path.clone().into_std_path_buf() })
         .collect();
+    let has_lib =
+        p.targets.iter().any(|t| t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib)));
     Ok(Package {
+        has_lib,
         name: p.name.to_string(),
         spec: PackageSpec {
             name: p.name.to_string(),
@@ -124,19 +129,20 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
     })
 }
 
-/// Names of the test targets declared with `harness = false` in a manifest: their
-/// binaries are plain programs, run whole, not through libtest's filters.
-pub fn harnessless_targets(manifest: &Path) -> Vec<String> {
+/// The targets declared with `harness = false` in a manifest, as (kind, name) with kind
+/// `lib`, `bin`, `test` or `bench`: their binaries are plain programs, run whole, not
+/// through libtest's filters. The kind matters: a `[[bench]]` may share the lib's name.
+pub fn harnessless_targets(manifest: &Path) -> Vec<(String, String)> {
     let Ok(text) = std::fs::read_to_string(manifest) else { return Vec::new() };
     let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else { return Vec::new() };
-    let mut names = Vec::new();
+    let mut found = Vec::new();
     for key in ["test", "bench", "bin"] {
         if let Some(arr) = doc.get(key).and_then(|i| i.as_array_of_tables()) {
             for t in arr.iter() {
                 if t.get("harness").and_then(|h| h.as_bool()) == Some(false)
                     && let Some(name) = t.get("name").and_then(|n| n.as_str())
                 {
-                    names.push(name.to_owned());
+                    found.push((key.to_owned(), name.replace('-', "_")));
                 }
             }
         }
@@ -144,7 +150,33 @@ pub fn harnessless_targets(manifest: &Path) -> Vec<String> {
     if let Some(lib) = doc.get("lib")
         && lib.get("harness").and_then(|h| h.as_bool()) == Some(false)
     {
-        names.push(lib.get("name").and_then(|n| n.as_str()).unwrap_or("").to_owned());
+        // The lib target's name defaults to the package's, with `-` as `_`.
+        let name = lib
+            .get("name")
+            .and_then(|n| n.as_str())
+            .or_else(|| doc.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str()))
+            .unwrap_or("");
+        found.push(("lib".to_owned(), name.replace('-', "_")));
     }
-    names
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn harnessless_targets_carry_their_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"hex-lib\"\n[[bench]]\nname = \"hex\"\nharness = false\n[lib]\nharness = false\n",
+        )
+        .unwrap();
+        assert_eq!(
+            harnessless_targets(&manifest),
+            [("bench".to_owned(), "hex".to_owned()), ("lib".to_owned(), "hex_lib".to_owned())]
+        );
+    }
 }

@@ -105,9 +105,19 @@ fn test_command_gives_every_mutant_of_the_example_its_exact_outcome() {
         assert!(dir.join(f).is_file(), "{f} missing");
     }
     assert!(
-        stderr.contains("86 mutants: 65 caught, 8 missed, 3 timeout, 3 unviable, 7 not covered"),
+        stderr.contains("95 mutants: 73 caught, 9 missed, 3 timeout, 3 unviable, 7 not covered"),
         "{stderr}"
     );
+    // A mutant reached only by a doctest is caught by running the doctests.
+    let doctest_only = outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["mutant"]["description"] == "replace stats::longest_word -> Option<&str> with None")
+        .unwrap();
+    assert_eq!(doctest_only["outcome"], "caught");
+    assert_eq!(doctest_only["detail"].as_str().unwrap().split(" :: ").next(), Some("doctests"));
+    assert_eq!(doctest_only["failing_tests"][0], "src/stats.rs - stats::longest_word (line 21)");
     // The user's source is untouched.
     assert_eq!(std::fs::read_to_string(tmp.path().join("src/lib.rs")).unwrap(), src_before);
 }

@@ -118,6 +118,7 @@ impl Discovery {
             config,
             &mut next_id,
             root,
+            false,
         )?;
         Ok(d)
     }
@@ -146,13 +147,7 @@ impl Discovery {
             let rel_path = rel_slash(&path, workspace_root);
             let pkg_rel = rel_slash(&path, &package.root);
             let cfg_excluded = config.excludes_file(&pkg_rel);
-            let prelude = is_root.then(|| {
-                let mut p = CRATE_ROOT_ALLOW.to_owned();
-                if package.edition_2015 {
-                    p.push_str("extern crate mutfuzz_rt; ");
-                }
-                p
-            });
+            let prelude = is_root.then(|| CRATE_ROOT_ALLOW.to_owned());
             let externals = self.add_file(
                 &package.name,
                 &rel_path,
@@ -162,6 +157,7 @@ impl Discovery {
                 config,
                 &mut next_id,
                 Some((prelude, cfg_excluded)),
+                package.edition_2015,
             )?;
             let mut children = Vec::new();
             for m in externals {
@@ -195,6 +191,7 @@ impl Discovery {
         config: &Config,
         next_id: &mut u32,
         root: Option<(Option<String>, bool)>,
+        edition_2015: bool,
     ) -> Result<Vec<ExternalMod>> {
         let (prelude, excluded) = root.unwrap_or((None, false));
         // A byte-order mark is not part of the token stream; positions count from after it.
@@ -228,6 +225,17 @@ impl Discovery {
                 .max()
                 .unwrap_or(0);
             found.edits.insert(0, Edit { start: at, end: at, site: None, piece: Piece::Text(prelude) });
+            if edition_2015 {
+                // An item: it must follow every inner attribute and doc comment, so it
+                // goes just before the first item (or at the end of an item-less file).
+                let first_item = file
+                    .items
+                    .first()
+                    .map(|i| source.offset(syn::spanned::Spanned::span(i).start()))
+                    .unwrap_or(source.text().len());
+                let piece = Piece::Text("extern crate mutfuzz_rt; ".to_owned());
+                found.edits.push(Edit { start: first_item, end: first_item, site: None, piece });
+            }
             found.edits.sort_by_key(|e| e.start);
         }
         let edits = found.edits;

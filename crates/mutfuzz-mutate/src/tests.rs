@@ -392,3 +392,39 @@ fn modules_are_followed_through_files_mod_rs_path_attributes_and_inline_modules(
     let ids: Vec<u32> = d.mutants.iter().map(|m| m.id).collect();
     assert_eq!(ids, (1..=d.mutants.len() as u32).collect::<Vec<_>>());
 }
+
+#[test]
+fn edition_2015_crate_roots_get_extern_crate_after_their_doc_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "//! Crate docs.\n\n/// Adds.\npub fn add(a: u8) -> u8 { a + 1 }\n",
+    )
+    .unwrap();
+    let spec = PackageSpec {
+        name: "old".into(),
+        root: root.to_owned(),
+        crate_roots: vec![CrateRoot { path: root.join("src/lib.rs") }],
+        edition_2015: true,
+    };
+    let mut d = Discovery::default();
+    d.add_package(&spec, root, &Config::default()).unwrap();
+    let text = d.render(0, &|_| true).text;
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("#![allow(") && lines[0].ends_with("//! Crate docs."), "{text}");
+    assert!(lines[2].starts_with("extern crate mutfuzz_rt; /// Adds."), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lib.rs");
+    std::fs::write(&file, &text).unwrap();
+    let out = Command::new(rustc())
+        .args(["--edition", "2015", "--crate-type", "lib", "--emit", "metadata", "-Dwarnings", "--extern"])
+        .arg(format!("mutfuzz_rt={}", rt_rlib().display()))
+        .arg("--out-dir")
+        .arg(dir.path())
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
+}

@@ -14,3 +14,19 @@ pub fn mean_word_len(s: &str) -> Option<usize> {
     let letters: usize = s.split_whitespace().map(str::len).sum();
     Some(letters / words)
 }
+
+/// The longest word, the first of equal length. Only its doctest covers it, so its
+/// mutants are caught (or missed) by the doctest alone.
+///
+/// ```
+/// assert_eq!(textstats::stats::longest_word("a bbb cc"), Some("bbb"));
+/// ```
+pub fn longest_word(s: &str) -> Option<&str> {
+    let mut best: Option<&str> = None;
+    for w in s.split_whitespace() {
+        if best.is_none_or(|b| w.len() > b.len()) {
+            best = Some(w);
+        }
+    }
+    best
+}
