@@ -198,3 +198,49 @@ fn fuzz_without_a_harness_says_how_to_make_one() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no fuzz harness") && stderr.contains("cargo mutfuzz init"), "{stderr}");
 }
+
+#[test]
+fn a_campaign_killed_with_sigkill_resumes_and_loses_no_corpus_file_and_no_kill() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let state = tmp.path().join("target/mutfuzz/sort_by_key");
+    let corpus_dir = tmp.path().join("mutfuzz/corpus/sort_by_key");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"))
+        .args(["mutfuzz", "fuzz", "sort_by_key", "--time", "600"])
+        .current_dir(tmp.path())
+        .env_remove("CARGO_TARGET_DIR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Let it build and find something, then kill it without warning.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while jsonl(&state.join("kills.jsonl")).len() < 5 || files_in(&corpus_dir).len() < 5 {
+        assert!(std::time::Instant::now() < deadline, "the campaign found nothing in time");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Its harness notices on its next write and stops too.
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let corpus_before: Vec<(PathBuf, Vec<u8>)> =
+        files_in(&corpus_dir).into_iter().map(|f| (f.clone(), std::fs::read(&f).unwrap())).collect();
+    let kills_before: Vec<u64> =
+        jsonl(&state.join("kills.jsonl")).iter().map(|k| k["mutant"].as_u64().unwrap()).collect();
+
+    let out = mutfuzz(tmp.path(), &["fuzz", "sort_by_key", "--trials", "500"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let corpus_after = files_in(&corpus_dir);
+    for (f, bytes) in &corpus_before {
+        assert!(corpus_after.contains(f), "lost corpus file {}", f.display());
+        assert_eq!(&std::fs::read(f).unwrap(), bytes, "corpus file {} changed", f.display());
+    }
+    let kills_after: Vec<u64> =
+        jsonl(&state.join("kills.jsonl")).iter().map(|k| k["mutant"].as_u64().unwrap()).collect();
+    for k in &kills_before {
+        assert!(kills_after.contains(k), "lost the kill of mutant {k}");
+    }
+    let mut unique = kills_after.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), kills_after.len(), "a mutant was recorded killed twice: {kills_after:?}");
+}

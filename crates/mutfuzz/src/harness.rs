@@ -190,9 +190,12 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
 /// next run takes the process down.
 fn protocol(line: std::fmt::Arguments<'_>) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_fmt(line);
-    let _ = out.write_all(b"\n");
-    let _ = out.flush();
+    let written = out.write_fmt(line).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+    if written.is_err() {
+        // The supervisor is gone (killed, even with SIGKILL): stop rather than go on
+        // fuzzing where nobody watches. Everything found is already on disk.
+        std::process::exit(EXIT_ERROR);
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
