@@ -135,6 +135,18 @@ pub struct SchemaBuild {
     pub rounds: Vec<Round>,
 }
 
+impl SchemaBuild {
+    /// `clean (0 unviable, 1.2s)` for each round, joined.
+    pub fn rounds_summary(&self) -> String {
+        let rounds: Vec<String> = self
+            .rounds
+            .iter()
+            .map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds))
+            .collect();
+        rounds.join(", ")
+    }
+}
+
 /// Why the build could not be made clean.
 #[derive(Debug)]
 pub enum BuildFailure {

@@ -218,15 +218,10 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
-    let rounds: Vec<String> = build
-        .rounds
-        .iter()
-        .map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds))
-        .collect();
     console.message(&format!(
         "Schema and harness built in {} round(s): {}",
         build.rounds.len(),
-        rounds.join(", ")
+        build.rounds_summary()
     ));
     let Some(binary) = build.binaries.first().map(|b| b.path.clone()) else {
         bail!("building {} produced no executable: the harness needs src/main.rs", harness.dir.display());

@@ -102,7 +102,8 @@ fn forget(pid: u32) {
     RUNNING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != pid);
 }
 
-fn exit_of(status: std::process::ExitStatus) -> Exit {
+/// How an exited child ended.
+pub(crate) fn exit_of(status: std::process::ExitStatus) -> Exit {
     if let Some(code) = status.code() {
         return Exit::Code(code);
     }
@@ -122,7 +123,8 @@ fn kill_group(child: &mut std::process::Child) {
     }
 }
 
-fn kill_pid_group(pid: u32) {
+/// Kill the process group led by `pid` (a child started with its own group).
+pub(crate) fn kill_pid_group(pid: u32) {
     #[cfg(unix)]
     // SAFETY: killpg only sends a signal; the group is the child's own (process_group(0)).
     unsafe {

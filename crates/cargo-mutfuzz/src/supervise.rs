@@ -203,34 +203,19 @@ pub fn run(
     let ending = match ending {
         Some(e) => e,
         None if interrupted() => Ending::Interrupted,
-        None => Ending::Exited(exit_of(status)),
+        None => Ending::Exited(crate::process::exit_of(status)),
     };
     // Grandchildren may hold stderr open: do not wait for it for long.
     let stderr_tail = tail_rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
     Ok(Outcome { ending, stderr_tail })
 }
 
-fn exit_of(status: std::process::ExitStatus) -> Exit {
-    if let Some(code) = status.code() {
-        return Exit::Code(code);
-    }
-    #[cfg(unix)]
-    if let Some(sig) = std::os::unix::process::ExitStatusExt::signal(&status) {
-        return Exit::Signal(sig);
-    }
-    Exit::Code(-1)
-}
-
 fn kill_group(pid: i32) {
-    #[cfg(unix)]
-    if pid > 0 {
-        // SAFETY: killpg only sends a signal, to the harness's own group (process_group(0)).
-        unsafe {
-            libc::killpg(pid, libc::SIGKILL);
-        }
+    if let Ok(pid) = u32::try_from(pid)
+        && pid > 0
+    {
+        crate::process::kill_pid_group(pid);
     }
-    #[cfg(not(unix))]
-    let _ = pid;
 }
 
 #[cfg(all(test, unix))]

@@ -93,15 +93,10 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
-    let rounds: Vec<String> = build
-        .rounds
-        .iter()
-        .map(|r| format!("{} ({} unviable, {:.1}s)", r.method, r.unviable, r.seconds))
-        .collect();
     console.message(&format!(
         "Schema built in {} round(s): {}; {} test binaries",
         build.rounds.len(),
-        rounds.join(", "),
+        build.rounds_summary(),
         build.binaries.len()
     ));
     let mut binaries = build.binaries.clone();

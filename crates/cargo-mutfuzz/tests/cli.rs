@@ -7,6 +7,9 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+use common::copy_dir;
+
 fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
 }
@@ -16,23 +19,6 @@ fn copy_example(name: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&examples_dir().join(name), tmp.path());
     tmp
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == "target" || name.to_string_lossy().starts_with("mutfuzz.out") {
-            continue;
-        }
-        let dest = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
 }
 
 /// `cargo mutfuzz <args>` with a clean environment.

@@ -8,22 +8,8 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == "target" || name == "corpus" || name.to_string_lossy().starts_with("mutfuzz.out") {
-            continue;
-        }
-        let dest = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
-}
+mod common;
+use common::copy_dir;
 
 /// A copy of `dir` (relative to this crate) in a fresh temp dir.
 fn copy_of(dir: &str) -> tempfile::TempDir {
