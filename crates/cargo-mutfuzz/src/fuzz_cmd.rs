@@ -208,6 +208,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
             p.restarts = restarts;
             if let Some(s) = t.stats.or(last) {
                 p.corpus = s.corpus;
+                p.edges = s.edges;
                 p.killed = s.mutants_killed;
                 p.seen = s.mutants_seen.max(s.mutants_killed);
                 p.failures = s.failures;

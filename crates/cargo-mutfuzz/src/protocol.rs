@@ -17,6 +17,8 @@ pub struct Stats {
     pub trials: u64,
     /// Saved inputs.
     pub corpus: u64,
+    /// Edges the saved inputs cover.
+    pub edges: u64,
     /// Mutants in the catalog it was given.
     pub mutants_total: u64,
     /// Mutants whose site some input reached.
@@ -85,7 +87,7 @@ mod tests {
         assert_eq!(parse("mutant 17"), Line::Mutant(17));
         assert_eq!(parse("input 0123abcd\r"), Line::Input("0123abcd".into()));
         let s = parse(
-            r#"stats {"elapsed":1.5,"trials":10,"corpus":2,"mutants_total":9,"mutants_seen":4,"mutants_killed":3,"failures":1,"discards":0,"mutant_runs":30}"#,
+            r#"stats {"elapsed":1.5,"trials":10,"corpus":2,"edges":40,"mutants_total":9,"mutants_seen":4,"mutants_killed":3,"failures":1,"discards":0,"mutant_runs":30}"#,
         );
         assert_eq!(
             s,
@@ -93,6 +95,7 @@ mod tests {
                 elapsed: 1.5,
                 trials: 10,
                 corpus: 2,
+                edges: 40,
                 mutants_total: 9,
                 mutants_seen: 4,
                 mutants_killed: 3,

@@ -17,6 +17,8 @@ pub struct Progress {
     pub trials: u64,
     /// Saved inputs.
     pub corpus: u64,
+    /// Edges the saved inputs cover.
+    pub edges: u64,
     /// Mutants killed.
     pub killed: u64,
     /// Mutants whose site some input reached.
@@ -29,16 +31,17 @@ pub struct Progress {
     pub restarts: u32,
 }
 
-/// `1m02s  12345 trials (199/s)  corpus 17  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
+/// `1m02s  12345 trials (199/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
 pub fn format(p: &Progress) -> String {
     let secs = p.elapsed.as_secs_f64();
     let rate = if secs > 0.0 { p.trials as f64 / secs } else { 0.0 };
     let mut line = format!(
-        "{}  {} trials ({:.0}/s)  corpus {}  mutants {} killed / {} seen / {}  score {}  failures {}",
+        "{}  {} trials ({:.0}/s)  corpus {}  edges {}  mutants {} killed / {} seen / {}  score {}  failures {}",
         duration(p.elapsed),
         p.trials,
         rate,
         p.corpus,
+        p.edges,
         p.killed,
         p.seen,
         p.total,
@@ -120,6 +123,7 @@ mod tests {
             elapsed: Duration::from_secs(62),
             trials: 12_400,
             corpus: 17,
+            edges: 230,
             killed: 40,
             seen: 55,
             total: 80,
@@ -128,7 +132,7 @@ mod tests {
         };
         assert_eq!(
             format(&p),
-            "1m02s  12400 trials (200/s)  corpus 17  mutants 40 killed / 55 seen / 80  score 50.0%  failures 1"
+            "1m02s  12400 trials (200/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 1"
         );
         let q = Progress { restarts: 2, total: 0, elapsed: Duration::ZERO, ..p };
         assert!(format(&q).contains("(0/s)"), "{}", format(&q));

@@ -140,6 +140,8 @@ pub struct Stats {
     pub failures: usize,
     /// Saved inputs.
     pub corpus: usize,
+    /// Edges (SanitizerCoverage counters) the saved inputs cover.
+    pub edges: usize,
     /// Saved inputs marked favoured.
     pub favoured: usize,
     /// Mutants in the catalog.
@@ -633,7 +635,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
 
         let name = content_name(input.as_bytes());
-        self.edges.keep_last();
+        self.stats.edges = self.edges.keep_last();
         for &site in &original.hits {
             if let Some(c) = self.covered.get_mut(site as usize) {
                 *c = true;

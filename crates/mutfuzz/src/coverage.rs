@@ -105,11 +105,15 @@ impl EdgeMap {
         reading
     }
 
-    /// Remember the last run's buckets as seen (its input was saved).
-    pub fn keep_last(&mut self) {
+    /// Remember the last run's buckets as seen (its input was saved); returns how many
+    /// edges the saved inputs now cover.
+    pub fn keep_last(&mut self) -> usize {
+        let mut covered = 0;
         for (s, l) in self.seen.iter_mut().zip(&self.last) {
             *s |= *l;
+            covered += usize::from(*s != 0);
         }
+        covered
     }
 }
 

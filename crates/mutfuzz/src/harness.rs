@@ -212,6 +212,7 @@ fn stats_json(stats: &Stats, elapsed: Duration) -> String {
         "elapsed": elapsed.as_secs_f64(),
         "trials": stats.trials,
         "corpus": stats.corpus,
+        "edges": stats.edges,
         "mutants_total": stats.mutants_total,
         "mutants_seen": stats.mutants_seen,
         "mutants_killed": stats.mutants_killed,
