@@ -17,6 +17,7 @@ use mutfuzz_mutate::{Discovery, Owner, Rendered};
 use serde::Serialize;
 
 use crate::console::Console;
+use crate::doctest_target::DoctestTarget;
 use crate::scratch::{Scratch, write_if_changed};
 use crate::workspace::{Workspace, harnessless_targets};
 
@@ -200,6 +201,8 @@ struct Builder<'a> {
     files: HashMap<PathBuf, usize>,
     rendered: Vec<Rendered>,
     builds: usize,
+    /// Doctests compiled as a test target; dropped one by one if they do not compile.
+    doctests: &'a mut [DoctestTarget],
 }
 
 /// Build the schema, dropping unviable mutants until the build is clean.
@@ -208,10 +211,11 @@ pub fn build_schema(
     scratch: &Scratch,
     discovery: &Discovery,
     flags: &BuildFlags,
+    doctests: &mut [DoctestTarget],
     console: &Console,
 ) -> Result<SchemaBuild, BuildFailure> {
     let files = discovery.files.iter().enumerate().map(|(i, f)| (scratch.in_work(ws, &f.path), i)).collect();
-    let mut b = Builder { ws, scratch, discovery, flags, files, rendered: Vec::new(), builds: 0 };
+    let mut b = Builder { ws, scratch, discovery, flags, files, rendered: Vec::new(), builds: 0, doctests };
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
     let mut enabled = vec![true; max_id + 1];
     enabled[0] = false;
@@ -233,6 +237,20 @@ pub fn build_schema(
                 seconds: start.elapsed().as_secs_f64(),
             });
             return Ok(SchemaBuild { binaries: result.binaries, unviable, rounds });
+        }
+        // Errors in the generated doctest file are the doctests' own: drop those doctests
+        // (rustdoc still runs them) and build again, blaming no mutant.
+        let dropped = b.drop_failing_doctests(&result.errors);
+        if dropped > 0 {
+            rounds.push(Round {
+                mutants: in_schema,
+                errors: result.errors.len(),
+                unviable: 0,
+                method: "doctests",
+                builds: 1,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+            continue;
         }
         let located = b.locate(&result.errors);
         let mut found: BTreeMap<u32, String> = BTreeMap::new();
@@ -303,7 +321,27 @@ pub fn write_schema(
 
 impl Builder<'_> {
     /// Write the schema files for `enabled` and run the build.
+    /// Disable the doctests that errors point into; returns how many were dropped.
+    fn drop_failing_doctests(&mut self, errors: &[cargo_metadata::diagnostic::Diagnostic]) -> usize {
+        let mut dropped = 0;
+        for e in errors {
+            for span in e.spans.iter().filter(|s| s.is_primary) {
+                let path = self.scratch.work.join(&span.file_name);
+                if let Some(t) =
+                    self.doctests.iter_mut().find(|t| t.path == path || Path::new(&span.file_name) == t.path)
+                    && t.disable_at(span.line_start)
+                {
+                    dropped += 1;
+                }
+            }
+        }
+        dropped
+    }
+
     fn build(&mut self, enabled: &[bool]) -> Result<CargoResult> {
+        for t in self.doctests.iter_mut() {
+            t.write()?;
+        }
         self.rendered = write_schema(self.ws, self.scratch, self.discovery, &|id| {
             enabled.get(id as usize).copied().unwrap_or(false)
         })?;

@@ -207,7 +207,7 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
     let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
 
     let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), ..BuildFlags::default() };
-    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &console) {
+    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &console) {
         Ok(b) => b,
         Err(BuildFailure::Baseline(text)) => {
             return Err(exit_code::baseline(anyhow::anyhow!(

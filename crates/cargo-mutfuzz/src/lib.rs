@@ -7,6 +7,7 @@
 pub mod baseline;
 pub mod compile;
 pub mod console;
+pub mod doctest_target;
 pub mod engine;
 pub mod exit_code;
 mod fuzz_cmd;

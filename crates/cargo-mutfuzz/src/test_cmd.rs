@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::baseline::{self, TestRecord};
 use crate::compile::{self, BuildFailure, BuildFlags, Round};
 use crate::console::{Console, duration};
+use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
 use crate::lab::{Lab, Limits};
 use crate::list::skipped_line;
@@ -85,7 +86,17 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         no_default_features: args.no_default_features,
         what: compile::BuildWhat::Tests,
     };
-    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &console) {
+    // Doctests compile once into a test target of the schema build.
+    let mut doctests =
+        if args.no_doctests { Vec::new() } else { DoctestTarget::collect(&ws, &scratch, &discovery) };
+    for p in &ws.packages {
+        let stale =
+            scratch.in_work(&ws, &p.root.join("tests").join(format!("{}.rs", doctest_target::TARGET)));
+        if !doctests.iter().any(|t| t.path == stale) && stale.exists() {
+            std::fs::remove_file(&stale)?;
+        }
+    }
+    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &mut doctests, &console) {
         Ok(b) => b,
         Err(BuildFailure::Baseline(text)) => {
             eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
@@ -103,12 +114,18 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     if args.no_doctests {
         console.message("note: doctests are not run (--no-doctests)");
     } else {
-        for p in ws.packages.iter().filter(|p| p.has_lib) {
+        for p in ws.packages.iter().filter(|p| p.lib_name.is_some()) {
             binaries.push(compile::TestBinary::doctests(&ws, &scratch, &flags, &p.name));
         }
     }
 
-    let cases = baseline::list_tests(&binaries, &args.test_args)?;
+    let mut cases = baseline::list_tests(&binaries, &args.test_args)?;
+    // Doctests compiled into the schema build are not run through rustdoc again.
+    let compiled = format!("test {}", doctest_target::TARGET);
+    if binaries.iter().any(|b| b.target == compiled) {
+        cases
+            .retain(|c| binaries[c.binary].doctests.is_none() || !doctests.iter().any(|t| t.covers(&c.name)));
+    }
     let baseline_start = Instant::now();
     console.start(cases.len() as u64, "baseline");
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;

@@ -17,8 +17,8 @@ pub struct Package {
     pub root: PathBuf,
     /// What discovery needs.
     pub spec: PackageSpec,
-    /// Whether it has a library target (and so doctests).
-    pub has_lib: bool,
+    /// Its library target's crate name, if it has one (and so doctests).
+    pub lib_name: Option<String>,
 }
 
 /// The workspace and the packages chosen from it.
@@ -114,10 +114,13 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
         })
         .map(|t| CrateRoot { path: t.src_path.clone().into_std_path_buf() })
         .collect();
-    let has_lib =
-        p.targets.iter().any(|t| t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib)));
+    let lib_name = p
+        .targets
+        .iter()
+        .find(|t| t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib)))
+        .map(|t| t.name.replace('-', "_"));
     Ok(Package {
-        has_lib,
+        lib_name,
         name: p.name.to_string(),
         spec: PackageSpec {
             name: p.name.to_string(),

@@ -22,6 +22,7 @@
 
 pub mod config;
 mod discover;
+pub mod doctest;
 mod fnvalue;
 mod mutant;
 mod operator;
@@ -79,6 +80,8 @@ pub struct SchemaFile {
     pub path: PathBuf,
     /// Its sites, in id order.
     pub sites: Vec<Site>,
+    /// Its doctests.
+    pub doctests: Vec<doctest::Doctest>,
     source: SourceText,
     edits: Vec<Edit>,
 }
@@ -246,6 +249,7 @@ impl Discovery {
             rel_path: rel_path.to_owned(),
             path: path.to_owned(),
             sites: found.sites,
+            doctests: doctest::doctests(&file),
             source,
             edits,
         });

@@ -1,0 +1,147 @@
+//! Doctests found in doc comments, so they can be compiled once into an ordinary test
+//! target of the schema build instead of by rustdoc on every mutant run.
+
+use syn::visit::Visit;
+
+/// One runnable Rust code block of a doc comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doctest {
+    /// Line of the opening fence (what rustdoc names it by: `src/lib.rs - f (line N)`).
+    pub fence_line: usize,
+    /// The code, hidden lines (`# `) included, as rustdoc compiles it.
+    pub code: String,
+    /// Marked `should_panic`.
+    pub should_panic: bool,
+}
+
+/// Doctests of a parsed file, in source order. Blocks marked `ignore`, `no_run`,
+/// `compile_fail` or `test_harness`, and blocks in another language, are left out.
+pub fn doctests(file: &syn::File) -> Vec<Doctest> {
+    let mut lines = DocLines::default();
+    lines.visit_file(file);
+    let mut found = Vec::new();
+    let mut open: Option<(usize, bool, bool, Vec<String>)> = None;
+    let mut previous_line = 0;
+    for (line, text) in lines.0 {
+        // Doc lines of different comments never share a code block.
+        if line != previous_line + 1 && open.is_some() {
+            open = None;
+        }
+        previous_line = line;
+        let text = text.strip_prefix(' ').unwrap_or(&text).to_owned();
+        let trimmed = text.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            match open.take() {
+                Some((fence_line, runs, should_panic, code)) => {
+                    if runs {
+                        found.push(Doctest { fence_line, code: code.join("\n"), should_panic });
+                    }
+                }
+                None => {
+                    let info = trimmed.trim_start_matches(['`', '~']).trim();
+                    let (runs, should_panic) = classify(info);
+                    open = Some((line, runs, should_panic, Vec::new()));
+                }
+            }
+            continue;
+        }
+        if let Some((_, _, _, code)) = &mut open {
+            code.push(unhide(&text));
+        }
+    }
+    found
+}
+
+/// Whether a fence's info string marks a runnable Rust doctest, and `should_panic`.
+fn classify(info: &str) -> (bool, bool) {
+    let mut runs = true;
+    let mut should_panic = false;
+    for word in info.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()) {
+        match word {
+            "rust" | "allow_fail" => {}
+            "should_panic" => should_panic = true,
+            "ignore" | "no_run" | "compile_fail" | "test_harness" | "standalone_crate" => runs = false,
+            w if w.starts_with("edition") => {}
+            // Another language (`text`, `toml`, `sh`, …): not a doctest.
+            _ => runs = false,
+        }
+    }
+    (runs, should_panic)
+}
+
+/// rustdoc's hidden lines: `# code` is compiled but not shown; `##` is a literal `#`.
+fn unhide(line: &str) -> String {
+    let t = line.trim_start();
+    if t == "#" {
+        String::new()
+    } else if let Some(rest) = t.strip_prefix("##") {
+        format!("#{rest}")
+    } else if let Some(rest) = t.strip_prefix("# ") {
+        rest.to_owned()
+    } else {
+        line.to_owned()
+    }
+}
+
+/// Every `#[doc = "…"]` line (from `///` and `//!` comments) with its line number.
+#[derive(Default)]
+struct DocLines(Vec<(usize, String)>);
+
+impl<'ast> Visit<'ast> for DocLines {
+    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+        if attr.path().is_ident("doc")
+            && let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value
+        {
+            let line = syn::spanned::Spanned::span(attr).start().line;
+            // A `/** … */` block holds several lines in one attribute.
+            for (i, l) in s.value().split('\n').enumerate() {
+                self.0.push((line + i, l.to_owned()));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runnable_blocks_are_found_with_hidden_lines_and_their_fence_line() {
+        let src = r#"//! Crate.
+//!
+//! ```
+//! # use std::collections::HashMap;
+//! assert_eq!(1 + 1, 2);
+//! ```
+
+/// Adds.
+///
+/// ```rust,should_panic
+/// panic!("x");
+/// ```
+///
+/// ```text
+/// not code
+/// ```
+///
+/// ```ignore
+/// nope();
+/// ```
+pub fn add() {}
+"#;
+        let file = syn::parse_file(src).unwrap();
+        let found = doctests(&file);
+        assert_eq!(
+            found,
+            [
+                Doctest {
+                    fence_line: 3,
+                    code: "use std::collections::HashMap;\nassert_eq!(1 + 1, 2);".into(),
+                    should_panic: false
+                },
+                Doctest { fence_line: 10, code: "panic!(\"x\");".into(), should_panic: true },
+            ]
+        );
+    }
+}
