@@ -54,7 +54,24 @@ impl Scratch {
         excluded.extend(skip.iter().map(|p| p.to_path_buf()));
         copy_tree(&ws.root, &self.work, &excluded)?;
         crate::engine::write(&self.engine)?;
+        self.seed_dependency_cache(ws);
         self.patch_manifests(ws)
+    }
+
+    /// On the first run, start the schema's target dir from the user's own debug build:
+    /// dependencies from registries are built the same way for both (their fingerprints
+    /// do not depend on where the workspace lives), so cargo finds them fresh and the
+    /// first schema build compiles only the user's crates. Files are hard-linked, never
+    /// written; incremental state is not shared. Best effort: any failure just means a
+    /// full first build.
+    fn seed_dependency_cache(&self, ws: &Workspace) {
+        let (from, to) = (ws.target_dir.join("debug"), self.target.join("debug"));
+        if to.exists() || !from.is_dir() {
+            return;
+        }
+        for sub in ["deps", "build", ".fingerprint"] {
+            let _ = link_tree(&from.join(sub), &to.join(sub));
+        }
     }
 
     fn patch_manifests(&self, ws: &Workspace) -> Result<()> {
@@ -140,6 +157,22 @@ pub fn write_if_changed(path: &Path, text: &str) -> Result<bool> {
     }
     fs::write(path, text).with_context(|| format!("failed to write {}", path.display()))?;
     Ok(true)
+}
+
+/// Hard-link every file under `from` into `to` (copying where links are impossible).
+fn link_tree(from: &Path, to: &Path) -> Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        let ty = entry.file_type()?;
+        if ty.is_dir() {
+            link_tree(&entry.path(), &dest)?;
+        } else if ty.is_file() && fs::hard_link(entry.path(), &dest).is_err() {
+            fs::copy(entry.path(), &dest)?;
+        }
+    }
+    Ok(())
 }
 
 /// Copy `from` into `to`, skipping `excluded` paths; unchanged files are not rewritten.
