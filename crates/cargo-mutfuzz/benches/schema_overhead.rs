@@ -32,10 +32,7 @@ fn main() {
             .expect("open workspace");
     let (discovery, _) = ws.discover().expect("discover");
     let scratch = Scratch::new(&ws);
-    let mut no_copy: Vec<PathBuf> = discovery.files.iter().map(|f| f.path.clone()).collect();
-    no_copy.push(ws.root.join("Cargo.toml"));
-    let no_copy: Vec<&Path> = no_copy.iter().map(PathBuf::as_path).collect();
-    scratch.prepare(&ws, &no_copy).expect("prepare scratch");
+    scratch.prepare(&ws, &discovery, &[]).expect("prepare scratch");
     write_schema(&ws, &scratch, &discovery, &|_| true).expect("write schema");
     let schema = build_release(&scratch.work.join("Cargo.toml"), &scratch.target);
     // An id no site has: every site takes the mutant-run path, none is mutated.

@@ -183,27 +183,11 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
     let package = single_package(&ws)?.clone();
     let harness = find(&ws, &package).map_err(exit_code::usage)?;
     let (discovery, _config) = ws.discover()?;
-    for w in &discovery.warnings {
-        console.message(&format!("warning: {w}"));
-    }
-    console.message(&format!(
-        "Found {} mutants in {} files ({})",
-        discovery.mutants.len(),
-        discovery.files.len(),
-        crate::list::skipped_line(&discovery)
-    ));
+    crate::list::report(&console, &discovery);
     let scratch = Scratch::new(&ws);
-    let mut no_copy: Vec<PathBuf> = discovery.files.iter().map(|f| f.path.clone()).collect();
-    no_copy.extend(ws.member_manifests.iter().cloned());
-    no_copy.push(ws.root.join("Cargo.toml"));
-    no_copy.push(ws.root.join("mutfuzz.out"));
-    no_copy.push(ws.root.join("mutfuzz.out.old"));
-    // The harness's own build output and corpora are not needed in the copy.
-    no_copy.push(harness.manifest.clone());
-    no_copy.push(harness.dir.join("target"));
-    no_copy.push(harness.dir.join("corpus"));
-    let no_copy: Vec<&Path> = no_copy.iter().map(PathBuf::as_path).collect();
-    scratch.prepare(&ws, &no_copy)?;
+    // The harness's manifest is patched into the copy; its build output and corpus stay out.
+    let skip = [harness.manifest.clone(), harness.dir.join("target"), harness.dir.join("corpus")];
+    scratch.prepare(&ws, &discovery, &skip)?;
     let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
 
     let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), ..BuildFlags::default() };

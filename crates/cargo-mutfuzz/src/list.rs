@@ -17,6 +17,19 @@ pub fn json(d: &Discovery) -> String {
     serde_json::to_string_pretty(&d.mutants).expect("mutants serialize") + "\n"
 }
 
+/// Print discovery's warnings and its one-line summary.
+pub fn report(console: &crate::console::Console, d: &Discovery) {
+    for w in &d.warnings {
+        console.message(&format!("warning: {w}"));
+    }
+    console.message(&format!(
+        "Found {} mutants in {} files ({})",
+        d.mutants.len(),
+        d.files.len(),
+        skipped_line(d)
+    ));
+}
+
 /// What was skipped, for stderr: `skipped: 3 cfg(test), 1 const, …`.
 pub fn skipped_line(d: &Discovery) -> String {
     let s = &d.skipped;

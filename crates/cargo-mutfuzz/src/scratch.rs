@@ -5,6 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use mutfuzz_mutate::Discovery;
 use toml_edit::{DocumentMut, Item, Table, value};
 
 use crate::workspace::Workspace;
@@ -46,12 +47,19 @@ impl Scratch {
         }
     }
 
-    /// Copy the workspace, write the engine crates, and patch the manifests.
-    pub fn prepare(&self, ws: &Workspace, skip: &[&Path]) -> Result<()> {
+    /// Copy the workspace (but not what is written over the copy anyway: the schema's
+    /// sources and the manifests; nor results, nor `skip`), write the engine and the
+    /// run-time crate, and patch the manifests.
+    pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<()> {
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
-        excluded.extend(skip.iter().map(|p| p.to_path_buf()));
+        excluded.extend(discovery.files.iter().map(|f| f.path.clone()));
+        excluded.extend(ws.member_manifests.iter().cloned());
+        excluded.push(ws.root.join("Cargo.toml"));
+        excluded.push(ws.root.join("mutfuzz.out"));
+        excluded.push(ws.root.join("mutfuzz.out.old"));
+        excluded.extend(skip.iter().cloned());
         copy_tree(&ws.root, &self.work, &excluded)?;
         crate::engine::write(&self.engine)?;
         self.seed_dependency_cache(ws);

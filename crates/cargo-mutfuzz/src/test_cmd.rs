@@ -14,7 +14,6 @@ use crate::console::{Console, duration};
 use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
 use crate::lab::{Lab, Limits};
-use crate::list::skipped_line;
 use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
 use crate::output::OutputDir;
@@ -49,15 +48,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let mut console = Console::default();
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
-    for w in &discovery.warnings {
-        console.message(&format!("warning: {w}"));
-    }
-    console.message(&format!(
-        "Found {} mutants in {} files ({})",
-        discovery.mutants.len(),
-        discovery.files.len(),
-        skipped_line(&discovery)
-    ));
+    crate::list::report(&console, &discovery);
     let multiplier =
         args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
     let minimum_timeout =
@@ -70,15 +61,9 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     out.write_json("mutants.json", &discovery.mutants)?;
 
     let scratch = Scratch::new(&ws);
-    let mut no_copy: Vec<PathBuf> = discovery.files.iter().map(|f| f.path.clone()).collect();
-    no_copy.extend(ws.member_manifests.iter().cloned());
-    no_copy.push(ws.root.join("Cargo.toml"));
-    no_copy.push(out_path.clone());
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
-    no_copy.push(PathBuf::from(old));
-    let no_copy: Vec<&std::path::Path> = no_copy.iter().map(PathBuf::as_path).collect();
-    scratch.prepare(&ws, &no_copy)?;
+    scratch.prepare(&ws, &discovery, &[out_path.clone(), PathBuf::from(old)])?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
