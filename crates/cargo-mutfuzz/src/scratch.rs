@@ -216,12 +216,60 @@ fn copy_tree(from: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
             }
         }
     }
+    remove_stale(from, to)
+}
+
+/// Files of ours in the copy with no counterpart in the user's tree, kept between runs.
+const GENERATED: [&str; 2] = ["Cargo.lock", "__mutfuzz_doctests.rs"];
+
+/// Remove what the user has deleted since the last run: a stale `tests/old.rs` in the
+/// copy would still be compiled and run.
+fn remove_stale(from: &Path, to: &Path) -> Result<()> {
+    for entry in fs::read_dir(to)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if fs::symlink_metadata(from.join(&name)).is_ok() || GENERATED.iter().any(|g| name == *g) {
+            continue;
+        }
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            remove_stale(&from.join(&name), &path)?;
+            // Kept only if it still holds something generated.
+            let _ = fs::remove_dir(&path);
+        } else {
+            fs::remove_file(&path).with_context(|| format!("failed to remove stale {}", path.display()))?;
+        }
+    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_copy_follows_deletions_but_keeps_generated_files() {
+        let (from, to) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let put = |root: &Path, rel: &str| {
+            let p = root.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, rel).unwrap();
+        };
+        put(from.path(), "src/lib.rs");
+        put(from.path(), "tests/old.rs");
+        put(from.path(), "old/a.rs");
+        copy_tree(from.path(), to.path(), &[]).unwrap();
+        put(to.path(), "tests/__mutfuzz_doctests.rs");
+        put(to.path(), "Cargo.lock");
+        fs::remove_file(from.path().join("tests/old.rs")).unwrap();
+        fs::remove_dir_all(from.path().join("old")).unwrap();
+        copy_tree(from.path(), to.path(), &[]).unwrap();
+        assert!(to.path().join("src/lib.rs").is_file());
+        assert!(!to.path().join("tests/old.rs").exists());
+        assert!(!to.path().join("old").exists());
+        assert!(to.path().join("tests/__mutfuzz_doctests.rs").is_file());
+        assert!(to.path().join("Cargo.lock").is_file());
+    }
 
     #[test]
     fn relative_paths_leaving_the_workspace_become_absolute() {
