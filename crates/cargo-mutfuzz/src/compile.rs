@@ -117,7 +117,8 @@ pub struct Round {
     /// Mutants found unviable by this round.
     pub unviable: usize,
     /// `clean`, `diagnostics` (errors inside mutants), `site` (an error across one
-    /// site's wrapper) or `bisection`.
+    /// site's wrapper), `bisection`, or `doctests` (generated doctests that did not
+    /// compile were dropped).
     pub method: &'static str,
     /// Builds run (one, or several when bisecting).
     pub builds: usize,

@@ -15,38 +15,35 @@ pub const BASELINE_FAILED: i32 = 4;
 /// mutfuzz itself failed (an I/O error, cargo could not be run, …).
 pub const SOFTWARE: i32 = 70;
 
-/// An error in what the user asked for (a missing manifest, an unknown package, a bad
-/// `mutfuzz.toml`): reported with exit code [`USAGE`] rather than [`SOFTWARE`].
+/// An error that decides the exit code: [`USAGE`] for what the user asked for (a missing
+/// manifest, an unknown package, a bad `mutfuzz.toml`), [`BASELINE_FAILED`] when the package
+/// or its harness does not build without mutants. Any other error is [`SOFTWARE`].
 #[derive(Debug)]
-pub struct UsageError(pub String);
+pub struct CodedError {
+    /// The exit code.
+    pub code: i32,
+    message: String,
+}
 
-impl std::fmt::Display for UsageError {
+impl std::fmt::Display for CodedError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for UsageError {}
+impl std::error::Error for CodedError {}
 
 /// Mark an error as the user's.
 pub fn usage(e: anyhow::Error) -> anyhow::Error {
-    anyhow::Error::new(UsageError(format!("{e:#}")))
+    anyhow::Error::new(CodedError { code: USAGE, message: format!("{e:#}") })
 }
-
-/// The package (or its harness) does not build without mutants: reported with exit code
-/// [`BASELINE_FAILED`].
-#[derive(Debug)]
-pub struct BaselineError(pub String);
-
-impl std::fmt::Display for BaselineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BaselineError {}
 
 /// Mark an error as a build failure of the unmutated package.
 pub fn baseline(e: anyhow::Error) -> anyhow::Error {
-    anyhow::Error::new(BaselineError(format!("{e:#}")))
+    anyhow::Error::new(CodedError { code: BASELINE_FAILED, message: format!("{e:#}") })
+}
+
+/// The exit code for an error that ended a command.
+pub fn of_error(e: &anyhow::Error) -> i32 {
+    e.downcast_ref::<CodedError>().map_or(SOFTWARE, |c| c.code)
 }

@@ -66,13 +66,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<exit_code::UsageError>().is_some() {
-                exit_code::USAGE
-            } else if e.downcast_ref::<exit_code::BaselineError>().is_some() {
-                exit_code::BASELINE_FAILED
-            } else {
-                exit_code::SOFTWARE
-            }
+            exit_code::of_error(&e)
         }
     }
 }

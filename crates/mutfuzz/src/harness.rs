@@ -198,13 +198,17 @@ fn protocol(line: std::fmt::Arguments<'_>) {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(char::from_digit(u32::from(b >> 4), 16).expect("nibble"));
-        s.push(char::from_digit(u32::from(b & 15), 16).expect("nibble"));
+/// Bytes as lowercase hex, written straight into the formatter: the `trial` line is
+/// printed every trial, so it allocates nothing.
+struct Hex<'a>(&'a [u8]);
+
+impl std::fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
     }
-    s
 }
 
 fn stats_json(stats: &Stats, elapsed: Duration) -> String {
@@ -242,7 +246,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         .map_err(|e| e.to_string())?
         .with_oracle(oracle_for(compare))
         .with_events(|e| match e {
-            Event::Trial(bytes) => protocol(format_args!("trial {}", hex(bytes))),
+            Event::Trial(bytes) => protocol(format_args!("trial {}", Hex(bytes))),
             Event::Mutant(id) => protocol(format_args!("mutant {id}")),
         });
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
@@ -420,6 +424,6 @@ mod tests {
 
     #[test]
     fn hex_encodes_every_byte_as_two_digits() {
-        assert_eq!(hex(&[0, 15, 16, 255]), "000f10ff");
+        assert_eq!(Hex(&[0, 15, 16, 255]).to_string(), "000f10ff");
     }
 }
