@@ -182,6 +182,12 @@ fn standalone_manifest(manifest_path: &Path, name: &str) -> (String, String) {
     }
     // Its own workspace: never pulled into a workspace that happens to lie above it.
     doc.insert("workspace", Item::Table(Table::new()));
+    // A published manifest opens with cargo's note about normalizing it: not true of this copy.
+    if let Some(package) = doc.get_mut("package").and_then(Item::as_table_mut) {
+        package.decor_mut().set_prefix(
+            "# The mutfuzz engine carried by cargo-mutfuzz, written out for schema and harness builds.\n",
+        );
+    }
     (doc.to_string(), version)
 }
 

@@ -55,7 +55,7 @@ impl MutantInfo {
     /// Reads a `mutants.json` catalog.
     pub fn load(path: &Path) -> Result<Vec<MutantInfo>, Error> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        MutantInfo::from_json(&text)
+        MutantInfo::from_json(&text).map_err(|e| Error::Catalog(format!("{}: {e}", path.display())))
     }
 }
 
