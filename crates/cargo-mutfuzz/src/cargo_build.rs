@@ -238,7 +238,7 @@ fn run(
     let status = child.wait()?;
     drop(registered);
     if interrupt::interrupted() {
-        anyhow::bail!("interrupted");
+        return Err(crate::exit_code::interrupted());
     }
     let stderr = stderr_thread.join().unwrap_or_default();
     Ok(CargoRun { success: status.success(), errors, binaries, stderr })

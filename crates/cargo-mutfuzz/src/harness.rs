@@ -241,7 +241,7 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
     let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), ..BuildFlags::default() };
     let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &console) {
         Ok(b) => b,
-        Err(_) if crate::interrupt::interrupted() => bail!("interrupted"),
+        Err(_) if crate::interrupt::interrupted() => return Err(exit_code::interrupted()),
         Err(BuildFailure::Baseline(text)) => {
             return Err(exit_code::baseline(anyhow::anyhow!(
                 "the harness does not build with the package, even without mutants; fix it first \

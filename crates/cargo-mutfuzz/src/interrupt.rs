@@ -10,8 +10,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The exit code of an interrupted command (as a shell reports Ctrl-C: 128 + SIGINT).
-pub const EXIT_CODE: i32 = 130;
+/// The exit code of an interrupted command.
+pub const EXIT_CODE: i32 = crate::exit_code::INTERRUPTED;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Process groups of the children now running.

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use mutfuzz_mutate::Mutant;
+use mutfuzz_mutate::{Discovery, Mutant};
 use serde::Serialize;
 
 use crate::baseline::{self, TestRecord};
@@ -88,7 +88,7 @@ impl Results<'_> {
         )?;
         self.out.write_lists(&outcomes)?;
         if summary.interrupted {
-            console.message("interrupted: stopped every running test process");
+            console.message("interrupted: stopped every process it had started");
         }
         console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
         console.message(&format!("Results in {}", self.out.path.display()));
@@ -130,10 +130,33 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         baseline: None,
     };
 
-    let scratch = Scratch::new(&ws);
+    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
+    match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
+        Ok(Some(code)) => Ok(code),
+        Ok(None) => results.finish(&console),
+        // Whatever a step made of being cut short, what finished is kept.
+        Err(_) if interrupt::interrupted() => results.finish(&console),
+        Err(e) => Err(e),
+    }
+}
+
+/// Everything after the results directory exists: the schema build, the baseline and
+/// the mutant runs, filling `results`. `Some(code)` ends the command without results
+/// (the package does not build, or its tests fail, unmutated).
+fn mutation_test(
+    args: &TestArgs,
+    ws: &Workspace,
+    discovery: &Discovery,
+    limits: Limits,
+    jobs: usize,
+    console: &mut Console,
+    results: &mut Results<'_>,
+) -> Result<Option<i32>> {
+    let out_path = results.out.path.clone();
+    let scratch = Scratch::new(ws);
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
-    scratch.prepare(&ws, &discovery, &[out_path.clone(), PathBuf::from(old)])?;
+    scratch.prepare(ws, discovery, &[out_path.clone(), PathBuf::from(old)])?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
@@ -143,19 +166,18 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     };
     // Doctests compile once into a test target of the schema build.
     let mut doctests =
-        if args.no_doctests { Vec::new() } else { DoctestTarget::collect(&ws, &scratch, &discovery) };
+        if args.no_doctests { Vec::new() } else { DoctestTarget::collect(ws, &scratch, discovery) };
     for p in &ws.packages {
         let stale = scratch.in_work(&p.root.join("tests").join(format!("{}.rs", doctest_target::TARGET)));
         if !doctests.iter().any(|t| t.path == stale) && stale.exists() {
             std::fs::remove_file(&stale)?;
         }
     }
-    let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut doctests, &console) {
+    let build = match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, console) {
         Ok(b) => b,
-        Err(_) if interrupt::interrupted() => return results.finish(&console),
         Err(BuildFailure::Baseline(text)) => {
             eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            return Ok(exit_code::BASELINE_FAILED);
+            return Ok(Some(exit_code::BASELINE_FAILED));
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
@@ -176,7 +198,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         console.message("note: doctests are not run (--no-doctests)");
     } else {
         for p in ws.packages.iter().filter(|p| p.lib_name.is_some()) {
-            binaries.push(cargo_build::doctests(&ws, &scratch, &flags, &p.name));
+            binaries.push(cargo_build::doctests(ws, &scratch, &flags, &p.name));
         }
     }
 
@@ -189,10 +211,10 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let baseline_start = Instant::now();
     console.start(cases.len() as u64, "baseline");
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
-    let records = baseline::record(&binaries, &cases, max_id + 1, &scratch.layout.baseline(), jobs, &console);
+    let records = baseline::record(&binaries, &cases, max_id + 1, &scratch.layout.baseline(), jobs, console);
     console.finish();
     if interrupt::interrupted() {
-        return results.finish(&console);
+        return Ok(None);
     }
     let records: Vec<TestRecord> = match records? {
         Ok(r) => r,
@@ -201,7 +223,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
                 "error: test {} fails without any mutant ({}); mutation testing needs a passing suite:\n{}",
                 f.test, f.exit, f.output
             );
-            return Ok(exit_code::BASELINE_FAILED);
+            return Ok(Some(exit_code::BASELINE_FAILED));
         }
     };
     let baseline_time = baseline_start.elapsed();
@@ -233,17 +255,17 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         binaries: &binaries,
         cases: &cases,
         records: &records,
-        limits: Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) },
-        log_dir: &out.log_dir(),
+        limits,
+        log_dir: &results.out.log_dir(),
     };
     console.start(to_run.len() as u64, "mutants");
     let runs: Vec<_> = to_run.iter().map(|(i, tests)| (&discovery.mutants[*i], tests.clone())).collect();
-    let ran = lab.run(&runs, jobs, &console);
+    let ran = lab.run(&runs, jobs, console);
     console.finish();
     for ((i, _), r) in to_run.iter().zip(ran?) {
         results.outcomes[*i] = r;
     }
-    results.finish(&console)
+    Ok(None)
 }
 
 /// The outcome of a mutant that is decided without running it.
