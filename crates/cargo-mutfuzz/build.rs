@@ -1,9 +1,19 @@
-//! Embeds the engine crates (mutfuzz-rt, mutfuzz, mutfuzz-derive) in the binary, so an
-//! installed `cargo mutfuzz` can build harnesses with no checkout of this repository.
+//! Embeds the engine crates (mutfuzz-rt, mutfuzz, mutfuzz-derive, mutfuzz-contract) in
+//! the binary, so an installed `cargo mutfuzz` builds harnesses with no checkout of this
+//! repository, as cargo-fuzz carries libfuzzer-sys.
 //!
-//! Writes `$OUT_DIR/engine_files.rs`: `FILES`, a table of relative path → contents,
+//! The crates are ordinary dependencies of this package. Each declares `links` and prints
+//! its own directory as build-script metadata, which cargo hands to this script as
+//! `DEP_<LINKS>_ROOT`: the sources come from wherever cargo put the dependency (this
+//! repository, or the registry when installed from crates.io), never from a path
+//! relative to this package.
+//!
+//! Writes `$OUT_DIR/engine_files.rs`: `FILES`, a table of relative path → contents
 //! holding every file under each crate's `src/` (by `include_str!`) and a standalone
-//! `Cargo.toml` per crate with the workspace inheritance resolved.
+//! `Cargo.toml` per crate; `VERSION`, the engine's version; and `CRATES`, their names.
+//! A standalone manifest has workspace inheritance resolved, the engine crates depending
+//! on each other by `../<name>` paths, and no `links`, build script, lints, tests or
+//! dev-dependencies: a schema build runs none of this.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -11,25 +21,33 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
-/// The crates shipped, by directory name under `crates/`.
-const CRATES: [&str; 3] = ["mutfuzz-rt", "mutfuzz", "mutfuzz-derive"];
+/// The crates carried: package name and the `links` name that carries its directory.
+const CRATES: [(&str, &str); 4] = [
+    ("mutfuzz-rt", "mutfuzz_rt_sources"),
+    ("mutfuzz", "mutfuzz_sources"),
+    ("mutfuzz-derive", "mutfuzz_derive_sources"),
+    ("mutfuzz-contract", "mutfuzz_contract_sources"),
+];
 
 fn main() {
-    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let crates_dir = manifest_dir.parent().expect("crates/ directory");
-    let ws_manifest = crates_dir.parent().expect("workspace root").join("Cargo.toml");
-    rerun_if_changed(&ws_manifest);
-    let ws: DocumentMut = read(&ws_manifest).parse().expect("the workspace manifest parses");
-
     let mut out = String::from(
         "/// Every file of the embedded engine crates: path relative to the engine directory, contents.\n\
          pub static FILES: &[(&str, &str)] = &[\n",
     );
-    for name in CRATES {
-        let dir = crates_dir.join(name);
+    let mut engine_version = None;
+    for (name, links) in CRATES {
+        let var = format!("DEP_{}_ROOT", links.to_uppercase());
+        let dir = PathBuf::from(std::env::var(&var).unwrap_or_else(|_| {
+            panic!(
+                "{var} is not set: {name} must be a dependency of cargo-mutfuzz with `links = \"{links}\"`"
+            )
+        }));
         let manifest_path = dir.join("Cargo.toml");
         rerun_if_changed(&manifest_path);
-        let manifest = standalone_manifest(&read(&manifest_path), &ws, name);
+        let (manifest, version) = standalone_manifest(&manifest_path, name);
+        if name == "mutfuzz" {
+            engine_version = Some(version);
+        }
         writeln!(out, "    ({:?}, {:?}),", format!("{name}/Cargo.toml"), manifest).unwrap();
         let src = dir.join("src");
         // A directory makes cargo rescan it, so added files are noticed too.
@@ -58,12 +76,21 @@ fn main() {
         }
     }
     out.push_str("];\n");
+    let version = engine_version.expect("the engine crate is embedded");
+    writeln!(
+        out,
+        "/// The version of the embedded engine crate `mutfuzz`.\npub static VERSION: &str = {version:?};"
+    )
+    .unwrap();
+    let names: Vec<&str> = CRATES.iter().map(|(n, _)| *n).collect();
+    writeln!(out, "/// The embedded crates' package names.\npub static CRATES: &[&str] = &{names:?};")
+        .unwrap();
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("engine_files.rs");
     fs::write(&dest, out).expect("write engine_files.rs");
 }
 
 fn rerun_if_changed(path: &Path) {
-    println!("cargo:rerun-if-changed={}", path.display());
+    println!("cargo::rerun-if-changed={}", path.display());
 }
 
 fn read(path: &Path) -> String {
@@ -81,53 +108,109 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// The crate's manifest with `workspace = true` fields and dependencies replaced by the
-/// workspace's values, and everything that only matters inside this repository dropped.
-fn standalone_manifest(text: &str, ws: &DocumentMut, name: &str) -> String {
-    let mut doc: DocumentMut = text.parse().unwrap_or_else(|e| panic!("{name}/Cargo.toml: {e}"));
-    let ws_package = ws["workspace"]["package"].as_table_like().expect("[workspace.package]");
-    let ws_deps = ws["workspace"]["dependencies"].as_table_like().expect("[workspace.dependencies]");
-    let package = doc["package"].as_table_like_mut().expect("[package]");
+/// The workspace manifest a crate inherits from: `package.workspace` if set, else the
+/// nearest `Cargo.toml` above it with a `[workspace]` table, as cargo finds it. Only a
+/// crate built from a workspace checkout inherits; a published crate's manifest has
+/// everything resolved.
+fn workspace_of(manifest_path: &Path, doc: &DocumentMut) -> DocumentMut {
+    let dir = manifest_path.parent().expect("manifest directory");
+    let explicit = doc.get("package").and_then(|p| p.get("workspace")).and_then(Item::as_str);
+    let candidates: Vec<PathBuf> = match explicit {
+        Some(rel) => vec![dir.join(rel).join("Cargo.toml")],
+        None => dir.ancestors().skip(1).map(|d| d.join("Cargo.toml")).collect(),
+    };
+    for path in candidates {
+        let Ok(text) = fs::read_to_string(&path) else { continue };
+        let ws: DocumentMut = text.parse().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if ws.contains_key("workspace") {
+            rerun_if_changed(&path);
+            return ws;
+        }
+    }
+    panic!("{} inherits from a workspace, but none was found above it", manifest_path.display())
+}
+
+/// The crate's manifest made standalone (see the module docs), and its version.
+fn standalone_manifest(manifest_path: &Path, name: &str) -> (String, String) {
+    let mut doc: DocumentMut =
+        read(manifest_path).parse().unwrap_or_else(|e| panic!("{name}/Cargo.toml: {e}"));
+    let mut ws = None;
+    let package = doc["package"].as_table_like().expect("[package]");
     let inherited: Vec<String> =
         package.iter().filter(|(_, v)| inherits(v)).map(|(k, _)| k.to_owned()).collect();
-    for key in inherited {
-        let v = ws_package.get(&key).unwrap_or_else(|| panic!("workspace.package.{key} is missing")).clone();
-        package.insert(&key, v);
+    if !inherited.is_empty() {
+        let w = ws.get_or_insert_with(|| workspace_of(manifest_path, &doc));
+        let ws_package = w["workspace"]["package"].clone();
+        let ws_package = ws_package.as_table_like().expect("[workspace.package]");
+        let package = doc["package"].as_table_like_mut().expect("[package]");
+        for key in inherited {
+            let v =
+                ws_package.get(&key).unwrap_or_else(|| panic!("workspace.package.{key} is missing")).clone();
+            package.insert(&key, v);
+        }
     }
-    // Tests, benches and lints belong to the repository, not to the shipped sources.
+    let package = doc["package"].as_table_like_mut().expect("[package]");
+    // Only this repository's build needs these: the copy runs no build script.
+    for key in ["links", "build", "workspace"] {
+        package.remove(key);
+    }
+    let version = package.get("version").and_then(Item::as_str).expect("package.version").to_owned();
     for key in ["lints", "dev-dependencies", "test", "bench", "example"] {
         doc.remove(key);
     }
     for key in ["dependencies", "build-dependencies"] {
-        let Some(deps) = doc.get_mut(key).and_then(Item::as_table_like_mut) else { continue };
-        let names: Vec<String> = deps.iter().map(|(k, _)| k.to_owned()).collect();
+        let names: Vec<String> = match doc.get(key).and_then(Item::as_table_like) {
+            Some(deps) => deps.iter().map(|(k, _)| k.to_owned()).collect(),
+            None => continue,
+        };
         for dep in names {
-            let item = deps.get(&dep).expect("listed").clone();
-            let resolved = resolve_dep(&dep, &item, ws_deps);
-            deps.insert(&dep, Item::Value(Value::InlineTable(resolved)));
+            let item = doc[key].as_table_like().expect("dependency table").get(&dep).expect("listed").clone();
+            let spec = if inherits(&item) {
+                let w = ws.get_or_insert_with(|| workspace_of(manifest_path, &doc));
+                let ws_deps =
+                    w["workspace"]["dependencies"].as_table_like().expect("[workspace.dependencies]");
+                inherit_dep(&dep, &item, ws_deps)
+            } else {
+                as_inline(&item)
+            };
+            let spec = sibling_paths(&dep, spec, name);
+            doc[key]
+                .as_table_like_mut()
+                .expect("dependency table")
+                .insert(&dep, Item::Value(Value::InlineTable(spec)));
         }
     }
     // Its own workspace: never pulled into a workspace that happens to lie above it.
     doc.insert("workspace", Item::Table(Table::new()));
-    doc.to_string()
+    // A published manifest opens with cargo's note about normalizing it: not true of this copy.
+    if let Some(package) = doc.get_mut("package").and_then(Item::as_table_mut) {
+        package.decor_mut().set_prefix(
+            "# The mutfuzz engine carried by cargo-mutfuzz, written out for schema and harness builds.\n",
+        );
+    }
+    (doc.to_string(), version)
+}
+
+/// An engine crate's dependency on another engine crate becomes `path = "../<name>"`
+/// (the crates are written out side by side); any other path dependency cannot travel.
+fn sibling_paths(dep: &str, mut spec: InlineTable, owner: &str) -> InlineTable {
+    let package = spec.get("package").and_then(Value::as_str).unwrap_or(dep).to_owned();
+    if CRATES.iter().any(|(n, _)| *n == package) {
+        spec.insert("path", format!("../{package}").into());
+    } else if spec.contains_key("path") {
+        panic!("{owner} depends on {package} by path, which is not an embedded crate");
+    }
+    spec
 }
 
 fn inherits(item: &Item) -> bool {
     item.as_table_like().and_then(|t| t.get("workspace")).and_then(Item::as_bool) == Some(true)
 }
 
-/// One dependency as an inline table, inheriting from the workspace when it says so.
-fn resolve_dep(name: &str, item: &Item, ws_deps: &dyn TableLike) -> InlineTable {
+/// One dependency as an inline table, inheriting from the workspace.
+fn inherit_dep(name: &str, item: &Item, ws_deps: &dyn TableLike) -> InlineTable {
     let own = as_inline(item);
-    if !inherits(item) {
-        return own;
-    }
     let mut spec = as_inline(ws_deps.get(name).unwrap_or_else(|| panic!("workspace dependency {name}")));
-    if let Some(path) = spec.get("path").and_then(Value::as_str) {
-        // Workspace paths are `crates/<dir>`; the shipped crates sit side by side.
-        let dir = Path::new(path).file_name().expect("dependency directory").to_string_lossy().into_owned();
-        spec.insert("path", format!("../{dir}").into());
-    }
     for (k, v) in own.iter() {
         match k {
             "workspace" => {}

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cargo_mutfuzz::compile::write_schema;
 use cargo_mutfuzz::options::PackageArgs;
+use cargo_mutfuzz::schema_build::write_schema;
 use cargo_mutfuzz::scratch::Scratch;
 use cargo_mutfuzz::workspace::Workspace;
 
@@ -33,8 +33,8 @@ fn main() {
     let (discovery, _) = ws.discover().expect("discover");
     let scratch = Scratch::new(&ws);
     scratch.prepare(&ws, &discovery, &[]).expect("prepare scratch");
-    write_schema(&ws, &scratch, &discovery, &|_| true).expect("write schema");
-    let schema = build_release(&scratch.work.join("Cargo.toml"), &scratch.target);
+    write_schema(&scratch, &discovery, &|_| true).expect("write schema");
+    let schema = build_release(&scratch.work.join("Cargo.toml"), &scratch.layout.schema_target());
     // An id no site has: every site takes the mutant-run path, none is mutated.
     let unreached = discovery.mutants.last().map_or(1, |m| m.id + 1).to_string();
 

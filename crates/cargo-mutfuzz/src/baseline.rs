@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use mutfuzz_rt::{Record, env};
 
-use crate::compile::TestBinary;
+use crate::binaries::{Runner, TestBinary};
 use crate::console::Console;
 use crate::process::{self, Exit};
 
@@ -43,13 +43,13 @@ pub fn list_tests(binaries: &[TestBinary], test_args: &[String]) -> Result<Vec<T
     let include_ignored = test_args.iter().any(|a| a == "--include-ignored" || a == "--ignored");
     let mut cases = Vec::new();
     for (i, bin) in binaries.iter().enumerate() {
-        if bin.harnessless {
+        if bin.is_plain() {
             cases.push(TestCase { binary: i, name: String::new(), filter: String::new() });
             continue;
         }
         let listed = list(bin, test_args, false)?;
         let ignored = if include_ignored { Vec::new() } else { list(bin, test_args, true)? };
-        let filters: Vec<String> = if bin.doctests.is_some() {
+        let filters: Vec<String> = if bin.is_doctests() {
             listed.iter().map(|n| doctest_filter(n, &listed)).collect()
         } else {
             listed.clone()
@@ -71,12 +71,12 @@ fn list(bin: &TestBinary, test_args: &[String], ignored: bool) -> Result<Vec<Str
     if ignored {
         cmd.arg("--ignored");
     }
-    let out = cmd.output().with_context(|| format!("failed to list the tests of {}", bin.path.display()))?;
+    let out = cmd.output().with_context(|| format!("failed to list the tests of {}", bin.describe()))?;
     if !out.status.success() {
         bail!(
             "listing the tests of {} ({}) failed:\n{}",
             bin.target,
-            bin.path.display(),
+            bin.describe(),
             String::from_utf8_lossy(&out.stderr)
         );
     }
@@ -91,25 +91,22 @@ fn list(bin: &TestBinary, test_args: &[String], ignored: bool) -> Result<Vec<Str
 /// `cargo test --doc … --` for doctests (rustdoc compiles each doctest when it runs, and
 /// links it against the schema library already built).
 fn base_command(bin: &TestBinary) -> Command {
-    match &bin.doctests {
-        Some(d) => {
-            let mut cmd = Command::new(&bin.path);
-            cmd.current_dir(&bin.cwd)
-                .args(["test", "--doc", "--manifest-path"])
+    let mut cmd = match &bin.runner {
+        Runner::Doctests(d) => {
+            let mut cmd = Command::new(&d.cargo);
+            cmd.args(["test", "--doc", "--manifest-path"])
                 .arg(&d.manifest)
                 .arg("--target-dir")
                 .arg(&d.target_dir)
-                .args(["-p", &d.package])
+                .args(["-p", &bin.package])
                 .args(&d.cargo_args)
                 .arg("--");
             cmd
         }
-        None => {
-            let mut cmd = Command::new(&bin.path);
-            cmd.current_dir(&bin.cwd);
-            cmd
-        }
-    }
+        Runner::Libtest(exe) | Runner::Plain(exe) => Command::new(exe),
+    };
+    cmd.current_dir(&bin.cwd);
+    cmd
 }
 
 /// The command that runs the tests selected by `filters` (all from binary `bin`) and
@@ -117,11 +114,11 @@ fn base_command(bin: &TestBinary) -> Command {
 pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     let mut cmd = base_command(bin);
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
-    if bin.doctests.is_some() {
-        cmd.args(["--test-threads=1", "-q"]).args(filters);
-    } else if !bin.harnessless {
-        cmd.args(["--exact", "--test-threads=1", "-q"]).args(filters);
-    }
+    match bin.runner {
+        Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
+        Runner::Libtest(_) => cmd.args(["--exact", "--test-threads=1", "-q"]).args(filters),
+        Runner::Plain(_) => &mut cmd,
+    };
     cmd
 }
 

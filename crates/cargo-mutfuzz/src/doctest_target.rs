@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use mutfuzz_mutate::Discovery;
 
-use crate::scratch::{Scratch, write_if_changed};
+use crate::fs_util::write_if_changed;
+use crate::scratch::Scratch;
 use crate::workspace::Workspace;
 
 /// The test target's name and file name.
@@ -76,7 +77,7 @@ impl DoctestTarget {
             if entries.is_empty() {
                 continue;
             }
-            let path = scratch.in_work(ws, &p.root.join("tests").join(format!("{TARGET}.rs")));
+            let path = scratch.in_work(&p.root.join("tests").join(format!("{TARGET}.rs")));
             targets.push(DoctestTarget { path, lib: lib.clone(), entries });
         }
         targets

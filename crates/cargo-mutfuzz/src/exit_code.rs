@@ -14,6 +14,8 @@ pub const TIMEOUT: i32 = 3;
 pub const BASELINE_FAILED: i32 = 4;
 /// mutfuzz itself failed (an I/O error, cargo could not be run, …).
 pub const SOFTWARE: i32 = 70;
+/// Interrupted by Ctrl-C, SIGTERM or SIGHUP (as a shell reports Ctrl-C: 128 + SIGINT).
+pub const INTERRUPTED: i32 = 130;
 
 /// An error that decides the exit code: [`USAGE`] for what the user asked for (a missing
 /// manifest, an unknown package, a bad `mutfuzz.toml`), [`BASELINE_FAILED`] when the package
@@ -41,6 +43,11 @@ pub fn usage(e: anyhow::Error) -> anyhow::Error {
 /// Mark an error as a build failure of the unmutated package.
 pub fn baseline(e: anyhow::Error) -> anyhow::Error {
     anyhow::Error::new(CodedError { code: BASELINE_FAILED, message: format!("{e:#}") })
+}
+
+/// The error of a step that stopped because the command was interrupted.
+pub fn interrupted() -> anyhow::Error {
+    anyhow::Error::new(CodedError { code: INTERRUPTED, message: "interrupted".to_owned() })
 }
 
 /// The exit code for an error that ended a command.

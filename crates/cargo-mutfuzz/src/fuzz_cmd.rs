@@ -5,20 +5,23 @@
 //! with what is left of the budget.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use serde_json::json;
+use mutfuzz_contract::{
+    CampaignDir, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record, content_name,
+    store_new,
+};
 
 use crate::exit_code;
 use crate::harness::{self, Built};
+use crate::interrupt;
 use crate::options::FuzzArgs;
 use crate::process::Exit;
-use crate::protocol::{Line, Stats};
-use crate::records::{self, content_name};
+use crate::records;
 use crate::status::{self, Progress, StatusLine};
 use crate::supervise::{self, Ending};
 
@@ -54,17 +57,17 @@ pub struct Tracker {
 
 impl Tracker {
     /// Take in one line.
-    pub fn observe(&mut self, line: Line) {
+    pub fn observe(&mut self, line: Line<'static>) {
         match line {
             Line::Trial(bytes) => {
-                self.input = bytes;
+                self.input = bytes.into_owned();
                 self.running = Running::Original;
                 self.trial_lines += 1;
             }
             Line::Mutant(id) => self.running = Running::Mutant(id),
-            Line::Stats(s) => self.stats = Some(s),
-            Line::Done(s) => {
-                self.stats = Some(s);
+            Line::Stats(r) => self.stats = Some(r.stats),
+            Line::Done(r) => {
+                self.stats = Some(r.stats);
                 self.done = true;
                 self.running = Running::Nothing;
             }
@@ -81,7 +84,7 @@ impl Tracker {
 /// The campaign's files.
 pub struct Files {
     /// State directory: `kills.jsonl`, `failures/`, `failures.jsonl`, `stats.csv`.
-    pub state: PathBuf,
+    pub state: CampaignDir,
     /// Corpus directory.
     pub corpus: PathBuf,
 }
@@ -90,7 +93,7 @@ pub struct Files {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Blame {
     /// A new kill of this mutant, by this input.
-    Kill { mutant: u32, kind: &'static str, input: String },
+    Kill { mutant: u32, kind: KillKind, input: String },
     /// A new failure of the original on this input.
     Failure { input: String },
     /// Nothing new: nothing was running, or it was recorded before.
@@ -110,36 +113,38 @@ pub fn attribute(
     match t.running {
         Running::Nothing => Ok(Blame::Nothing),
         Running::Mutant(id) => {
-            let kills = files.state.join("kills.jsonl");
-            if records::read_lines(&kills)?.iter().any(|k| k["mutant"] == id) {
+            let kills = files.state.kills();
+            if records::read::<KillRecord>(&kills)?.iter().any(|k| k.mutant == id) {
                 return Ok(Blame::Nothing);
             }
             // The input first: a kill record must never name an input that is not stored.
-            records::save_input(&files.corpus, &name, &t.input)?;
-            let kind = if matches!(ending, Ending::Hung(_)) { "timeout" } else { "crash" };
-            let mut record = json!({
-                "mutant": id,
-                "site": sites.get(&id).copied().unwrap_or(id),
-                "kind": kind,
-                "input": name,
-                "trial": trial,
-            });
-            if kind == "timeout" {
-                record["limit"] = json!("wall");
-            }
-            records::append_line(&kills, &record)?;
+            store_new(&files.corpus, &name, &t.input)?;
+            let hung = matches!(ending, Ending::Hung(_));
+            let kind = if hung { KillKind::Timeout } else { KillKind::Crash };
+            let record = KillRecord {
+                mutant: id,
+                site: sites.get(&id).copied().unwrap_or(id),
+                kind,
+                limit: hung.then_some(KillLimit::Wall),
+                input: name.clone(),
+                trial,
+            };
+            append_record(&kills, &record)?;
             Ok(Blame::Kill { mutant: id, kind, input: name })
         }
         Running::Original => {
-            let (_, new) = records::save_input(&files.state.join("failures"), &name, &t.input)?;
-            let log = files.state.join("failures.jsonl");
-            if !new && records::read_lines(&log)?.iter().any(|f| f["input"] == name.as_str()) {
+            let (_, new) = store_new(&files.state.failures(), &name, &t.input)?;
+            let log = files.state.failure_log();
+            if !new && records::read::<FailureRecord>(&log)?.iter().any(|f| f.input == name) {
                 return Ok(Blame::Nothing);
             }
-            records::append_line(
-                &log,
-                &json!({"input": name, "message": format!("process died: {how}"), "location": null, "trial": trial}),
-            )?;
+            let record = FailureRecord {
+                input: name.clone(),
+                message: format!("process died: {how}"),
+                location: None,
+                trial,
+            };
+            append_record(&log, &record)?;
             Ok(Blame::Failure { input: name })
         }
     }
@@ -153,7 +158,7 @@ enum Stop {
 
 /// Run the command; returns the exit code.
 pub fn run(args: &FuzzArgs) -> Result<i32> {
-    supervise::stop_on_interrupt();
+    interrupt::install();
     if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
         return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
     }
@@ -168,10 +173,10 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     let state = if args.corpus.is_none() {
         built.state.clone()
     } else {
-        let key = records::content_name(corpus.to_string_lossy().as_bytes());
-        built.state.join(format!("corpus-{}", &key[..12]))
+        built.layout.campaign_on(&args.target, &corpus)
     };
-    std::fs::create_dir_all(&state).with_context(|| format!("failed to create {}", state.display()))?;
+    std::fs::create_dir_all(state.path())
+        .with_context(|| format!("failed to create {}", state.path().display()))?;
     let files = Files { state, corpus };
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
     let total = sites.len() as u64;
@@ -181,10 +186,10 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         total,
         built.unviable.len(),
         files.corpus.display(),
-        files.state.display()
+        files.state.path().display()
     );
     let hang = Duration::from_secs_f64(args.hang_timeout);
-    let log = files.state.join("harness.log");
+    let log = files.state.harness_log();
     let start = Instant::now();
     let mut status_line = StatusLine::new(Duration::from_secs(5));
     let mut trials_before = 0u64;
@@ -192,7 +197,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     let mut stalled = 0u32;
     let mut last: Option<Stats> = None;
     let stop = loop {
-        if supervise::interrupted() {
+        if interrupt::interrupted() {
             break Stop::Interrupted;
         }
         let remaining_trials = args.trials.map(|n| n.saturating_sub(trials_before));
@@ -207,11 +212,11 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
             p.trials = trials_before + t.trials();
             p.restarts = restarts;
             if let Some(s) = t.stats.or(last) {
-                p.corpus = s.corpus;
-                p.edges = s.edges;
-                p.killed = s.mutants_killed;
-                p.seen = s.mutants_seen.max(s.mutants_killed);
-                p.failures = s.failures;
+                p.corpus = s.corpus as u64;
+                p.edges = s.edges as u64;
+                p.killed = s.mutants_killed as u64;
+                p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
+                p.failures = s.failures as u64;
             }
         };
         let outcome = supervise::run(
@@ -261,7 +266,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
                     }
                     Blame::Failure { input } => format!(
                         "FAILURE: the original died ({how}) on input {input}; saved in {}; restarting the harness",
-                        files.state.join("failures").display()
+                        files.state.failures().display()
                     ),
                     Blame::Nothing => format!("the harness died ({how}); restarting it"),
                 });
@@ -298,11 +303,11 @@ fn fuzz_command(
         "fuzz".into(),
         args.target.clone().into(),
         "--state".into(),
-        files.state.clone().into(),
+        files.state.path().into(),
         "--corpus".into(),
         files.corpus.clone().into(),
         "--mutants".into(),
-        built.viable_catalog.clone().into(),
+        built.state.viable().into(),
         // A restart resumes from the corpus; a new seed keeps it from replaying the same edits.
         "--seed".into(),
         args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
@@ -328,18 +333,18 @@ fn print_summary(
     last: Option<Stats>,
     why: &str,
 ) -> Result<()> {
-    let viable: HashMap<u32, ()> = built.viable().map(|m| (m.id, ())).collect();
-    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
-    let mut killed: HashMap<u32, ()> = HashMap::new();
-    for k in records::read_lines(&files.state.join("kills.jsonl"))? {
-        let Some(id) = k["mutant"].as_u64().map(|i| i as u32) else { continue };
-        if viable.contains_key(&id) && killed.insert(id, ()).is_none() {
-            *kinds.entry(k["kind"].as_str().unwrap_or("?").to_owned()).or_default() += 1;
+    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    // By name, so the kinds print in alphabetical order.
+    let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut killed: HashSet<u32> = HashSet::new();
+    for k in records::read::<KillRecord>(&files.state.kills())? {
+        if viable.contains(&k.mutant) && killed.insert(k.mutant) {
+            *kinds.entry(k.kind.name()).or_default() += 1;
         }
     }
     let total = viable.len() as u64;
     let killed = killed.len() as u64;
-    let seen = last.map_or(0, |s| s.mutants_seen).max(killed);
+    let seen = last.map_or(0, |s| s.mutants_seen as u64).max(killed);
     let corpus = count_files(&files.corpus);
     eprintln!(
         "Fuzzing {} stopped ({why}) after {}: {trials} trials; corpus {corpus} inputs in {}",
@@ -356,16 +361,15 @@ fn print_summary(
         total.saturating_sub(seen)
     );
     eprintln!("Score: {} of viable mutants killed", status::percent(killed, total));
-    let failures = records::read_lines(&files.state.join("failures.jsonl"))?;
+    let failures = records::read::<FailureRecord>(&files.state.failure_log())?;
     if failures.is_empty() {
         eprintln!("Failures of the original: none");
     } else {
         eprintln!("Failures of the original: {}", failures.len());
         for f in &failures {
-            let name = f["input"].as_str().unwrap_or("?");
-            let path = files.state.join("failures").join(name);
-            let at = f["location"].as_str().map(|l| format!(" at {l}")).unwrap_or_default();
-            eprintln!("  {}: {}{at}", path.display(), f["message"].as_str().unwrap_or("?"));
+            let path = files.state.failures().join(&f.input);
+            let at = f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+            eprintln!("  {}: {}{at}", path.display(), f.message);
             eprintln!(
                 "    reproduce: cargo mutfuzz run {} {}{}",
                 args.target,
@@ -376,7 +380,7 @@ fn print_summary(
     }
     eprintln!(
         "Kills in {}; the final number: cargo mutfuzz score {}",
-        files.state.join("kills.jsonl").display(),
+        files.state.kills().display(),
         args.target
     );
     Ok(())
@@ -408,7 +412,7 @@ mod tests {
     fn tracked(lines: &[&str]) -> Tracker {
         let mut t = Tracker::default();
         for l in lines {
-            t.observe(crate::protocol::parse(l));
+            t.observe(Line::parse(l));
         }
         t
     }
@@ -419,41 +423,50 @@ mod tests {
         assert_eq!((t.running, t.input.as_slice(), t.trial_lines), (Running::Mutant(7), &[10u8, 11][..], 1));
         let t = tracked(&["trial 0a", "mutant 4", "trial 0c"]);
         assert_eq!((t.running, t.input.as_slice()), (Running::Original, &[12u8][..]));
-        let t = tracked(&["trial 0a", r#"done {"trials":9}"#]);
+        let done = Line::Done(mutfuzz_contract::Report {
+            elapsed: 1.0,
+            stats: Stats { trials: 9, ..Stats::default() },
+        })
+        .to_string();
+        let t = tracked(&["trial 0a", &done]);
         assert_eq!((t.running, t.done, t.trials()), (Running::Nothing, true, 9));
     }
 
     #[test]
     fn a_crash_in_a_mutant_is_a_kill_once_and_in_the_original_a_failure() {
         let dir = tempfile::tempdir().unwrap();
-        let files = Files { state: dir.path().join("state"), corpus: dir.path().join("corpus") };
-        std::fs::create_dir_all(&files.state).unwrap();
+        let files =
+            Files { state: CampaignDir::new(dir.path().join("state")), corpus: dir.path().join("corpus") };
+        std::fs::create_dir_all(files.state.path()).unwrap();
         let sites = HashMap::from([(5, 4)]);
         let died = Ending::Exited(Exit::Signal(6));
         let t = tracked(&["trial 0102", "mutant 5"]);
         let blame = attribute(&t, &died, "killed by signal 6", 3, &files, &sites).unwrap();
         let name = content_name(&[1, 2]);
-        assert_eq!(blame, Blame::Kill { mutant: 5, kind: "crash", input: name.clone() });
+        assert_eq!(blame, Blame::Kill { mutant: 5, kind: KillKind::Crash, input: name.clone() });
         assert_eq!(std::fs::read(files.corpus.join(&name)).unwrap(), [1, 2]);
-        let kills = records::read_lines(&files.state.join("kills.jsonl")).unwrap();
-        assert_eq!(kills, [json!({"mutant": 5, "site": 4, "kind": "crash", "input": name, "trial": 3})]);
+        let text = std::fs::read_to_string(files.state.kills()).unwrap();
+        assert_eq!(
+            text,
+            format!("{{\"mutant\":5,\"site\":4,\"kind\":\"crash\",\"input\":\"{name}\",\"trial\":3}}\n")
+        );
         // Recorded once, even if it somehow runs again.
         assert_eq!(attribute(&t, &died, "again", 4, &files, &sites).unwrap(), Blame::Nothing);
 
         let hung = tracked(&["trial 09", "mutant 6"]);
         let blame =
             attribute(&hung, &Ending::Hung(Duration::from_secs(1)), "hung", 7, &files, &sites).unwrap();
-        assert!(matches!(blame, Blame::Kill { mutant: 6, kind: "timeout", .. }), "{blame:?}");
-        let kills = records::read_lines(&files.state.join("kills.jsonl")).unwrap();
-        assert_eq!(kills[1]["limit"], "wall");
+        assert!(matches!(blame, Blame::Kill { mutant: 6, kind: KillKind::Timeout, .. }), "{blame:?}");
+        let kills = records::read::<KillRecord>(&files.state.kills()).unwrap();
+        assert_eq!(kills[1].limit, Some(KillLimit::Wall));
 
         let t = tracked(&["trial ff"]);
         let blame = attribute(&t, &died, "killed by signal 6", 9, &files, &sites).unwrap();
         let name = content_name(&[255]);
         assert_eq!(blame, Blame::Failure { input: name.clone() });
-        assert!(files.state.join("failures").join(&name).is_file());
-        let failures = records::read_lines(&files.state.join("failures.jsonl")).unwrap();
-        assert_eq!(failures[0]["message"], "process died: killed by signal 6");
+        assert!(files.state.failures().join(&name).is_file());
+        let failures = records::read::<FailureRecord>(&files.state.failure_log()).unwrap();
+        assert_eq!(failures[0].message, "process died: killed by signal 6");
         assert_eq!(attribute(&t, &died, "again", 10, &files, &sites).unwrap(), Blame::Nothing);
         assert_eq!(attribute(&Tracker::default(), &died, "x", 0, &files, &sites).unwrap(), Blame::Nothing);
     }

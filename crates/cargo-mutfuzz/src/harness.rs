@@ -1,6 +1,7 @@
 //! The user's fuzz harness package (`mutfuzz/` beside their crate) and its build against
 //! the schema: found in the package, copied into the scratch workspace with its manifest
-//! pointed at the embedded engine, built through the viability loop, and run.
+//! resolving `mutfuzz` to the engine this binary carries, built through the viability
+//! loop, and run.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -8,21 +9,25 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
+use cargo_metadata::semver::{Version, VersionReq};
+use mutfuzz_contract::{CampaignDir, UnviableRecord, write_atomic};
 use mutfuzz_mutate::{Discovery, Mutant};
-use serde::Serialize;
 use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
-use crate::compile::{self, BuildFailure, BuildFlags, BuildWhat};
+use crate::cargo_build::{BuildFlags, BuildWhat};
 use crate::console::Console;
+use crate::engine;
 use crate::exit_code;
+use crate::fs_util::write_if_changed;
+use crate::layout::{self, Layout};
 use crate::options::PackageArgs;
-use crate::scratch::{Scratch, absolutize_paths, write_if_changed};
+use crate::schema_build;
+use crate::scratch::{Scratch, absolutize_paths};
+use crate::viability::BuildFailure;
 use crate::workspace::{Package, Workspace};
 
 /// Directory name of the harness package, inside the package (or workspace) root.
 pub const DIR: &str = "mutfuzz";
-/// Names under `target/mutfuzz/` that the scratch area uses, so no target may take them.
-const RESERVED: [&str; 5] = ["work", "target", "engine", "rt", "baseline"];
 
 /// A harness package on disk.
 #[derive(Clone, Debug)]
@@ -83,17 +88,24 @@ pub fn find(ws: &Workspace, package: &Package) -> Result<Harness> {
     )
 }
 
-/// Write the harness manifest into the scratch copy: paths leaving the workspace made
-/// absolute, and the `mutfuzz` dependency pointed at the engine this binary carries
-/// (whatever the user wrote), so the harness and the schema link one `mutfuzz-rt`.
-/// Returns the copy's path.
+/// Write the harness manifest into the scratch copy, resolving `mutfuzz` to the engine
+/// this binary carries, so the harness and the schema link one `mutfuzz-rt`:
+///
+/// - `mutfuzz = "<version>"` (what `init` writes) stays, and `[patch.crates-io]` points
+///   every engine crate at the copy in `target/mutfuzz/engine/`, for the harness and for
+///   any dependency of it that uses the engine; the version asked for must be the one
+///   carried;
+/// - a `path` or `git` dependency (harnesses made before) is pointed at the copy;
+///
+/// and paths leaving the workspace are made absolute. Returns the copy's path.
 pub fn patch_manifest(ws: &Workspace, scratch: &Scratch, harness: &Harness) -> Result<PathBuf> {
     let text = fs::read_to_string(&harness.manifest)
         .with_context(|| format!("failed to read {}", harness.manifest.display()))?;
     let mut doc: DocumentMut =
         text.parse().with_context(|| format!("failed to parse {}", harness.manifest.display()))?;
     absolutize_paths(doc.as_table_mut(), &harness.dir, &ws.root);
-    let engine = scratch.engine.join("mutfuzz");
+    let layout = &scratch.layout;
+    let engine_path = |name: &str| layout.engine_crate(name).to_string_lossy().into_owned();
     let deps = doc.entry("dependencies").or_insert(Item::Table(Table::new()));
     let Some(deps) = deps.as_table_like_mut() else {
         bail!("{}: [dependencies] is not a table", harness.manifest.display())
@@ -101,20 +113,62 @@ pub fn patch_manifest(ws: &Workspace, scratch: &Scratch, harness: &Harness) -> R
     let key = deps
         .iter()
         .find(|(k, v)| v.get("package").and_then(Item::as_str).map_or(*k == "mutfuzz", |p| p == "mutfuzz"))
-        .map(|(k, _)| k.to_owned())
-        .unwrap_or_else(|| "mutfuzz".to_owned());
-    let mut dep = InlineTable::new();
-    dep.insert("path", engine.to_string_lossy().as_ref().into());
-    if key != "mutfuzz" {
-        dep.insert("package", "mutfuzz".into());
+        .map(|(k, _)| k.to_owned());
+    let Some(key) = key else {
+        bail!(
+            "{} does not depend on mutfuzz: add `mutfuzz = \"{}\"` to its [dependencies]",
+            harness.manifest.display(),
+            engine::VERSION
+        )
+    };
+    let item = deps.get(&key).expect("found");
+    let local = item.as_str().is_none() && (item.get("path").is_some() || item.get("git").is_some());
+    if local {
+        let mut dep = InlineTable::new();
+        dep.insert("path", engine_path("mutfuzz").as_str().into());
+        if key != "mutfuzz" {
+            dep.insert("package", "mutfuzz".into());
+        }
+        deps.insert(&key, value(dep));
+    } else {
+        let req = item.as_str().or_else(|| item.get("version").and_then(Item::as_str)).unwrap_or("*");
+        check_engine_version(req).with_context(|| format!("in {}", harness.manifest.display()))?;
     }
-    deps.insert(&key, value(dep));
+    let patch = doc.entry("patch").or_insert(Item::Table(Table::new()));
+    let Some(patch) = patch.as_table_mut() else {
+        bail!("{}: [patch] is not a table", harness.manifest.display())
+    };
+    patch.set_implicit(true);
+    let crates_io = patch.entry("crates-io").or_insert(Item::Table(Table::new()));
+    let Some(crates_io) = crates_io.as_table_like_mut() else {
+        bail!("{}: [patch.crates-io] is not a table", harness.manifest.display())
+    };
+    for name in engine::crates() {
+        let mut dep = InlineTable::new();
+        dep.insert("path", engine_path(name).as_str().into());
+        crates_io.insert(name, value(dep));
+    }
     if !doc.contains_key("workspace") {
         doc.insert("workspace", Item::Table(Table::new()));
     }
-    let copy = scratch.in_work(ws, &harness.manifest);
+    let copy = scratch.in_work(&harness.manifest);
     write_if_changed(&copy, &doc.to_string())?;
     Ok(copy)
+}
+
+/// Check that the engine carried satisfies the version `req` a harness asks for.
+fn check_engine_version(req: &str) -> Result<()> {
+    let carried = Version::parse(engine::VERSION).expect("the engine's version is semver");
+    let wanted = VersionReq::parse(req).map_err(|e| {
+        exit_code::usage(anyhow::anyhow!("mutfuzz = {req:?} is not a version requirement: {e}"))
+    })?;
+    if !wanted.matches(&carried) {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "the harness asks for mutfuzz {req:?}, but this cargo-mutfuzz carries mutfuzz {carried}: \
+             write `mutfuzz = \"{carried}\"`, or install the cargo-mutfuzz of the version you want"
+        )));
+    }
+    Ok(())
 }
 
 /// Check a target name before it becomes a directory name.
@@ -123,7 +177,7 @@ pub fn check_target_name(target: &str) -> Result<()> {
     if !ok {
         bail!("{target:?} is not a target name: use the name of a function listed in `mutfuzz::targets!`");
     }
-    if RESERVED.contains(&target) {
+    if layout::RESERVED.contains(&target) {
         bail!("a target may not be named {target:?} (target/mutfuzz/{target} holds mutfuzz's own files)");
     }
     Ok(())
@@ -141,10 +195,10 @@ pub struct Built {
     pub binary: PathBuf,
     /// Unviable mutants, with the compiler's reason.
     pub unviable: BTreeMap<u32, String>,
+    /// Every path under `target/mutfuzz/`.
+    pub layout: Layout,
     /// Campaign state: `target/mutfuzz/<target>/`.
-    pub state: PathBuf,
-    /// The catalog of viable mutants, given to the harness.
-    pub viable_catalog: PathBuf,
+    pub state: CampaignDir,
     /// Where the harness and the stored inputs run.
     pub cwd: PathBuf,
 }
@@ -168,12 +222,6 @@ impl Built {
     }
 }
 
-#[derive(Serialize)]
-struct UnviableEntry<'a> {
-    id: u32,
-    reason: &'a str,
-}
-
 /// Discover, copy, build the schema with the harness (dropping unviable mutants), write
 /// the catalogs into the state directory, and check that the harness has `target`.
 pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
@@ -191,8 +239,9 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
     let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
 
     let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), ..BuildFlags::default() };
-    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &console) {
+    let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &console) {
         Ok(b) => b,
+        Err(_) if crate::interrupt::interrupted() => return Err(exit_code::interrupted()),
         Err(BuildFailure::Baseline(text)) => {
             return Err(exit_code::baseline(anyhow::anyhow!(
                 "the harness does not build with the package, even without mutants; fix it first \
@@ -207,20 +256,20 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
         build.rounds.len(),
         build.rounds_summary()
     ));
-    let Some(binary) = build.binaries.first().map(|b| b.path.clone()) else {
+    let Some(binary) = build.binaries.first().and_then(|b| b.executable().cloned()) else {
         bail!("building {} produced no executable: the harness needs src/main.rs", harness.dir.display());
     };
 
-    let state = ws.target_dir.join("mutfuzz").join(target);
-    fs::create_dir_all(&state).with_context(|| format!("failed to create {}", state.display()))?;
-    write_atomic(&state.join("mutants.json"), &crate::list::json(&discovery))?;
-    let unviable: Vec<UnviableEntry> =
-        build.unviable.iter().map(|(&id, reason)| UnviableEntry { id, reason }).collect();
-    write_atomic(&state.join("unviable.json"), &(serde_json::to_string_pretty(&unviable)? + "\n"))?;
+    let state = scratch.layout.campaign(target);
+    fs::create_dir_all(state.path())
+        .with_context(|| format!("failed to create {}", state.path().display()))?;
+    write_atomic(&state.catalog(), crate::list::json(&discovery).as_bytes())?;
+    let unviable: Vec<UnviableRecord> =
+        build.unviable.iter().map(|(&id, reason)| UnviableRecord { id, reason: reason.clone() }).collect();
+    write_atomic(&state.unviable(), (serde_json::to_string_pretty(&unviable)? + "\n").as_bytes())?;
     let viable: Vec<&Mutant> =
         discovery.mutants.iter().filter(|m| !build.unviable.contains_key(&m.id)).collect();
-    let viable_catalog = state.join("viable.json");
-    write_atomic(&viable_catalog, &(serde_json::to_string_pretty(&viable)? + "\n"))?;
+    write_atomic(&state.viable(), (serde_json::to_string_pretty(&viable)? + "\n").as_bytes())?;
 
     let built = Built {
         cwd: manifest_copy.parent().map(Path::to_owned).unwrap_or_default(),
@@ -229,8 +278,8 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
         harness,
         binary,
         unviable: build.unviable,
+        layout: scratch.layout.clone(),
         state,
-        viable_catalog,
     };
     let targets = list_targets(&built)?;
     if !targets.iter().any(|t| t == target) {
@@ -264,13 +313,6 @@ pub fn list_targets(built: &Built) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Write a file through a temporary name and a rename.
-pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, text).with_context(|| format!("failed to write {}", tmp.display()))?;
-    fs::rename(&tmp, path).with_context(|| format!("failed to write {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +322,19 @@ mod tests {
         assert!(check_target_name("sort_ok").is_ok());
         assert!(check_target_name("../x").is_err());
         assert!(check_target_name("").is_err());
-        assert!(check_target_name("engine").is_err());
+        for reserved in layout::RESERVED {
+            assert!(check_target_name(reserved).is_err(), "{reserved}");
+        }
+        assert!(check_target_name("target-fuzz").is_err());
+    }
+
+    #[test]
+    fn the_engine_version_asked_for_must_be_the_one_carried() {
+        assert!(check_engine_version(engine::VERSION).is_ok());
+        assert!(check_engine_version(&format!("={}", engine::VERSION)).is_ok());
+        assert!(check_engine_version("*").is_ok());
+        let err = check_engine_version("99.0").unwrap_err().to_string();
+        assert!(err.contains("carries mutfuzz") && err.contains(engine::VERSION), "{err}");
+        assert!(check_engine_version("not a version").is_err());
     }
 }

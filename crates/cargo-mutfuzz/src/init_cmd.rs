@@ -1,5 +1,7 @@
-//! `cargo mutfuzz init`: scaffold the harness package `mutfuzz/` with one example target,
-//! linked to the engine this binary carries (written to `target/mutfuzz/engine/`).
+//! `cargo mutfuzz init`: scaffold the harness package `mutfuzz/` with one example target.
+//! Its manifest names the engine by version, `mutfuzz = "<version>"`, with no path of
+//! this machine in it: `cargo mutfuzz` resolves it to the engine it carries, wherever
+//! the crate lives and after any `cargo clean`.
 
 use std::fs;
 
@@ -31,14 +33,12 @@ pub fn run(args: &InitArgs) -> Result<i32> {
             dir.display()
         )));
     }
-    let engine_dir = engine::dir(&ws.target_dir);
-    engine::write(&engine_dir)?;
     fs::create_dir_all(dir.join("src")).with_context(|| format!("failed to create {}", dir.display()))?;
     let write = |name: &str, text: String| {
         let path = dir.join(name);
         fs::write(&path, text).with_context(|| format!("failed to write {}", path.display()))
     };
-    write("Cargo.toml", manifest(&package.name, &engine_dir.join("mutfuzz").to_string_lossy()))?;
+    write("Cargo.toml", manifest(&package.name, engine::VERSION))?;
     write("src/main.rs", main_rs(&package.name, &args.target))?;
     write(".gitignore", "target/\n".to_owned())?;
     eprintln!("Created the fuzz harness {} with target `{}`", dir.display(), args.target);
@@ -50,7 +50,7 @@ pub fn run(args: &InitArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
-fn manifest(package: &str, engine: &str) -> String {
+fn manifest(package: &str, engine_version: &str) -> String {
     format!(
         r#"[package]
 name = "{package}-mutfuzz"
@@ -64,8 +64,8 @@ mutfuzz = true
 
 [dependencies]
 {package} = {{ path = ".." }}
-# `cargo mutfuzz` points this at the engine it carries, whatever is written here.
-mutfuzz = {{ path = {engine:?} }}
+# The engine: `cargo mutfuzz` resolves it to the copy it carries (of this version).
+mutfuzz = "{engine_version}"
 
 # A workspace of its own, so it is not taken for a member of the crate's workspace.
 [workspace]
@@ -100,11 +100,12 @@ mod tests {
 
     #[test]
     fn the_scaffold_is_marked_and_names_the_target() {
-        let m = manifest("my-crate", "/t/mutfuzz/engine/mutfuzz");
+        let m = manifest("my-crate", engine::VERSION);
         let doc: toml_edit::DocumentMut = m.parse().unwrap();
         assert_eq!(doc["package"]["metadata"]["mutfuzz"].as_bool(), Some(true));
         assert_eq!(doc["dependencies"]["my-crate"]["path"].as_str(), Some(".."));
-        assert_eq!(doc["dependencies"]["mutfuzz"]["path"].as_str(), Some("/t/mutfuzz/engine/mutfuzz"));
+        // No path of this machine: the engine by version only.
+        assert_eq!(doc["dependencies"]["mutfuzz"].as_str(), Some(engine::VERSION));
         assert!(doc.contains_key("workspace"));
         let main = main_rs("my-crate", "sort");
         assert!(

@@ -1,27 +1,28 @@
 //! Runs each covered, viable mutant against the tests that execute its site: one process
 //! per test binary with exact test filters and the mutant id in the environment, cheapest
 //! binary first, stopping at the first failure.
+//!
+//! A run that the run-time ended for exhausting its fuel or depth is a `timeout`: the
+//! process exits with the run-time's [`EXHAUSTED_EXIT_CODE`], or, when another process
+//! runs the test (rustdoc runs each doctest in a child), the log holds the run-time's
+//! own line for this mutant ([`Exhausted`]'s rendering, whole).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use mutfuzz_contract::Budget;
 use mutfuzz_mutate::Mutant;
-use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, env};
+use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, Exhausted, Limit, env};
 
 use crate::baseline::{TestCase, TestRecord, test_command};
-use crate::compile::TestBinary;
+use crate::binaries::TestBinary;
 use crate::console::Console;
+use crate::interrupt;
 use crate::outcome::{MutantOutcome, Outcome};
 use crate::process::{self, Exit};
 
-/// Fuel every mutant run may spend on top of the multiple of its tests' baseline, so a
-/// test that barely enters the code under test still has room.
-const FUEL_FLOOR: u64 = 100_000;
-/// Stack bytes every mutant run may use on top of twice its tests' baseline: far below
-/// the 2 MiB of a test thread, so runaway recursion ends as a timeout, not an overflow.
-const DEPTH_FLOOR: usize = 256 * 1024;
 /// Most tests named on one command line.
 const MAX_FILTERS: usize = 500;
 
@@ -49,32 +50,36 @@ pub struct Lab<'a> {
 }
 
 impl Lab<'_> {
-    /// Run `mutants` (each with the tests covering it), `jobs` at a time.
+    /// Run `mutants` (each with the tests covering it), `jobs` at a time. A mutant whose
+    /// runs did not finish (the command was interrupted) has no outcome: `None`.
     pub fn run(
         &self,
         mutants: &[(&Mutant, Vec<usize>)],
         jobs: usize,
         console: &Console,
-    ) -> Result<Vec<MutantOutcome>> {
+    ) -> Result<Vec<Option<MutantOutcome>>> {
         let results = crate::pool::run(
             mutants,
             jobs,
             |(mutant, tests)| {
                 let r = self.run_one(mutant, tests);
-                if let Ok(o) = &r
-                    && matches!(o.outcome, Outcome::Missed | Outcome::Timeout)
-                {
-                    console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
+                if let Ok(Some(o)) = &r {
+                    if matches!(o.outcome, Outcome::Missed | Outcome::Timeout) {
+                        console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
+                    }
+                    console.step(&mutant.name());
                 }
-                console.step(&mutant.name());
                 r
             },
-            |r| r.is_err(),
+            |r| r.is_err() || interrupt::interrupted(),
         );
-        results.into_iter().flatten().collect()
+        results.into_iter().map(|r| r.transpose().map(Option::flatten)).collect()
     }
 
-    fn run_one(&self, mutant: &Mutant, tests: &[usize]) -> Result<MutantOutcome> {
+    fn run_one(&self, mutant: &Mutant, tests: &[usize]) -> Result<Option<MutantOutcome>> {
+        if interrupt::interrupted() {
+            return Ok(None);
+        }
         let start = Instant::now();
         let log = self.log_dir.join(format!("{}.log", mutant.id));
         let _ = std::fs::remove_file(&log);
@@ -99,8 +104,7 @@ impl Lab<'_> {
             let depth: usize = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
             let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
             let m = self.limits.multiplier;
-            let fuel_limit = (fuel as f64 * m) as u64 + FUEL_FLOOR;
-            let depth_limit = depth.saturating_mul(2).saturating_add(DEPTH_FLOOR);
+            let (fuel_limit, depth_limit) = Budget::test(m).limits(fuel, depth);
             let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
             let mut cmd = test_command(bin, &names);
             cmd.env(env::ACTIVE, mutant.id.to_string())
@@ -110,6 +114,10 @@ impl Lab<'_> {
                 .env_remove(env::RECORD);
             let log_start = std::fs::metadata(&log).map_or(0, |m| m.len());
             let (exit, _) = process::run(&mut cmd, timeout, Some(&log))?;
+            if interrupt::interrupted() {
+                // Killed by the interrupt, or not: either way not a verdict.
+                return Ok(None);
+            }
             tests_run += group.len();
             match exit {
                 Exit::Code(0) => {}
@@ -117,38 +125,43 @@ impl Lab<'_> {
                 Exit::TimedOut => timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64())),
                 // A test process run by another (a doctest under rustdoc, a child the test
                 // spawned) that exhausted its limit shows up as a plain failure: the
-                // run-time's message in the output tells.
-                _ if exhausted_in_log(&log, log_start) => {
+                // run-time's line in the output tells.
+                _ if exhausted_in_log(&log, log_start, mutant.id) => {
                     timed_out = Some("fuel or depth exhausted".to_owned())
                 }
                 other => {
-                    return Ok(MutantOutcome {
+                    return Ok(Some(MutantOutcome {
                         mutant: mutant.clone(),
                         outcome: Outcome::Caught,
                         tests_run,
                         failing_tests: failed_tests(&log),
                         seconds: start.elapsed().as_secs_f64(),
                         detail: Some(format!("{} :: {other}", bin.target)),
-                    });
+                    }));
                 }
             }
         }
-        Ok(MutantOutcome {
+        Ok(Some(MutantOutcome {
             mutant: mutant.clone(),
             outcome: if timed_out.is_some() { Outcome::Timeout } else { Outcome::Missed },
             tests_run,
             failing_tests: Vec::new(),
             seconds: start.elapsed().as_secs_f64(),
             detail: timed_out,
-        })
+        }))
     }
 }
 
-/// Did a process in this run print the run-time's exhaustion message?
-fn exhausted_in_log(log: &Path, from: u64) -> bool {
+/// Did a process of this run (from byte `from` of the log on) end for exhausting a
+/// limit with `mutant` active? The run-time prints one line, `Exhausted`'s rendering,
+/// before it exits with [`EXHAUSTED_EXIT_CODE`]; the line is made by the run-time's own
+/// `Display`, so it is matched whole and for this mutant only, never by a fragment of
+/// its wording.
+fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
+    let markers = [Limit::Fuel, Limit::Depth].map(|limit| Exhausted { mutant, limit }.to_string());
     let text = std::fs::read(log).unwrap_or_default();
     let tail = String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default());
-    tail.contains("exhausted its fuel limit") || tail.contains("exhausted its depth limit")
+    tail.lines().any(|l| markers.iter().any(|m| l.trim() == m))
 }
 
 /// Names of the tests libtest reported as failed: the list after its last `failures:`
@@ -172,4 +185,24 @@ fn failed_tests(log: &Path) -> Vec<String> {
     names.sort();
     names.dedup();
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exhaustion_is_the_run_times_whole_line_for_this_mutant() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("5.log");
+        let line = Exhausted { mutant: 5, limit: Limit::Depth }.to_string();
+        std::fs::write(&log, format!("earlier run\n---- doctest stdout ----\nstderr:\n  {line}\nFAILED\n"))
+            .unwrap();
+        assert!(exhausted_in_log(&log, 0, 5));
+        assert!(!exhausted_in_log(&log, 0, 6), "another mutant's line");
+        std::fs::write(&log, format!("{line}\nthe next run's output\n")).unwrap();
+        assert!(!exhausted_in_log(&log, line.len() as u64 + 1, 5), "before this run's part of the log");
+        std::fs::write(&log, format!("assertion failed: {line} was expected\n")).unwrap();
+        assert!(!exhausted_in_log(&log, 0, 5), "a fragment is not the line");
+    }
 }

@@ -5,15 +5,20 @@
 //! tests can drive the same code.
 
 pub mod baseline;
-pub mod compile;
+pub mod binaries;
+pub mod cargo_build;
 pub mod console;
+pub mod diagnostics;
 pub mod doctest_target;
 pub mod engine;
 pub mod exit_code;
+pub mod fs_util;
 mod fuzz_cmd;
 pub mod harness;
 mod init_cmd;
+pub mod interrupt;
 pub mod lab;
+pub mod layout;
 pub mod list;
 mod mutants_cmd;
 pub mod options;
@@ -21,15 +26,16 @@ pub mod outcome;
 pub mod output;
 mod pool;
 pub mod process;
-pub mod protocol;
 pub mod records;
 mod run_cmd;
 pub mod rustc_wrapper;
+pub mod schema_build;
 mod score_cmd;
 pub mod scratch;
 pub mod status;
 pub mod supervise;
 mod test_cmd;
+pub mod viability;
 pub mod workspace;
 
 use std::ffi::OsString;

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
+use mutfuzz_contract::GuidanceKind;
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -97,23 +99,10 @@ pub struct InitArgs {
     pub target: String,
 }
 
-/// Feedback that decides which inputs are kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Guidance {
-    /// Keep inputs that reach new sites or kill new mutants (Mu2).
-    Mu2,
-    /// Keep inputs that reach new sites only.
-    Coverage,
-}
-
-impl Guidance {
-    /// The harness's name for it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Guidance::Mu2 => "mu2",
-            Guidance::Coverage => "coverage",
-        }
-    }
+/// `--guidance`: the names and descriptions the contract defines, one per strategy.
+fn guidance_parser() -> impl TypedValueParser<Value = GuidanceKind> {
+    PossibleValuesParser::new(GuidanceKind::ALL.map(|k| PossibleValue::new(k.name()).help(k.describe())))
+        .map(|name| GuidanceKind::from_name(&name).expect("a possible value"))
 }
 
 /// `cargo mutfuzz fuzz`.
@@ -130,8 +119,8 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N")]
     pub trials: Option<u64>,
     /// Which inputs to keep.
-    #[arg(long, value_enum, default_value = "mu2")]
-    pub guidance: Guidance,
+    #[arg(long, default_value = "mu2", value_parser = guidance_parser())]
+    pub guidance: GuidanceKind,
     /// Seed of every random choice.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -195,6 +184,18 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn guidance_names_come_from_the_contract() {
+        let cli = Cli::try_parse_from(["cargo-mutfuzz", "fuzz", "t", "--guidance", "coverage"]).unwrap();
+        let Command::Fuzz(a) = cli.command else { panic!() };
+        assert_eq!(a.guidance, GuidanceKind::Coverage);
+        let cli = Cli::try_parse_from(["cargo-mutfuzz", "fuzz", "t"]).unwrap();
+        let Command::Fuzz(a) = cli.command else { panic!() };
+        assert_eq!(a.guidance, GuidanceKind::default());
+        let err = Cli::try_parse_from(["cargo-mutfuzz", "fuzz", "t", "--guidance", "zest"]).unwrap_err();
+        assert!(err.to_string().contains("mu2") && err.to_string().contains("coverage"), "{err}");
+    }
 
     #[test]
     fn durations_parse_with_units() {

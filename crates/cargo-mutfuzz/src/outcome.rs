@@ -18,10 +18,12 @@ pub enum Outcome {
     Unviable,
     /// No test executes the mutant's site; it was not run.
     NotCovered,
+    /// The command was interrupted before the mutant's runs finished: no verdict.
+    NotRun,
 }
 
 impl Outcome {
-    /// Every outcome, in report order.
+    /// Every verdict, in report order (not [`Outcome::NotRun`], which is none).
     pub const ALL: [Outcome; 5] =
         [Outcome::Caught, Outcome::Missed, Outcome::Timeout, Outcome::Unviable, Outcome::NotCovered];
 
@@ -33,6 +35,7 @@ impl Outcome {
             Outcome::Timeout => "timeout",
             Outcome::Unviable => "unviable",
             Outcome::NotCovered => "not-covered",
+            Outcome::NotRun => "not-run",
         }
     }
 
@@ -44,6 +47,7 @@ impl Outcome {
             Outcome::Timeout => "timeout.txt",
             Outcome::Unviable => "unviable.txt",
             Outcome::NotCovered => "not_covered.txt",
+            Outcome::NotRun => "not_run.txt",
         }
     }
 }
@@ -82,10 +86,21 @@ pub struct Summary {
     pub unviable: usize,
     /// Not covered.
     pub not_covered: usize,
+    /// Not run: the command was interrupted first (only in an interrupted run).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_run: usize,
+    /// Whether the command was interrupted (Ctrl-C, SIGTERM, SIGHUP) before every
+    /// mutant had its outcome.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
-    /// Tally `outcomes`.
+    /// Tally `outcomes`; a run with mutants [`Outcome::NotRun`] was interrupted.
     pub fn of(outcomes: &[MutantOutcome]) -> Summary {
         let mut s = Summary { total: outcomes.len(), ..Summary::default() };
         for o in outcomes {
@@ -95,14 +110,18 @@ impl Summary {
                 Outcome::Timeout => &mut s.timeout,
                 Outcome::Unviable => &mut s.unviable,
                 Outcome::NotCovered => &mut s.not_covered,
+                Outcome::NotRun => &mut s.not_run,
             } += 1;
         }
+        s.interrupted = s.not_run > 0;
         s
     }
 
     /// The exit code for these counts (see [`crate::exit_code`]).
     pub fn exit_code(&self) -> i32 {
-        if self.missed > 0 || self.not_covered > 0 {
+        if self.interrupted {
+            crate::interrupt::EXIT_CODE
+        } else if self.missed > 0 || self.not_covered > 0 {
             crate::exit_code::FOUND_PROBLEMS
         } else if self.timeout > 0 {
             crate::exit_code::TIMEOUT
@@ -118,7 +137,11 @@ impl std::fmt::Display for Summary {
             f,
             "{} mutants: {} caught, {} missed, {} timeout, {} unviable, {} not covered",
             self.total, self.caught, self.missed, self.timeout, self.unviable, self.not_covered
-        )
+        )?;
+        if self.interrupted {
+            write!(f, ", {} not run (interrupted)", self.not_run)?;
+        }
+        Ok(())
     }
 }
 
@@ -136,5 +159,32 @@ mod tests {
         assert_eq!(summary(3, 1, 1, 0).exit_code(), 2);
         assert_eq!(summary(3, 0, 0, 1).exit_code(), 2);
         assert_eq!(summary(3, 0, 1, 0).exit_code(), 3);
+        assert_eq!(Summary { interrupted: true, ..summary(3, 1, 0, 0) }.exit_code(), 130);
+    }
+
+    #[test]
+    fn an_interrupted_summary_counts_what_did_not_run() {
+        let mutant: Mutant = serde_json::from_value(serde_json::json!({
+            "id": 1, "site": 1, "package": "p", "file": "src/lib.rs",
+            "span": {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 2}},
+            "function": "f", "operator": "int_literal", "original": "1", "replacement": "0",
+            "description": "replace 1 with 0 in f"
+        }))
+        .unwrap();
+        let o = |outcome| MutantOutcome {
+            mutant: mutant.clone(),
+            outcome,
+            tests_run: 0,
+            failing_tests: vec![],
+            seconds: 0.0,
+            detail: None,
+        };
+        let done = Summary::of(&[o(Outcome::Caught), o(Outcome::Missed)]);
+        let json = serde_json::to_value(&done).unwrap();
+        assert!(json.get("interrupted").is_none() && json.get("not_run").is_none(), "{json}");
+        let cut = Summary::of(&[o(Outcome::Caught), o(Outcome::NotRun), o(Outcome::NotRun)]);
+        assert_eq!((cut.not_run, cut.interrupted), (2, true));
+        assert_eq!(serde_json::to_value(&cut).unwrap()["interrupted"], true);
+        assert!(cut.to_string().ends_with("0 not covered, 2 not run (interrupted)"), "{cut}");
     }
 }

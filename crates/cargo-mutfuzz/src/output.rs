@@ -1,10 +1,12 @@
-//! The results directory, `mutfuzz.out/`: the catalog, outcomes and one list per outcome.
-//! The previous run's directory is kept as `mutfuzz.out.old`.
+//! The results directory, `mutfuzz.out/`: the catalog, outcomes and one list per outcome
+//! (and, after an interrupt, `not_run.txt`). The previous run's directory is kept as
+//! `mutfuzz.out.old`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use mutfuzz_contract::write_atomic;
 use serde::Serialize;
 
 use crate::outcome::{MutantOutcome, Outcome};
@@ -44,16 +46,14 @@ impl OutputDir {
     }
 
     fn write(&self, name: &str, text: &str) -> Result<()> {
-        let dest = self.path.join(name);
-        let tmp = self.path.join(format!(".{name}.tmp"));
-        fs::write(&tmp, text).with_context(|| format!("failed to write {}", tmp.display()))?;
-        fs::rename(&tmp, &dest).with_context(|| format!("failed to write {}", dest.display()))?;
-        Ok(())
+        Ok(write_atomic(&self.path.join(name), text.as_bytes())?)
     }
 
-    /// Write one `<outcome>.txt` per outcome, each listing its mutants' names in id order.
+    /// Write one `<outcome>.txt` per outcome, each listing its mutants' names in id order;
+    /// `not_run.txt` only when some mutants did not run.
     pub fn write_lists(&self, outcomes: &[MutantOutcome]) -> Result<()> {
-        for kind in Outcome::ALL {
+        let not_run = outcomes.iter().any(|o| o.outcome == Outcome::NotRun).then_some(Outcome::NotRun);
+        for kind in Outcome::ALL.into_iter().chain(not_run) {
             let mut text = String::new();
             for o in outcomes.iter().filter(|o| o.outcome == kind) {
                 text.push_str(&o.mutant.name());

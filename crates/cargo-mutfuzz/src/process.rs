@@ -1,29 +1,16 @@
 //! Child processes with a wall-clock backstop: each runs in its own process group, and a
-//! timeout (or Ctrl-C) kills the whole group, so stray grandchildren die with it.
+//! timeout (or an interrupt, see [`crate::interrupt`]) kills the whole group, so stray
+//! grandchildren die with it.
 
 use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use wait_timeout::ChildExt;
 
-/// Process groups of the children now running, so an interrupt can end them all.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
-
-/// On Ctrl-C, kill every running test process group and exit with 130, so no mutant
-/// run outlives the command (they run in their own groups and do not see the signal).
-pub fn kill_children_on_interrupt() {
-    let _ = ctrlc::set_handler(|| {
-        for &pid in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            kill_pid_group(pid);
-        }
-        eprintln!("interrupted: stopped every running test process");
-        std::process::exit(130);
-    });
-}
+use crate::interrupt;
 
 /// How a child process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,17 +57,16 @@ pub fn run(cmd: &mut Command, timeout: Duration, log: Option<&Path>) -> Result<(
         }
     }
     cmd.stdin(Stdio::null());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(cmd, 0);
+    interrupt::own_group(cmd);
     let start = Instant::now();
     let mut child = cmd.spawn().with_context(|| format!("failed to run {:?}", cmd.get_program()))?;
-    RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(child.id());
-    let status = child.wait_timeout(timeout);
-    let status = match status {
+    // Dropped (unregistered) only after the child is reaped: its id may be reused after.
+    let _registered = interrupt::register(child.id());
+    let status = match child.wait_timeout(timeout) {
         Ok(s) => s,
         Err(e) => {
             kill_group(&mut child);
-            forget(child.id());
+            let _ = child.wait();
             return Err(e.into());
         }
     };
@@ -92,14 +78,7 @@ pub fn run(cmd: &mut Command, timeout: Duration, log: Option<&Path>) -> Result<(
             Exit::TimedOut
         }
     };
-    let elapsed = start.elapsed();
-    // No group kill after a normal exit: the child is reaped, and its id may be reused.
-    forget(child.id());
-    Ok((exit, elapsed))
-}
-
-fn forget(pid: u32) {
-    RUNNING.lock().unwrap_or_else(|e| e.into_inner()).retain(|&p| p != pid);
+    Ok((exit, start.elapsed()))
 }
 
 /// How an exited child ended.
@@ -116,22 +95,11 @@ pub(crate) fn exit_of(status: std::process::ExitStatus) -> Exit {
 
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
-    kill_pid_group(child.id());
+    interrupt::kill_group(child.id());
     #[cfg(not(unix))]
     {
         let _ = child.kill();
     }
-}
-
-/// Kill the process group led by `pid` (a child started with its own group).
-pub(crate) fn kill_pid_group(pid: u32) {
-    #[cfg(unix)]
-    // SAFETY: killpg only sends a signal; the group is the child's own (process_group(0)).
-    unsafe {
-        libc::killpg(pid as libc::pid_t, libc::SIGKILL);
-    }
-    #[cfg(not(unix))]
-    let _ = pid;
 }
 
 #[cfg(all(test, unix))]

@@ -23,9 +23,11 @@ pub const SANCOV_FLAGS: [&str; 3] = [
     "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
 ];
 
-/// Crates never instrumented: the engine and run-time (their code is not under test,
-/// and the callbacks must not count themselves).
-const NOT_INSTRUMENTED: [&str; 3] = ["mutfuzz", "mutfuzz_rt", "mutfuzz_derive"];
+/// Crates never instrumented: the engine crates this binary carries (their code is not
+/// under test, and the callbacks must not count themselves).
+fn not_instrumented(crate_name: &str) -> bool {
+    crate::engine::crates().iter().any(|c| c.replace('-', "_") == crate_name)
+}
 
 /// If this process was started as the rustc wrapper, run rustc and return its exit code.
 pub fn run_if_wrapper(args: &[OsString]) -> Option<i32> {
@@ -61,7 +63,7 @@ pub fn instrument(args: &[OsString]) -> bool {
         // `rustc -vV` and other probes.
         return false;
     };
-    if NOT_INSTRUMENTED.contains(&name) || name.starts_with("build_script_") {
+    if not_instrumented(name) || name.starts_with("build_script_") {
         return false;
     }
     let proc_macro = args.windows(2).any(|w| w[0] == "--crate-type" && w[1] == "proc-macro");
@@ -84,6 +86,7 @@ mod tests {
         assert!(instrument(&t("serde", "lib")));
         assert!(!instrument(&t("mutfuzz_rt", "lib")));
         assert!(!instrument(&t("mutfuzz", "lib")));
+        assert!(!instrument(&t("mutfuzz_contract", "lib")));
         assert!(!instrument(&t("build_script_build", "bin")));
         assert!(!instrument(&t("serde_derive", "proc-macro")));
         // A host build (a proc-macro's dependency): no `--target`.

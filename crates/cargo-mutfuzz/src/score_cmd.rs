@@ -7,19 +7,19 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use mutfuzz_contract::{KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic};
 use serde::Serialize;
-use serde_json::{Value, json};
 
 use crate::exit_code;
 use crate::fuzz_cmd::{MAX_STALLED_RESTARTS, count_files};
-use crate::harness::{self, write_atomic};
+use crate::harness;
+use crate::interrupt;
 use crate::options::ScoreArgs;
 use crate::process::Exit;
-use crate::protocol::Line;
 use crate::records;
 use crate::status::percent;
 use crate::supervise::{self, Ending};
@@ -31,17 +31,25 @@ pub struct ScoreTracker {
     pub mutant: Option<u32>,
     /// The stored input running on it.
     pub input: Option<String>,
+    /// Inputs started by this harness process.
+    pub inputs: u64,
+    /// Mutant runs started by this harness process (a mutant runs on many inputs).
+    pub mutant_runs: u64,
 }
 
 impl ScoreTracker {
     /// Take in one line.
-    pub fn observe(&mut self, line: Line) {
+    pub fn observe(&mut self, line: Line<'static>) {
         // The harness runs each stored input's original, then the undecided mutants
         // whose site it reaches: `input` starts an original run, `mutant` a mutant run.
         match line {
-            Line::Mutant(id) => self.mutant = Some(id),
+            Line::Mutant(id) => {
+                self.mutant = Some(id);
+                self.mutant_runs += 1;
+            }
             Line::Input(name) => {
-                self.input = Some(name);
+                self.input = Some(name.into_owned());
+                self.inputs += 1;
                 self.mutant = None;
             }
             _ => {}
@@ -83,17 +91,18 @@ impl Table {
         percent(self.killed(), self.total - self.unviable)
     }
 
-    /// Count one outcome line of the harness.
-    fn count(&mut self, line: &Value) {
-        match (line["outcome"].as_str(), line["kind"].as_str()) {
-            (Some("killed"), Some("output-differs")) => self.output_differs += 1,
-            (Some("killed"), Some("panic")) => self.panic += 1,
-            (Some("killed"), Some("timeout")) => self.timeout += 1,
-            (Some("killed"), Some("crash")) => self.crash += 1,
-            (Some("killed"), Some("discard")) => self.discard += 1,
-            (Some("survived"), _) => self.survived += 1,
-            _ => self.not_covered += 1,
-        }
+    /// Count one verdict (a valid line: a kill has its kind).
+    fn count(&mut self, line: &ScoreLine) {
+        *match (line.outcome, line.kind) {
+            (ScoreOutcome::Killed, Some(KillKind::OutputDiffers)) => &mut self.output_differs,
+            (ScoreOutcome::Killed, Some(KillKind::Panic)) => &mut self.panic,
+            (ScoreOutcome::Killed, Some(KillKind::Timeout)) => &mut self.timeout,
+            (ScoreOutcome::Killed, Some(KillKind::Crash)) => &mut self.crash,
+            (ScoreOutcome::Killed, Some(KillKind::Discard)) => &mut self.discard,
+            (ScoreOutcome::Killed, None) => unreachable!("score lines are checked when read"),
+            (ScoreOutcome::Survived, _) => &mut self.survived,
+            (ScoreOutcome::NotCovered, _) => &mut self.not_covered,
+        } += 1;
         self.total += 1;
     }
 
@@ -125,13 +134,33 @@ impl Table {
     }
 }
 
+/// A mutant's verdict in `score.json`: a scoring verdict, or `unviable`.
+#[derive(Clone, Copy, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum Verdict {
+    Killed,
+    Survived,
+    NotCovered,
+    Unviable,
+}
+
+impl From<ScoreOutcome> for Verdict {
+    fn from(o: ScoreOutcome) -> Verdict {
+        match o {
+            ScoreOutcome::Killed => Verdict::Killed,
+            ScoreOutcome::Survived => Verdict::Survived,
+            ScoreOutcome::NotCovered => Verdict::NotCovered,
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct MutantScore {
     id: u32,
     name: String,
-    outcome: String,
+    outcome: Verdict,
     #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<String>,
+    kind: Option<KillKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     input: Option<String>,
 }
@@ -149,7 +178,7 @@ struct ScoreFile<'a> {
 
 /// Run the command; returns the exit code.
 pub fn run(args: &ScoreArgs) -> Result<i32> {
-    supervise::stop_on_interrupt();
+    interrupt::install();
     if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
         return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
     }
@@ -167,7 +196,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         )));
     }
     let inputs = count_files(&corpus);
-    let out = built.state.join("score.jsonl");
+    let out = built.state.score_lines();
     // A new score: the corpus may have changed since the last one.
     if out.exists() {
         std::fs::remove_file(&out).with_context(|| format!("failed to remove {}", out.display()))?;
@@ -175,8 +204,10 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     let viable = built.viable().count();
     eprintln!("Scoring {} viable mutants on {inputs} inputs from {}", viable, corpus.display());
     let hang = Duration::from_secs_f64(args.hang_timeout);
-    let log = built.state.join("harness.log");
+    let log = built.state.harness_log();
+    let viable_catalog = built.state.viable();
     let mut stalled = 0u32;
+    let mut last_note = Instant::now();
     loop {
         let a: [&OsStr; 8] = [
             "score".as_ref(),
@@ -184,26 +215,28 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
             "--corpus".as_ref(),
             corpus.as_os_str(),
             "--mutants".as_ref(),
-            built.viable_catalog.as_os_str(),
+            viable_catalog.as_os_str(),
             "--out".as_ref(),
             out.as_os_str(),
         ];
         let tracker = RefCell::new(ScoreTracker::default());
-        let scored = RefCell::new(0usize);
-        let mut last_note = Instant::now();
+        // Verdicts already written by earlier harness processes (after a restart).
+        let decided_before = records::read::<ScoreLine>(&out)?.len();
         let outcome = supervise::run(
             built.command(&a),
             hang,
             &log,
-            &mut |line| {
-                if matches!(line, Line::Mutant(_)) {
-                    *scored.borrow_mut() += 1;
-                }
-                tracker.borrow_mut().observe(line);
-            },
+            &mut |line| tracker.borrow_mut().observe(line),
             &mut || {
                 if last_note.elapsed() >= Duration::from_secs(5) {
-                    eprintln!("scoring: mutant {} of {viable}", scored.borrow());
+                    let t = tracker.borrow();
+                    // Kills are written as they are found; survivors only at the end.
+                    // Quietly: a line being appended right now may look torn.
+                    let decided = read_jsonl::<ScoreLine>(&out).map_or(decided_before, |l| l.records.len());
+                    eprintln!(
+                        "scoring: input {} of {inputs}, {} mutant runs; {decided} of {viable} mutants decided",
+                        t.inputs, t.mutant_runs
+                    );
                     last_note = Instant::now();
                 }
             },
@@ -212,7 +245,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         match outcome.ending {
             Ending::Interrupted => {
                 eprintln!("interrupted: the score is incomplete");
-                return Ok(130);
+                return Ok(interrupt::EXIT_CODE);
             }
             Ending::Exited(Exit::Code(0)) => break,
             Ending::Exited(Exit::Code(2)) if t.mutant.is_none() => {
@@ -224,12 +257,19 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
             ending => {
                 let how = ending.describe();
                 let recorded = match t.mutant {
-                    Some(id) if !records::read_lines(&out)?.iter().any(|l| l["mutant"] == id) => {
-                        let kind = if matches!(ending, Ending::Hung(_)) { "timeout" } else { "crash" };
-                        records::append_line(
-                            &out,
-                            &json!({"mutant": id, "outcome": "killed", "kind": kind, "input": t.input}),
-                        )?;
+                    Some(id) if !records::read::<ScoreLine>(&out)?.iter().any(|l| l.mutant == id) => {
+                        let kind = if matches!(ending, Ending::Hung(_)) {
+                            KillKind::Timeout
+                        } else {
+                            KillKind::Crash
+                        };
+                        let line = ScoreLine {
+                            mutant: id,
+                            outcome: ScoreOutcome::Killed,
+                            kind: Some(kind),
+                            input: t.input,
+                        };
+                        append_record(&out, &line)?;
                         eprintln!("mutant {id} killed by {kind} ({how}); restarting the harness");
                         true
                     }
@@ -248,12 +288,10 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         }
     }
 
-    let lines = records::read_lines(&out)?;
-    let mut by_id: HashMap<u32, &Value> = HashMap::new();
+    let lines = records::read::<ScoreLine>(&out)?;
+    let mut by_id: HashMap<u32, &ScoreLine> = HashMap::new();
     for l in &lines {
-        if let Some(id) = l["mutant"].as_u64() {
-            by_id.entry(id as u32).or_insert(l);
-        }
+        by_id.entry(l.mutant).or_insert(l);
     }
     let mut table = Table::default();
     let mut mutants = Vec::new();
@@ -262,11 +300,10 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         let (outcome, kind, input) = if built.unviable.contains_key(&m.id) {
             table.unviable += 1;
             table.total += 1;
-            ("unviable".to_owned(), None, None)
+            (Verdict::Unviable, None, None)
         } else if let Some(l) = by_id.get(&m.id) {
             table.count(l);
-            let s = |k: &str| l[k].as_str().map(str::to_owned);
-            (s("outcome").unwrap_or_default(), s("kind"), s("input"))
+            (l.outcome.into(), l.kind, l.input.clone())
         } else {
             missing.push(m.id);
             continue;
@@ -292,8 +329,8 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         score_percent: if viable_n == 0 { 0.0 } else { table.killed() as f64 * 100.0 / viable_n as f64 },
         mutants,
     };
-    let path: PathBuf = built.state.join("score.json");
-    write_atomic(&path, &(serde_json::to_string_pretty(&file)? + "\n"))?;
+    let path = built.state.score();
+    write_atomic(&path, (serde_json::to_string_pretty(&file)? + "\n").as_bytes())?;
     eprintln!("Scores in {}", path.display());
     Ok(exit_code::SUCCESS)
 }
@@ -306,23 +343,26 @@ mod tests {
     fn the_tracker_follows_mutants_and_inputs() {
         let mut t = ScoreTracker::default();
         for l in ["input aa", "mutant 3", "mutant 4"] {
-            t.observe(crate::protocol::parse(l));
+            t.observe(Line::parse(l));
         }
-        assert_eq!(t, ScoreTracker { mutant: Some(4), input: Some("aa".into()) });
+        assert_eq!(t, ScoreTracker { mutant: Some(4), input: Some("aa".into()), inputs: 1, mutant_runs: 2 });
         // A new input: its original runs, no mutant is to blame yet.
-        t.observe(crate::protocol::parse("input bb"));
-        assert_eq!(t, ScoreTracker { mutant: None, input: Some("bb".into()) });
+        t.observe(Line::parse("input bb"));
+        t.observe(Line::parse("mutant 3"));
+        t.observe(Line::parse("input cc"));
+        assert_eq!(t, ScoreTracker { mutant: None, input: Some("cc".into()), inputs: 3, mutant_runs: 3 });
     }
 
     #[test]
     fn the_table_adds_up() {
         let mut t = Table::default();
+        let line = |outcome, kind| ScoreLine { mutant: 1, outcome, kind, input: None };
         for l in [
-            json!({"outcome": "killed", "kind": "output-differs"}),
-            json!({"outcome": "killed", "kind": "panic"}),
-            json!({"outcome": "killed", "kind": "crash"}),
-            json!({"outcome": "survived"}),
-            json!({"outcome": "not-covered"}),
+            line(ScoreOutcome::Killed, Some(KillKind::OutputDiffers)),
+            line(ScoreOutcome::Killed, Some(KillKind::Panic)),
+            line(ScoreOutcome::Killed, Some(KillKind::Crash)),
+            line(ScoreOutcome::Survived, None),
+            line(ScoreOutcome::NotCovered, None),
         ] {
             t.count(&l);
         }

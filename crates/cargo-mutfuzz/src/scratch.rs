@@ -1,5 +1,6 @@
-//! The scratch copy under `target/mutfuzz/`: the user's workspace copied and rewritten
-//! into the schema, plus the engine crates it links. The user's own files are never written.
+//! The scratch copy, `target/mutfuzz/work/`: the user's workspace copied and rewritten
+//! into the schema, its manifests pointed at the engine crates written beside it. The
+//! user's own files are never written.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,40 +9,31 @@ use anyhow::{Context, Result};
 use mutfuzz_mutate::Discovery;
 use toml_edit::{DocumentMut, Item, Table, value};
 
+use crate::fs_util::write_if_changed;
+use crate::layout::Layout;
 use crate::workspace::Workspace;
 
-/// Paths of the scratch area.
+/// The scratch copy of one workspace.
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    /// `target/mutfuzz/`.
-    pub dir: PathBuf,
-    /// The copy of the workspace root.
+    /// Every path under `target/mutfuzz/`.
+    pub layout: Layout,
+    /// The copy of the workspace root: `layout.work()`.
     pub work: PathBuf,
-    /// The engine crates (`mutfuzz-rt`, `mutfuzz`, `mutfuzz-derive`), carried in this binary.
-    pub engine: PathBuf,
-    /// The run-time crate the schema links, inside `engine`.
-    pub rt: PathBuf,
-    /// Cargo target dir for schema builds (kept between runs, so rebuilds are incremental).
-    pub target: PathBuf,
+    /// The user's workspace root.
+    root: PathBuf,
 }
 
 impl Scratch {
-    /// Lay out the scratch area for `ws`.
+    /// The scratch copy of `ws`.
     pub fn new(ws: &Workspace) -> Scratch {
-        let dir = ws.target_dir.join("mutfuzz");
-        let engine = crate::engine::dir(&ws.target_dir);
-        Scratch {
-            work: dir.join("work"),
-            rt: engine.join("mutfuzz-rt"),
-            engine,
-            target: dir.join("target"),
-            dir,
-        }
+        let layout = Layout::new(&ws.target_dir);
+        Scratch { work: layout.work(), layout, root: ws.root.clone() }
     }
 
-    /// Where the copy of a user's path is.
-    pub fn in_work(&self, ws: &Workspace, path: &Path) -> PathBuf {
-        match path.strip_prefix(&ws.root) {
+    /// Where the copy of a user's path is (paths outside the workspace are not copied).
+    pub fn in_work(&self, path: &Path) -> PathBuf {
+        match path.strip_prefix(&self.root) {
             Ok(rel) => self.work.join(rel),
             Err(_) => path.to_owned(),
         }
@@ -61,7 +53,7 @@ impl Scratch {
         excluded.push(ws.root.join("mutfuzz.out.old"));
         excluded.extend(skip.iter().cloned());
         copy_tree(&ws.root, &self.work, &excluded)?;
-        crate::engine::write(&self.engine)?;
+        crate::engine::write(&self.layout)?;
         self.seed_dependency_cache(ws);
         self.patch_manifests(ws)
     }
@@ -73,7 +65,7 @@ impl Scratch {
     /// written; incremental state is not shared. Best effort: any failure just means a
     /// full first build.
     fn seed_dependency_cache(&self, ws: &Workspace) {
-        let (from, to) = (ws.target_dir.join("debug"), self.target.join("debug"));
+        let (from, to) = (ws.target_dir.join("debug"), self.layout.schema_target().join("debug"));
         if to.exists() || !from.is_dir() {
             return;
         }
@@ -90,7 +82,7 @@ impl Scratch {
             manifests.push(root_manifest.clone());
         }
         for original in manifests {
-            let copy = self.in_work(ws, &original);
+            let copy = self.in_work(&original);
             let text = fs::read_to_string(&original)
                 .with_context(|| format!("failed to read {}", original.display()))?;
             let mut doc: DocumentMut =
@@ -102,7 +94,10 @@ impl Scratch {
                 if let Some(deps) = deps.as_table_like_mut() {
                     let mut rt = toml_edit::InlineTable::new();
                     rt.insert("package", "mutfuzz-rt".into());
-                    rt.insert("path", self.rt.to_string_lossy().as_ref().into());
+                    rt.insert(
+                        "path",
+                        self.layout.engine_crate("mutfuzz-rt").to_string_lossy().as_ref().into(),
+                    );
                     deps.insert("mutfuzz_rt", value(rt));
                 }
             }
@@ -152,19 +147,6 @@ fn normalize(p: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// Write `text` unless the file already holds it, so that cargo's fingerprints (file
-/// mtimes) stay valid and schema rebuilds stay incremental.
-pub fn write_if_changed(path: &Path, text: &str) -> Result<bool> {
-    if fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(false);
-    }
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)?;
-    }
-    fs::write(path, text).with_context(|| format!("failed to write {}", path.display()))?;
-    Ok(true)
 }
 
 /// Hard-link every file under `from` into `to` (copying where links are impossible).

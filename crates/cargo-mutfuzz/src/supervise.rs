@@ -1,6 +1,7 @@
 //! Runs one harness process under watch: its own process group, its stdout parsed line
 //! by line in a thread, its stderr kept in a log (and the last lines in memory), a
-//! watchdog that kills the group after a stretch of silence, and Ctrl-C that stops it.
+//! watchdog that kills the group after a stretch of silence, and Ctrl-C (see
+//! [`crate::interrupt`]) that stops it.
 //!
 //! What a death means (which mutant or input to blame) is the caller's business: it
 //! sees every line, in order, before it learns how the process ended.
@@ -10,39 +11,19 @@ use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use mutfuzz_contract::Line;
 use mutfuzz_rt::env;
 use wait_timeout::ChildExt;
 
+use crate::interrupt::{self, interrupted};
 use crate::process::Exit;
-use crate::protocol::{self, Line};
 
-/// Set by Ctrl-C.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-/// Process group of the harness now running (0: none).
-static CHILD_GROUP: AtomicI32 = AtomicI32::new(0);
 /// Lines of the harness's stderr kept for error messages.
 const STDERR_TAIL: usize = 40;
-
-/// On Ctrl-C, stop the running harness and let the command print its summary; a second
-/// Ctrl-C exits at once.
-pub fn stop_on_interrupt() {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        kill_group(CHILD_GROUP.load(Ordering::SeqCst));
-    });
-}
-
-/// Whether Ctrl-C was pressed.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
 
 /// How a harness process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,22 +84,18 @@ pub fn run(
     mut cmd: Command,
     hang: Duration,
     log: &Path,
-    on_line: &mut dyn FnMut(Line),
+    on_line: &mut dyn FnMut(Line<'static>),
     on_tick: &mut dyn FnMut(),
 ) -> Result<Outcome> {
     for var in [env::ACTIVE, env::RECORD, env::MUTANTS, env::FUEL, env::DEPTH, env::ON_EXHAUST] {
         cmd.env_remove(var);
     }
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    interrupt::own_group(&mut cmd);
     let mut child =
         cmd.spawn().with_context(|| format!("failed to run the harness {:?}", cmd.get_program()))?;
-    let pid = child.id() as i32;
-    CHILD_GROUP.store(pid, Ordering::SeqCst);
-    if interrupted() {
-        kill_group(pid);
-    }
+    let pid = child.id();
+    let registered = interrupt::register(pid);
     let stdout = child.stdout.take().expect("piped stdout");
     let stderr = child.stderr.take().expect("piped stderr");
 
@@ -168,7 +145,7 @@ pub fn run(
         match rx.recv_timeout(TICK) {
             Ok(Some(line)) => {
                 last_output = Instant::now();
-                on_line(protocol::parse(&line));
+                on_line(Line::parse(&line));
                 // A busy harness never leaves the channel empty: tick by the clock.
                 if last_tick.elapsed() < TICK {
                     continue;
@@ -180,12 +157,12 @@ pub fn run(
         last_tick = Instant::now();
         on_tick();
         if interrupted() {
-            kill_group(pid);
+            interrupt::kill_group(pid);
             ending = Some(Ending::Interrupted);
             break;
         }
         if last_output.elapsed() >= hang {
-            kill_group(pid);
+            interrupt::kill_group(pid);
             ending = Some(Ending::Hung(hang));
             break;
         }
@@ -194,12 +171,12 @@ pub fn run(
     let status = match child.wait_timeout(hang)? {
         Some(s) => s,
         None => {
-            kill_group(pid);
+            interrupt::kill_group(pid);
             ending.get_or_insert(Ending::Hung(hang));
             child.wait()?
         }
     };
-    CHILD_GROUP.store(0, Ordering::SeqCst);
+    drop(registered);
     let ending = match ending {
         Some(e) => e,
         None if interrupted() => Ending::Interrupted,
@@ -208,14 +185,6 @@ pub fn run(
     // Grandchildren may hold stderr open: do not wait for it for long.
     let stderr_tail = tail_rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
     Ok(Outcome { ending, stderr_tail })
-}
-
-fn kill_group(pid: i32) {
-    if let Ok(pid) = u32::try_from(pid)
-        && pid > 0
-    {
-        crate::process::kill_pid_group(pid);
-    }
 }
 
 #[cfg(all(test, unix))]
@@ -241,7 +210,7 @@ mod tests {
             &mut || {},
         )
         .unwrap();
-        assert_eq!(lines, [Line::Trial(vec![1, 2]), Line::Mutant(3)]);
+        assert_eq!(lines, [Line::Trial(vec![1, 2].into()), Line::Mutant(3)]);
         assert_eq!(out.ending, Ending::Exited(Exit::Signal(6)));
         assert_eq!(out.ending.describe(), "killed by signal 6 (SIGABRT)");
         assert_eq!(out.last_words(), Some("oops"));

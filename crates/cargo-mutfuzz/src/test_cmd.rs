@@ -1,23 +1,32 @@
 //! `cargo mutfuzz test`: one schema build, one recorded baseline, then each mutant run
 //! against only the tests that execute its site.
+//!
+//! The schema build: [`schema_build::build_schema`] (the viability loop over cargo).
+//! Interrupted (Ctrl-C, SIGTERM, SIGHUP), it stops every test process and still writes
+//! `mutfuzz.out/` with every outcome decided so far; the rest are `not-run`, the summary
+//! says `interrupted`, and the exit code is 130.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use mutfuzz_mutate::{Discovery, Mutant};
 use serde::Serialize;
 
 use crate::baseline::{self, TestRecord};
-use crate::compile::{self, BuildFailure, BuildFlags, Round};
+use crate::cargo_build::{self, BuildFlags, BuildWhat};
 use crate::console::{Console, duration};
 use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
+use crate::interrupt;
 use crate::lab::{Lab, Limits};
 use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
 use crate::output::OutputDir;
+use crate::schema_build;
 use crate::scratch::Scratch;
+use crate::viability::{BuildFailure, Round};
 use crate::workspace::Workspace;
 
 const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
@@ -30,8 +39,61 @@ struct OutcomesFile<'a> {
     summary: &'a Summary,
     total_seconds: f64,
     schema_build: &'a [Round],
-    baseline: BaselineSummary,
+    /// `None` when interrupted before the baseline ran.
+    baseline: Option<BaselineSummary>,
     outcomes: &'a [MutantOutcome],
+}
+
+/// What is known so far; written out at the end, or when interrupted.
+struct Results<'a> {
+    start: Instant,
+    out: &'a OutputDir,
+    mutants: &'a [Mutant],
+    /// Per mutant, in catalog order: its outcome once decided.
+    outcomes: Vec<Option<MutantOutcome>>,
+    rounds: Vec<Round>,
+    baseline: Option<BaselineSummary>,
+}
+
+impl Results<'_> {
+    /// Write `outcomes.json` and the lists, print the summary; returns the exit code.
+    /// Mutants with no outcome yet are `not-run`.
+    fn finish(self, console: &Console) -> Result<i32> {
+        let outcomes: Vec<MutantOutcome> = self
+            .outcomes
+            .into_iter()
+            .zip(self.mutants)
+            .map(|(o, m)| {
+                o.unwrap_or_else(|| MutantOutcome {
+                    mutant: m.clone(),
+                    outcome: Outcome::NotRun,
+                    tests_run: 0,
+                    failing_tests: Vec::new(),
+                    seconds: 0.0,
+                    detail: None,
+                })
+            })
+            .collect();
+        let summary = Summary::of(&outcomes);
+        self.out.write_json(
+            "outcomes.json",
+            &OutcomesFile {
+                mutfuzz_version: env!("CARGO_PKG_VERSION"),
+                summary: &summary,
+                total_seconds: self.start.elapsed().as_secs_f64(),
+                schema_build: &self.rounds,
+                baseline: self.baseline,
+                outcomes: &outcomes,
+            },
+        )?;
+        self.out.write_lists(&outcomes)?;
+        if summary.interrupted {
+            console.message("interrupted: stopped every process it had started");
+        }
+        console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
+        console.message(&format!("Results in {}", self.out.path.display()));
+        Ok(summary.exit_code())
+    }
 }
 
 #[derive(Serialize)]
@@ -44,7 +106,7 @@ struct BaselineSummary {
 /// Run the command; returns the exit code.
 pub fn run(args: &TestArgs) -> Result<i32> {
     let start = Instant::now();
-    crate::process::kill_children_on_interrupt();
+    interrupt::install();
     let mut console = Console::default();
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
@@ -59,48 +121,84 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let out = OutputDir::create(&out_path)?;
     out.write_json("mutants.json", &discovery.mutants)?;
+    let mut results = Results {
+        start,
+        out: &out,
+        mutants: &discovery.mutants,
+        outcomes: vec![None; discovery.mutants.len()],
+        rounds: Vec::new(),
+        baseline: None,
+    };
 
-    let scratch = Scratch::new(&ws);
+    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
+    match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
+        Ok(Some(code)) => Ok(code),
+        Ok(None) => results.finish(&console),
+        // Whatever a step made of being cut short, what finished is kept.
+        Err(_) if interrupt::interrupted() => results.finish(&console),
+        Err(e) => Err(e),
+    }
+}
+
+/// Everything after the results directory exists: the schema build, the baseline and
+/// the mutant runs, filling `results`. `Some(code)` ends the command without results
+/// (the package does not build, or its tests fail, unmutated).
+fn mutation_test(
+    args: &TestArgs,
+    ws: &Workspace,
+    discovery: &Discovery,
+    limits: Limits,
+    jobs: usize,
+    console: &mut Console,
+    results: &mut Results<'_>,
+) -> Result<Option<i32>> {
+    let out_path = results.out.path.clone();
+    let scratch = Scratch::new(ws);
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
-    scratch.prepare(&ws, &discovery, &[out_path.clone(), PathBuf::from(old)])?;
+    scratch.prepare(ws, discovery, &[out_path.clone(), PathBuf::from(old)])?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
         all_features: args.all_features,
         no_default_features: args.no_default_features,
-        what: compile::BuildWhat::Tests,
+        what: BuildWhat::Tests,
     };
     // Doctests compile once into a test target of the schema build.
     let mut doctests =
-        if args.no_doctests { Vec::new() } else { DoctestTarget::collect(&ws, &scratch, &discovery) };
+        if args.no_doctests { Vec::new() } else { DoctestTarget::collect(ws, &scratch, discovery) };
     for p in &ws.packages {
-        let stale =
-            scratch.in_work(&ws, &p.root.join("tests").join(format!("{}.rs", doctest_target::TARGET)));
+        let stale = scratch.in_work(&p.root.join("tests").join(format!("{}.rs", doctest_target::TARGET)));
         if !doctests.iter().any(|t| t.path == stale) && stale.exists() {
             std::fs::remove_file(&stale)?;
         }
     }
-    let build = match compile::build_schema(&ws, &scratch, &discovery, &flags, &mut doctests, &console) {
+    let build = match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, console) {
         Ok(b) => b,
         Err(BuildFailure::Baseline(text)) => {
             eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            return Ok(exit_code::BASELINE_FAILED);
+            return Ok(Some(exit_code::BASELINE_FAILED));
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
+    results.rounds = build.rounds.clone();
     console.message(&format!(
         "Schema built in {} round(s): {}; {} test binaries",
         build.rounds.len(),
         build.rounds_summary(),
         build.binaries.len()
     ));
+    for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
+        if let Some(reason) = build.unviable.get(&m.id) {
+            *o = Some(fixed(m, Outcome::Unviable, Some(reason.clone())));
+        }
+    }
     let mut binaries = build.binaries.clone();
     if args.no_doctests {
         console.message("note: doctests are not run (--no-doctests)");
     } else {
         for p in ws.packages.iter().filter(|p| p.lib_name.is_some()) {
-            binaries.push(compile::TestBinary::doctests(&ws, &scratch, &flags, &p.name));
+            binaries.push(cargo_build::doctests(ws, &scratch, &flags, &p.name));
         }
     }
 
@@ -108,26 +206,32 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     // Doctests compiled into the schema build are not run through rustdoc again.
     let compiled = format!("test {}", doctest_target::TARGET);
     if binaries.iter().any(|b| b.target == compiled) {
-        cases
-            .retain(|c| binaries[c.binary].doctests.is_none() || !doctests.iter().any(|t| t.covers(&c.name)));
+        cases.retain(|c| !binaries[c.binary].is_doctests() || !doctests.iter().any(|t| t.covers(&c.name)));
     }
     let baseline_start = Instant::now();
     console.start(cases.len() as u64, "baseline");
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
-    let records =
-        baseline::record(&binaries, &cases, max_id + 1, &scratch.dir.join("baseline"), jobs, &console)?;
+    let records = baseline::record(&binaries, &cases, max_id + 1, &scratch.layout.baseline(), jobs, console);
     console.finish();
-    let records: Vec<TestRecord> = match records {
+    if interrupt::interrupted() {
+        return Ok(None);
+    }
+    let records: Vec<TestRecord> = match records? {
         Ok(r) => r,
         Err(f) => {
             eprintln!(
                 "error: test {} fails without any mutant ({}); mutation testing needs a passing suite:\n{}",
                 f.test, f.exit, f.output
             );
-            return Ok(exit_code::BASELINE_FAILED);
+            return Ok(Some(exit_code::BASELINE_FAILED));
         }
     };
     let baseline_time = baseline_start.elapsed();
+    results.baseline = Some(BaselineSummary {
+        binaries: binaries.len(),
+        tests: cases.len(),
+        seconds: baseline_time.as_secs_f64(),
+    });
     console.message(&format!("Baseline: {} tests passed in {}", cases.len(), duration(baseline_time)));
 
     // Which tests execute each site.
@@ -137,59 +241,41 @@ pub fn run(args: &TestArgs) -> Result<i32> {
             covering.entry(site).or_default().push(t);
         }
     }
-    let mut outcomes: Vec<Option<MutantOutcome>> = vec![None; discovery.mutants.len()];
     let mut to_run = Vec::new();
     for (i, m) in discovery.mutants.iter().enumerate() {
-        let fixed = |outcome, detail: Option<String>| MutantOutcome {
-            mutant: m.clone(),
-            outcome,
-            tests_run: 0,
-            failing_tests: Vec::new(),
-            seconds: 0.0,
-            detail,
-        };
-        if let Some(reason) = build.unviable.get(&m.id) {
-            outcomes[i] = Some(fixed(Outcome::Unviable, Some(reason.clone())));
-        } else if let Some(tests) = covering.get(&m.site) {
-            to_run.push((i, tests.clone()));
-        } else {
-            outcomes[i] = Some(fixed(Outcome::NotCovered, None));
+        if results.outcomes[i].is_some() {
+            continue;
+        }
+        match covering.get(&m.site) {
+            Some(tests) => to_run.push((i, tests.clone())),
+            None => results.outcomes[i] = Some(fixed(m, Outcome::NotCovered, None)),
         }
     }
     let lab = Lab {
         binaries: &binaries,
         cases: &cases,
         records: &records,
-        limits: Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) },
-        log_dir: &out.log_dir(),
+        limits,
+        log_dir: &results.out.log_dir(),
     };
     console.start(to_run.len() as u64, "mutants");
     let runs: Vec<_> = to_run.iter().map(|(i, tests)| (&discovery.mutants[*i], tests.clone())).collect();
-    let results = lab.run(&runs, jobs, &console)?;
+    let ran = lab.run(&runs, jobs, console);
     console.finish();
-    for ((i, _), r) in to_run.iter().zip(results) {
-        outcomes[*i] = Some(r);
+    for ((i, _), r) in to_run.iter().zip(ran?) {
+        results.outcomes[*i] = r;
     }
-    let outcomes: Vec<MutantOutcome> =
-        outcomes.into_iter().map(|o| o.expect("every mutant has an outcome")).collect();
-    let summary = Summary::of(&outcomes);
-    out.write_json(
-        "outcomes.json",
-        &OutcomesFile {
-            mutfuzz_version: env!("CARGO_PKG_VERSION"),
-            summary: &summary,
-            total_seconds: start.elapsed().as_secs_f64(),
-            schema_build: &build.rounds,
-            baseline: BaselineSummary {
-                binaries: binaries.len(),
-                tests: cases.len(),
-                seconds: baseline_time.as_secs_f64(),
-            },
-            outcomes: &outcomes,
-        },
-    )?;
-    out.write_lists(&outcomes)?;
-    console.message(&format!("{summary} in {}", duration(start.elapsed())));
-    console.message(&format!("Results in {}", out.path.display()));
-    Ok(summary.exit_code())
+    Ok(None)
+}
+
+/// The outcome of a mutant that is decided without running it.
+fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome {
+    MutantOutcome {
+        mutant: m.clone(),
+        outcome,
+        tests_run: 0,
+        failing_tests: Vec::new(),
+        seconds: 0.0,
+        detail,
+    }
 }

@@ -180,3 +180,80 @@ fn a_missing_manifest_is_a_clear_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no Cargo.toml at /nonexistent/Cargo.toml"), "{stderr}");
 }
+
+/// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
+fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_during_test_writes_every_finished_outcome_and_leaves_no_test_running() {
+    use std::time::{Duration, Instant};
+
+    let tmp = copy_example("textstats");
+    let log_dir = tmp.path().join("mutfuzz.out/log");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
+    cmd.args(["mutfuzz", "test", "--manifest-path", &manifest(tmp.path()), "-j", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    let mut child = cmd.spawn().unwrap();
+    // Each mutant run starts its log: a dozen logs, one at a time, is eleven finished.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while std::fs::read_dir(&log_dir).map_or(0, |d| d.count()) < 12 {
+        assert!(Instant::now() < deadline, "no mutant ran in time");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be interrupted");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: sends a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("not run (interrupted)"), "{stderr}");
+
+    let dir = tmp.path().join("mutfuzz.out");
+    let outcomes: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("outcomes.json")).unwrap()).unwrap();
+    assert_eq!(outcomes["summary"]["interrupted"], true);
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/textstats_outcomes.txt"),
+    )
+    .unwrap();
+    // Every mutant is listed; each one that finished has exactly its uninterrupted outcome.
+    let lines = outcome_lines(&outcomes);
+    assert_eq!(lines.lines().count(), expected.lines().count());
+    let (mut ran, mut not_run) = (0, 0);
+    for (got, want) in lines.lines().zip(expected.lines()) {
+        if got.starts_with("not-run ") {
+            assert_eq!(got[12..], want[12..]);
+            not_run += 1;
+        } else {
+            assert_eq!(got, want);
+            ran += usize::from(["caught ", "missed ", "timeout "].iter().any(|o| got.starts_with(o)));
+        }
+    }
+    assert!(ran >= 11 && not_run >= 1, "{ran} ran, {not_run} not run");
+    assert_eq!(outcomes["summary"]["not_run"], not_run);
+    assert_eq!(std::fs::read_to_string(dir.join("not_run.txt")).unwrap().lines().count(), not_run);
+    // No test process of the copy outlives the command.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !processes_under(tmp.path()).is_empty() {
+        assert!(Instant::now() < deadline, "still running: {:?}", processes_under(tmp.path()));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -148,9 +148,9 @@ fn init_scaffolds_a_harness_once() {
         manifest.contains("mutfuzz = true") && manifest.contains("tiny = { path = \"..\" }"),
         "{manifest}"
     );
-    let engine = tmp.path().join("target/mutfuzz/engine/mutfuzz");
-    assert!(manifest.contains(&format!("{:?}", engine.to_string_lossy().as_ref())), "{manifest}");
-    assert!(engine.join("src/lib.rs").is_file());
+    // The engine by version, as cargo-fuzz names libfuzzer-sys: no path of this machine.
+    assert!(manifest.contains("\nmutfuzz = \"0.1.0\"\n"), "{manifest}");
+    assert!(!manifest.contains(&*tmp.path().to_string_lossy()), "{manifest}");
     let main = std::fs::read_to_string(tmp.path().join("mutfuzz/src/main.rs")).unwrap();
     assert!(main.contains("mutfuzz::targets!(demo);"), "{main}");
     assert_eq!(std::fs::read_to_string(tmp.path().join("mutfuzz/.gitignore")).unwrap(), "target/\n");
@@ -160,9 +160,10 @@ fn init_scaffolds_a_harness_once() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
 
-    // The scaffold builds and fuzzes as it is.
+    // The scaffold builds and fuzzes as it is, against the engine written out for it.
     let out = mutfuzz(tmp.path(), &["fuzz", "demo", "--trials", "50"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(tmp.path().join("target/mutfuzz/engine/mutfuzz/src/lib.rs").is_file());
     // A target the harness lacks is a usage error naming the ones it has.
     let out = mutfuzz(tmp.path(), &["fuzz", "nope", "--trials", "5"]);
     assert_eq!(out.status.code(), Some(1));
@@ -229,4 +230,56 @@ fn a_campaign_killed_with_sigkill_resumes_and_loses_no_corpus_file_and_no_kill()
     unique.sort_unstable();
     unique.dedup();
     assert_eq!(unique.len(), kills_after.len(), "a mutant was recorded killed twice: {kills_after:?}");
+}
+
+#[test]
+fn a_crate_with_its_harness_fuzzes_again_after_it_moves_and_after_cargo_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/insertion-sort"), &first);
+    // The bundled harness names the engine as `init` does: by version only.
+    let manifest = std::fs::read_to_string(first.join("mutfuzz/Cargo.toml")).unwrap();
+    assert!(manifest.contains("\nmutfuzz = \"0.1.0\"\n"), "{manifest}");
+    let out = mutfuzz(&first, &["fuzz", "sort", "--trials", "300", "--seed", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let corpus = files_in(&first.join("mutfuzz/corpus/sort"));
+    assert!(!corpus.is_empty());
+
+    // Elsewhere, with no build output at all: the harness's manifest is unchanged and
+    // still builds, and the campaign resumes from the corpus that moved with it.
+    let second = tmp.path().join("elsewhere/second");
+    std::fs::create_dir_all(second.parent().unwrap()).unwrap();
+    std::fs::rename(&first, &second).unwrap();
+    let clean = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .arg("clean")
+        .current_dir(&second)
+        .env_remove("CARGO_TARGET_DIR")
+        .status()
+        .unwrap();
+    assert!(clean.success());
+    assert!(!second.join("target").exists());
+    let out = mutfuzz(&second, &["fuzz", "sort", "--trials", "300", "--seed", "3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
+    assert!(!jsonl(&second.join("target/mutfuzz/sort/kills.jsonl")).is_empty(), "{stderr}");
+    assert_eq!(std::fs::read_to_string(second.join("mutfuzz/Cargo.toml")).unwrap(), manifest);
+    let copy = std::fs::read_to_string(second.join("target/mutfuzz/work/mutfuzz/Cargo.toml")).unwrap();
+    assert!(copy.contains("[patch.crates-io]") && copy.contains(&*second.to_string_lossy()), "{copy}");
+}
+
+#[test]
+fn a_harness_asking_for_another_engine_version_is_told_which_one_is_carried() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let path = tmp.path().join("mutfuzz/Cargo.toml");
+    let manifest =
+        std::fs::read_to_string(&path).unwrap().replace("mutfuzz = \"0.1.0\"", "mutfuzz = \"7.0\"");
+    std::fs::write(&path, manifest).unwrap();
+    let out = mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "5"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("asks for mutfuzz \"7.0\", but this cargo-mutfuzz carries mutfuzz 0.1.0"),
+        "{stderr}"
+    );
 }

@@ -14,19 +14,21 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use mutfuzz_rt::Limit;
+use mutfuzz_contract::{
+    Budget, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, read_jsonl,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
-use crate::guidance::{Guidance, GuidanceKind, TrialFacts};
+use crate::guidance::{self, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Input, Limits, Rng, Source};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
 use crate::schedule::{Schedule, ZestSchedule};
-use crate::trial::{Budget, Executor, KillKind, OriginalEnd, OriginalRun, judge};
+use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
 /// table once per process, so a generous first size lets later campaigns in the same
@@ -53,7 +55,7 @@ impl MutantInfo {
     /// Reads a `mutants.json` catalog.
     pub fn load(path: &Path) -> Result<Vec<MutantInfo>, Error> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        MutantInfo::from_json(&text)
+        MutantInfo::from_json(&text).map_err(|e| Error::Catalog(format!("{}: {e}", path.display())))
     }
 }
 
@@ -94,32 +96,12 @@ impl Default for Config {
     }
 }
 
-/// The first kill of a mutant: by which input, how, and when.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KillRecord {
-    /// The mutant killed.
-    pub mutant: u32,
-    /// Its site's base id.
-    pub site: u32,
-    /// How it was killed.
-    pub kind: KillKind,
-    /// For a timeout, the limit that ran out (`fuel` or `depth`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit: Option<String>,
-    /// Name (content hash) of the saved input that killed it.
-    pub input: String,
-    /// The trial, from 0, that killed it.
-    pub trial: u64,
-}
-
 /// An input on which the original panicked: a bug in the code under test.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
     /// The failing input's bytes.
-    #[serde(skip)]
     pub input: Input,
     /// Its name (content hash); the file name under `failures/`.
-    #[serde(rename = "input")]
     pub name: String,
     /// The panic message.
     pub message: String,
@@ -129,29 +111,16 @@ pub struct Failure {
     pub trial: u64,
 }
 
-/// Counters of a campaign.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Trials run.
-    pub trials: u64,
-    /// Trials whose input the original discarded through [`assume`](crate::assume).
-    pub discards: u64,
-    /// Distinct failures (by panic message) of the original.
-    pub failures: usize,
-    /// Saved inputs.
-    pub corpus: usize,
-    /// Edges (SanitizerCoverage counters) the saved inputs cover.
-    pub edges: usize,
-    /// Saved inputs marked favoured.
-    pub favoured: usize,
-    /// Mutants in the catalog.
-    pub mutants_total: usize,
-    /// Mutants whose site the original hit on some input.
-    pub mutants_seen: usize,
-    /// Mutants killed by a saved input.
-    pub mutants_killed: usize,
-    /// Mutant runs made.
-    pub mutant_runs: u64,
+impl Failure {
+    /// Its line in `failures.jsonl`.
+    pub fn record(&self) -> FailureRecord {
+        FailureRecord {
+            input: self.name.clone(),
+            message: self.message.clone(),
+            location: self.location.clone(),
+            trial: self.trial,
+        }
+    }
 }
 
 /// One mutant's state in the campaign.
@@ -170,13 +139,8 @@ pub struct MutantStatus {
 /// Why a campaign could not start or had to stop.
 #[derive(Debug)]
 pub enum Error {
-    /// Reading or writing the campaign directory failed.
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
+    /// Reading or writing the campaign directory failed, or one of its records is not valid.
+    File(FileError),
     /// The mutant catalog is malformed.
     Catalog(String),
     /// The run-time's site-hit table, sized by an earlier campaign in this process, is
@@ -200,14 +164,14 @@ pub enum Error {
 
 impl Error {
     fn io(path: &Path, source: io::Error) -> Error {
-        Error::Io { path: path.to_path_buf(), source }
+        Error::File(FileError::io(path, source))
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, source } => write!(f, "cannot write or read {}: {source}", path.display()),
+            Error::File(e) => fmt::Display::fmt(e, f),
             Error::Catalog(msg) => f.write_str(msg),
             Error::SiteTable { site } => write!(
                 f,
@@ -229,10 +193,16 @@ impl fmt::Display for Error {
     }
 }
 
+impl From<FileError> for Error {
+    fn from(e: FileError) -> Error {
+        Error::File(e)
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Io { source, .. } => Some(source),
+            Error::File(e) => Some(e),
             _ => None,
         }
     }
@@ -242,7 +212,7 @@ impl std::error::Error for Error {
 struct PendingKill {
     mutant: usize,
     kind: KillKind,
-    limit: Option<Limit>,
+    limit: Option<KillLimit>,
 }
 
 /// A mutation-guided fuzzing campaign over one target.
@@ -354,8 +324,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
         let store = match &config.dir {
             Some(dir) => {
-                let corpus = config.corpus_dir.clone().unwrap_or_else(|| dir.join(Store::CORPUS));
-                Some(Store::open_with_corpus(dir, &corpus).map_err(|e| Error::io(dir, e))?)
+                let corpus = config
+                    .corpus_dir
+                    .clone()
+                    .unwrap_or_else(|| mutfuzz_contract::CampaignDir::new(dir).corpus());
+                Some(Store::open_with_corpus(dir, &corpus)?)
             }
             None => None,
         };
@@ -363,7 +336,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Ok(Campaign {
             exec: Executor::new(Box::new(target), config.limits),
             oracle: Box::new(DebugHash),
-            guidance: config.guidance.build(),
+            guidance: guidance::build(config.guidance),
             schedule: Box::new(ZestSchedule::new()),
             edit: Box::new(Havoc::default()),
             rng: Rng::new(config.seed),
@@ -446,15 +419,19 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// (including kills a supervisor appended, such as crashes) counts as killed and is
     /// not run again, and every stored corpus input is queued as a seed (in name order).
     /// Returns how many inputs were queued.
+    ///
+    /// A record that is not valid is an error naming the file and line; kills of mutants
+    /// not in the catalog are ignored.
     pub fn resume_from_dir(&mut self) -> Result<usize, Error> {
         let Some(store) = &self.store else { return Ok(0) };
-        let kills_path = store.dir().join(Store::KILLS);
-        let kills = std::fs::read_to_string(&kills_path).unwrap_or_default();
+        // The store cut off any torn last line when it opened the file.
+        let kills = read_jsonl::<KillRecord>(&store.files().kills())?;
+        if let Some(torn) = &kills.torn {
+            eprintln!("warning: {torn}");
+        }
         let index: std::collections::HashMap<u32, usize> =
             self.mutants.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
-        for line in kills.lines().filter(|l| !l.trim().is_empty()) {
-            // A torn last line (the process died mid-write) is skipped, not fatal.
-            let Ok(record) = serde_json::from_str::<KillRecord>(line) else { continue };
+        for record in kills.records {
             if let Some(&i) = index.get(&record.mutant)
                 && self.killed[i].is_none()
             {
@@ -642,24 +619,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
         }
         if let Some(store) = &self.store {
-            store.save_input(&name, input.as_bytes()).map_err(|e| Error::io(store.dir(), e))?;
+            store.save_input(&name, input.as_bytes())?;
         }
         for k in 0..self.pending.len() {
             let PendingKill { mutant, kind, limit } = self.pending[k];
             self.killed[mutant] = Some(kind);
             self.stats.mutants_killed += 1;
             let info = self.mutants[mutant];
-            let record = KillRecord {
-                mutant: info.id,
-                site: info.site,
-                kind,
-                limit: limit.map(|l| l.to_string()),
-                input: name.clone(),
-                trial,
-            };
+            let record =
+                KillRecord { mutant: info.id, site: info.site, kind, limit, input: name.clone(), trial };
             if let Some(store) = &mut self.store {
-                let json = serde_json::to_string(&record).expect("kill records serialize");
-                store.append_kill(&json).map_err(|e| Error::io(store.dir(), e))?;
+                store.append_kill(&record)?;
             }
             self.kills.push(record);
         }
@@ -733,9 +703,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let failure =
             Failure { input: input.clone(), name: content_name(input.as_bytes()), message, location, trial };
         if let Some(store) = &mut self.store {
-            store.save_failure(&failure.name, input.as_bytes()).map_err(|e| Error::io(store.dir(), e))?;
-            let json = serde_json::to_string(&failure).expect("failure records serialize");
-            store.append_failure(&json).map_err(|e| Error::io(store.dir(), e))?;
+            store.save_failure(&failure.name, input.as_bytes())?;
+            store.append_failure(&failure.record())?;
         }
         self.failure_messages.insert(failure.message.clone());
         self.failures.push(failure);
@@ -786,20 +755,5 @@ mod tests {
         let m = MutantInfo::from_json(json).unwrap();
         assert_eq!(m, [MutantInfo { id: 1, site: 1 }, MutantInfo { id: 2, site: 1 }]);
         assert!(MutantInfo::from_json("{").unwrap_err().to_string().contains("not valid"));
-    }
-
-    #[test]
-    fn kill_records_round_trip_through_json_lines() {
-        let r = KillRecord {
-            mutant: 3,
-            site: 2,
-            kind: KillKind::Timeout,
-            limit: Some("depth".into()),
-            input: "ab".into(),
-            trial: 9,
-        };
-        let json = serde_json::to_string(&r).unwrap();
-        assert!(json.contains("\"kind\":\"timeout\""), "{json}");
-        assert_eq!(serde_json::from_str::<KillRecord>(&json).unwrap(), r);
     }
 }

@@ -1,19 +1,18 @@
 //! The corpus: saved inputs in memory, and the on-disk store that writes them (and the
-//! kill and failure records) atomically as they are found.
+//! kill and failure records) as they are found.
 //!
-//! Layout of a campaign directory:
-//! - `corpus/<name>`: one file per saved input, its choice bytes, named by a 128-bit
-//!   content hash, so the same input is never stored twice under two names;
+//! The campaign directory's layout and the way its files are written are the contract's
+//! ([`mutfuzz_contract::layout`], [`mutfuzz_contract::files`]):
+//! - `corpus/<name>` (or another corpus directory): one file per saved input, its choice
+//!   bytes, named by a 128-bit content hash, so the same input is never stored twice;
 //! - `failures/<name>`: inputs on which the original panicked;
-//! - `kills.jsonl`, `failures.jsonl`: one JSON record per line, each line appended with
-//!   a single write, so a campaign killed mid-way leaves only whole lines.
-//!
-//! Files are written to a temporary name in the same directory, synced and renamed into
-//! place: a reader sees either no file or the whole file.
+//! - `kills.jsonl`, `failures.jsonl`: one record per line, each line appended with a
+//!   single write, so a campaign killed mid-way leaves only whole lines.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs;
 use std::path::{Path, PathBuf};
+
+use mutfuzz_contract::{CampaignDir, FailureRecord, FileError, JsonlWriter, KillRecord, store_new};
 
 use crate::input::{Input, Spans};
 
@@ -85,43 +84,48 @@ impl Corpus {
 /// The on-disk store of one campaign directory.
 #[derive(Debug)]
 pub struct Store {
-    dir: PathBuf,
+    dir: CampaignDir,
     corpus: PathBuf,
-    kills: File,
-    failures: File,
+    kills: JsonlWriter,
+    failures: JsonlWriter,
 }
 
 impl Store {
-    /// Directory of saved inputs, under the campaign directory.
-    pub const CORPUS: &'static str = "corpus";
-    /// Directory of failing inputs.
-    pub const FAILURES: &'static str = "failures";
-    /// Kill records, one JSON object per line.
-    pub const KILLS: &'static str = "kills.jsonl";
-    /// Failure records, one JSON object per line.
-    pub const FAILURE_LOG: &'static str = "failures.jsonl";
-
     /// Opens (creating as needed) the store in `dir`, with the corpus in `dir/corpus`.
-    pub fn open(dir: &Path) -> io::Result<Store> {
-        Store::open_with_corpus(dir, &dir.join(Self::CORPUS))
+    pub fn open(dir: &Path) -> Result<Store, FileError> {
+        Store::open_with_corpus(dir, &CampaignDir::new(dir).corpus())
     }
 
     /// Opens the store in `dir` with the saved inputs in `corpus` (which may live
-    /// elsewhere, such as `mutfuzz/corpus/<target>/` beside the harness).
-    pub fn open_with_corpus(dir: &Path, corpus: &Path) -> io::Result<Store> {
-        fs::create_dir_all(corpus)?;
-        fs::create_dir_all(dir.join(Self::FAILURES))?;
-        let append = |name: &str| OpenOptions::new().create(true).append(true).open(dir.join(name));
+    /// elsewhere, such as `mutfuzz/corpus/<target>/` beside the harness). An incomplete
+    /// last line of a record file (left by a process killed mid-write) is cut off with a
+    /// warning on stderr.
+    pub fn open_with_corpus(dir: &Path, corpus: &Path) -> Result<Store, FileError> {
+        let dir = CampaignDir::new(dir);
+        fs::create_dir_all(corpus).map_err(|e| FileError::io(corpus, e))?;
+        fs::create_dir_all(dir.failures()).map_err(|e| FileError::io(&dir.failures(), e))?;
+        let open = |path: PathBuf| -> Result<JsonlWriter, FileError> {
+            let (writer, cut) = JsonlWriter::open(&path)?;
+            if cut > 0 {
+                eprintln!("warning: {}: cut off an incomplete last line ({cut} bytes)", path.display());
+            }
+            Ok(writer)
+        };
         Ok(Store {
-            dir: dir.to_path_buf(),
+            kills: open(dir.kills())?,
+            failures: open(dir.failure_log())?,
             corpus: corpus.to_path_buf(),
-            kills: append(Self::KILLS)?,
-            failures: append(Self::FAILURE_LOG)?,
+            dir,
         })
     }
 
     /// The campaign directory.
     pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The campaign directory's files.
+    pub fn files(&self) -> &CampaignDir {
         &self.dir
     }
 
@@ -130,50 +134,25 @@ impl Store {
         &self.corpus
     }
 
-    /// Writes a saved input to the corpus directory as `<name>`; returns its path.
-    pub fn save_input(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-        write_atomically(&self.corpus, name, bytes)
+    /// Stores a saved input in the corpus directory as `<name>` (once); returns its path.
+    pub fn save_input(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, FileError> {
+        store_new(&self.corpus, name, bytes).map(|(path, _)| path)
     }
 
-    /// Writes a failing input to `failures/<name>`; returns its path.
-    pub fn save_failure(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-        write_atomically(&self.dir.join(Self::FAILURES), name, bytes)
+    /// Stores a failing input as `failures/<name>` (once); returns its path.
+    pub fn save_failure(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, FileError> {
+        store_new(&self.dir.failures(), name, bytes).map(|(path, _)| path)
     }
 
-    /// Appends one kill record (a JSON object without newline) to `kills.jsonl`.
-    pub fn append_kill(&mut self, json: &str) -> io::Result<()> {
-        append_line(&mut self.kills, json)
+    /// Appends one record to `kills.jsonl`.
+    pub fn append_kill(&mut self, record: &KillRecord) -> Result<(), FileError> {
+        self.kills.append(record)
     }
 
-    /// Appends one failure record to `failures.jsonl`.
-    pub fn append_failure(&mut self, json: &str) -> io::Result<()> {
-        append_line(&mut self.failures, json)
+    /// Appends one record to `failures.jsonl`.
+    pub fn append_failure(&mut self, record: &FailureRecord) -> Result<(), FileError> {
+        self.failures.append(record)
     }
-}
-
-fn append_line(file: &mut File, json: &str) -> io::Result<()> {
-    let mut line = String::with_capacity(json.len() + 1);
-    line.push_str(json);
-    line.push('\n');
-    // One write of the whole line on an O_APPEND file: lines never interleave or tear
-    // (short writes do not happen on regular files).
-    file.write_all(line.as_bytes())
-}
-
-/// Writes `bytes` to `dir/name` through a temporary file and a rename.
-fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-    let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&tmp, &path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.map(|()| path)
 }
 
 #[cfg(test)]
@@ -186,17 +165,25 @@ mod tests {
         let mut store = Store::open(dir.path()).unwrap();
         let path = store.save_input("abc", b"\x01\x02").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"\x01\x02");
-        // Saving again replaces the file in one step.
+        // Saving again leaves the one file.
         store.save_input("abc", b"\x01\x02").unwrap();
-        let names: Vec<_> = fs::read_dir(dir.path().join(Store::CORPUS))
+        let names: Vec<_> = fs::read_dir(store.files().corpus())
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, ["abc"]);
-        store.append_kill("{\"mutant\":1}").unwrap();
-        store.append_kill("{\"mutant\":2}").unwrap();
-        let text = fs::read_to_string(dir.path().join(Store::KILLS)).unwrap();
-        assert_eq!(text, "{\"mutant\":1}\n{\"mutant\":2}\n");
+        let kill = |mutant| KillRecord {
+            mutant,
+            site: 1,
+            kind: mutfuzz_contract::KillKind::Panic,
+            limit: None,
+            input: "abc".into(),
+            trial: 0,
+        };
+        store.append_kill(&kill(1)).unwrap();
+        store.append_kill(&kill(2)).unwrap();
+        let read = mutfuzz_contract::read_jsonl::<KillRecord>(&store.files().kills()).unwrap();
+        assert_eq!(read.records, [kill(1), kill(2)]);
     }
 
     #[test]

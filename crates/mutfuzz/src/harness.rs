@@ -19,23 +19,26 @@
 //! mutfuzz::targets!(sort(compare = same_len), parses);
 //! ```
 //!
-//! The binary speaks a line protocol on stdout so that a supervisor can tell what was
-//! running if the process dies: `trial <hex input>` before each original run,
-//! `mutant <id>` before each mutant run, `stats <json>` about once a second and
-//! `done <json>` at the end (`score` prints `input <name>` and `mutant <id>`).
+//! The binary speaks a line protocol on stdout ([`mutfuzz_contract::protocol`]) so that
+//! a supervisor can tell what was running if the process dies: `trial <hex input>`
+//! before each original run, `mutant <id>` before each mutant run, `stats <json>` about
+//! once a second and `done <json>` at the end (`score` prints `input <name>` and
+//! `mutant <id>`).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Debug;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::campaign::{Campaign, Config, Event, MutantInfo, Stats};
+use mutfuzz_contract::{CampaignDir, GuidanceKind, JsonlWriter, Line, Report, ScoreLine, Stats, read_jsonl};
+
+use crate::campaign::{Campaign, Config, Event, MutantInfo};
 use crate::r#gen::Gen;
-use crate::guidance::GuidanceKind;
 use crate::input::{Limits, Rng, Source};
 use crate::oracle::{Compare, DebugHash, Oracle};
-use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreLine, score};
+use crate::score::{SCORE_BUDGET, ScoreEvent, score};
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
@@ -93,8 +96,9 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance mu2|coverage] | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
+                GuidanceKind::names(),
                 names.join(", ")
             )
         };
@@ -143,13 +147,7 @@ impl Args {
                 "--seed" => a.seed = number(word, &value(word)?)?,
                 "--trials" => a.trials = Some(number(word, &value(word)?)?),
                 "--time" => a.time = Some(number(word, &value(word)?)?),
-                "--guidance" => {
-                    a.guidance = match value(word)?.as_str() {
-                        "mu2" => GuidanceKind::Mu2,
-                        "coverage" => GuidanceKind::Coverage,
-                        other => return Err(format!("unknown guidance {other:?}: use mu2 or coverage")),
-                    }
-                }
+                "--guidance" => a.guidance = value(word)?.parse()?,
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -187,10 +185,10 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
 }
 
 /// One protocol line on stdout, flushed at once: the supervisor must see it even if the
-/// next run takes the process down.
-fn protocol(line: std::fmt::Arguments<'_>) {
+/// next run takes the process down. `trial` and `mutant` lines allocate nothing.
+fn protocol(line: Line<'_>) {
     let mut out = std::io::stdout().lock();
-    let written = out.write_fmt(line).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+    let written = writeln!(out, "{line}").and_then(|()| out.flush());
     if written.is_err() {
         // The supervisor is gone (killed, even with SIGKILL): stop rather than go on
         // fuzzing where nobody watches. Everything found is already on disk.
@@ -198,33 +196,8 @@ fn protocol(line: std::fmt::Arguments<'_>) {
     }
 }
 
-/// Bytes as lowercase hex, written straight into the formatter: the `trial` line is
-/// printed every trial, so it allocates nothing.
-struct Hex<'a>(&'a [u8]);
-
-impl std::fmt::Display for Hex<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
-    }
-}
-
-fn stats_json(stats: &Stats, elapsed: Duration) -> String {
-    serde_json::json!({
-        "elapsed": elapsed.as_secs_f64(),
-        "trials": stats.trials,
-        "corpus": stats.corpus,
-        "edges": stats.edges,
-        "mutants_total": stats.mutants_total,
-        "mutants_seen": stats.mutants_seen,
-        "mutants_killed": stats.mutants_killed,
-        "failures": stats.failures,
-        "discards": stats.discards,
-        "mutant_runs": stats.mutant_runs,
-    })
-    .to_string()
+fn report(stats: Stats, elapsed: Duration) -> Report {
+    Report { elapsed: elapsed.as_secs_f64(), stats }
 }
 
 fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
@@ -246,18 +219,19 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         .map_err(|e| e.to_string())?
         .with_oracle(oracle_for(compare))
         .with_events(|e| match e {
-            Event::Trial(bytes) => protocol(format_args!("trial {}", Hex(bytes))),
-            Event::Mutant(id) => protocol(format_args!("mutant {id}")),
+            Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
+            Event::Mutant(id) => protocol(Line::Mutant(id)),
         });
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
 
+    let csv_path = CampaignDir::new(&state).stats_csv();
     let mut csv = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(state.join("stats.csv"))
-        .map_err(|e| format!("cannot write {}: {e}", state.join("stats.csv").display()))?;
+        .open(&csv_path)
+        .map_err(|e| format!("cannot write {}: {e}", csv_path.display()))?;
     if csv.metadata().map(|m| m.len() == 0).unwrap_or(false) {
-        let _ = csv.write_all(b"seconds,trials,corpus,mutants_seen,mutants_killed,failures\n");
+        let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
     let start = Instant::now();
     let deadline = args.time.map(|t| start + Duration::from_secs_f64(t.max(0.0)));
@@ -277,20 +251,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         if last_report.elapsed() >= Duration::from_secs(1) {
             last_report = Instant::now();
             let s = campaign.stats();
-            protocol(format_args!("stats {}", stats_json(&s, start.elapsed())));
-            let row = format!(
-                "{:.0},{},{},{},{},{}\n",
-                start.elapsed().as_secs_f64(),
-                s.trials,
-                s.corpus,
-                s.mutants_seen,
-                s.mutants_killed,
-                s.failures
-            );
-            let _ = csv.write_all(row.as_bytes());
+            protocol(Line::Stats(report(s, start.elapsed())));
+            let _ = csv.write_all(s.csv_row(start.elapsed().as_secs_f64()).as_bytes());
         }
     }
-    protocol(format_args!("done {}", stats_json(&campaign.stats(), start.elapsed())));
+    protocol(Line::Done(report(campaign.stats(), start.elapsed())));
     Ok(0)
 }
 
@@ -317,18 +282,12 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         }
     }
     inputs.sort();
-    // Mutants already decided by an earlier (interrupted) run are kept.
-    let done: HashSet<u32> = std::fs::read_to_string(out)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<ScoreLine>(l).ok())
-        .map(|l| l.mutant)
-        .collect();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    // Mutants already decided by an earlier (interrupted) run are kept. Opening the
+    // writer first cuts off a line a killed run left incomplete.
+    let (mut file, _) = JsonlWriter::open(out).map_err(|e| e.to_string())?;
+    let done: HashSet<u32> =
+        read_jsonl::<ScoreLine>(out).map_err(|e| e.to_string())?.records.iter().map(|l| l.mutant).collect();
+    let mut write_error = None;
     let oracle = oracle_for(compare);
     score(
         target,
@@ -339,15 +298,19 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         Limits::default(),
         SCORE_BUDGET,
         |line| {
-            let text = serde_json::to_string(line).expect("score lines serialize") + "\n";
-            let _ = file.write_all(text.as_bytes());
+            if let Err(e) = file.append(line) {
+                write_error.get_or_insert(e);
+            }
         },
         |e| match e {
-            ScoreEvent::Input(name) => protocol(format_args!("input {name}")),
-            ScoreEvent::Mutant(id) => protocol(format_args!("mutant {id}")),
+            ScoreEvent::Input(name) => protocol(Line::Input(Cow::Borrowed(name))),
+            ScoreEvent::Mutant(id) => protocol(Line::Mutant(id)),
         },
     );
-    Ok(0)
+    match write_error {
+        Some(e) => Err(e.to_string()),
+        None => Ok(0),
+    }
 }
 
 fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
@@ -420,10 +383,5 @@ mod tests {
         r.add("double", double);
         assert!(r.run(&argv(&["fuzz", "nope"])).unwrap_err().contains("no target named \"nope\""));
         assert!(r.run(&argv(&["fuzz", "double"])).unwrap_err().contains("needs --state DIR"));
-    }
-
-    #[test]
-    fn hex_encodes_every_byte_as_two_digits() {
-        assert_eq!(Hex(&[0, 15, 16, 255]).to_string(), "000f10ff");
     }
 }

@@ -81,15 +81,18 @@ pub mod schedule;
 pub mod score;
 pub mod trial;
 
-pub use campaign::{Campaign, Config, Error, Event, Failure, KillRecord, MutantInfo, MutantStatus, Stats};
+pub use campaign::{Campaign, Config, Error, Event, Failure, MutantInfo, MutantStatus};
 pub use corpus::{Corpus, Entry, Store};
 pub use edit::{Edit, Havoc};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
-pub use guidance::{Guidance, GuidanceKind, Mu2, TrialFacts, Verdict, Zest};
+pub use guidance::{Guidance, Mu2, TrialFacts, Verdict, Zest};
 pub use input::{Input, Int, Limits, Repeat, Rng, Source, Span, Spans};
+/// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
+pub use mutfuzz_contract as contract;
+pub use mutfuzz_contract::{
+    Budget, FailureRecord, GuidanceKind, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, Stats,
+};
 pub use mutfuzz_derive::Gen;
 pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::assume;
 pub use schedule::{Schedule, ZestSchedule};
-pub use score::{ScoreLine, ScoreOutcome};
-pub use trial::{Budget, KillKind};

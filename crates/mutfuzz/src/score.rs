@@ -4,44 +4,17 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use serde::{Deserialize, Serialize};
+use mutfuzz_contract::{Budget, ScoreLine, ScoreOutcome};
 
 use crate::campaign::{MutantInfo, RunGuard};
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::oracle::Oracle;
-use crate::trial::{Budget, Executor, KillKind, judge};
+use crate::trial::{Executor, judge};
 
-/// The budget of a scoring run: ten times the original's fuel, so slow but finite
-/// mutants are not mistaken for runaways.
-pub const SCORE_BUDGET: Budget = Budget { fuel_ratio: 10.0, fuel_floor: 1_000_000, depth_floor: 1024 * 1024 };
-
-/// A mutant's verdict over a whole corpus.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScoreOutcome {
-    /// Some input kills it.
-    Killed,
-    /// Some input reaches its site, none kills it.
-    Survived,
-    /// No input reaches its site.
-    NotCovered,
-}
-
-/// One line of a score file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScoreLine {
-    /// The mutant.
-    pub mutant: u32,
-    /// Its verdict.
-    pub outcome: ScoreOutcome,
-    /// How it was killed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<KillKind>,
-    /// The first input (by name order) that killed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input: Option<String>,
-}
+/// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
+/// mistaken for runaways.
+pub const SCORE_BUDGET: Budget = Budget::SCORE;
 
 /// What scoring is about to run, for a supervisor that attributes a crash.
 #[derive(Clone, Copy, Debug)]

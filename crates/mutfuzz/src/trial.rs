@@ -7,45 +7,16 @@
 //! generator and the target themselves allocate.
 
 use std::any::Any;
-use std::fmt::{self, Debug};
+use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use mutfuzz_contract::{KillKind, KillLimit};
 use mutfuzz_rt::{Exhausted, Limit};
-use serde::{Deserialize, Serialize};
 
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::oracle::Oracle;
 use crate::panics::{Discard, payload_message, take_location};
-
-/// How a mutant was killed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum KillKind {
-    /// Both returned, and the oracle says the outputs differ.
-    OutputDiffers,
-    /// Exactly one of original and mutant panicked, or both did with different messages.
-    Panic,
-    /// The mutant ran out of fuel or stack depth.
-    Timeout,
-    /// Exactly one of original and mutant discarded the input through [`assume`](crate::assume).
-    Discard,
-    /// The mutant took the whole process down (abort, segfault, stack overflow, out of
-    /// memory); recorded by the supervisor that restarts the harness.
-    Crash,
-}
-
-impl fmt::Display for KillKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            KillKind::OutputDiffers => "output-differs",
-            KillKind::Panic => "panic",
-            KillKind::Timeout => "timeout",
-            KillKind::Discard => "discard",
-            KillKind::Crash => "crash",
-        })
-    }
-}
 
 /// How one run ended; the panic payload is kept unformatted until it is compared.
 pub(crate) enum RunEnd<O> {
@@ -92,31 +63,6 @@ pub(crate) struct OriginalRun<O> {
     pub(crate) depth: usize,
     /// Base ids of the sites that ran, increasing.
     pub(crate) hits: Vec<u32>,
-}
-
-/// Fuel and depth bounds of a mutant run, relative to the original's on the same input.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Budget {
-    /// Fuel allowed is `original × (1 + fuel_ratio) + fuel_floor`.
-    pub fuel_ratio: f64,
-    /// Fuel always allowed on top of the scaled original fuel.
-    pub fuel_floor: u64,
-    /// Stack bytes allowed are `2 × original + depth_floor`.
-    pub depth_floor: usize,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget { fuel_ratio: 2.0, fuel_floor: 100_000, depth_floor: 256 * 1024 }
-    }
-}
-
-impl Budget {
-    /// The (fuel, depth) limits for a mutant, given the original's usage.
-    pub fn limits(&self, fuel: u64, depth: usize) -> (u64, usize) {
-        let scaled = (fuel as f64 * (1.0 + self.fuel_ratio.max(0.0))) as u64;
-        (scaled.saturating_add(self.fuel_floor), depth.saturating_mul(2).saturating_add(self.depth_floor))
-    }
 }
 
 /// The target under test with the generation limits its inputs are replayed under.
@@ -212,9 +158,9 @@ pub(crate) fn judge<O>(
     oracle: &dyn Oracle<O>,
     original: &OriginalEnd<O>,
     mutant: &RunEnd<O>,
-) -> Option<(KillKind, Option<Limit>)> {
+) -> Option<(KillKind, Option<KillLimit>)> {
     let kind = match (original, mutant) {
-        (_, RunEnd::Exhausted(e)) => return Some((KillKind::Timeout, Some(e.limit))),
+        (_, RunEnd::Exhausted(e)) => return Some((KillKind::Timeout, Some(kill_limit(e.limit)))),
         (OriginalEnd::Discarded, RunEnd::Discarded) => return None,
         (OriginalEnd::Discarded, _) | (_, RunEnd::Discarded) => KillKind::Discard,
         (OriginalEnd::Panicked { message, .. }, RunEnd::Panicked(p)) => {
@@ -233,6 +179,14 @@ pub(crate) fn judge<O>(
         }
     };
     Some((kind, None))
+}
+
+/// The record's name for the run-time's limit.
+fn kill_limit(limit: Limit) -> KillLimit {
+    match limit {
+        Limit::Fuel => KillLimit::Fuel,
+        Limit::Depth => KillLimit::Depth,
+    }
 }
 
 #[cfg(test)]
@@ -257,7 +211,7 @@ mod tests {
         let o = &DebugHash;
         let kind = |orig: &OriginalEnd<u8>, m: &RunEnd<u8>| judge(o, orig, m).map(|(k, _)| k);
         let timeout = RunEnd::Exhausted(Exhausted { mutant: 3, limit: Limit::Depth });
-        assert_eq!(judge(o, &returned(1), &timeout), Some((KillKind::Timeout, Some(Limit::Depth))));
+        assert_eq!(judge(o, &returned(1), &timeout), Some((KillKind::Timeout, Some(KillLimit::Depth))));
         assert_eq!(kind(&returned(1), &RunEnd::Returned(1)), None);
         assert_eq!(kind(&returned(1), &RunEnd::Returned(2)), Some(KillKind::OutputDiffers));
         assert_eq!(kind(&returned(1), &payload("boom")), Some(KillKind::Panic));
@@ -268,12 +222,5 @@ mod tests {
         assert_eq!(kind(&OriginalEnd::Discarded, &RunEnd::Returned(1)), Some(KillKind::Discard));
         assert_eq!(kind(&returned(1), &RunEnd::Discarded), Some(KillKind::Discard));
         assert_eq!(kind(&OriginalEnd::Discarded, &timeout), Some(KillKind::Timeout));
-    }
-
-    #[test]
-    fn the_budget_scales_the_original_and_adds_floors() {
-        let b = Budget { fuel_ratio: 1.0, fuel_floor: 10, depth_floor: 100 };
-        assert_eq!(b.limits(50, 7), (110, 114));
-        assert_eq!(Budget::default().limits(u64::MAX, usize::MAX), (u64::MAX, usize::MAX));
     }
 }

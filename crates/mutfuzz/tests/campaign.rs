@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use mutfuzz::{Campaign, Config, Error, Gen, GuidanceKind, KillKind, MutantInfo, Rng, Source};
+use mutfuzz::{Campaign, Config, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, Rng, Source};
 use mutfuzz_rt::{at, enter, tick};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -187,8 +187,8 @@ fn mu2_kills_exactly_the_killable_mutants_within_a_bounded_number_of_trials() {
 
     let kill = |id: u32| c.kills().iter().find(|k| k.mutant == id).unwrap();
     assert_eq!(kill(1).kind, KillKind::OutputDiffers);
-    assert_eq!((kill(2).kind, kill(2).limit.as_deref()), (KillKind::Timeout, Some("fuel")));
-    assert_eq!((kill(3).kind, kill(3).limit.as_deref()), (KillKind::Timeout, Some("depth")));
+    assert_eq!((kill(2).kind, kill(2).limit), (KillKind::Timeout, Some(KillLimit::Fuel)));
+    assert_eq!((kill(3).kind, kill(3).limit), (KillKind::Timeout, Some(KillLimit::Depth)));
     assert_eq!(kill(4).kind, KillKind::Panic);
     assert_eq!(kill(7).kind, KillKind::OutputDiffers);
     assert_eq!(kill(8).kind, KillKind::OutputDiffers);

@@ -141,3 +141,24 @@ fn a_resumed_campaign_treats_supervisor_crash_kills_as_killed_and_never_runs_the
     // The torn line was skipped; mutant 3 was run (and killed) normally.
     assert!(c.mutants().find(|m| m.info.id == 3).unwrap().runs > 0);
 }
+
+#[test]
+fn an_invalid_kill_record_stops_the_resume_naming_file_and_line() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("state");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A kind no version of mutfuzz writes, on a whole line: not "no kills".
+    std::fs::write(
+        dir.join("kills.jsonl"),
+        "{\"mutant\":2,\"site\":2,\"kind\":\"crash\",\"input\":\"00\",\"trial\":0}\n\
+         {\"mutant\":3,\"site\":2,\"kind\":\"exploded\",\"input\":\"00\",\"trial\":0}\n",
+    )
+    .unwrap();
+    let mutants = MutantInfo::from_json(catalog_json()).unwrap();
+    let config = Config { seed: 5, dir: Some(dir), ..Config::default() };
+    let mut c = Campaign::new(config, mutants, target).unwrap();
+    let err = c.resume_from_dir().unwrap_err().to_string();
+    assert!(err.contains("kills.jsonl:2: not a valid kill record"), "{err}");
+    assert!(err.contains("exploded"), "{err}");
+}

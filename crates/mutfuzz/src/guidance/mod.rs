@@ -47,22 +47,12 @@ pub trait Guidance {
     fn judge(&mut self, facts: &TrialFacts) -> Verdict;
 }
 
-/// The built-in guidance strategies, by name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum GuidanceKind {
-    /// Zest's coverage-only feedback: no mutants run while fuzzing.
-    Coverage,
-    /// Mu2: save on new coverage or a new kill; favour inputs that kill.
-    #[default]
-    Mu2,
-}
+pub use mutfuzz_contract::GuidanceKind;
 
-impl GuidanceKind {
-    /// The strategy for this kind.
-    pub fn build(self) -> Box<dyn Guidance> {
-        match self {
-            GuidanceKind::Coverage => Box::new(Zest),
-            GuidanceKind::Mu2 => Box::new(Mu2),
-        }
+/// The strategy of a built-in kind.
+pub fn build(kind: GuidanceKind) -> Box<dyn Guidance> {
+    match kind {
+        GuidanceKind::Coverage => Box::new(Zest),
+        GuidanceKind::Mu2 => Box::new(Mu2),
     }
 }

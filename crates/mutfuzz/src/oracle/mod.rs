@@ -9,7 +9,8 @@ mod hash;
 
 use std::fmt::Debug;
 
-pub use hash::{StreamHash, content_name, debug_hash};
+pub use hash::debug_hash;
+pub use mutfuzz_contract::{StreamHash, content_name};
 
 /// Decides whether a mutant's output agrees with the original's.
 ///

@@ -1,0 +1,245 @@
+//! Running cargo on the scratch copy: `cargo test --no-run` for the packages' tests, or
+//! `cargo build --bins` for the fuzz harness, with JSON messages, keeping each compiler
+//! error once and the executables built. What the errors mean for the schema is the
+//! caller's business (see `diagnostics` and `viability`).
+
+use std::collections::{HashMap, HashSet};
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result};
+use cargo_metadata::diagnostic::{Diagnostic, DiagnosticLevel};
+use cargo_metadata::{Message, TargetKind};
+
+use crate::binaries::{Doctests, Runner, TestBinary};
+use crate::interrupt;
+use crate::scratch::Scratch;
+use crate::workspace::{Workspace, harnessless_targets};
+
+/// What the schema is built into.
+#[derive(Clone, Debug, Default)]
+pub enum BuildWhat {
+    /// The packages' test binaries: `cargo test --no-run`.
+    #[default]
+    Tests,
+    /// The fuzz harness package whose manifest (in the scratch copy) is this:
+    /// `cargo build --bins`, in its own target dir, with edge coverage.
+    Harness(PathBuf),
+}
+
+/// Cargo flags for the build, from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct BuildFlags {
+    /// What to build.
+    pub what: BuildWhat,
+    /// `--features`.
+    pub features: Vec<String>,
+    /// `--all-features`.
+    pub all_features: bool,
+    /// `--no-default-features`.
+    pub no_default_features: bool,
+}
+
+impl BuildFlags {
+    /// The feature flags, as cargo arguments.
+    pub fn cargo_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        for f in &self.features {
+            args.extend(["--features".to_owned(), f.clone()]);
+        }
+        if self.all_features {
+            args.push("--all-features".to_owned());
+        }
+        if self.no_default_features {
+            args.push("--no-default-features".to_owned());
+        }
+        args
+    }
+}
+
+/// What one cargo run gave.
+pub struct CargoRun {
+    /// Whether cargo succeeded.
+    pub success: bool,
+    /// Compiler errors, each once.
+    pub errors: Vec<Diagnostic>,
+    /// The executables built.
+    pub binaries: Vec<TestBinary>,
+    /// Cargo's stderr.
+    pub stderr: String,
+}
+
+impl CargoRun {
+    /// What to show the user when the package itself does not build: the first rendered
+    /// errors, or the end of cargo's output.
+    pub fn report(&self) -> String {
+        let rendered: Vec<String> = self.errors.iter().filter_map(|e| e.rendered.clone()).take(5).collect();
+        if rendered.is_empty() {
+            let lines: Vec<&str> = self.stderr.lines().rev().take(30).collect();
+            lines.into_iter().rev().collect::<Vec<_>>().join("\n")
+        } else {
+            rendered.join("")
+        }
+    }
+}
+
+/// Cargo, as the user's cargo invoked us.
+pub fn cargo() -> PathBuf {
+    PathBuf::from(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+}
+
+/// Build the schema as `flags` say.
+pub fn build(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<CargoRun> {
+    match &flags.what {
+        BuildWhat::Tests => test_no_run(ws, scratch, flags),
+        BuildWhat::Harness(manifest) => build_harness(scratch, manifest),
+    }
+}
+
+/// `cargo test --no-run` of the chosen packages in the copy.
+fn test_no_run(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<CargoRun> {
+    let mut cmd = Command::new(cargo());
+    cmd.args(["test", "--no-run", "--message-format=json"])
+        .arg("--manifest-path")
+        .arg(scratch.work.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(scratch.layout.schema_target());
+    for p in &ws.packages {
+        cmd.args(["-p", &p.name]);
+    }
+    cmd.args(flags.cargo_args());
+    let harnessless: HashMap<String, Vec<(String, String)>> = ws
+        .packages
+        .iter()
+        .map(|p| (p.name.clone(), harnessless_targets(&p.root.join("Cargo.toml"))))
+        .collect();
+    run(cmd, |a| {
+        if !a.profile.test {
+            return None;
+        }
+        let exe = a.executable.clone()?.into_std_path_buf();
+        let package = ws
+            .packages
+            .iter()
+            .find(|p| a.manifest_path.as_std_path() == scratch.in_work(&p.root.join("Cargo.toml")))
+            .map(|p| p.name.clone())
+            .unwrap_or_default();
+        let kind = a.target.kind.first().cloned().unwrap_or(TargetKind::Lib);
+        let kind_name = match kind {
+            TargetKind::Lib
+            | TargetKind::RLib
+            | TargetKind::CDyLib
+            | TargetKind::DyLib
+            | TargetKind::StaticLib => "lib".to_owned(),
+            k => k.to_string(),
+        };
+        let target =
+            if kind_name == "lib" { kind_name.clone() } else { format!("{kind_name} {}", a.target.name) };
+        let plain = harnessless.get(&package).is_some_and(|n| {
+            n.iter().any(|(k, name)| *k == kind_name && *name == a.target.name.replace('-', "_"))
+        });
+        Some(TestBinary {
+            cwd: a.manifest_path.parent().map(|p| p.as_std_path().to_owned()).unwrap_or_default(),
+            package,
+            target,
+            runner: if plain { Runner::Plain(exe) } else { Runner::Libtest(exe) },
+        })
+    })
+}
+
+/// The doctests of `package`, run through `cargo test --doc` against the schema build.
+pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: &str) -> TestBinary {
+    let root = ws.packages.iter().find(|p| p.name == package).map(|p| p.root.clone()).unwrap_or_default();
+    TestBinary {
+        package: package.to_owned(),
+        target: "doctests".to_owned(),
+        cwd: scratch.in_work(&root),
+        runner: Runner::Doctests(Doctests {
+            cargo: cargo(),
+            manifest: scratch.work.join("Cargo.toml"),
+            target_dir: scratch.layout.schema_target(),
+            cargo_args: flags.cargo_args(),
+        }),
+    }
+}
+
+/// Build the harness package (which depends on the schema crate by path).
+fn build_harness(scratch: &Scratch, manifest: &Path) -> Result<CargoRun> {
+    let mut cmd = Command::new(cargo());
+    cmd.args(["build", "--bins", "--message-format=json"])
+        .arg("--manifest-path")
+        .arg(manifest)
+        .arg("--target-dir")
+        .arg(scratch.layout.harness_target());
+    // Edge coverage for the crate under test and its dependencies: this binary runs
+    // as the rustc wrapper (see `rustc_wrapper`), keeping any wrapper the user had.
+    let me = std::env::current_exe().context("cannot find the cargo-mutfuzz executable")?;
+    if let Some(inner) = std::env::var_os("RUSTC_WRAPPER") {
+        cmd.env(crate::rustc_wrapper::INNER_ENV, inner);
+    }
+    cmd.env("RUSTC_WRAPPER", me).env(crate::rustc_wrapper::ENV, "1");
+    cmd.arg("--target").arg(host_triple()?);
+    run(cmd, |a| {
+        if a.manifest_path.as_std_path() != manifest || !a.target.kind.contains(&TargetKind::Bin) {
+            return None;
+        }
+        Some(TestBinary {
+            cwd: manifest.parent().map(Path::to_owned).unwrap_or_default(),
+            package: a.target.name.clone(),
+            target: format!("bin {}", a.target.name),
+            runner: Runner::Plain(a.executable.clone()?.into_std_path_buf()),
+        })
+    })
+}
+
+/// The host's target triple, from `rustc -vV`.
+fn host_triple() -> Result<String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let out =
+        Command::new(&rustc).arg("-vV").output().with_context(|| format!("failed to run {rustc} -vV"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .with_context(|| format!("`{rustc} -vV` did not name the host triple"))
+}
+
+/// Run a cargo build with JSON messages, keeping each compiler error once and the
+/// executables that `artifact` picks. Cargo runs in a process group of its own, which
+/// an interrupt kills.
+fn run(
+    mut cmd: Command,
+    artifact: impl Fn(&cargo_metadata::Artifact) -> Option<TestBinary>,
+) -> Result<CargoRun> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+    interrupt::own_group(&mut cmd);
+    let mut child = cmd.spawn().context("failed to run cargo")?;
+    let registered = interrupt::register(child.id());
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let stderr_thread = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
+    let mut errors = Vec::new();
+    let mut binaries = Vec::new();
+    let mut seen = HashSet::new();
+    for msg in Message::parse_stream(BufReader::new(stdout)) {
+        match msg.context("failed to read cargo's output")? {
+            // The lib is compiled twice (lib and lib test): keep each error once.
+            Message::CompilerMessage(m)
+                if matches!(m.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice)
+                    && seen
+                        .insert(m.message.rendered.clone().unwrap_or_else(|| m.message.message.clone())) =>
+            {
+                errors.push(m.message);
+            }
+            Message::CompilerArtifact(a) => binaries.extend(artifact(&a)),
+            _ => {}
+        }
+    }
+    let status = child.wait()?;
+    drop(registered);
+    if interrupt::interrupted() {
+        return Err(crate::exit_code::interrupted());
+    }
+    let stderr = stderr_thread.join().unwrap_or_default();
+    Ok(CargoRun { success: status.success(), errors, binaries, stderr })
+}

@@ -1,0 +1,121 @@
+//! The schema build, once for every mutant: the viability loop ([`crate::viability`])
+//! driving cargo on the scratch copy.
+//!
+//! Each build of the loop writes the schema files with the mutants enabled for it (and
+//! the generated doctest targets), runs cargo ([`crate::cargo_build`]), and locates the
+//! compiler's errors in the schema ([`crate::diagnostics`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use anyhow::Result;
+use mutfuzz_mutate::{Discovery, Rendered};
+
+use crate::binaries::TestBinary;
+use crate::cargo_build::{self, BuildFlags};
+use crate::console::Console;
+use crate::diagnostics::SchemaFiles;
+use crate::doctest_target::DoctestTarget;
+use crate::fs_util::write_if_changed;
+use crate::scratch::Scratch;
+use crate::viability::{self, Build, BuildFailure, Candidate, EnabledSet, Round, SchemaBuilder};
+use crate::workspace::Workspace;
+
+/// The clean schema build.
+#[derive(Debug)]
+pub struct SchemaBuild {
+    /// What to run: test executables, or the harness.
+    pub binaries: Vec<TestBinary>,
+    /// Unviable mutants, with the compiler's reason.
+    pub unviable: BTreeMap<u32, String>,
+    /// The rounds it took.
+    pub rounds: Vec<Round>,
+}
+
+impl SchemaBuild {
+    /// `clean (0 unviable, 1.2s)` for each round, joined.
+    pub fn rounds_summary(&self) -> String {
+        viability::summary(&self.rounds)
+    }
+}
+
+/// Build the schema as `flags` say, dropping unviable mutants until the build is clean.
+/// `doctests` are compiled into it as test targets, and dropped one by one if they do
+/// not compile that way.
+pub fn build_schema(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    doctests: &mut [DoctestTarget],
+    console: &Console,
+) -> Result<SchemaBuild, BuildFailure> {
+    let index = discovery.files.iter().enumerate().map(|(i, f)| (scratch.in_work(&f.path), i)).collect();
+    let mut builder = CargoBuilder { ws, scratch, discovery, flags, index, doctests };
+    let candidates: Vec<Candidate> = discovery
+        .mutants
+        .iter()
+        .map(|m| Candidate {
+            id: m.id,
+            file: discovery.files.iter().position(|f| f.rel_path == m.file).unwrap_or(usize::MAX),
+        })
+        .collect();
+    let viable = viability::make_viable(&mut builder, &candidates, &mut |round, mutants| {
+        console.message(&format!("Building schema with {mutants} mutants (round {round})"));
+    })?;
+    Ok(SchemaBuild { binaries: viable.output, unviable: viable.unviable, rounds: viable.rounds })
+}
+
+/// Write the schema files into the scratch copy, with the mutants that pass `enabled`.
+/// Files whose text is unchanged are not touched, so rebuilds stay incremental.
+pub fn write_schema(
+    scratch: &Scratch,
+    discovery: &Discovery,
+    enabled: &dyn Fn(u32) -> bool,
+) -> Result<Vec<Rendered>> {
+    let mut rendered = Vec::with_capacity(discovery.files.len());
+    for (i, f) in discovery.files.iter().enumerate() {
+        let r = discovery.render(i, enabled);
+        write_if_changed(&scratch.in_work(&f.path), &r.text)?;
+        rendered.push(r);
+    }
+    Ok(rendered)
+}
+
+/// The [`SchemaBuilder`] that writes the scratch copy and runs cargo.
+struct CargoBuilder<'a> {
+    ws: &'a Workspace,
+    scratch: &'a Scratch,
+    discovery: &'a Discovery,
+    flags: &'a BuildFlags,
+    /// Copy path of each schema file → its index.
+    index: HashMap<PathBuf, usize>,
+    doctests: &'a mut [DoctestTarget],
+}
+
+impl SchemaBuilder for CargoBuilder<'_> {
+    type Output = Vec<TestBinary>;
+
+    fn build(&mut self, enabled: &EnabledSet) -> Result<Build<Vec<TestBinary>>> {
+        for t in self.doctests.iter_mut() {
+            t.write()?;
+        }
+        let rendered = write_schema(self.scratch, self.discovery, &|id| enabled.contains(id))?;
+        let run = cargo_build::build(self.ws, self.scratch, self.flags)?;
+        if run.success {
+            return Ok(Build::Clean(run.binaries));
+        }
+        let files = SchemaFiles {
+            work: &self.scratch.work,
+            index: &self.index,
+            discovery: self.discovery,
+            rendered: &rendered,
+            doctests: self.doctests,
+        };
+        Ok(Build::Failed { errors: files.locate(&run.errors), report: run.report() })
+    }
+
+    fn drop_doctests(&mut self, places: &[(usize, usize)]) -> usize {
+        places.iter().filter(|&&(target, line)| self.doctests[target].disable_at(line)).count()
+    }
+}

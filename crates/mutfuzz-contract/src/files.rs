@@ -1,0 +1,371 @@
+//! How campaign files are written and read, so that a process killed at any moment
+//! (even with SIGKILL) leaves nothing half-written that a reader could misread:
+//!
+//! - whole files ([`write_atomic`], [`store_new`]) go to a temporary name in the same
+//!   directory, are synced and renamed into place: a reader sees no file or all of it;
+//! - records are appended to `.jsonl` files as one line with one `write` on an
+//!   append-mode file ([`JsonlWriter`], [`append_record`]): lines never interleave;
+//! - a reader ([`read_jsonl`]) refuses a malformed or unknown record with an error that
+//!   names the file and line. The one exception is a last line without its newline that
+//!   does not parse: a write cut short (a full disk, a crash of the machine). It is
+//!   skipped and reported as [`Torn`], and the next writer to open the file cuts it off
+//!   before appending, so it never ends up in the middle of the file.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// A record type of a `.jsonl` file.
+pub trait Record: DeserializeOwned {
+    /// What one record is called in error messages (`kill record`).
+    const WHAT: &'static str;
+
+    /// Refuse a record that parses but contradicts itself.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A campaign file that could not be read or written.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file system refused.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A line is not a valid record.
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What the record was meant to be.
+        what: &'static str,
+        /// What is wrong with it.
+        problem: String,
+    },
+}
+
+impl FileError {
+    /// An I/O error on `path`.
+    pub fn io(path: &Path, source: io::Error) -> FileError {
+        FileError::Io { path: path.to_owned(), source }
+    }
+
+    /// The file concerned.
+    pub fn path(&self) -> &Path {
+        match self {
+            FileError::Io { path, .. } | FileError::Record { path, .. } => path,
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io { path, source } => write!(f, "cannot read or write {}: {source}", path.display()),
+            FileError::Record { path, line, what, problem } => write!(
+                f,
+                "{}:{line}: not a valid {what} ({problem}); it was not written by this version of mutfuzz \
+                 or was edited: fix or remove the line, or remove the file to start afresh",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Io { source, .. } => Some(source),
+            FileError::Record { .. } => None,
+        }
+    }
+}
+
+/// A last line cut short, skipped by [`read_jsonl`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Torn {
+    /// The file.
+    pub path: PathBuf,
+    /// The line, from 1.
+    pub line: usize,
+}
+
+impl fmt::Display for Torn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: skipped an incomplete last line (a write was cut short)",
+            self.path.display(),
+            self.line
+        )
+    }
+}
+
+/// The records of a `.jsonl` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Jsonl<T> {
+    /// Every record, in file order.
+    pub records: Vec<T>,
+    /// The last line, if it was cut short and skipped.
+    pub torn: Option<Torn>,
+}
+
+/// Read every record of a `.jsonl` file; a missing file has none. Blank lines are
+/// ignored; any other line must be a valid `T`, except a last line without its newline
+/// (see [`Torn`]).
+pub fn read_jsonl<T: Record>(path: &Path) -> Result<Jsonl<T>, FileError> {
+    let text = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok(Jsonl { records: Vec::new(), torn: None });
+        }
+        Err(e) => return Err(FileError::io(path, e)),
+    };
+    let terminated = text.last().is_none_or(|&b| b == b'\n');
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    // `split` yields an empty piece after the final newline.
+    let count = if terminated { lines.len() - 1 } else { lines.len() };
+    let mut records = Vec::new();
+    let mut torn = None;
+    for (i, line) in lines[..count].iter().enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let parsed = std::str::from_utf8(line)
+            .map_err(|e| e.to_string())
+            .and_then(|l| serde_json::from_str::<T>(l).map_err(|e| e.to_string()))
+            .and_then(|r| r.check().map(|()| r));
+        match parsed {
+            Ok(r) => records.push(r),
+            Err(_) if !terminated && i + 1 == count => {
+                torn = Some(Torn { path: path.to_owned(), line: i + 1 })
+            }
+            Err(problem) => {
+                return Err(FileError::Record { path: path.to_owned(), line: i + 1, what: T::WHAT, problem });
+            }
+        }
+    }
+    Ok(Jsonl { records, torn })
+}
+
+/// An open `.jsonl` file that records are appended to, one whole line per write.
+#[derive(Debug)]
+pub struct JsonlWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl JsonlWriter {
+    /// Open `path` for appending (creating it), first cutting off an incomplete last line
+    /// left by a writer that was cut short, so the next record starts a line of its own
+    /// (a last line that is whole but for its newline gets its newline instead).
+    /// Returns the writer and the number of bytes cut off.
+    pub fn open(path: &Path) -> Result<(JsonlWriter, u64), FileError> {
+        let io = |e| FileError::io(path, e);
+        let mut file = OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io)?;
+        let cut = repair_tail(&mut file).map_err(io)?;
+        Ok((JsonlWriter { path: path.to_owned(), file }, cut))
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Append `record` as one line.
+    pub fn append<T: Serialize>(&mut self, record: &T) -> Result<(), FileError> {
+        let mut line = serde_json::to_vec(record).map_err(|e| FileError::io(&self.path, e.into()))?;
+        line.push(b'\n');
+        // One write of the whole line on an O_APPEND file: lines never interleave or
+        // tear (short writes do not happen on regular files).
+        self.file.write_all(&line).map_err(|e| FileError::io(&self.path, e))
+    }
+}
+
+/// Append one record to the `.jsonl` file at `path` (opening and closing it); returns
+/// the bytes of an incomplete last line cut off first (see [`JsonlWriter::open`]).
+pub fn append_record<T: Serialize>(path: &Path, record: &T) -> Result<u64, FileError> {
+    let (mut writer, cut) = JsonlWriter::open(path)?;
+    writer.append(record)?;
+    Ok(cut)
+}
+
+/// Make the file end with a newline: an incomplete last line is cut off, unless it is a
+/// whole JSON value that only lacks its newline, which is then completed. Returns how
+/// many bytes were cut off.
+fn repair_tail(file: &mut File) -> io::Result<u64> {
+    let len = file.metadata()?.len();
+    // Search backwards, block by block, for the last newline.
+    let mut keep = 0;
+    let mut end = len;
+    let mut block = [0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let n = (end - start) as usize;
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut block[..n])?;
+        if let Some(i) = block[..n].iter().rposition(|&b| b == b'\n') {
+            keep = start + i as u64 + 1;
+            break;
+        }
+        end = start;
+    }
+    if keep == len {
+        return Ok(0);
+    }
+    let mut tail = Vec::new();
+    file.seek(SeekFrom::Start(keep))?;
+    file.read_to_end(&mut tail)?;
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&tail).is_ok() {
+        file.write_all(b"\n")?;
+        return Ok(0);
+    }
+    file.set_len(keep)?;
+    Ok(len - keep)
+}
+
+/// Write `bytes` to `path` through a temporary file in the same directory, synced and
+/// renamed into place: a reader sees the old file or the new one, never part of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let written = (|| {
+        let mut file = File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(FileError::io(path, e));
+    }
+    Ok(())
+}
+
+/// Store `bytes` as `dir/name` (creating `dir`) unless that file exists: inputs are
+/// named by their content, so an existing file already holds these bytes. Returns the
+/// path and whether it was written now.
+pub fn store_new(dir: &Path, name: &str, bytes: &[u8]) -> Result<(PathBuf, bool), FileError> {
+    let path = dir.join(name);
+    if path.is_file() {
+        return Ok((path, false));
+    }
+    fs::create_dir_all(dir).map_err(|e| FileError::io(dir, e))?;
+    write_atomic(&path, bytes)?;
+    Ok((path, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::KillRecord;
+
+    fn kill(mutant: u32) -> KillRecord {
+        KillRecord {
+            mutant,
+            site: 1,
+            kind: crate::KillKind::Panic,
+            limit: None,
+            input: "ab".into(),
+            trial: 0,
+        }
+    }
+
+    #[test]
+    fn records_round_trip_and_a_missing_file_has_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kills.jsonl");
+        assert_eq!(read_jsonl::<KillRecord>(&path).unwrap(), Jsonl { records: vec![], torn: None });
+        let (mut w, cut) = JsonlWriter::open(&path).unwrap();
+        assert_eq!(cut, 0);
+        w.append(&kill(1)).unwrap();
+        append_record(&path, &kill(2)).unwrap();
+        let read = read_jsonl::<KillRecord>(&path).unwrap();
+        assert_eq!(read.records, [kill(1), kill(2)]);
+        assert_eq!(read.torn, None);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_and_cut_off_by_the_next_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kills.jsonl");
+        append_record(&path, &kill(1)).unwrap();
+        OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"mutant\":2,\"si").unwrap();
+        let read = read_jsonl::<KillRecord>(&path).unwrap();
+        assert_eq!(read.records, [kill(1)]);
+        assert_eq!(read.torn, Some(Torn { path: path.clone(), line: 2 }));
+        assert!(read.torn.unwrap().to_string().contains("kills.jsonl:2: skipped an incomplete last line"));
+        // The next append starts on a line of its own.
+        assert_eq!(append_record(&path, &kill(3)).unwrap(), 15);
+        let read = read_jsonl::<KillRecord>(&path).unwrap();
+        assert_eq!((read.records, read.torn), (vec![kill(1), kill(3)], None));
+    }
+
+    #[test]
+    fn malformed_and_unknown_records_are_errors_naming_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kills.jsonl");
+        let good = serde_json::to_string(&kill(1)).unwrap();
+        for bad in [
+            "{\"mutant\":2}".to_owned(),
+            good.replace("panic", "fire"),
+            good.replace("\"trial\"", "\"extra\":1,\"trial\""),
+            "not json".to_owned(),
+        ] {
+            fs::write(&path, format!("{good}\n\n{bad}\n{good}\n")).unwrap();
+            let err = read_jsonl::<KillRecord>(&path).unwrap_err();
+            let FileError::Record { line, .. } = &err else { panic!("{err}") };
+            assert_eq!(*line, 3, "{bad}");
+            assert!(err.to_string().contains("kills.jsonl:3: not a valid kill record"), "{err}");
+        }
+        // A malformed last line with its newline was written whole: an error too.
+        fs::write(&path, format!("{good}\nnot json\n")).unwrap();
+        assert!(read_jsonl::<KillRecord>(&path).is_err());
+        // So is an unreadable file.
+        fs::create_dir_all(dir.path().join("dir.jsonl")).unwrap();
+        assert!(matches!(read_jsonl::<KillRecord>(&dir.path().join("dir.jsonl")), Err(FileError::Io { .. })));
+    }
+
+    #[test]
+    fn a_whole_last_record_without_its_newline_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kills.jsonl");
+        fs::write(&path, serde_json::to_string(&kill(1)).unwrap()).unwrap();
+        assert_eq!(read_jsonl::<KillRecord>(&path).unwrap().records, [kill(1)]);
+        assert_eq!(append_record(&path, &kill(2)).unwrap(), 0);
+        assert_eq!(read_jsonl::<KillRecord>(&path).unwrap().records, [kill(1), kill(2)]);
+    }
+
+    #[test]
+    fn a_file_that_is_all_torn_tail_is_emptied() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.jsonl");
+        fs::write(&path, vec![b'x'; 10_000]).unwrap();
+        let (_, cut) = JsonlWriter::open(&path).unwrap();
+        assert_eq!((cut, fs::metadata(&path).unwrap().len()), (10_000, 0));
+    }
+
+    #[test]
+    fn whole_files_are_written_once_and_replaced_in_one_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = dir.path().join("corpus");
+        let (path, new) = store_new(&inputs, "n", b"xy").unwrap();
+        assert!(new);
+        assert_eq!(fs::read(&path).unwrap(), b"xy");
+        assert!(!store_new(&inputs, "n", b"xy").unwrap().1);
+        write_atomic(&path, b"z").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"z");
+        let names: Vec<_> = fs::read_dir(&inputs).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["n"]);
+    }
+}

@@ -1,0 +1,101 @@
+//! The files of one campaign's state directory (`target/mutfuzz/<target>/` under
+//! `cargo mutfuzz`; any directory when the engine runs on its own). The engine writes
+//! some, `cargo mutfuzz` others; both name them through [`CampaignDir`].
+
+use std::path::{Path, PathBuf};
+
+/// Kill records, one [`KillRecord`](crate::KillRecord) per line.
+pub const KILLS: &str = "kills.jsonl";
+/// Failure records, one [`FailureRecord`](crate::FailureRecord) per line.
+pub const FAILURE_LOG: &str = "failures.jsonl";
+/// Directory of the inputs on which the original failed, named by content.
+pub const FAILURES: &str = "failures";
+/// One row of counters about once a second (see [`Stats::CSV_HEADER`](crate::Stats::CSV_HEADER)).
+pub const STATS_CSV: &str = "stats.csv";
+/// Verdicts of a scoring run as they are decided, one [`ScoreLine`](crate::ScoreLine) per line.
+pub const SCORE_LINES: &str = "score.jsonl";
+/// The report of the last scoring run.
+pub const SCORE: &str = "score.json";
+/// The whole mutant catalog.
+pub const CATALOG: &str = "mutants.json";
+/// The catalog of viable mutants, given to the harness.
+pub const VIABLE: &str = "viable.json";
+/// Unviable mutants with the compiler's reason, [`UnviableRecord`](crate::UnviableRecord)s.
+pub const UNVIABLE: &str = "unviable.json";
+/// The harness processes' stderr.
+pub const HARNESS_LOG: &str = "harness.log";
+/// Stored inputs, when the corpus is not kept elsewhere.
+pub const CORPUS: &str = "corpus";
+
+/// A campaign's state directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignDir {
+    path: PathBuf,
+}
+
+impl CampaignDir {
+    /// The state directory at `path`.
+    pub fn new(path: impl Into<PathBuf>) -> CampaignDir {
+        CampaignDir { path: path.into() }
+    }
+
+    /// The directory itself.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `kills.jsonl`.
+    pub fn kills(&self) -> PathBuf {
+        self.path.join(KILLS)
+    }
+
+    /// `failures.jsonl`.
+    pub fn failure_log(&self) -> PathBuf {
+        self.path.join(FAILURE_LOG)
+    }
+
+    /// `failures/`.
+    pub fn failures(&self) -> PathBuf {
+        self.path.join(FAILURES)
+    }
+
+    /// `stats.csv`.
+    pub fn stats_csv(&self) -> PathBuf {
+        self.path.join(STATS_CSV)
+    }
+
+    /// `score.jsonl`.
+    pub fn score_lines(&self) -> PathBuf {
+        self.path.join(SCORE_LINES)
+    }
+
+    /// `score.json`.
+    pub fn score(&self) -> PathBuf {
+        self.path.join(SCORE)
+    }
+
+    /// `mutants.json`.
+    pub fn catalog(&self) -> PathBuf {
+        self.path.join(CATALOG)
+    }
+
+    /// `viable.json`.
+    pub fn viable(&self) -> PathBuf {
+        self.path.join(VIABLE)
+    }
+
+    /// `unviable.json`.
+    pub fn unviable(&self) -> PathBuf {
+        self.path.join(UNVIABLE)
+    }
+
+    /// `harness.log`.
+    pub fn harness_log(&self) -> PathBuf {
+        self.path.join(HARNESS_LOG)
+    }
+
+    /// `corpus/`, the default place of stored inputs.
+    pub fn corpus(&self) -> PathBuf {
+        self.path.join(CORPUS)
+    }
+}

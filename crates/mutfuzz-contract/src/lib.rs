@@ -1,0 +1,39 @@
+//! The contract between mutfuzz's engine (the `mutfuzz` crate, linked into a user's fuzz
+//! harness) and `cargo mutfuzz`, which builds and supervises that harness: every file and
+//! every line one of them writes and the other reads is a type of this crate, written and
+//! read by the functions here, so the two sides cannot drift apart.
+//!
+//! - [`layout`]: the names of the files in a campaign's state directory;
+//! - [`records`]: kill, failure, unviable and score records ([`KillRecord`], [`ScoreLine`], …);
+//! - [`stats`]: a campaign's counters ([`Stats`]), as reported live and in `stats.csv`;
+//! - [`protocol`]: the lines a harness prints on stdout for its supervisor ([`Line`]);
+//! - [`content`]: the content hash that names stored inputs ([`content_name`]);
+//! - [`guidance`]: the names of the guidance strategies ([`GuidanceKind`]);
+//! - [`budget`]: the fuel and depth bounds of a mutant run ([`Budget`]);
+//! - [`files`]: atomic file writes, whole-line appends, and strict readers of `.jsonl`
+//!   files whose errors name the file and line.
+//!
+//! It depends on `serde` and `serde_json` only, and travels with the engine: the harness
+//! links it through the engine, `cargo mutfuzz` links it directly.
+
+#![deny(missing_docs)]
+
+pub mod budget;
+pub mod content;
+pub mod files;
+pub mod guidance;
+pub mod layout;
+pub mod protocol;
+pub mod records;
+pub mod stats;
+
+pub use budget::Budget;
+pub use content::{StreamHash, content_name};
+pub use files::{
+    FileError, Jsonl, JsonlWriter, Record, Torn, append_record, read_jsonl, store_new, write_atomic,
+};
+pub use guidance::GuidanceKind;
+pub use layout::CampaignDir;
+pub use protocol::{Line, Report};
+pub use records::{FailureRecord, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, UnviableRecord};
+pub use stats::Stats;

@@ -1,0 +1,150 @@
+//! The harness's stdout protocol: one line per event, written by the engine (through
+//! [`Line`]'s `Display`) and parsed by the supervisor in `cargo mutfuzz` ([`Line::parse`]),
+//! so that if the harness process dies the supervisor knows what was running.
+//!
+//! - `trial <hex>`: the original is about to run on these input bytes;
+//! - `mutant <id>`: this mutant is about to run (on the last trial's or input's bytes);
+//! - `input <name>`: this stored input is about to run (scoring);
+//! - `stats <json>`: the counters, about once a second;
+//! - `done <json>`: the counters, at the normal end of a campaign.
+//!
+//! The target's own prints share stdout, so a line that is not one of these (or does
+//! not parse as one) is [`Line::Other`]: kept for the log, never an error.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::Stats;
+
+/// The counters of a `stats` or `done` line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Seconds since the harness process started.
+    pub elapsed: f64,
+    /// The campaign's counters.
+    #[serde(flatten)]
+    pub stats: Stats,
+}
+
+/// One protocol line (without its newline). Writing borrows, parsing owns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Line<'a> {
+    /// The original is about to run on these input bytes.
+    Trial(Cow<'a, [u8]>),
+    /// This mutant is about to run.
+    Mutant(u32),
+    /// This stored input is about to run (scoring).
+    Input(Cow<'a, str>),
+    /// Periodic counters.
+    Stats(Report),
+    /// The campaign ended normally, with these counters.
+    Done(Report),
+    /// Anything else the process printed.
+    Other(Cow<'a, str>),
+}
+
+impl Line<'_> {
+    /// Parse one line (a trailing `\r` or `\n` is ignored).
+    pub fn parse(line: &str) -> Line<'static> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let parsed = match word {
+            "trial" => decode_hex(rest).map(|b| Line::Trial(Cow::Owned(b))),
+            "mutant" => rest.trim().parse().ok().map(Line::Mutant),
+            "input" if !rest.trim().is_empty() => Some(Line::Input(Cow::Owned(rest.trim().to_owned()))),
+            "stats" => serde_json::from_str(rest).ok().map(Line::Stats),
+            "done" => serde_json::from_str(rest).ok().map(Line::Done),
+            _ => None,
+        };
+        parsed.unwrap_or_else(|| Line::Other(Cow::Owned(line.to_owned())))
+    }
+}
+
+/// Writes the line without allocating for `trial`, `mutant` and `input` (the per-run
+/// lines); `stats` and `done` render their JSON.
+impl fmt::Display for Line<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Line::Trial(bytes) => {
+                f.write_str("trial ")?;
+                for b in bytes.iter() {
+                    write!(f, "{b:02x}")?;
+                }
+                Ok(())
+            }
+            Line::Mutant(id) => write!(f, "mutant {id}"),
+            Line::Input(name) => write!(f, "input {name}"),
+            Line::Stats(r) => write!(f, "stats {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
+            Line::Done(r) => write!(f, "done {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
+            Line::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+/// Bytes from hex digits (an empty string is the empty input).
+pub fn decode_hex(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim();
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    text.as_bytes().chunks_exact(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_line_round_trips() {
+        let stats = Stats {
+            trials: 10,
+            corpus: 2,
+            edges: 40,
+            mutants_total: 9,
+            mutants_seen: 4,
+            mutants_killed: 3,
+            failures: 1,
+            discards: 0,
+            favoured: 1,
+            mutant_runs: 30,
+        };
+        for line in [
+            Line::Trial(Cow::Borrowed(&[0, 255, 26])),
+            Line::Trial(Cow::Borrowed(&[])),
+            Line::Mutant(17),
+            Line::Input(Cow::Borrowed("0123abcd")),
+            Line::Stats(Report { elapsed: 1.5, stats }),
+            Line::Done(Report { elapsed: 0.25, stats: Stats::default() }),
+            Line::Other(Cow::Borrowed("hello from the target")),
+        ] {
+            assert_eq!(Line::parse(&line.to_string()), line, "{line}");
+        }
+        assert_eq!(Line::Trial(Cow::Borrowed(&[0, 15, 16, 255])).to_string(), "trial 000f10ff");
+        assert!(
+            Line::Stats(Report { elapsed: 1.5, stats })
+                .to_string()
+                .starts_with(r#"stats {"elapsed":1.5,"trials":10,"#)
+        );
+        assert_eq!(Line::parse("trial"), Line::Trial(Cow::Owned(vec![])));
+        assert_eq!(Line::parse("input 0123abcd\r"), Line::Input(Cow::Owned("0123abcd".into())));
+    }
+
+    #[test]
+    fn other_output_is_kept_as_other() {
+        for l in [
+            "trial 0g",
+            "trial abc",
+            "mutant x",
+            "stats {",
+            "stats are fun",
+            "hello",
+            "input ",
+            "done {\"x\":1}",
+        ] {
+            assert_eq!(Line::parse(l), Line::Other(Cow::Owned(l.to_owned())), "{l}");
+        }
+    }
+}

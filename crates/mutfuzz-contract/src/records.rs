@@ -1,0 +1,235 @@
+//! The records of a campaign's files: kills (`kills.jsonl`), failures of the original
+//! (`failures.jsonl`), unviable mutants (`unviable.json`) and score verdicts
+//! (`score.jsonl`). The engine appends most of them; the supervisor in `cargo mutfuzz`
+//! appends the kills and failures of a harness process that died.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::files::Record;
+
+/// How a mutant was killed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KillKind {
+    /// Both returned, and the oracle says the outputs differ.
+    OutputDiffers,
+    /// Exactly one of original and mutant panicked, or both did with different messages.
+    Panic,
+    /// The mutant ran out of fuel or stack depth (or, under a supervisor, wall time).
+    Timeout,
+    /// Exactly one of original and mutant discarded the input (`mutfuzz::assume`).
+    Discard,
+    /// The mutant took the whole process down (abort, segfault, stack overflow, out of
+    /// memory); recorded by the supervisor that restarts the harness.
+    Crash,
+}
+
+impl KillKind {
+    /// Every kind, in report order.
+    pub const ALL: [KillKind; 5] =
+        [KillKind::OutputDiffers, KillKind::Panic, KillKind::Timeout, KillKind::Crash, KillKind::Discard];
+
+    /// The kind's name in files and reports: `output-differs`, `panic`, ….
+    pub fn name(self) -> &'static str {
+        match self {
+            KillKind::OutputDiffers => "output-differs",
+            KillKind::Panic => "panic",
+            KillKind::Timeout => "timeout",
+            KillKind::Discard => "discard",
+            KillKind::Crash => "crash",
+        }
+    }
+}
+
+impl fmt::Display for KillKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which limit a `timeout` kill ran out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KillLimit {
+    /// The fuel budget (function entries plus loop iterations).
+    Fuel,
+    /// The stack-depth bound.
+    Depth,
+    /// The supervisor's wall clock: the harness printed nothing for too long.
+    Wall,
+}
+
+impl fmt::Display for KillLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KillLimit::Fuel => "fuel",
+            KillLimit::Depth => "depth",
+            KillLimit::Wall => "wall",
+        })
+    }
+}
+
+/// The first kill of a mutant: by which input, how, and when. One line of `kills.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KillRecord {
+    /// The mutant killed.
+    pub mutant: u32,
+    /// Its site's base id.
+    pub site: u32,
+    /// How it was killed.
+    pub kind: KillKind,
+    /// For a timeout, the limit that ran out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<KillLimit>,
+    /// Name (content hash) of the stored input that killed it.
+    pub input: String,
+    /// The trial, from 0, that killed it.
+    pub trial: u64,
+}
+
+impl Record for KillRecord {
+    const WHAT: &'static str = "kill record";
+
+    fn check(&self) -> Result<(), String> {
+        if self.mutant == 0 || self.site == 0 || self.site > self.mutant {
+            return Err(format!(
+                "mutant {} with site {}: ids start at 1, a site at most its mutant",
+                self.mutant, self.site
+            ));
+        }
+        if self.limit.is_some() && self.kind != KillKind::Timeout {
+            return Err(format!("a {} kill has no limit", self.kind));
+        }
+        if self.input.is_empty() {
+            return Err("no input named".to_owned());
+        }
+        Ok(())
+    }
+}
+
+/// An input on which the original panicked or died: a bug in the code under test. One
+/// line of `failures.jsonl`; the input is stored as `failures/<input>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureRecord {
+    /// Name (content hash) of the failing input.
+    pub input: String,
+    /// The panic message, or how the process died.
+    pub message: String,
+    /// Where it panicked (`file:line:column`), when known.
+    pub location: Option<String>,
+    /// The trial, from 0, that found it.
+    pub trial: u64,
+}
+
+impl Record for FailureRecord {
+    const WHAT: &'static str = "failure record";
+
+    fn check(&self) -> Result<(), String> {
+        if self.input.is_empty() { Err("no input named".to_owned()) } else { Ok(()) }
+    }
+}
+
+/// A mutant that does not compile, with the compiler's reason: an entry of `unviable.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnviableRecord {
+    /// The mutant.
+    pub id: u32,
+    /// The compiler's message.
+    pub reason: String,
+}
+
+/// A mutant's verdict over a whole corpus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScoreOutcome {
+    /// Some input kills it.
+    Killed,
+    /// Some input reaches its site, none kills it.
+    Survived,
+    /// No input reaches its site.
+    NotCovered,
+}
+
+impl ScoreOutcome {
+    /// The outcome's name in files: `killed`, `survived`, `not-covered`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoreOutcome::Killed => "killed",
+            ScoreOutcome::Survived => "survived",
+            ScoreOutcome::NotCovered => "not-covered",
+        }
+    }
+}
+
+/// One verdict of a scoring run: a line of `score.jsonl`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreLine {
+    /// The mutant.
+    pub mutant: u32,
+    /// Its verdict.
+    pub outcome: ScoreOutcome,
+    /// How it was killed (only for `killed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<KillKind>,
+    /// The first input (by name order) that killed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+}
+
+impl Record for ScoreLine {
+    const WHAT: &'static str = "score line";
+
+    fn check(&self) -> Result<(), String> {
+        match (self.outcome, self.kind) {
+            (ScoreOutcome::Killed, None) => Err(format!("mutant {} is killed, but not how", self.mutant)),
+            (ScoreOutcome::Survived | ScoreOutcome::NotCovered, Some(k)) => {
+                Err(format!("mutant {} is {} yet killed by {k}", self.mutant, self.outcome.name()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kill_records_keep_their_field_names() {
+        let r = KillRecord {
+            mutant: 3,
+            site: 2,
+            kind: KillKind::Timeout,
+            limit: Some(KillLimit::Depth),
+            input: "ab".into(),
+            trial: 9,
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(json, r#"{"mutant":3,"site":2,"kind":"timeout","limit":"depth","input":"ab","trial":9}"#);
+        assert_eq!(serde_json::from_str::<KillRecord>(&json).unwrap(), r);
+        let crash = r#"{"mutant":5,"site":4,"kind":"crash","input":"cd","trial":0}"#;
+        assert_eq!(serde_json::from_str::<KillRecord>(crash).unwrap().kind, KillKind::Crash);
+        for k in KillKind::ALL {
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{}\"", k.name()));
+        }
+    }
+
+    #[test]
+    fn records_that_contradict_themselves_are_refused() {
+        let kill = |kind, limit| KillRecord { mutant: 2, site: 1, kind, limit, input: "x".into(), trial: 0 };
+        assert!(kill(KillKind::Timeout, Some(KillLimit::Wall)).check().is_ok());
+        assert!(kill(KillKind::Panic, Some(KillLimit::Fuel)).check().is_err());
+        assert!(KillRecord { site: 3, ..kill(KillKind::Panic, None) }.check().is_err());
+        let line = |outcome, kind| ScoreLine { mutant: 1, outcome, kind, input: None };
+        assert!(line(ScoreOutcome::Killed, Some(KillKind::Panic)).check().is_ok());
+        assert!(line(ScoreOutcome::Killed, None).check().is_err());
+        assert!(line(ScoreOutcome::Survived, Some(KillKind::Panic)).check().is_err());
+        assert!(line(ScoreOutcome::NotCovered, None).check().is_ok());
+    }
+}
