@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::*;
 
-mod config;
+mod config_effects;
 mod layout;
 mod operators;
 
@@ -84,4 +84,3 @@ pub(crate) fn assert_schema_compiles(src: &str) -> Discovery {
     compile(&r.text, false, &[]);
     d
 }
-
