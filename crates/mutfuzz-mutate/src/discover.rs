@@ -1,9 +1,12 @@
 //! Walks one parsed source file: syntax → drafts (the mutants of each site) → the site's
 //! schema shape spliced around the user's code; then numbers the mutants.
 
+mod numbering;
 mod sites;
 
-use std::collections::{HashMap, HashSet};
+use numbering::{Draft, PlannedSite, Walked};
+
+use std::collections::HashMap;
 
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -84,115 +87,6 @@ pub(crate) fn discover_file(
     w.out.number(cx, next_id)
 }
 
-/// A mutant of a site being built, before it has an id.
-pub(crate) struct Draft {
-    span: SourceRange,
-    operator: Operator,
-    original: String,
-    replacement: String,
-    description: String,
-}
-
-/// A site and its drafts, numbered when the file is done.
-struct PlannedSite {
-    function: String,
-    drafts: Vec<Draft>,
-    /// Its shape could not be placed; it is left out, with a warning.
-    cancelled: bool,
-}
-
-/// What the walk of one file produced, before numbering.
-#[derive(Default)]
-struct Walked {
-    sites: Vec<PlannedSite>,
-    splices: Vec<Splice>,
-    skipped: SkipCounts,
-    external_mods: Vec<ExternalMod>,
-    warnings: Vec<String>,
-}
-
-impl Walked {
-    /// Drop the sites whose splices overlap (never expected: every nested site lies inside
-    /// a hole of its parent's shape), saying so, and give the others consecutive ids.
-    fn number(mut self, cx: &FileContext<'_>, next_id: &mut u32) -> FileDiscovery {
-        self.splices.sort_by_key(|s| s.start);
-        for s in overlapping_sites(&self.splices) {
-            self.cancel(cx, s, "its schema splices overlap another site's");
-        }
-        let planned = std::mem::take(&mut self.sites);
-        let dropped: HashSet<usize> = (0..planned.len()).filter(|&i| planned[i].cancelled).collect();
-        self.splices.retain(|s| s.site.is_none_or(|i| !dropped.contains(&i)));
-        let mut out = FileDiscovery {
-            splices: self.splices,
-            skipped: self.skipped,
-            external_mods: self.external_mods,
-            warnings: self.warnings,
-            ..FileDiscovery::default()
-        };
-        for site in planned {
-            let base = *next_id;
-            let count = if site.cancelled { 0 } else { site.drafts.len() as u32 };
-            out.sites.push(Site { base, count });
-            if site.cancelled {
-                continue;
-            }
-            *next_id += count;
-            for (k, d) in site.drafts.into_iter().enumerate() {
-                out.mutants.push(Mutant {
-                    id: base + k as u32,
-                    site: base,
-                    package: cx.package.to_owned(),
-                    file: cx.rel_path.to_owned(),
-                    span: d.span,
-                    function: site.function.clone(),
-                    operator: d.operator,
-                    original: d.original,
-                    replacement: d.replacement,
-                    description: d.description,
-                });
-            }
-        }
-        out
-    }
-
-    /// Leave site `index` out, with a warning that names it.
-    fn cancel(&mut self, cx: &FileContext<'_>, index: usize, why: &str) {
-        let site = &mut self.sites[index];
-        if site.cancelled {
-            return;
-        }
-        site.cancelled = true;
-        let at = site.drafts[0].span.start;
-        self.warnings.push(format!(
-            "{}:{}:{}: internal error: {why}; its {} mutant(s) are left out (please report this)",
-            cx.rel_path,
-            at.line,
-            at.column,
-            site.drafts.len()
-        ));
-    }
-}
-
-/// Sites with a splice that starts inside an earlier splice's replaced range.
-fn overlapping_sites(sorted: &[Splice]) -> Vec<usize> {
-    let mut bad = Vec::new();
-    let mut widest: Option<&Splice> = None;
-    for s in sorted {
-        if let Some(w) = widest
-            && s.start < w.end
-        {
-            bad.extend(s.site);
-            bad.extend(w.site);
-        }
-        if widest.is_none_or(|w| s.end > w.end) {
-            widest = Some(s);
-        }
-    }
-    bad.sort_unstable();
-    bad.dedup();
-    bad
-}
-
 struct Walker<'a, 'c> {
     src: &'a SourceText,
     cx: &'a FileContext<'c>,
@@ -232,8 +126,8 @@ impl Walker<'_, '_> {
         parts.join("::")
     }
 
-    /// A mutant of the site at `span`, described in cargo-mutants' words where it has them.
-    fn draft(&self, span: SourceRange, operator: Operator, original: &str, replacement: &str) -> Draft {
+    /// A mutant of the site at `range`, described in cargo-mutants' words where it has them.
+    fn draft(&self, range: SourceRange, operator: Operator, original: &str, replacement: &str) -> Draft {
         let in_fn = self.function.as_deref().unwrap_or("?");
         let description = match operator {
             Operator::UnaryDelete => format!("delete {original} in {in_fn}"),
@@ -248,7 +142,7 @@ impl Walker<'_, '_> {
             _ => format!("replace {original} with {replacement} in {in_fn}"),
         };
         Draft {
-            span,
+            range,
             operator,
             original: original.to_owned(),
             replacement: replacement.to_owned(),
@@ -266,7 +160,7 @@ impl Walker<'_, '_> {
             .filter(|d| {
                 let name = format!(
                     "{}:{}:{}: {}",
-                    self.cx.rel_path, d.span.start.line, d.span.start.column, d.description
+                    self.cx.rel_path, d.range.start.line, d.range.start.column, d.description
                 );
                 !config.excludes_operator(d.operator) && !config.excludes_mutant(&name)
             })
@@ -366,7 +260,7 @@ impl Walker<'_, '_> {
         self.insert(at, None, shape::frame());
         if fn_value && let (Some(first), Some(last)) = (block.stmts.first(), block.stmts.last()) {
             let body = squash(self.src.slice(first.span().start(), last.span().end()));
-            let span = SourceRange {
+            let range = SourceRange {
                 start: SourceRange::from(first.span()).start,
                 end: SourceRange::from(last.span()).end,
             };
@@ -378,7 +272,7 @@ impl Walker<'_, '_> {
                 .into_iter()
                 .filter(|v| *v != body)
                 .map(|v| {
-                    let mut d = self.draft(span, Operator::FnReturn, &body, &v);
+                    let mut d = self.draft(range, Operator::FnReturn, &body, &v);
                     d.description = format!("replace {name}{ret} with {v}");
                     d
                 })
@@ -656,23 +550,4 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
     fn visit_path_arguments(&mut self, _: &'ast syn::PathArguments) {}
     fn visit_attribute(&mut self, _: &'ast Attribute) {}
     fn visit_macro(&mut self, _: &'ast syn::Macro) {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn splice(start: usize, end: usize, site: Option<usize>) -> Splice {
-        Splice { start, end, site, piece: Piece::text("x") }
-    }
-
-    #[test]
-    fn overlapping_splices_name_their_sites() {
-        // Nested and adjacent splices are fine.
-        let ok = [splice(0, 0, Some(0)), splice(0, 0, Some(1)), splice(3, 5, Some(1)), splice(5, 5, None)];
-        assert!(overlapping_sites(&ok).is_empty());
-        // A splice inside another's replaced range, even an empty one, is not.
-        let bad = [splice(0, 4, Some(0)), splice(2, 2, None), splice(3, 6, Some(2)), splice(7, 8, Some(3))];
-        assert_eq!(overlapping_sites(&bad), [0, 2]);
-    }
 }

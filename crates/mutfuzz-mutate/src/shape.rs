@@ -292,5 +292,4 @@ pub(crate) fn tick() -> Shape {
 }
 
 #[cfg(test)]
-#[path = "shape_tests.rs"]
 pub(crate) mod tests;

@@ -34,9 +34,9 @@ impl Walker<'_, '_> {
             visit::visit_expr_binary(self, b);
             return;
         }
-        let op_span = SourceRange::from(b.op.span());
+        let op_range = SourceRange::from(b.op.span());
         let drafts =
-            replacements.iter().map(|&(rep, operator)| self.draft(op_span, operator, &op, rep)).collect();
+            replacements.iter().map(|&(rep, operator)| self.draft(op_range, operator, &op, rep)).collect();
         let Some((site, reps)) = self.site(drafts) else {
             visit::visit_expr_binary(self, b);
             return;
@@ -77,7 +77,7 @@ impl Walker<'_, '_> {
     /// ranges that change nothing); bool literals: flipped.
     pub(super) fn literal(&mut self, l: &syn::ExprLit) {
         let (start, end) = (self.start(l), self.end(l));
-        let span = SourceRange::from(l.span());
+        let range = SourceRange::from(l.span());
         let original = self.src.text()[start..end].to_owned();
         match &l.lit {
             Lit::Int(int) => {
@@ -98,7 +98,7 @@ impl Walker<'_, '_> {
                 let suffix = int.suffix();
                 let drafts = values
                     .into_iter()
-                    .map(|n| self.draft(span, Operator::IntLiteral, &original, &format!("{n}{suffix}")))
+                    .map(|n| self.draft(range, Operator::IntLiteral, &original, &format!("{n}{suffix}")))
                     .collect();
                 if let Some((site, reps)) = self.site(drafts) {
                     self.place(Some(site), shape::int_literal(&original, &reps), start, end, &[]);
@@ -106,7 +106,7 @@ impl Walker<'_, '_> {
             }
             Lit::Bool(b) => {
                 let rep = if b.value { "false" } else { "true" };
-                let draft = self.draft(span, Operator::BoolLiteral, &original, rep);
+                let draft = self.draft(range, Operator::BoolLiteral, &original, rep);
                 if let Some((site, _)) = self.site(vec![draft]) {
                     self.place(Some(site), shape::bool_literal(b.value), start, end, &[]);
                 }
@@ -122,8 +122,8 @@ impl Walker<'_, '_> {
             return;
         }
         let original = self.text(cond);
-        let span = SourceRange::from(cond.span());
-        let drafts = ["true", "false"].iter().map(|v| self.draft(span, operator, &original, v)).collect();
+        let range = SourceRange::from(cond.span());
+        let drafts = ["true", "false"].iter().map(|v| self.draft(range, operator, &original, v)).collect();
         let Some((site, reps)) = self.site(drafts) else {
             self.visit_expr(cond);
             return;
@@ -149,11 +149,11 @@ impl Walker<'_, '_> {
                 Some(guard) => self.forced_bool(guard, Operator::MatchGuard),
                 None if has_wildcard && !matches!(pat, Pat::Wild(_)) => {
                     let pat_text = self.text(pat);
-                    let span = SourceRange {
+                    let range = SourceRange {
                         start: SourceRange::from(pat.span()).start,
                         end: SourceRange::from(arm.body.span()).end,
                     };
-                    let draft = self.draft(span, Operator::MatchArmDelete, &pat_text, "");
+                    let draft = self.draft(range, Operator::MatchArmDelete, &pat_text, "");
                     if let Some((site, _)) = self.site(vec![draft]) {
                         let at = self.end(pat);
                         self.insert(at, Some(site), shape::match_arm_delete());
@@ -235,11 +235,11 @@ impl Walker<'_, '_> {
         let deletable = callee_name(e).is_some_and(|name| !NEVER_DELETED.contains(&name.as_str()));
         if deletable {
             let stmt_text = format!("{};", self.text(e));
-            let span = SourceRange {
+            let range = SourceRange {
                 start: SourceRange::from(e.span()).start,
                 end: SourceRange::from(semi.span).end,
             };
-            let draft = self.draft(span, Operator::CallDelete, &stmt_text, "");
+            let draft = self.draft(range, Operator::CallDelete, &stmt_text, "");
             if let Some((site, _)) = self.site(vec![draft]) {
                 let (start, end) = (self.start(e), self.src.offset(semi.span.end()));
                 self.place(Some(site), shape::call_delete(), start, end, &[e]);

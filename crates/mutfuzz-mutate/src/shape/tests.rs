@@ -6,7 +6,8 @@ use crate::config::ConfigFile;
 use crate::{Config, Discovery};
 
 /// One snippet per shape (a shape may need a few lines to show each of its forms). Return
-/// values are left out except where they are the shape shown, to keep the others small.
+/// values are left out except where they are the shape shown (with an error value), to
+/// keep the others small.
 pub(crate) const SNIPPETS: &[(&str, &str)] = &[
     ("binary", "pub fn f(a: u32, b: u32, c: u32) -> u32 {\n    (a + b) * c\n}\n"),
     ("comparison", "pub fn f(s: &String, t: &str, a: u8, b: u8) -> bool {\n    s == t && a < b\n}\n"),
@@ -43,8 +44,12 @@ pub(crate) const SNIPPETS: &[(&str, &str)] = &[
 ];
 
 fn config(name: &str) -> Config {
-    let exclude_operators = if name == "return_values" { vec![] } else { vec!["fn_return".to_owned()] };
-    Config::new(ConfigFile { exclude_operators, ..ConfigFile::default() }).unwrap()
+    let file = if name == "return_values" {
+        ConfigFile { error_values: vec!["String::new()".to_owned()], ..ConfigFile::default() }
+    } else {
+        ConfigFile { exclude_operators: vec!["fn_return".to_owned()], ..ConfigFile::default() }
+    };
+    Config::new(file).unwrap()
 }
 
 pub(crate) fn discover(name: &str, src: &str) -> Discovery {
