@@ -22,7 +22,7 @@ use crate::shape::{self, Piece, Shape};
 use crate::site::{Site, Splice};
 use crate::skip::{SkipCounts, SkipReason, attrs_skip_reason};
 use crate::source::{SourceText, squash};
-use crate::syntax::{callee_name, expr_attrs, path_attr, shorten};
+use crate::syntax::{callee_name, expr_attrs, path_attr, shorten, unparen};
 
 /// A `mod name;` declaration whose file is still to be found.
 #[derive(Clone, Debug)]
@@ -343,7 +343,7 @@ impl Walker<'_, '_> {
             None => self.out.external_mods.push(ExternalMod {
                 namespace: self.namespace.clone(),
                 candidates: self.mod_dir.candidates(&name, path.as_deref()),
-                line: m.span().start().line,
+                line: m.mod_token.span.start().line,
                 name,
             }),
         }
@@ -363,9 +363,9 @@ impl Walker<'_, '_> {
     fn note_folded_range(&mut self, e: &Expr) {
         if let Some((range, fold)) = folded_range(e)
             && let Some(start) = &range.start
-            && let Expr::Lit(syn::ExprLit { lit: Lit::Int(_), .. }) = crate::syntax::unparen(start)
+            && let Expr::Lit(syn::ExprLit { lit: Lit::Int(_), .. }) = unparen(start)
         {
-            let at = self.start(crate::syntax::unparen(start));
+            let at = self.start(unparen(start));
             self.folded_starts.insert(at, fold);
         }
     }
