@@ -490,7 +490,14 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
                 }
             }
             Expr::Match(m) => self.match_expr(m),
-            Expr::Range(r) => self.range(r),
+            Expr::Range(r) => self.range(r, false),
+            Expr::Index(ix) => {
+                self.visit_expr(&ix.expr);
+                match unparen(&ix.index) {
+                    Expr::Range(r) if expr_attrs(&ix.index).is_empty() => self.range(r, true),
+                    _ => self.visit_expr(&ix.index),
+                }
+            }
             Expr::Break(b) if b.expr.is_none() => self.jump(e, b.label.as_ref(), true),
             Expr::Continue(c) => self.jump(e, c.label.as_ref(), false),
             Expr::Closure(c) => self.closure(c),

@@ -217,7 +217,11 @@ pub(crate) fn match_arm_delete() -> Shape {
     Shape::new().text(" if ").at().text(" == 0")
 }
 
-/// The four forms of a range whose limits a mutant swaps.
+/// The last element of an inclusive range `__x` taken off: `a..=b` becomes `a..b` (and an
+/// empty range when `a == b`), with no arithmetic on `b`.
+const DROP_LAST: &str = "{ let mut __x = __x; __x.next_back(); __x }";
+
+/// The forms of a range whose limits a mutant swaps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RangeForm {
     /// `a..=b` → `a..b`.
@@ -226,6 +230,8 @@ pub(crate) enum RangeForm {
     StartHalfOpen,
     /// `..=b` → `..b`.
     Closed,
+    /// `v[..=b]` → `v[..b]`: as a slice index, `..=b` is the same as `0..=b`.
+    IndexClosed,
     /// `..b` → `..=b`.
     HalfOpen,
 }
@@ -237,29 +243,38 @@ pub(crate) enum RangeForm {
 ///   (`next_back`), so `0..=0u32` becomes empty, not `0..=(0 - 1)`. Holes: `a`, `b`.
 /// - `a..b` → `a..=b` and `..b` → `..=b` end at the successor of `b`, which saturates
 ///   (`a..MAX` stays as it is: `Range` cannot hold `a..=MAX`). Holes: `a`, `b` / `b`.
-/// - `..=b` → `..b` ends at `..=` the predecessor of `b`, saturating at the minimum
-///   (`RangeToInclusive` cannot be empty). Holes: `b`.
+/// - `v[..=b]` → `v[..b]`: as a slice index `..=b` means `0..=b`, which is written so and
+///   swapped as above (`v[..=0]` becomes empty). Holes: `b`.
+/// - `..=b` → `..b` elsewhere ends at `..=` the predecessor of `b`, saturating at the
+///   minimum (`RangeToInclusive` cannot be empty). Holes: `b`.
 ///
 /// The successor and predecessor come from the run-time (`::mutfuzz_rt::succ`, `pred`),
 /// called as functions so an unsuffixed integer's type is still inferred from its use.
 pub(crate) fn range_limit_swap(form: RangeForm) -> Shape {
     let s = Shape::new().text("({ ");
-    let s =
-        match form {
-            RangeForm::StartClosed => s.text("let __x = ").hole().text("..=").hole().text("; ").dispatch(
-                vec!["{ let mut __x = __x; __x.next_back(); __x }".to_owned()],
-                Original::Text("__x"),
-            ),
-            RangeForm::StartHalfOpen => s
-                .bind_pair(false)
-                .dispatch(vec!["__l..::mutfuzz_rt::succ(__r)".to_owned()], Original::Text("__l..__r")),
-            RangeForm::Closed => s
-                .bind("__r", None)
-                .dispatch(vec!["..=::mutfuzz_rt::pred(__r)".to_owned()], Original::Text("..=__r")),
-            RangeForm::HalfOpen => s
-                .bind("__r", None)
-                .dispatch(vec!["..::mutfuzz_rt::succ(__r)".to_owned()], Original::Text("..__r")),
-        };
+    let s = match form {
+        RangeForm::StartClosed => s
+            .text("let __x = ")
+            .hole()
+            .text("..=")
+            .hole()
+            .text("; ")
+            .dispatch(vec![DROP_LAST.to_owned()], Original::Text("__x")),
+        RangeForm::IndexClosed => s
+            .text("let __x = 0..=")
+            .hole()
+            .text("; ")
+            .dispatch(vec![DROP_LAST.to_owned()], Original::Text("__x")),
+        RangeForm::StartHalfOpen => s
+            .bind_pair(false)
+            .dispatch(vec!["__l..::mutfuzz_rt::succ(__r)".to_owned()], Original::Text("__l..__r")),
+        RangeForm::Closed => s
+            .bind("__r", None)
+            .dispatch(vec!["..=::mutfuzz_rt::pred(__r)".to_owned()], Original::Text("..=__r")),
+        RangeForm::HalfOpen => s
+            .bind("__r", None)
+            .dispatch(vec!["..::mutfuzz_rt::succ(__r)".to_owned()], Original::Text("..__r")),
+    };
     s.text(" })")
 }
 

@@ -165,8 +165,8 @@ impl Walker<'_, '_> {
         }
     }
 
-    /// `..` ↔ `..=` on a range with an end.
-    pub(super) fn range(&mut self, r: &syn::ExprRange) {
+    /// `..` ↔ `..=` on a range with an end; `in_index` when it is a slice index (`v[..=b]`).
+    pub(super) fn range(&mut self, r: &syn::ExprRange, in_index: bool) {
         let Some(end_expr) = &r.end else {
             visit::visit_expr_range(self, r);
             return;
@@ -195,7 +195,11 @@ impl Walker<'_, '_> {
                 );
             }
             None => {
-                let form = if closed { RangeForm::Closed } else { RangeForm::HalfOpen };
+                let form = match (closed, in_index) {
+                    (true, true) => RangeForm::IndexClosed,
+                    (true, false) => RangeForm::Closed,
+                    (false, _) => RangeForm::HalfOpen,
+                };
                 self.place(Some(site), shape::range_limit_swap(form), start, end, &[&**end_expr]);
             }
         }

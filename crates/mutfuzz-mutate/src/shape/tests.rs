@@ -31,7 +31,7 @@ pub(crate) const SNIPPETS: &[(&str, &str)] = &[
     ),
     (
         "range_limit_swap",
-        "pub fn f(v: &[u8], n: usize) -> usize {\n    let a = (1..=n).count();\n    let b = (0..n).count();\n    let c = v[..=1].len() + v[..n].len();\n    a + b + c\n}\n",
+        "pub fn f(v: &[u8], n: usize) -> usize {\n    let a = (1..=n).count();\n    let b = (0..n).count();\n    let c = v[..=n].len() + v[..n].len();\n    let d = (..=n).contains(&a);\n    a + b + c + d as usize\n}\n",
     ),
     (
         "break_continue_swap",
@@ -115,6 +115,7 @@ fn shapes_have_the_holes_their_sites_fill() {
         (range_limit_swap(RangeForm::StartClosed), 2),
         (range_limit_swap(RangeForm::StartHalfOpen), 2),
         (range_limit_swap(RangeForm::Closed), 1),
+        (range_limit_swap(RangeForm::IndexClosed), 1),
         (range_limit_swap(RangeForm::HalfOpen), 1),
         (jump_swap("break", "continue", None), 0),
         (frame(), 0),

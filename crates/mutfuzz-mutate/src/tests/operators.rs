@@ -329,8 +329,8 @@ fn range_limit_swaps_run_without_overflow() {
             "1 1 5 4 3 1",
             // `0..=0` → `0..0`: empty, not `0..=(0 - 1)`.
             "0 1 5 4 3 1",
-            // `..=0` cannot be empty: the mutant saturates and is the original here.
-            "1 1 5 4 3 1",
+            // `v[..=0]` is `v[0..=0]`, which becomes empty.
+            "1 0 5 4 3 1",
             // `250..MAX` cannot become `250..=MAX` in a `Range`: it saturates.
             "1 1 5 4 3 1",
             "1 1 5 5 3 1",
