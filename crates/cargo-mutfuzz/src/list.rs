@@ -17,8 +17,12 @@ pub fn json(d: &Discovery) -> String {
     serde_json::to_string_pretty(&d.mutants).expect("mutants serialize") + "\n"
 }
 
-/// Print discovery's warnings and its one-line summary.
+/// Print where the config came from (when that needs saying), discovery's warnings and
+/// its one-line summary.
 pub fn report(console: &crate::console::Console, d: &Discovery) {
+    for n in &d.notes {
+        console.message(&format!("note: {n}"));
+    }
     for w in &d.warnings {
         console.message(&format!("warning: {w}"));
     }
@@ -30,22 +34,24 @@ pub fn report(console: &crate::console::Console, d: &Discovery) {
     ));
 }
 
-/// What was skipped, for stderr: `skipped: 3 cfg(test), 1 const, …`.
+/// What was skipped, for stderr: `skipped regions: 3 #[cfg(test)], 1 const context, …`.
 pub fn skipped_line(d: &Discovery) -> String {
     let s = &d.skipped;
-    let parts: Vec<String> = [
-        (s.cfg_test, "#[cfg(test)]"),
-        (s.test_fn, "test fn"),
-        (s.const_context, "const context"),
-        (s.unsafe_code, "unsafe"),
-        (s.macro_body, "macro body"),
-        (s.skip_attribute, "skip attribute"),
-        (s.config, "mutfuzz.toml"),
-    ]
-    .into_iter()
-    .filter(|(n, _)| *n > 0)
-    .map(|(n, what)| format!("{n} {what}"))
-    .collect();
+    let cfgs = s.cfgs.iter().map(|(attr, n)| (*n, attr.as_str()));
+    let parts: Vec<String> = cfgs
+        .chain([
+            (s.test_fn, "test fn"),
+            (s.const_context, "const context"),
+            (s.unsafe_code, "unsafe"),
+            (s.macro_body, "macro body"),
+            (s.skip_attribute, "skip attribute"),
+            (s.config, "excluded by config"),
+            (s.skipped_calls, "skipped call"),
+            (s.equivalent, "equivalent mutant"),
+        ])
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
     if parts.is_empty() {
         "skipped: nothing".to_owned()
     } else {

@@ -11,6 +11,9 @@ use crate::workspace::Workspace;
 pub fn run(args: &MutantsArgs) -> Result<i32> {
     let ws = Workspace::open(&args.package)?;
     let (discovery, _) = ws.discover()?;
+    for n in &discovery.notes {
+        eprintln!("note: {n}");
+    }
     for w in &discovery.warnings {
         eprintln!("warning: {w}");
     }

@@ -86,7 +86,10 @@ impl Workspace {
         let mut first_config = None;
         for p in &self.packages {
             let config = Config::load(&[&p.root, &self.root]).map_err(crate::exit_code::usage)?;
-            discovery.add_package(&p.spec, &self.root, &config)?;
+            discovery.add_package(&p.spec, &self.root, &config).map_err(|e| {
+                // A syntax error in the user's source is theirs to fix, at `file:line:col`.
+                if e.is::<mutfuzz_mutate::SyntaxError>() { crate::exit_code::usage(e) } else { e }
+            })?;
             first_config.get_or_insert(config);
         }
         Ok((discovery, first_config.unwrap_or_default()))

@@ -257,3 +257,33 @@ fn ctrl_c_during_test_writes_every_finished_outcome_and_leaves_no_test_running()
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn a_syntax_error_is_a_usage_error_at_its_line_and_column() {
+    let tmp = copy_example("textstats");
+    let stats = tmp.path().join("src/stats.rs");
+    let text = std::fs::read_to_string(&stats).unwrap().replace("= word_count(s);", "= ;");
+    std::fs::write(&stats, text).unwrap();
+    let out = mutfuzz(&["mutants", "--manifest-path", &manifest(tmp.path())]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().next(), Some("error: src/stats.rs:10:17: expected an expression"), "{stderr}");
+}
+
+#[test]
+fn a_cargo_mutants_config_is_read_and_named() {
+    let tmp = copy_example("textstats");
+    std::fs::create_dir(tmp.path().join(".cargo")).unwrap();
+    std::fs::write(
+        tmp.path().join(".cargo/mutants.toml"),
+        "exclude_re = ['triple']\ntest_tool = 'nextest'\n",
+    )
+    .unwrap();
+    let out = mutfuzz(&["mutants", "--manifest-path", &manifest(tmp.path())]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("(cargo-mutants'): exclude_re; not used: test_tool"), "{stderr}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("triple"), "{text}");
+    assert!(text.contains("clamp_percent"), "{text}");
+}

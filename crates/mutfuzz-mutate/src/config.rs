@@ -1,6 +1,8 @@
-//! `mutfuzz.toml`: what to leave unmutated and how to run, read from the package root.
+//! The package's config: `mutfuzz.toml`, or else cargo-mutants' `.cargo/mutants.toml`,
+//! read from the package root and then the workspace root: what to leave unmutated, which
+//! extra mutants to make, and how to run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -9,8 +11,16 @@ use serde::Deserialize;
 
 use crate::Operator;
 
+mod cargo_mutants;
+
+pub use cargo_mutants::CARGO_MUTANTS_FILE;
+
 /// The name of the config file, looked for in the package root and then the workspace root.
 pub const CONFIG_FILE: &str = "mutfuzz.toml";
+
+/// Calls whose arguments are never mutated unless `skip_calls_defaults = false`: their
+/// mutants change only performance (as in cargo-mutants).
+pub const DEFAULT_SKIP_CALLS: [&str; 1] = ["with_capacity"];
 
 /// The config as written in `mutfuzz.toml`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -32,16 +42,46 @@ pub struct ConfigFile {
     pub timeout_multiplier: Option<f64>,
     /// Smallest wall-clock timeout, in seconds, for one test process.
     pub minimum_timeout: Option<f64>,
+    /// Expressions of an error type: a function returning `Result` also gets a `fn_return`
+    /// mutant returning `Err(value)` for each (`"anyhow::anyhow!(\"mutated\")"`).
+    #[serde(default)]
+    pub error_values: Vec<String>,
+    /// Names of functions and methods whose calls are not mutated, arguments included.
+    #[serde(default)]
+    pub skip_calls: Vec<String>,
+    /// Skip [`DEFAULT_SKIP_CALLS`] too (default true).
+    pub skip_calls_defaults: Option<bool>,
+}
+
+/// Where the config came from.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Source {
+    /// No config file: the defaults.
+    #[default]
+    Default,
+    /// `mutfuzz.toml`; a cargo-mutants config beside it, if any, was not read.
+    Mutfuzz { ignored_cargo_mutants: Option<PathBuf> },
+    /// cargo-mutants' `.cargo/mutants.toml`, with the keys used and those left unread.
+    CargoMutants { path: PathBuf, used: Vec<String>, ignored: Vec<String> },
 }
 
 /// The config, compiled for matching.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
-    /// What was read.
+    /// What was read (a cargo-mutants config is translated into it).
     pub file: ConfigFile,
+    /// Extra arguments for every cargo invocation (cargo-mutants' `additional_cargo_args`).
+    pub additional_cargo_args: Vec<String>,
+    /// Extra arguments for `cargo test` (cargo-mutants' `additional_cargo_test_args`).
+    pub additional_cargo_test_args: Vec<String>,
+    source: Source,
     exclude_files: GlobSet,
     exclude_functions: Vec<Regex>,
     exclude_operators: Vec<Operator>,
+    /// cargo-mutants' file globs and mutant-name regexes.
+    tree_globs: Option<cargo_mutants::TreeGlobs>,
+    examine_mutants: Vec<Regex>,
+    exclude_mutants: Vec<Regex>,
 }
 
 impl Config {
@@ -51,11 +91,7 @@ impl Config {
         for g in &file.exclude_files {
             globs.add(Glob::new(g).with_context(|| format!("bad glob {g:?} in exclude_files"))?);
         }
-        let exclude_functions = file
-            .exclude_functions
-            .iter()
-            .map(|r| Regex::new(r).with_context(|| format!("bad regex {r:?} in exclude_functions")))
-            .collect::<Result<_>>()?;
+        let exclude_functions = regexes(&file.exclude_functions, "exclude_functions")?;
         let exclude_operators = file
             .exclude_operators
             .iter()
@@ -66,11 +102,19 @@ impl Config {
                 })
             })
             .collect::<Result<_>>()?;
-        Ok(Config { exclude_files: globs.build()?, exclude_functions, exclude_operators, file })
+        Ok(Config {
+            exclude_files: globs.build()?,
+            exclude_functions,
+            exclude_operators,
+            file,
+            ..Config::default()
+        })
     }
 
-    /// Read `mutfuzz.toml` from the first of `dirs` that has one; the default config if none.
+    /// Read `mutfuzz.toml` from the first of `dirs` that has one; if none has, cargo-mutants'
+    /// `.cargo/mutants.toml` from the first that has one; the default config if neither.
     pub fn load(dirs: &[&Path]) -> Result<Config> {
+        let cargo_mutants = dirs.iter().map(|d| d.join(CARGO_MUTANTS_FILE)).find(|p| p.is_file());
         for dir in dirs {
             let path = dir.join(CONFIG_FILE);
             if path.is_file() {
@@ -78,15 +122,48 @@ impl Config {
                     .with_context(|| format!("failed to read {}", path.display()))?;
                 let file: ConfigFile =
                     toml::from_str(&text).with_context(|| format!("failed to parse {}", path.display()))?;
-                return Config::new(file).with_context(|| format!("in {}", path.display()));
+                let mut config = Config::new(file).with_context(|| format!("in {}", path.display()))?;
+                config.source = Source::Mutfuzz { ignored_cargo_mutants: cargo_mutants };
+                return Ok(config);
             }
         }
-        Ok(Config::default())
+        match cargo_mutants {
+            Some(path) => cargo_mutants::load(&path),
+            None => Ok(Config::default()),
+        }
     }
 
-    /// Is the file at `rel_path` (relative to the package root) excluded?
+    /// One line for the user when the config is cargo-mutants' (which keys were used, and
+    /// which mutfuzz does not read), or when `mutfuzz.toml` hides one; `None` otherwise.
+    pub fn source_note(&self) -> Option<String> {
+        match &self.source {
+            Source::Default | Source::Mutfuzz { ignored_cargo_mutants: None } => None,
+            Source::Mutfuzz { ignored_cargo_mutants: Some(path) } => {
+                Some(format!("{} is not read: mutfuzz.toml takes its place", path.display()))
+            }
+            Source::CargoMutants { path, used, ignored } => {
+                let used = if used.is_empty() { "no keys".to_owned() } else { used.join(", ") };
+                let ignored = if ignored.is_empty() {
+                    String::new()
+                } else {
+                    format!("; not used: {}", ignored.join(", "))
+                };
+                Some(format!("config from {} (cargo-mutants'): {used}{ignored}", path.display()))
+            }
+        }
+    }
+
+    /// Is the file at `rel_path` (relative to the package root) excluded by `mutfuzz.toml`?
     pub fn excludes_file(&self, rel_path: &str) -> bool {
         self.exclude_files.is_match(rel_path)
+    }
+
+    /// Is the source file at `path` left unmutated, by `mutfuzz.toml`'s globs (relative to
+    /// `package_root`) or cargo-mutants' (relative to the tree its config is in)?
+    pub fn skips_source(&self, path: &Path, package_root: &Path) -> bool {
+        let rel = path.strip_prefix(package_root).unwrap_or(path);
+        let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+        self.excludes_file(&rel) || self.tree_globs.as_ref().is_some_and(|g| !g.examines(path))
     }
 
     /// Is the function with this qualified name excluded?
@@ -98,6 +175,28 @@ impl Config {
     pub fn excludes_operator(&self, op: Operator) -> bool {
         self.exclude_operators.contains(&op)
     }
+
+    /// Is the mutant with this name (`src/lib.rs:3:5: replace …`) left out by cargo-mutants'
+    /// `examine_re` (when given, a name must match one) or `exclude_re`?
+    pub fn excludes_mutant(&self, name: &str) -> bool {
+        (!self.examine_mutants.is_empty() && !self.examine_mutants.iter().any(|r| r.is_match(name)))
+            || self.exclude_mutants.iter().any(|r| r.is_match(name))
+    }
+
+    /// Error values for functions returning `Result`.
+    pub fn error_values(&self) -> &[String] {
+        &self.file.error_values
+    }
+
+    /// Are calls to functions or methods named `name` left unmutated?
+    pub fn skips_call(&self, name: &str) -> bool {
+        self.file.skip_calls.iter().any(|s| s == name)
+            || (self.file.skip_calls_defaults != Some(false) && DEFAULT_SKIP_CALLS.contains(&name))
+    }
+}
+
+fn regexes(patterns: &[String], key: &str) -> Result<Vec<Regex>> {
+    patterns.iter().map(|r| Regex::new(r).with_context(|| format!("bad regex {r:?} in {key}"))).collect()
 }
 
 #[cfg(test)]
@@ -117,11 +216,15 @@ mod tests {
         let c = Config::new(file).unwrap();
         assert!(c.excludes_file("src/gen/a.rs"));
         assert!(!c.excludes_file("src/lib.rs"));
+        assert!(c.skips_source(Path::new("/p/src/gen/a.rs"), Path::new("/p")));
+        assert!(!c.skips_source(Path::new("/p/src/lib.rs"), Path::new("/p")));
         assert!(c.excludes_function("fmt"));
         assert!(c.excludes_function("Parser::next"));
         assert!(!c.excludes_function("format"));
         assert!(c.excludes_operator(Operator::IntLiteral));
         assert!(!c.excludes_operator(Operator::BoolLiteral));
+        assert!(!c.excludes_mutant("src/lib.rs:1:1: replace f with ()"));
+        assert_eq!(c.source_note(), None);
     }
 
     #[test]
@@ -130,5 +233,29 @@ mod tests {
         let err = Config::new(file).unwrap_err().to_string();
         assert!(err.contains("unknown operator \"nope\""), "{err}");
         assert!(err.contains("arith_swap"), "{err}");
+    }
+
+    #[test]
+    fn with_capacity_calls_are_skipped_unless_the_defaults_are_off() {
+        let c = Config::default();
+        assert!(c.skips_call("with_capacity"));
+        assert!(!c.skips_call("push"));
+        let file: ConfigFile = toml::from_str("skip_calls = ['push']\nskip_calls_defaults = false").unwrap();
+        let c = Config::new(file).unwrap();
+        assert!(c.skips_call("push"));
+        assert!(!c.skips_call("with_capacity"));
+    }
+
+    #[test]
+    fn mutfuzz_toml_takes_the_place_of_a_cargo_mutants_config() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join(".cargo")).unwrap();
+        std::fs::write(tmp.path().join(CARGO_MUTANTS_FILE), "exclude_re = ['.']\n").unwrap();
+        std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\n").unwrap();
+        let c = Config::load(&[tmp.path()]).unwrap();
+        assert!(c.file.mutate_unsafe);
+        assert!(!c.excludes_mutant("src/lib.rs:1:1: replace f with ()"));
+        let note = c.source_note().unwrap();
+        assert!(note.ends_with("mutants.toml is not read: mutfuzz.toml takes its place"), "{note}");
     }
 }

@@ -23,12 +23,17 @@
 pub mod config;
 mod discover;
 pub mod doctest;
+mod equivalent;
+mod error;
 mod fnvalue;
+mod modules;
 mod mutant;
 mod operator;
+mod shape;
 mod site;
 pub mod skip;
 mod source;
+mod syntax;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -36,13 +41,16 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 pub use config::Config;
-pub use mutant::{LineCol, Mutant, Span};
+pub use error::SyntaxError;
+pub use mutant::{LineCol, Mutant, SourceRange};
 pub use operator::Operator;
 pub use site::{Owner, Rendered, Site};
 pub use skip::SkipCounts;
 
 use discover::{ExternalMod, FileContext, discover_file};
-use site::{Edit, Piece};
+use modules::ModDir;
+use shape::Piece;
+use site::Splice;
 use source::SourceText;
 
 /// Lints that the schema's wrappers may trip; allowed at each crate root so that a
@@ -69,7 +77,7 @@ pub struct PackageSpec {
     pub edition_2015: bool,
 }
 
-/// One source file with its sites and planned edits.
+/// One source file with its sites and planned splices.
 #[derive(Debug)]
 pub struct SchemaFile {
     /// Package it belongs to.
@@ -83,7 +91,7 @@ pub struct SchemaFile {
     /// Its doctests.
     pub doctests: Vec<doctest::Doctest>,
     source: SourceText,
-    edits: Vec<Edit>,
+    splices: Vec<Splice>,
 }
 
 impl SchemaFile {
@@ -104,115 +112,137 @@ pub struct Discovery {
     pub skipped: SkipCounts,
     /// Problems that did not stop discovery (a `mod` whose file is missing, …).
     pub warnings: Vec<String>,
+    /// Where each package's config came from, when the user should be told (a
+    /// cargo-mutants config and the keys used from it); each note once.
+    pub notes: Vec<String>,
 }
 
 impl Discovery {
-    /// Discover the mutants of one source string, as the crate root `rel_path` of a package `main`.
+    /// Discover the mutants of one source string, as the crate root `rel_path` of a package
+    /// `main`. A syntax error is a [`SyntaxError`].
     pub fn from_source(rel_path: &str, text: &str, config: &Config) -> Result<Discovery> {
         let mut d = Discovery::default();
         let mut next_id = 1;
-        let root = Some((Some(CRATE_ROOT_ALLOW.to_owned()), false));
-        d.add_file(
-            "main",
+        let file = FileSpec {
+            package: "main",
             rel_path,
-            Path::new(rel_path),
-            text.to_owned(),
-            Vec::new(),
-            config,
-            &mut next_id,
-            root,
-            false,
-        )?;
+            path: Path::new(rel_path),
+            namespace: Vec::new(),
+            mod_dir: ModDir::of_file(Path::new(rel_path), true, ""),
+            crate_root: true,
+            excluded: false,
+            edition_2015: false,
+        };
+        d.add_file(&file, text.to_owned(), config, &mut next_id)?;
         Ok(d)
     }
 
     /// Discover the mutants of `package`, whose files are named relative to `workspace_root`,
-    /// continuing the ids after those already found.
+    /// continuing the ids after those already found. A syntax error is a [`SyntaxError`].
     pub fn add_package(
         &mut self,
         package: &PackageSpec,
         workspace_root: &Path,
         config: &Config,
     ) -> Result<()> {
+        if let Some(note) = config.source_note()
+            && !self.notes.contains(&note)
+        {
+            self.notes.push(note);
+        }
         let mut next_id = self.mutants.last().map_or(1, |m| m.id + 1);
         let mut seen: HashSet<PathBuf> = self.files.iter().map(|f| f.path.clone()).collect();
-        // (file, is a crate root or mod.rs, module path)
-        let mut queue: Vec<(PathBuf, bool, Vec<String>, bool)> =
-            package.crate_roots.iter().map(|r| (r.path.clone(), true, Vec::new(), true)).collect();
-        queue.reverse();
-        while let Some((path, mod_rs, namespace, is_root)) = queue.pop() {
-            let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        struct Queued {
+            path: PathBuf,
+            namespace: Vec<String>,
+            mod_dir: ModDir,
+            crate_root: bool,
+        }
+        let mut queue: Vec<Queued> = package
+            .crate_roots
+            .iter()
+            .rev()
+            .map(|r| Queued {
+                path: r.path.clone(),
+                namespace: Vec::new(),
+                mod_dir: ModDir::of_file(&r.path, true, ""),
+                crate_root: true,
+            })
+            .collect();
+        while let Some(q) = queue.pop() {
+            let canonical = q.path.canonicalize().unwrap_or_else(|_| q.path.clone());
             if !seen.insert(canonical) {
                 continue;
             }
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("failed to read source file {}", path.display()))?;
-            let rel_path = rel_slash(&path, workspace_root);
-            let pkg_rel = rel_slash(&path, &package.root);
-            let cfg_excluded = config.excludes_file(&pkg_rel);
-            let prelude = is_root.then(|| CRATE_ROOT_ALLOW.to_owned());
-            let externals = self.add_file(
-                &package.name,
-                &rel_path,
-                &path,
-                text,
-                namespace.clone(),
-                config,
-                &mut next_id,
-                Some((prelude, cfg_excluded)),
-                package.edition_2015,
-            )?;
+            let text = std::fs::read_to_string(&q.path)
+                .with_context(|| format!("failed to read source file {}", q.path.display()))?;
+            let rel_path = rel_slash(&q.path, workspace_root);
+            let file = FileSpec {
+                package: &package.name,
+                rel_path: &rel_path,
+                path: &q.path,
+                namespace: q.namespace,
+                mod_dir: q.mod_dir,
+                crate_root: q.crate_root,
+                excluded: config.skips_source(&q.path, &package.root),
+                edition_2015: package.edition_2015,
+            };
+            let externals = self.add_file(&file, text, config, &mut next_id)?;
             let mut children = Vec::new();
             for m in externals {
-                match resolve_mod(&path, mod_rs, &m) {
-                    Some(child) => {
-                        let child_mod_rs = child.file_name().is_some_and(|n| n == "mod.rs");
-                        let mut ns = namespace.clone();
-                        ns.extend(m.path.iter().map(|(n, _)| n.clone()));
-                        children.push((child, child_mod_rs, ns, false));
+                match m.candidates.iter().find(|c| c.path.is_file()) {
+                    Some(c) => children.push(Queued {
+                        mod_dir: ModDir::of_file(&c.path, c.owns_dir, &m.name),
+                        path: c.path.clone(),
+                        namespace: m.namespace,
+                        crate_root: false,
+                    }),
+                    None => {
+                        let tried: Vec<String> =
+                            m.candidates.iter().map(|c| rel_slash(&c.path, workspace_root)).collect();
+                        self.warnings.push(format!(
+                            "{rel_path}:{}: no file found for `mod {}` (looked for {}); its code is not mutated",
+                            m.line,
+                            m.name,
+                            tried.join(" and ")
+                        ));
                     }
-                    None => self.warnings.push(format!(
-                        "{rel_path}: no file found for `mod {}`; its code is not mutated",
-                        m.path.last().map(|(n, _)| n.as_str()).unwrap_or("?")
-                    )),
                 }
             }
-            children.reverse();
-            queue.extend(children);
+            queue.extend(children.into_iter().rev());
         }
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn add_file(
         &mut self,
-        package: &str,
-        rel_path: &str,
-        path: &Path,
+        spec: &FileSpec<'_>,
         text: String,
-        namespace: Vec<String>,
         config: &Config,
         next_id: &mut u32,
-        root: Option<(Option<String>, bool)>,
-        edition_2015: bool,
     ) -> Result<Vec<ExternalMod>> {
-        let (prelude, excluded) = root.unwrap_or((None, false));
         // A byte-order mark is not part of the token stream; positions count from after it.
         let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let file = syn::parse_file(&text[bom..]).with_context(|| format!("failed to parse {rel_path}"))?;
+        let file = syn::parse_file(&text[bom..]).map_err(|e| SyntaxError::new(spec.rel_path, &e))?;
         let source = SourceText::new(text[bom..].to_owned());
-        let cx = FileContext { rel_path, package, namespace, config };
-        let mut found = if excluded {
-            let mut skipped = SkipCounts::default();
-            skipped.add(skip::SkipReason::Config);
+        let cx = FileContext {
+            rel_path: spec.rel_path,
+            package: spec.package,
+            namespace: spec.namespace.clone(),
+            mod_dir: spec.mod_dir.clone(),
+            config,
+        };
+        let mut found = if spec.excluded {
             // Still follow its modules: only this file is excluded.
             let mut id = *next_id;
             let d = discover_file(&source, &file, &cx, &mut id);
+            let mut skipped = SkipCounts::default();
+            skipped.add(skip::SkipReason::Config);
             discover::FileDiscovery { external_mods: d.external_mods, skipped, ..Default::default() }
         } else {
             discover_file(&source, &file, &cx, next_id)
         };
-        if let Some(prelude) = prelude {
+        if spec.crate_root {
             // After the last `#![…]` (a later `#![deny(warnings)]` would override the
             // allowance), but never after a `//!` comment, which would swallow it.
             let at = file
@@ -227,8 +257,9 @@ impl Discovery {
                 .map(|(_, end)| end)
                 .max()
                 .unwrap_or(0);
-            found.edits.insert(0, Edit { start: at, end: at, site: None, piece: Piece::Text(prelude) });
-            if edition_2015 {
+            let prelude = Splice { start: at, end: at, site: None, piece: Piece::text(CRATE_ROOT_ALLOW) };
+            found.splices.insert(0, prelude);
+            if spec.edition_2015 {
                 // An item: it must follow every inner attribute and doc comment, so it
                 // goes just before the first item (or at the end of an item-less file).
                 let first_item = file
@@ -236,22 +267,22 @@ impl Discovery {
                     .first()
                     .map(|i| source.offset(syn::spanned::Spanned::span(i).start()))
                     .unwrap_or(source.text().len());
-                let piece = Piece::Text("extern crate mutfuzz_rt; ".to_owned());
-                found.edits.push(Edit { start: first_item, end: first_item, site: None, piece });
+                let piece = Piece::text("extern crate mutfuzz_rt; ");
+                found.splices.push(Splice { start: first_item, end: first_item, site: None, piece });
             }
-            found.edits.sort_by_key(|e| e.start);
+            found.splices.sort_by_key(|e| e.start);
         }
-        let edits = found.edits;
         self.skipped.merge(&found.skipped);
         self.mutants.extend(found.mutants);
+        self.warnings.extend(found.warnings);
         self.files.push(SchemaFile {
-            package: package.to_owned(),
-            rel_path: rel_path.to_owned(),
-            path: path.to_owned(),
+            package: spec.package.to_owned(),
+            rel_path: spec.rel_path.to_owned(),
+            path: spec.path.to_owned(),
             sites: found.sites,
             doctests: doctest::doctests(&file),
             source,
-            edits,
+            splices: found.splices,
         });
         Ok(found.external_mods)
     }
@@ -259,7 +290,7 @@ impl Discovery {
     /// Render file `index` of [`Discovery::files`] with the mutants that pass `enabled`.
     pub fn render(&self, index: usize, enabled: &dyn Fn(u32) -> bool) -> Rendered {
         let f = &self.files[index];
-        site::render(f.source.text(), &f.edits, &f.sites, enabled)
+        site::render(f.source.text(), &f.splices, &f.sites, enabled)
     }
 
     /// The mutant with this id.
@@ -274,23 +305,18 @@ fn rel_slash(path: &Path, base: &Path) -> String {
     rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
-/// Find the file of `mod name;` declared in `parent` (a crate root or `mod.rs` when `mod_rs`).
-fn resolve_mod(parent: &Path, mod_rs: bool, m: &ExternalMod) -> Option<PathBuf> {
-    let ((name, path_attr), inline) = m.path.split_last()?;
-    let parent_dir = parent.parent()?;
-    let mut dir = if mod_rs || (path_attr.is_some() && inline.is_empty()) {
-        parent_dir.to_owned()
-    } else {
-        parent.with_extension("")
-    };
-    for (inline_name, inline_path) in inline {
-        dir.push(inline_path.as_deref().unwrap_or(inline_name));
-    }
-    let candidates = match path_attr {
-        Some(p) => vec![dir.join(p)],
-        None => vec![dir.join(format!("{name}.rs")), dir.join(name).join("mod.rs")],
-    };
-    candidates.into_iter().find(|c| c.is_file())
+/// One file to discover, and where it sits.
+struct FileSpec<'a> {
+    package: &'a str,
+    rel_path: &'a str,
+    path: &'a Path,
+    namespace: Vec<String>,
+    mod_dir: ModDir,
+    /// A crate root gets the lint allowance (and, in edition 2015, `extern crate`).
+    crate_root: bool,
+    /// Left unmutated by the config; its modules are still followed.
+    excluded: bool,
+    edition_2015: bool,
 }
 
 #[cfg(test)]

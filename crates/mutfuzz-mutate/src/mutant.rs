@@ -13,19 +13,19 @@ pub struct LineCol {
     pub column: usize,
 }
 
-/// A range of the user's source file.
+/// A range of the user's source file (a *span* is a range of an input's choices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Span {
+pub struct SourceRange {
     /// First character.
     pub start: LineCol,
     /// Just past the last character.
     pub end: LineCol,
 }
 
-impl From<proc_macro2::Span> for Span {
-    fn from(span: proc_macro2::Span) -> Span {
+impl From<proc_macro2::Span> for SourceRange {
+    fn from(span: proc_macro2::Span) -> SourceRange {
         let (s, e) = (span.start(), span.end());
-        Span {
+        SourceRange {
             start: LineCol { line: s.line, column: s.column + 1 },
             end: LineCol { line: e.line, column: e.column + 1 },
         }
@@ -47,8 +47,9 @@ pub struct Mutant {
     pub package: String,
     /// Path of the source file relative to the workspace root, with `/` separators.
     pub file: String,
-    /// Where the change is, in the user's source.
-    pub span: Span,
+    /// Where the change is, in the user's source. (The JSON name `span` is kept for
+    /// existing catalogs.)
+    pub span: SourceRange,
     /// The enclosing function, qualified by module and type (`parse::Lexer::next`).
     pub function: String,
     /// What kind of change this is.

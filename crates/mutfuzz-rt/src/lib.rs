@@ -27,6 +27,10 @@
 //! Configuration comes from the environment on first use (see [`env`]), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
+mod range_limit;
+
+pub use range_limit::{pred, succ, RangeLimit};
+
 use std::cell::Cell;
 use std::fmt;
 use std::io::Write;

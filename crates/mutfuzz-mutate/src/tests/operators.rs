@@ -1,84 +1,7 @@
-//! Per-operator tests: the exact mutants found in small snippets, and proof that each
-//! schema compiles (with `rustc`, against the real run-time crate) and behaves.
-
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
+//! Per-operator tests: the exact mutants found in small snippets, their schemas compiled
+//! and run.
 
 use super::*;
-
-fn discover(src: &str) -> Discovery {
-    Discovery::from_source("src/lib.rs", src, &Config::default()).unwrap()
-}
-
-fn names(src: &str) -> Vec<String> {
-    discover(src).mutants.iter().map(|m| m.name()).collect()
-}
-
-/// Build `mutfuzz-rt` once as an rlib for the compile checks.
-fn rt_rlib() -> &'static PathBuf {
-    static RLIB: OnceLock<PathBuf> = OnceLock::new();
-    RLIB.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
-        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mutfuzz-rt/src/lib.rs");
-        let out = dir.join("libmutfuzz_rt.rlib");
-        let status = Command::new(rustc())
-            .args(["--edition", "2021", "--crate-type", "rlib", "--crate-name", "mutfuzz_rt", "-o"])
-            .arg(&out)
-            .arg(src)
-            .status()
-            .unwrap();
-        assert!(status.success(), "mutfuzz-rt does not build");
-        out
-    })
-}
-
-fn rustc() -> String {
-    std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned())
-}
-
-/// Compile `schema` with the run-time crate; `bin` builds and runs an executable with each
-/// of `runs` as `MUTFUZZ_ACTIVE`, returning the outputs.
-fn compile(schema: &str, bin: bool, runs: &[u32]) -> Vec<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("schema.rs");
-    std::fs::write(&file, schema).unwrap();
-    let mut cmd = Command::new(rustc());
-    cmd.args(["--edition", "2024", "--crate-name", "schema", "-Dwarnings", "--extern"])
-        .arg(format!("mutfuzz_rt={}", rt_rlib().display()))
-        .arg("--out-dir")
-        .arg(dir.path());
-    if bin {
-        cmd.args(["--crate-type", "bin"]);
-    } else {
-        cmd.args(["--crate-type", "lib", "--emit", "metadata"]);
-    }
-    let out = cmd.arg(&file).output().unwrap();
-    assert!(
-        out.status.success(),
-        "schema does not compile:\n{}\n--- schema ---\n{schema}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    runs.iter()
-        .map(|id| {
-            let out = Command::new(dir.path().join("schema"))
-                .env("MUTFUZZ_ACTIVE", id.to_string())
-                .output()
-                .unwrap();
-            String::from_utf8_lossy(&out.stdout).trim().to_owned()
-        })
-        .collect()
-}
-
-/// The schema of `src` with every mutant enabled; asserts that it compiles.
-fn assert_schema_compiles(src: &str) -> Discovery {
-    let d = discover(src);
-    let r = d.render(0, &|_| true);
-    let lines = |s: &str| s.lines().count();
-    assert_eq!(lines(&r.text), lines(src), "schema keeps the line count:\n{}", r.text);
-    compile(&r.text, false, &[]);
-    d
-}
 
 #[test]
 fn arithmetic_bitwise_and_shift_swaps() {
@@ -355,76 +278,64 @@ fn closures_and_async_blocks_that_outlive_their_function_compile() {
     assert!(d.mutants.iter().any(|m| m.name() == "src/lib.rs:4:51: replace * with + in inner"));
 }
 
+/// Every shape's snippet compiles with all its mutants enabled.
 #[test]
-fn modules_are_followed_through_files_mod_rs_path_attributes_and_inline_modules() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path();
-    let write = |rel: &str, text: &str| {
-        let p = root.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    write(
-        "src/lib.rs",
-        "mod a;\n#[path = \"other/b_impl.rs\"]\nmod b;\nmod c { mod d; }\n#[cfg(test)]\nmod tests;\nmod missing;\n",
-    );
-    write("src/a.rs", "mod deep;\npub fn fa() -> bool { true }\n");
-    write("src/a/deep.rs", "pub fn fdeep() -> u8 { 1 }\n");
-    write("src/other/b_impl.rs", "pub fn fb() -> u8 { 2 }\n");
-    write("src/c/d/mod.rs", "pub fn fd() -> u8 { 3 }\n");
-    write("src/tests.rs", "fn never() -> u8 { 4 }\n");
-    let spec = PackageSpec {
-        name: "p".into(),
-        root: root.to_owned(),
-        crate_roots: vec![CrateRoot { path: root.join("src/lib.rs") }],
-        edition_2015: false,
-    };
-    let mut d = Discovery::default();
-    d.add_package(&spec, root, &Config::default()).unwrap();
-    let files: Vec<&str> = d.files.iter().map(|f| f.rel_path.as_str()).collect();
-    assert_eq!(files, ["src/lib.rs", "src/a.rs", "src/a/deep.rs", "src/other/b_impl.rs", "src/c/d/mod.rs"]);
-    let mut functions: Vec<&str> = d.mutants.iter().map(|m| m.function.as_str()).collect();
-    functions.dedup();
-    assert_eq!(functions, ["a::fa", "a::deep::fdeep", "b::fb", "c::d::fd"]);
-    assert_eq!(d.skipped.cfg_test, 1);
-    assert_eq!(d.warnings, ["src/lib.rs: no file found for `mod missing`; its code is not mutated"]);
-    // Ids run on without gaps across files.
-    let ids: Vec<u32> = d.mutants.iter().map(|m| m.id).collect();
-    assert_eq!(ids, (1..=d.mutants.len() as u32).collect::<Vec<_>>());
+fn every_shape_snippet_compiles() {
+    for (name, src) in crate::shape::tests::SNIPPETS {
+        let d = crate::shape::tests::discover(name, src);
+        compile(&d.render(0, &|_| true).text, false, &[]);
+    }
 }
 
+/// `..` ↔ `..=` never overflows: an inclusive range ending at the type's minimum becomes
+/// empty, and an end at the type's maximum saturates; `char` ranges swap too.
 #[test]
-fn edition_2015_crate_roots_get_extern_crate_after_their_doc_comments() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path();
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(
-        root.join("src/lib.rs"),
-        "//! Crate docs.\n\n/// Adds.\npub fn add(a: u8) -> u8 { a + 1 }\n",
-    )
+fn range_limit_swaps_run_without_overflow() {
+    let src = r#"fn main() {
+    let z = 0u32;
+    let a = (0..=z).count();
+    let v = [1u8, 2, 3];
+    let b = v[..=0].len();
+    let m = u8::MAX;
+    let c = (250..m).count();
+    let d = (250u8..254).count();
+    let e = ('a'..='c').count();
+    let f = v[1..=1].len();
+    println!("{a} {b} {c} {d} {e} {f}");
+}
+"#;
+    let config = Config::new(config::ConfigFile {
+        exclude_operators: vec!["fn_return".into(), "int_literal".into(), "call_delete".into()],
+        ..Default::default()
+    })
     .unwrap();
-    let spec = PackageSpec {
-        name: "old".into(),
-        root: root.to_owned(),
-        crate_roots: vec![CrateRoot { path: root.join("src/lib.rs") }],
-        edition_2015: true,
-    };
-    let mut d = Discovery::default();
-    d.add_package(&spec, root, &Config::default()).unwrap();
-    let text = d.render(0, &|_| true).text;
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("#![allow(") && lines[0].ends_with("//! Crate docs."), "{text}");
-    assert!(lines[2].starts_with("extern crate mutfuzz_rt; /// Adds."), "{text}");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("lib.rs");
-    std::fs::write(&file, &text).unwrap();
-    let out = Command::new(rustc())
-        .args(["--edition", "2015", "--crate-type", "lib", "--emit", "metadata", "-Dwarnings", "--extern"])
-        .arg(format!("mutfuzz_rt={}", rt_rlib().display()))
-        .arg("--out-dir")
-        .arg(dir.path())
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
+    let d = Discovery::from_source("src/main.rs", src, &config).unwrap();
+    let names: Vec<String> = d.mutants.iter().map(|m| m.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "src/main.rs:3:15: replace ..= with .. in main",
+            "src/main.rs:5:15: replace ..= with .. in main",
+            "src/main.rs:7:17: replace .. with ..= in main",
+            "src/main.rs:8:19: replace .. with ..= in main",
+            "src/main.rs:9:17: replace ..= with .. in main",
+            "src/main.rs:10:16: replace ..= with .. in main",
+        ]
+    );
+    let outputs = compile(&d.render(0, &|_| true).text, true, &[0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(
+        outputs,
+        [
+            "1 1 5 4 3 1",
+            // `0..=0` → `0..0`: empty, not `0..=(0 - 1)`.
+            "0 1 5 4 3 1",
+            // `v[..=0]` is `v[0..=0]`, which becomes empty.
+            "1 0 5 4 3 1",
+            // `250..MAX` cannot become `250..=MAX` in a `Range`: it saturates.
+            "1 1 5 4 3 1",
+            "1 1 5 5 3 1",
+            "1 1 5 4 2 1",
+            "1 1 5 4 3 0",
+        ]
+    );
 }

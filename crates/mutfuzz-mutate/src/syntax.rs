@@ -1,0 +1,126 @@
+//! Small questions about `syn` syntax trees that discovery asks.
+
+use syn::{Attribute, BinOp, Expr, Lit};
+
+/// Is this a compound assignment (`+=`, `<<=`, …)?
+pub(crate) fn is_compound(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
+}
+
+/// Is this a comparison, which takes its operands by reference?
+pub(crate) fn is_comparison(op: &BinOp) -> bool {
+    matches!(op, BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_))
+}
+
+/// Does this condition bind with `let` (an `if let` or a let chain)?
+pub(crate) fn contains_let(e: &Expr) -> bool {
+    match e {
+        Expr::Let(_) => true,
+        Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => {
+            contains_let(&b.left) || contains_let(&b.right)
+        }
+        Expr::Paren(p) => contains_let(&p.expr),
+        Expr::Group(g) => contains_let(&g.expr),
+        _ => false,
+    }
+}
+
+/// The expression inside any parentheses.
+pub(crate) fn unparen(mut e: &Expr) -> &Expr {
+    loop {
+        match e {
+            Expr::Paren(p) => e = &p.expr,
+            Expr::Group(g) => e = &g.expr,
+            _ => return e,
+        }
+    }
+}
+
+/// The value of an integer literal (in parentheses or not).
+pub(crate) fn int_value(e: &Expr) -> Option<u128> {
+    match unparen(e) {
+        Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) => i.base10_parse().ok(),
+        _ => None,
+    }
+}
+
+/// The name a call calls: the last segment of a function path, or a method's name.
+pub(crate) fn callee_name(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        },
+        Expr::MethodCall(m) => Some(m.method.to_string()),
+        _ => None,
+    }
+}
+
+/// `s`, cut to at most 60 characters for a one-line description.
+pub(crate) fn shorten(s: &str) -> String {
+    const MAX: usize = 60;
+    if s.chars().count() <= MAX {
+        s.to_owned()
+    } else {
+        let cut: String = s.chars().take(MAX - 1).collect();
+        format!("{cut}…")
+    }
+}
+
+/// The value of a `#[path = "…"]` attribute, if there is one.
+pub(crate) fn path_attr(attrs: &[Attribute]) -> Option<String> {
+    attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
+        syn::Meta::NameValue(nv) => match &nv.value {
+            Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The outer attributes of an expression, where it can carry them.
+pub(crate) fn expr_attrs(e: &Expr) -> &[Attribute] {
+    match e {
+        Expr::Array(x) => &x.attrs,
+        Expr::Assign(x) => &x.attrs,
+        Expr::Async(x) => &x.attrs,
+        Expr::Await(x) => &x.attrs,
+        Expr::Binary(x) => &x.attrs,
+        Expr::Block(x) => &x.attrs,
+        Expr::Break(x) => &x.attrs,
+        Expr::Call(x) => &x.attrs,
+        Expr::Cast(x) => &x.attrs,
+        Expr::Closure(x) => &x.attrs,
+        Expr::Continue(x) => &x.attrs,
+        Expr::Field(x) => &x.attrs,
+        Expr::ForLoop(x) => &x.attrs,
+        Expr::If(x) => &x.attrs,
+        Expr::Index(x) => &x.attrs,
+        Expr::Lit(x) => &x.attrs,
+        Expr::Loop(x) => &x.attrs,
+        Expr::Match(x) => &x.attrs,
+        Expr::MethodCall(x) => &x.attrs,
+        Expr::Paren(x) => &x.attrs,
+        Expr::Range(x) => &x.attrs,
+        Expr::Reference(x) => &x.attrs,
+        Expr::Return(x) => &x.attrs,
+        Expr::Struct(x) => &x.attrs,
+        Expr::Try(x) => &x.attrs,
+        Expr::Tuple(x) => &x.attrs,
+        Expr::Unary(x) => &x.attrs,
+        Expr::While(x) => &x.attrs,
+        _ => &[],
+    }
+}
