@@ -2,9 +2,10 @@
 //! configuration, statistics and records.
 //!
 //! The loop only wires the strategies together: a [`Schedule`] picks the parent, an
-//! [`Edit`] makes the child, the original runs once recording site hits and fuel, the
-//! surviving mutants whose site was hit run within budgets derived from the original's
-//! usage, an [`Oracle`] judges them, and a [`Guidance`] decides what to keep. Buffers
+//! [`Edit`] makes the child, the original runs once recording site hits and fuel, a
+//! [`Selector`] chooses mutants from the [`MutantTable`] (by default the surviving ones
+//! whose site was hit), they run within budgets derived from the original's usage, an
+//! [`Oracle`] judges them, and a [`Guidance`] decides what to keep. Buffers
 //! for the input bytes and the mutants to run are reused across trials, and nothing on
 //! the trial path takes a lock.
 
@@ -17,7 +18,6 @@ use std::time::{Duration, Instant};
 use mutfuzz_contract::{
     Budget, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, read_jsonl,
 };
-use serde::{Deserialize, Serialize};
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
@@ -25,39 +25,17 @@ use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Input, Limits, Rng, Source};
+use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
 use crate::schedule::{Schedule, ZestSchedule};
+use crate::select::{self, Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
 /// table once per process, so a generous first size lets later campaigns in the same
 /// process (with larger catalogs) still record every site.
 const MIN_SITE_TABLE: usize = 1024;
-
-/// What the engine needs to know of a mutant: its id and its site's base id.
-///
-/// Deserializes from the entries of a `mutants.json` catalog, ignoring other fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct MutantInfo {
-    /// Stable mutant id, from 1.
-    pub id: u32,
-    /// Id of the first mutant of this mutant's site (the site's base id).
-    pub site: u32,
-}
-
-impl MutantInfo {
-    /// Parses a `mutants.json` catalog (a JSON array of mutants).
-    pub fn from_json(text: &str) -> Result<Vec<MutantInfo>, Error> {
-        serde_json::from_str(text).map_err(|e| Error::Catalog(format!("mutant catalog is not valid: {e}")))
-    }
-
-    /// Reads a `mutants.json` catalog.
-    pub fn load(path: &Path) -> Result<Vec<MutantInfo>, Error> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        MutantInfo::from_json(&text).map_err(|e| Error::Catalog(format!("{}: {e}", path.display())))
-    }
-}
 
 /// Settings of a campaign.
 #[derive(Clone, Debug)]
@@ -123,19 +101,6 @@ impl Failure {
     }
 }
 
-/// One mutant's state in the campaign.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MutantStatus {
-    /// The mutant.
-    pub info: MutantInfo,
-    /// Whether its site was hit by the original on some input.
-    pub seen: bool,
-    /// How many times it ran.
-    pub runs: u64,
-    /// How it was killed, if it was.
-    pub killed: Option<KillKind>,
-}
-
 /// Why a campaign could not start or had to stop.
 #[derive(Debug)]
 pub enum Error {
@@ -163,7 +128,7 @@ pub enum Error {
 }
 
 impl Error {
-    fn io(path: &Path, source: io::Error) -> Error {
+    pub(crate) fn io(path: &Path, source: io::Error) -> Error {
         Error::File(FileError::io(path, source))
     }
 }
@@ -210,7 +175,7 @@ impl std::error::Error for Error {
 
 /// A kill found in the current trial, recorded only if its input is saved.
 struct PendingKill {
-    mutant: usize,
+    mutant: u32,
     kind: KillKind,
     limit: Option<KillLimit>,
 }
@@ -248,17 +213,10 @@ pub struct Campaign<T, O> {
     corpus: Corpus,
     store: Option<Store>,
     seeds: VecDeque<Vec<u8>>,
-    mutants: Vec<MutantInfo>,
+    table: MutantTable,
+    selector: Box<dyn Selector>,
     /// Size of the run-time's site-hit table requested.
-    table: usize,
-    /// Mutant indices sorted by site, and per site id the start of its run in `by_site`.
-    by_site: Vec<u32>,
-    site_start: Vec<u32>,
-    killed: Vec<Option<KillKind>>,
-    seen: Vec<bool>,
-    runs: Vec<u64>,
-    /// Per site id: whether a saved input hit it.
-    covered: Vec<bool>,
+    n_ids: usize,
     kills: Vec<KillRecord>,
     failures: Vec<Failure>,
     failure_messages: HashSet<String>,
@@ -289,38 +247,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         mutants: Vec<MutantInfo>,
         target: impl Fn(T) -> O + 'static,
     ) -> Result<Self, Error> {
-        let mut ids = HashSet::new();
-        for m in &mutants {
-            if m.id == 0 || m.site == 0 || m.site > m.id || m.id > mutfuzz_rt::MAX_MUTANT_ID {
-                return Err(Error::Catalog(format!(
-                    "mutant {} has site {}: ids start at 1 and a site's base id is at most its mutants' ids",
-                    m.id, m.site
-                )));
-            }
-            if !ids.insert(m.id) {
-                return Err(Error::Catalog(format!("mutant id {} appears twice in the catalog", m.id)));
-            }
-        }
-        let max_site = mutants.iter().map(|m| m.site).max().unwrap_or(0);
-        let sites = max_site as usize + 1;
-        let table = sites.max(MIN_SITE_TABLE);
-        probe_site_table(table, max_site)?;
-
-        // Counting sort of mutant indices by site: a flat table, no per-site allocation.
-        let mut site_start = vec![0u32; sites + 1];
-        for m in &mutants {
-            site_start[m.site as usize + 1] += 1;
-        }
-        for i in 1..site_start.len() {
-            site_start[i] += site_start[i - 1];
-        }
-        let mut next = site_start.clone();
-        let mut by_site = vec![0u32; mutants.len()];
-        for (i, m) in mutants.iter().enumerate() {
-            let slot = &mut next[m.site as usize];
-            by_site[*slot as usize] = i as u32;
-            *slot += 1;
-        }
+        let table = MutantTable::new(mutants)?;
+        let max_site = (table.site_ids() - 1) as u32;
+        let n_ids = table.site_ids().max(MIN_SITE_TABLE);
+        probe_site_table(n_ids, max_site)?;
 
         let store = match &config.dir {
             Some(dir) => {
@@ -332,24 +262,21 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
             None => None,
         };
-        let n = mutants.len();
+        let n = table.len();
+        let edit: Box<dyn Edit> = Box::new(Havoc::default());
         Ok(Campaign {
             exec: Executor::new(Box::new(target), config.limits),
             oracle: Box::new(DebugHash),
             guidance: guidance::build(config.guidance),
             schedule: Box::new(ZestSchedule::new()),
-            edit: Box::new(Havoc::default()),
+            selector: select::build(config.sample),
+            edit,
             rng: Rng::new(config.seed),
             corpus: Corpus::new(),
             store,
             seeds: VecDeque::new(),
+            n_ids,
             table,
-            by_site,
-            site_start,
-            killed: vec![None; n],
-            seen: vec![false; n],
-            runs: vec![0; n],
-            covered: vec![false; sites],
             kills: Vec::new(),
             failures: Vec::new(),
             failure_messages: HashSet::new(),
@@ -359,7 +286,6 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             pending: Vec::new(),
             events: None,
             edges: EdgeMap::default(),
-            mutants,
             config,
         })
     }
@@ -403,6 +329,13 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self
     }
 
+    /// Uses another mutant selection than the configured one (Mu2's execution pruning,
+    /// sampled when [`Config::sample`] is set).
+    pub fn with_selector(mut self, selector: Box<dyn Selector>) -> Self {
+        self.selector = selector;
+        self
+    }
+
     /// Calls `events` before each original run and each mutant run. One dynamic call
     /// each; meant for writing a line that a supervisor reads.
     pub fn with_events(mut self, events: impl FnMut(Event<'_>) + 'static) -> Self {
@@ -429,13 +362,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         if let Some(torn) = &kills.torn {
             eprintln!("warning: {torn}");
         }
-        let index: std::collections::HashMap<u32, usize> =
-            self.mutants.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        let index = self.table.index_by_id();
         for record in kills.records {
             if let Some(&i) = index.get(&record.mutant)
-                && self.killed[i].is_none()
+                && self.table.kill(i, record.kind)
             {
-                self.killed[i] = Some(record.kind);
                 self.stats.mutants_killed += 1;
                 self.kills.push(record);
             }
@@ -514,12 +445,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     /// Every mutant's state, in catalog order.
     pub fn mutants(&self) -> impl Iterator<Item = MutantStatus> + '_ {
-        self.mutants.iter().enumerate().map(|(i, &info)| MutantStatus {
-            info,
-            seen: self.seen[i],
-            runs: self.runs[i],
-            killed: self.killed[i],
-        })
+        self.table.statuses()
+    }
+
+    /// The mutant table (what selectors see).
+    pub fn table(&self) -> &MutantTable {
+        &self.table
+    }
+
+    /// The name of the mutant selection in use.
+    pub fn selector_name(&self) -> &'static str {
+        self.selector.name()
     }
 
     /// One trial: Alg. 2's loop body.
@@ -536,7 +472,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 None => bytes.clear(),
             }
         }
-        let mut src = Source::new(bytes, Rng::new(self.rng.next_u64())).with_limits(self.config.limits);
+        let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
+            .with_limits(self.config.limits)
+            .with_spans(self.edit.needs_spans());
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
 
@@ -544,19 +482,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             events(Event::Trial(input.as_bytes()));
         }
         self.edges.reset();
-        let original = self.exec.run_original(value, self.table, &*self.oracle);
+        let original = self.exec.run_original(value, self.n_ids, &*self.oracle);
         let edges = self.edges.read();
-        let mut new_sites = 0;
-        for &site in &original.hits {
-            let Some(covered) = self.covered.get(site as usize) else { continue };
-            new_sites += usize::from(!covered);
-            let (lo, hi) = self.site_range(site);
-            for &mi in &self.by_site[lo..hi] {
-                let seen = &mut self.seen[mi as usize];
-                self.stats.mutants_seen += usize::from(!*seen);
-                *seen = true;
-            }
-        }
+        let seen_before = self.table.seen_count();
+        let new_sites = self.table.see(&original.hits);
+        self.stats.mutants_seen += self.table.seen_count() - seen_before;
         match &original.end {
             OriginalEnd::Discarded => self.stats.discards += 1,
             OriginalEnd::Panicked { message, location } => {
@@ -570,15 +500,18 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.pending.clear();
         let mut mutants_run = 0;
         if self.guidance.runs_mutants() {
-            self.select(&original.hits);
+            self.to_run.clear();
+            let sites = TrialSites { hits: &original.hits };
+            self.selector.select(&sites, &self.table, &mut self.rng, &mut self.to_run);
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
             for k in 0..self.to_run.len() {
-                let mi = self.to_run[k] as usize;
+                let mi = self.to_run[k];
+                let id = self.table.info(mi).id;
                 if let Some(events) = &mut self.events {
-                    events(Event::Mutant(self.mutants[mi].id));
+                    events(Event::Mutant(id));
                 }
-                let end = self.exec.run_mutant(self.mutants[mi].id, input.as_bytes(), fuel, depth);
-                self.runs[mi] += 1;
+                let end = self.exec.run_mutant(id, input.as_bytes(), fuel, depth);
+                self.table.ran(mi);
                 if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
                     self.pending.push(PendingKill { mutant: mi, kind, limit });
                 }
@@ -613,19 +546,16 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
         let name = content_name(input.as_bytes());
         self.stats.edges = self.edges.keep_last();
-        for &site in &original.hits {
-            if let Some(c) = self.covered.get_mut(site as usize) {
-                *c = true;
-            }
-        }
+        self.table.cover(&original.hits);
         if let Some(store) = &self.store {
             store.save_input(&name, input.as_bytes())?;
         }
         for k in 0..self.pending.len() {
             let PendingKill { mutant, kind, limit } = self.pending[k];
-            self.killed[mutant] = Some(kind);
+            // Only surviving mutants ran and each ran once, so this is its first kill.
+            self.table.kill(mutant, kind);
             self.stats.mutants_killed += 1;
-            let info = self.mutants[mutant];
+            let info = self.table.info(mutant);
             let record =
                 KillRecord { mutant: info.id, site: info.site, kind, limit, input: name.clone(), trial };
             if let Some(store) = &mut self.store {
@@ -648,40 +578,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Ok(())
     }
 
-    fn site_range(&self, site: u32) -> (usize, usize) {
-        let s = site as usize;
-        (self.site_start[s] as usize, self.site_start[s + 1] as usize)
-    }
-
-    /// Alg. 3: the surviving mutants whose site the original hit, optionally a random
-    /// subset of `sample` of them.
-    fn select(&mut self, hits: &[u32]) {
-        self.to_run.clear();
-        for &site in hits {
-            if site as usize >= self.covered.len() {
-                continue;
-            }
-            let (lo, hi) = self.site_range(site);
-            for &mi in &self.by_site[lo..hi] {
-                if self.killed[mi as usize].is_none() {
-                    self.to_run.push(mi);
-                }
-            }
-        }
-        if let Some(k) = self.config.sample
-            && self.to_run.len() > k
-        {
-            // Partial Fisher–Yates: the first k are a uniform sample.
-            for i in 0..k {
-                let j = i + self.rng.below((self.to_run.len() - i) as u64) as usize;
-                self.to_run.swap(i, j);
-            }
-            self.to_run.truncate(k);
-        }
-    }
-
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
-        let again = self.exec.rerun_original(input.as_bytes(), self.table, &*self.oracle);
+        let again = self.exec.rerun_original(input.as_bytes(), self.n_ids, &*self.oracle);
         if original.end.agrees_with(&again.end, &*self.oracle) {
             return Ok(());
         }
@@ -742,18 +640,4 @@ fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
     let ok = mutfuzz_rt::site_hits().contains(&max_site);
     mutfuzz_rt::activate(0);
     if ok || max_site == 0 { Ok(()) } else { Err(Error::SiteTable { site: max_site }) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_catalog_reads_id_and_site_and_ignores_the_rest() {
-        let json = r#"[{"id": 1, "site": 1, "file": "src/lib.rs", "operator": "x"},
-                       {"id": 2, "site": 1, "description": "replace + with -"}]"#;
-        let m = MutantInfo::from_json(json).unwrap();
-        assert_eq!(m, [MutantInfo { id: 1, site: 1 }, MutantInfo { id: 2, site: 1 }]);
-        assert!(MutantInfo::from_json("{").unwrap_err().to_string().contains("not valid"));
-    }
 }

@@ -34,9 +34,10 @@ use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{CampaignDir, GuidanceKind, JsonlWriter, Line, Report, ScoreLine, Stats, read_jsonl};
 
-use crate::campaign::{Campaign, Config, Event, MutantInfo};
+use crate::campaign::{Campaign, Config, Event};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
+use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
 use crate::score::{SCORE_BUDGET, ScoreEvent, score};
 

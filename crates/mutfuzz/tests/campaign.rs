@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use mutfuzz::{Campaign, Config, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, Rng, Source};
+use mutfuzz::{
+    Campaign, Config, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, MutantTable, Rng, Selector,
+    Source, TrialSites,
+};
 use mutfuzz_rt::{at, enter, tick};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -340,6 +343,39 @@ fn sampling_k_mutants_bounds_the_runs_per_trial() {
     c.run_trials(200).unwrap();
     let stats = c.stats();
     assert!(stats.mutant_runs <= stats.trials && stats.mutant_runs > 0, "{stats:?}");
+}
+
+/// Runs only the mutants of one site: a selection strategy is a plug-in, not a loop edit.
+struct OnlySite(u32);
+
+impl Selector for OnlySite {
+    fn name(&self) -> &'static str {
+        "only-site"
+    }
+
+    fn select(&mut self, sites: &TrialSites<'_>, table: &MutantTable, _rng: &mut Rng, out: &mut Vec<u32>) {
+        if sites.hits.contains(&self.0) {
+            out.extend(table.at_site(self.0).iter().filter(|&&mi| table.killed(mi).is_none()));
+        }
+    }
+}
+
+#[test]
+fn a_custom_selector_decides_which_mutants_run() {
+    let _g = lock();
+    let all = {
+        let mut c = Campaign::new(config(4), catalog(), target).unwrap();
+        c.run_trials(400).unwrap();
+        c.mutants().filter(|m| m.runs > 0).map(|m| m.info.site).collect::<std::collections::BTreeSet<_>>()
+    };
+    assert!(all.len() > 1, "{all:?}");
+    let site = *all.iter().next().unwrap();
+    let mut c = Campaign::new(config(4), catalog(), target).unwrap().with_selector(Box::new(OnlySite(site)));
+    c.run_trials(400).unwrap();
+    assert_eq!(c.selector_name(), "only-site");
+    assert!(c.mutants().all(|m| m.runs == 0 || m.info.site == site));
+    assert!(c.mutants().any(|m| m.runs > 0));
+    assert!(c.kills().iter().all(|k| k.site == site));
 }
 
 #[test]

@@ -1,0 +1,51 @@
+//! Mutant selection: which mutants a trial runs on its input. Each strategy is one
+//! implementation of [`Selector`]: Mu2's execution pruning ([`ExecutionPruning`]) and
+//! μZest's random subset of k ([`Sample`]) today.
+
+mod execution;
+mod sample;
+
+pub use execution::ExecutionPruning;
+pub use sample::Sample;
+
+use crate::input::Rng;
+use crate::mutants::MutantTable;
+
+/// The selection a [`Config`](crate::Config) asks for: execution pruning, sampled
+/// to `sample` mutants per trial when set.
+pub fn build(sample: Option<usize>) -> Box<dyn Selector> {
+    match sample {
+        Some(k) => Box::new(Sample::new(Box::new(ExecutionPruning), k)),
+        None => Box::new(ExecutionPruning),
+    }
+}
+
+/// What the original's run on this trial's input tells a selector.
+#[derive(Clone, Copy, Debug)]
+pub struct TrialSites<'a> {
+    /// Base ids of the sites the original hit, increasing.
+    pub hits: &'a [u32],
+}
+
+/// Chooses the mutants to run on one trial's input.
+pub trait Selector {
+    /// Short name for reports (`execution`, `sample`).
+    fn name(&self) -> &'static str;
+
+    /// Appends to `out` (empty on entry) the catalog indices of the mutants to run, in
+    /// the order to run them. Called once per trial on the trial path: no allocation
+    /// beyond `out`'s reused capacity.
+    fn select(&mut self, sites: &TrialSites<'_>, table: &MutantTable, rng: &mut Rng, out: &mut Vec<u32>);
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use crate::MutantInfo;
+    use crate::mutants::MutantTable;
+
+    /// Sites 1 (mutants 1, 2, 3), 4 (mutant 4) and 5 (mutants 5, 6).
+    pub(crate) fn three_sites() -> MutantTable {
+        let pairs = [(1, 1), (2, 1), (3, 1), (4, 4), (5, 5), (6, 5)];
+        MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo { id, site }).collect()).unwrap()
+    }
+}
