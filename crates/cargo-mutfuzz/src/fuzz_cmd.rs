@@ -313,7 +313,15 @@ fn fuzz_command(
         args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
         "--guidance".into(),
         args.guidance.name().into(),
+        "--prune".into(),
+        args.prune.name().into(),
     ];
+    if let Some(k) = args.mutant_sample {
+        a.extend(["--sample".into(), k.to_string().into()]);
+    }
+    if args.verify_pruning {
+        a.push("--verify-pruning".into());
+    }
     if let Some(n) = trials {
         a.extend(["--trials".into(), n.to_string().into()]);
     }
@@ -361,6 +369,21 @@ fn print_summary(
         total.saturating_sub(seen)
     );
     eprintln!("Score: {} of viable mutants killed", status::percent(killed, total));
+    if let Some(s) = last.filter(|s| s.mutants_reached > 0) {
+        let verified = if s.pruned_verified > 0 {
+            format!("; {} pruned runs checked, every one survived", s.pruned_verified)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "Mutant runs: {} of {} surviving mutants at reached sites ({:.2} per trial, {} pruning{}{verified})",
+            s.mutant_runs,
+            s.mutants_reached,
+            s.mutant_runs as f64 / s.trials.max(1) as f64,
+            args.prune,
+            args.mutant_sample.map(|k| format!(", sample of {k}")).unwrap_or_default(),
+        );
+    }
     let failures = records::read::<FailureRecord>(&files.state.failure_log())?;
     if failures.is_empty() {
         eprintln!("Failures of the original: none");

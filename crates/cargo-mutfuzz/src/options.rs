@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use mutfuzz_contract::GuidanceKind;
+use mutfuzz_contract::{GuidanceKind, Prune};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -121,6 +121,18 @@ pub struct FuzzArgs {
     /// Which inputs to keep.
     #[arg(long, default_value = "mu2", value_parser = guidance_parser())]
     pub guidance: GuidanceKind,
+    /// Which surviving mutants of the sites an input reaches run: `infection` skips those
+    /// whose site computed the original's value on it (Mu2's infection pruning),
+    /// `execution` runs them all.
+    #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
+    pub prune: Prune,
+    /// Run a uniform random sample of at most K of those mutants per trial (μZest).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub mutant_sample: Option<u64>,
+    /// Also run every mutant that infection pruning skips and stop if one is killed (a
+    /// check of the infection probes; slow).
+    #[arg(long, hide = true)]
+    pub verify_pruning: bool,
     /// Seed of every random choice.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,

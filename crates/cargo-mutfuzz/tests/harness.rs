@@ -97,6 +97,38 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("output:"));
 }
 
+/// The numbers of the summary's `Mutant runs: R of N …` line, and its `Mutants:` line.
+fn runs_and_kills(stderr: &str) -> (u64, u64, String) {
+    let line = stderr.lines().find(|l| l.starts_with("Mutant runs: ")).unwrap_or_else(|| panic!("{stderr}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let kills = stderr.lines().find(|l| l.starts_with("Mutants: ")).unwrap().to_owned();
+    (words[2].parse().unwrap(), words[4].parse().unwrap(), kills)
+}
+
+#[test]
+fn infection_pruning_skips_only_mutants_that_survive_when_run_anyway() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let fuzz = |corpus: &str, extra: &[&str]| {
+        let corpus = tmp.path().join(corpus).to_string_lossy().into_owned();
+        let mut args = vec!["fuzz", "sort", "--trials", "3000", "--seed", "3", "--corpus", &corpus];
+        args.extend(extra);
+        let out = mutfuzz(tmp.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        stderr
+    };
+    // Every mutant that infection pruning skips is run anyway: none may be killed.
+    let checked = fuzz("c1", &["--verify-pruning"]);
+    assert!(checked.contains("pruned runs checked, every one survived"), "{checked}");
+    let (runs, reached, kills) = runs_and_kills(&checked);
+    assert!(runs < reached, "{checked}");
+    // The same campaign with execution pruning runs every reached mutant and kills the same.
+    let all = fuzz("c2", &["--prune", "execution"]);
+    let (runs_all, reached_all, kills_all) = runs_and_kills(&all);
+    assert_eq!((runs_all, reached_all), (reached, reached), "{all}");
+    assert_eq!(kills_all, kills);
+}
+
 #[test]
 fn a_mutant_that_aborts_is_killed_by_crash_and_the_campaign_goes_on() {
     let tmp = copy_of("tests/fixtures/crasher");

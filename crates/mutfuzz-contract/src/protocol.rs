@@ -110,6 +110,8 @@ mod tests {
             discards: 0,
             favoured: 1,
             mutant_runs: 30,
+            mutants_reached: 45,
+            pruned_verified: 5,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

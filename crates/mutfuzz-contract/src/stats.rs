@@ -27,6 +27,15 @@ pub struct Stats {
     pub mutants_killed: usize,
     /// Mutant runs made.
     pub mutant_runs: u64,
+    /// Summed over trials that run mutants: the surviving mutants whose site the original
+    /// executed (what execution pruning alone would run). `mutant_runs` over this is
+    /// what infection pruning and sampling save.
+    #[serde(default)]
+    pub mutants_reached: u64,
+    /// Runs of mutants that infection pruning skipped, made anyway to check that each
+    /// survives (only with pruning verification on; a kill stops the campaign).
+    #[serde(default)]
+    pub pruned_verified: u64,
 }
 
 impl Stats {

@@ -29,7 +29,7 @@ use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
 use crate::schedule::{Schedule, ZestSchedule};
-use crate::select::{self, Selector, TrialSites};
+use crate::select::{self, Prune, Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
@@ -52,8 +52,14 @@ pub struct Config {
     pub limits: Limits,
     /// Fuel and depth bounds of mutant runs.
     pub budget: Budget,
+    /// Which surviving mutants of the sites a trial reaches run (Mu2's pruning).
+    pub prune: Prune,
     /// Run at most this many of the selected mutants per trial, chosen at random (μZest's k).
     pub sample: Option<usize>,
+    /// Also run every mutant that infection pruning skipped, and stop with
+    /// [`Error::UnsoundPruning`] if one is killed (a check of the probes, for tests and
+    /// benchmarks; it costs every pruned run).
+    pub verify_pruning: bool,
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
@@ -68,7 +74,9 @@ impl Default for Config {
             corpus_dir: None,
             limits: Limits::default(),
             budget: Budget::default(),
+            prune: Prune::default(),
             sample: None,
+            verify_pruning: false,
             check_determinism: true,
         }
     }
@@ -114,6 +122,16 @@ pub enum Error {
         /// The largest site id of this catalog.
         site: u32,
     },
+    /// A mutant that infection pruning skipped was killed when run anyway: the probe of
+    /// its site is wrong.
+    UnsoundPruning {
+        /// The mutant.
+        mutant: u32,
+        /// The input's name (content hash).
+        input: String,
+        /// How it was killed.
+        kind: KillKind,
+    },
     /// The original gave two different results on the same input.
     Nondeterministic {
         /// The input's name (content hash).
@@ -142,6 +160,11 @@ impl fmt::Display for Error {
                 f,
                 "the site-hit table of this process was sized for fewer sites than site {site}; \
                  run campaigns with larger catalogs in their own process"
+            ),
+            Error::UnsoundPruning { mutant, input, kind } => write!(
+                f,
+                "infection pruning skipped mutant {mutant} on input {input}, but running it kills it \
+                 ({kind}): its site's infection probe is wrong; run with --prune execution"
             ),
             Error::Nondeterministic { input, bytes, first, second } => {
                 let shown = &bytes[..bytes.len().min(64)];
@@ -195,7 +218,7 @@ struct PendingKill {
 ///     match mutfuzz_rt::at(__m, 1, 1) { 1 => l >= r, _ => l > r }
 /// }
 ///
-/// let mutants = vec![MutantInfo { id: 1, site: 1 }];
+/// let mutants = vec![MutantInfo::new(1, 1)];
 /// let mut campaign = Campaign::new(Config::default(), mutants, big).unwrap();
 /// campaign.run_trials(2000).unwrap();
 /// // Only x == 9 tells `>` from `>=`; the campaign found it.
@@ -269,7 +292,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             oracle: Box::new(DebugHash),
             guidance: guidance::build(config.guidance),
             schedule: Box::new(ZestSchedule::new()),
-            selector: select::build(config.sample),
+            selector: select::build(config.prune, config.sample),
             edit,
             rng: Rng::new(config.seed),
             corpus: Corpus::new(),
@@ -501,6 +524,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let mut mutants_run = 0;
         if self.guidance.runs_mutants() {
             self.to_run.clear();
+            self.stats.mutants_reached += self.surviving_at(&original.hits);
             let sites = TrialSites { hits: &original.hits };
             self.selector.select(&sites, &self.table, &mut self.rng, &mut self.to_run);
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
@@ -515,6 +539,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
                     self.pending.push(PendingKill { mutant: mi, kind, limit });
                 }
+            }
+            if self.config.verify_pruning {
+                self.verify_pruning(&original, input.as_bytes(), fuel, depth)?;
             }
             mutants_run = self.to_run.len();
             self.stats.mutant_runs += mutants_run as u64;
@@ -576,6 +603,44 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.stats.corpus = self.corpus.len();
         self.stats.favoured += usize::from(verdict.favoured);
         Ok(())
+    }
+
+    /// Runs every surviving mutant of a hit site that the original's run did not infect
+    /// and that did not run: each must survive.
+    fn verify_pruning(
+        &mut self,
+        original: &OriginalRun<O>,
+        bytes: &[u8],
+        fuel: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        for &site in &original.hits {
+            for k in 0..self.table.at_site(site).len() {
+                let mi = self.table.at_site(site)[k];
+                let info = self.table.info(mi);
+                let pruned = info.probe && !mutfuzz_rt::infected(info.id);
+                if !pruned || self.table.killed(mi).is_some() || self.to_run.contains(&mi) {
+                    continue;
+                }
+                if let Some(events) = &mut self.events {
+                    events(Event::Mutant(info.id));
+                }
+                let end = self.exec.run_mutant(info.id, bytes, fuel, depth);
+                self.stats.pruned_verified += 1;
+                if let Some((kind, _)) = judge(&*self.oracle, &original.end, &end) {
+                    return Err(Error::UnsoundPruning { mutant: info.id, input: content_name(bytes), kind });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The surviving mutants of the sites `hits` (what execution pruning would run).
+    fn surviving_at(&self, hits: &[u32]) -> u64 {
+        let table = &self.table;
+        hits.iter()
+            .map(|&s| table.at_site(s).iter().filter(|&&mi| table.killed(mi).is_none()).count() as u64)
+            .sum()
     }
 
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {

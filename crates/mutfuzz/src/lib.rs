@@ -99,4 +99,4 @@ pub use mutfuzz_derive::Gen;
 pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::assume;
 pub use schedule::{Schedule, ZestSchedule};
-pub use select::{ExecutionPruning, Sample, Selector, TrialSites};
+pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};

@@ -22,9 +22,17 @@ pub struct MutantInfo {
     pub id: u32,
     /// Id of the first mutant of this mutant's site (the site's base id).
     pub site: u32,
+    /// Whether its site has an infection probe (the catalog's `probe`).
+    #[serde(default)]
+    pub probe: bool,
 }
 
 impl MutantInfo {
+    /// A mutant whose site has no infection probe.
+    pub const fn new(id: u32, site: u32) -> MutantInfo {
+        MutantInfo { id, site, probe: false }
+    }
+
     /// Parses a `mutants.json` catalog (a JSON array of mutants).
     pub fn from_json(text: &str) -> Result<Vec<MutantInfo>, Error> {
         serde_json::from_str(text).map_err(|e| Error::Catalog(format!("mutant catalog is not valid: {e}")))
@@ -56,7 +64,7 @@ pub struct MutantStatus {
 /// use mutfuzz::{MutantInfo, MutantTable};
 ///
 /// // Site 1 has mutants 1 and 2, site 3 has mutant 3.
-/// let catalog = [(1, 1), (2, 1), (3, 3)].map(|(id, site)| MutantInfo { id, site });
+/// let catalog = [(1, 1), (2, 1), (3, 3)].map(|(id, site)| MutantInfo::new(id, site));
 /// let mut table = MutantTable::new(catalog.to_vec()).unwrap();
 /// assert_eq!(table.at_site(1), &[0, 1]);
 /// assert_eq!(table.see(&[3]), 1); // one site no saved input covers yet
@@ -240,7 +248,7 @@ mod tests {
     use super::*;
 
     fn table(pairs: &[(u32, u32)]) -> MutantTable {
-        MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo { id, site }).collect()).unwrap()
+        MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo::new(id, site)).collect()).unwrap()
     }
 
     #[test]
@@ -248,7 +256,7 @@ mod tests {
         let json = r#"[{"id": 1, "site": 1, "file": "src/lib.rs", "operator": "x"},
                        {"id": 2, "site": 1, "description": "replace + with -"}]"#;
         let m = MutantInfo::from_json(json).unwrap();
-        assert_eq!(m, [MutantInfo { id: 1, site: 1 }, MutantInfo { id: 2, site: 1 }]);
+        assert_eq!(m, [MutantInfo::new(1, 1), MutantInfo::new(2, 1)]);
         assert!(MutantInfo::from_json("{").unwrap_err().to_string().contains("not valid"));
     }
 
@@ -266,7 +274,7 @@ mod tests {
     #[test]
     fn bad_catalogs_are_refused() {
         let bad = |pairs: &[(u32, u32)]| {
-            MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo { id, site }).collect()).unwrap_err()
+            MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo::new(id, site)).collect()).unwrap_err()
         };
         assert!(bad(&[(0, 0)]).to_string().contains("ids start at 1"));
         assert!(bad(&[(2, 3)]).to_string().contains("ids start at 1"));

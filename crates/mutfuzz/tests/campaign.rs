@@ -35,7 +35,7 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
 fn catalog() -> Vec<MutantInfo> {
     [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 7), (9, 9), (10, 10)]
         .into_iter()
-        .map(|(id, site)| MutantInfo { id, site })
+        .map(|(id, site)| MutantInfo::new(id, site))
         .collect()
 }
 

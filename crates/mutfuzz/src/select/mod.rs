@@ -1,22 +1,31 @@
 //! Mutant selection: which mutants a trial runs on its input. Each strategy is one
-//! implementation of [`Selector`]: Mu2's execution pruning ([`ExecutionPruning`]) and
-//! μZest's random subset of k ([`Sample`]) today.
+//! implementation of [`Selector`]: Mu2's execution and infection pruning
+//! ([`ExecutionPruning`], [`InfectionPruning`]) and μZest's random subset of k
+//! ([`Sample`]) today.
 
 mod execution;
+mod infection;
 mod sample;
 
 pub use execution::ExecutionPruning;
+pub use infection::InfectionPruning;
 pub use sample::Sample;
+
+pub use mutfuzz_contract::Prune;
 
 use crate::input::Rng;
 use crate::mutants::MutantTable;
 
-/// The selection a [`Config`](crate::Config) asks for: execution pruning, sampled
-/// to `sample` mutants per trial when set.
-pub fn build(sample: Option<usize>) -> Box<dyn Selector> {
+/// The selection a [`Config`](crate::Config) asks for: its pruning rule, sampled to
+/// `sample` mutants per trial when set.
+pub fn build(prune: Prune, sample: Option<usize>) -> Box<dyn Selector> {
+    let pruning: Box<dyn Selector> = match prune {
+        Prune::Execution => Box::new(ExecutionPruning),
+        Prune::Infection => Box::new(InfectionPruning),
+    };
     match sample {
-        Some(k) => Box::new(Sample::new(Box::new(ExecutionPruning), k)),
-        None => Box::new(ExecutionPruning),
+        Some(k) => Box::new(Sample::new(pruning, k)),
+        None => pruning,
     }
 }
 
@@ -46,6 +55,6 @@ pub(crate) mod tests {
     /// Sites 1 (mutants 1, 2, 3), 4 (mutant 4) and 5 (mutants 5, 6).
     pub(crate) fn three_sites() -> MutantTable {
         let pairs = [(1, 1), (2, 1), (3, 1), (4, 4), (5, 5), (6, 5)];
-        MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo { id, site }).collect()).unwrap()
+        MutantTable::new(pairs.iter().map(|&(id, site)| MutantInfo::new(id, site)).collect()).unwrap()
     }
 }
