@@ -315,6 +315,8 @@ fn fuzz_command(
         args.guidance.name().into(),
         "--prune".into(),
         args.prune.name().into(),
+        "--kill-factor".into(),
+        args.kill_factor.to_string().into(),
     ];
     if let Some(k) = args.mutant_sample {
         a.extend(["--sample".into(), k.to_string().into()]);
@@ -375,13 +377,20 @@ fn print_summary(
         } else {
             String::new()
         };
+        let rerun = if s.mutant_runs > s.mutants_reached { "; killed mutants run again" } else { "" };
         eprintln!(
-            "Mutant runs: {} of {} surviving mutants at reached sites ({:.2} per trial, {} pruning{}{verified})",
+            "Mutant runs: {} of {} surviving mutants at reached sites ({:.2} per trial, {} pruning{}{rerun}{verified})",
             s.mutant_runs,
             s.mutants_reached,
             s.mutant_runs as f64 / s.trials.max(1) as f64,
             args.prune,
             args.mutant_sample.map(|k| format!(", sample of {k}")).unwrap_or_default(),
+        );
+    }
+    if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
+        eprintln!(
+            "Children ({}, kill factor {}): {} kept inputs got more for their kills, {} fewer",
+            args.guidance, args.kill_factor, s.boosted, s.reduced
         );
     }
     let failures = records::read::<FailureRecord>(&files.state.failure_log())?;

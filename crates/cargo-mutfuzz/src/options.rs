@@ -126,9 +126,14 @@ pub struct FuzzArgs {
     /// `execution` runs them all.
     #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
     pub prune: Prune,
-    /// Run a uniform random sample of at most K of those mutants per trial (μZest).
+    /// Run a uniform random sample of at most K of those mutants per trial (μZest;
+    /// `muzest-p` and `muzest-n` sample 10 unless told otherwise).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub mutant_sample: Option<u64>,
+    /// μZest's KILL_FACTOR: children of an input that kills are multiplied by it
+    /// (`muzest-n` divides those of inputs that kill only mutants killed before).
+    #[arg(long, value_name = "F", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub kill_factor: u32,
     /// Also run every mutant that infection pruning skips and stop if one is killed (a
     /// check of the infection probes; slow).
     #[arg(long, hide = true)]

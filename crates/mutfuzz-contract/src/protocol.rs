@@ -112,6 +112,8 @@ mod tests {
             mutant_runs: 30,
             mutants_reached: 45,
             pruned_verified: 5,
+            boosted: 2,
+            reduced: 1,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

@@ -36,6 +36,12 @@ pub struct Stats {
     /// survives (only with pruning verification on; a kill stops the campaign).
     #[serde(default)]
     pub pruned_verified: u64,
+    /// Saved inputs whose children the guidance multiplied (μZest's KILL_FACTOR).
+    #[serde(default)]
+    pub boosted: usize,
+    /// Saved inputs whose children the guidance divided (N-μZest, old kills only).
+    #[serde(default)]
+    pub reduced: usize,
 }
 
 impl Stats {

@@ -23,7 +23,7 @@ use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
-use crate::guidance::{self, Guidance, GuidanceKind, TrialFacts};
+use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Input, Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
@@ -55,7 +55,11 @@ pub struct Config {
     /// Which surviving mutants of the sites a trial reaches run (Mu2's pruning).
     pub prune: Prune,
     /// Run at most this many of the selected mutants per trial, chosen at random (μZest's k).
+    /// A μZest guidance, which also re-runs killed mutants, samples [`MUZEST_SAMPLE`] when
+    /// this is `None`, as the μZest paper's evaluation does.
     pub sample: Option<usize>,
+    /// μZest's KILL_FACTOR: how many times more (or fewer) children a killer gets.
+    pub kill_factor: u32,
     /// Also run every mutant that infection pruning skipped, and stop with
     /// [`Error::UnsoundPruning`] if one is killed (a check of the probes, for tests and
     /// benchmarks; it costs every pruned run).
@@ -76,6 +80,7 @@ impl Default for Config {
             budget: Budget::default(),
             prune: Prune::default(),
             sample: None,
+            kill_factor: guidance::KILL_FACTOR,
             verify_pruning: false,
             check_determinism: true,
         }
@@ -196,6 +201,9 @@ impl std::error::Error for Error {
     }
 }
 
+/// Mutants a μZest trial samples when no sample size is configured (the μZest paper's 10).
+pub const MUZEST_SAMPLE: usize = 10;
+
 /// A kill found in the current trial, recorded only if its input is saved.
 struct PendingKill {
     mutant: u32,
@@ -287,12 +295,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         };
         let n = table.len();
         let edit: Box<dyn Edit> = Box::new(Havoc::default());
+        let guidance = guidance::build(config.guidance, config.kill_factor);
+        let sample = config.sample.or(guidance.reruns_killed().then_some(MUZEST_SAMPLE));
         Ok(Campaign {
             exec: Executor::new(Box::new(target), config.limits),
             oracle: Box::new(DebugHash),
-            guidance: guidance::build(config.guidance),
+            guidance,
             schedule: Box::new(ZestSchedule::new()),
-            selector: select::build(config.prune, config.sample),
+            selector: select::build(config.prune, sample),
             edit,
             rng: Rng::new(config.seed),
             corpus: Corpus::new(),
@@ -522,10 +532,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
         self.pending.clear();
         let mut mutants_run = 0;
+        let mut old_kills = 0;
         if self.guidance.runs_mutants() {
             self.to_run.clear();
             self.stats.mutants_reached += self.surviving_at(&original.hits);
-            let sites = TrialSites { hits: &original.hits };
+            let sites = TrialSites { hits: &original.hits, rerun_killed: self.guidance.reruns_killed() };
             self.selector.select(&sites, &self.table, &mut self.rng, &mut self.to_run);
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
             for k in 0..self.to_run.len() {
@@ -537,7 +548,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 let end = self.exec.run_mutant(id, input.as_bytes(), fuel, depth);
                 self.table.ran(mi);
                 if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
-                    self.pending.push(PendingKill { mutant: mi, kind, limit });
+                    if self.table.killed(mi).is_some() {
+                        old_kills += 1;
+                    } else {
+                        self.pending.push(PendingKill { mutant: mi, kind, limit });
+                    }
                 }
             }
             if self.config.verify_pruning {
@@ -554,8 +569,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             edges: edges.edges,
             new_edges: edges.new,
             mutants_run,
-            // Only surviving mutants ran, so every kill here is a first kill.
+            // Pending kills are of mutants no saved input killed.
             new_kills: self.pending.len(),
+            old_kills,
             discarded: matches!(original.end, OriginalEnd::Discarded),
             failed: matches!(original.end, OriginalEnd::Panicked { .. }),
         };
@@ -579,7 +595,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
         for k in 0..self.pending.len() {
             let PendingKill { mutant, kind, limit } = self.pending[k];
-            // Only surviving mutants ran and each ran once, so this is its first kill.
+            // Pending kills are first kills, and each mutant ran once per trial.
             self.table.kill(mutant, kind);
             self.stats.mutants_killed += 1;
             let info = self.table.info(mutant);
@@ -597,11 +613,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             // Zest's energy scales with what an input covers: sites and edges alike.
             sites: (original.hits.len() + edges.edges) as u32,
             favoured: verdict.favoured,
+            energy: verdict.energy,
             kills: self.pending.len() as u32,
             trial,
         });
         self.stats.corpus = self.corpus.len();
         self.stats.favoured += usize::from(verdict.favoured);
+        self.stats.boosted += usize::from(matches!(verdict.energy, Energy::Times(_)));
+        self.stats.reduced += usize::from(matches!(verdict.energy, Energy::DividedBy(_)));
         Ok(())
     }
 

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use mutfuzz_contract::{CampaignDir, FailureRecord, FileError, JsonlWriter, KillRecord, store_new};
 
+use crate::guidance::Energy;
 use crate::input::{Input, Spans};
 
 /// One saved input.
@@ -29,6 +30,8 @@ pub struct Entry {
     pub sites: u32,
     /// Whether the guidance favoured it.
     pub favoured: bool,
+    /// Its children relative to the schedule's count (μZest's KILL_FACTOR).
+    pub energy: Energy,
     /// Mutants it killed first.
     pub kills: u32,
     /// The trial (from 0) that made it.
@@ -195,6 +198,7 @@ mod tests {
             name: String::new(),
             sites,
             favoured: false,
+            energy: Energy::Zest,
             kills: 0,
             trial: 0,
         };

@@ -83,11 +83,11 @@ pub mod score;
 pub mod select;
 pub mod trial;
 
-pub use campaign::{Campaign, Config, Error, Event, Failure};
+pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
 pub use corpus::{Corpus, Entry, Store};
 pub use edit::{Edit, Havoc, Resample};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
-pub use guidance::{Guidance, Mu2, TrialFacts, Verdict, Zest};
+pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
 pub use input::{Input, Int, Limits, Repeat, Rng, Source, Span, Spans};
 pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).

@@ -345,6 +345,33 @@ fn sampling_k_mutants_bounds_the_runs_per_trial() {
     assert!(stats.mutant_runs <= stats.trials && stats.mutant_runs > 0, "{stats:?}");
 }
 
+#[test]
+fn muzest_reruns_killed_mutants_and_scales_the_children_of_killers() {
+    let _g = lock();
+    let run = |guidance| {
+        let cfg = Config { guidance, ..config(5) };
+        let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+        c.run_trials(1500).unwrap();
+        c
+    };
+    let p = run(GuidanceKind::MuzestP);
+    let n = run(GuidanceKind::MuzestN);
+    for c in [&p, &n] {
+        // Mutant 4 (an index out of bounds) dies on nearly every input, and runs again
+        // after its first kill: μZest rewards inputs that kill it again.
+        let m4 = c.mutants().find(|m| m.info.id == 4).unwrap();
+        assert!(m4.killed.is_some() && m4.runs > 1, "{m4:?}");
+        // At most MUZEST_SAMPLE mutants per trial.
+        let stats = c.stats();
+        assert!(stats.mutant_runs <= stats.trials * mutfuzz::MUZEST_SAMPLE as u64, "{stats:?}");
+        assert!(stats.boosted > 0, "{stats:?}");
+    }
+    // P-μZest never divides (N-μZest divides the children of inputs kept for new coverage
+    // that kill only old mutants: the guidance's unit test shows it).
+    assert_eq!(p.stats().reduced, 0);
+    assert_eq!((p.guidance_name(), n.guidance_name()), ("muzest-p", "muzest-n"));
+}
+
 /// Runs only the mutants of one site: a selection strategy is a plug-in, not a loop edit.
 struct OnlySite(u32);
 

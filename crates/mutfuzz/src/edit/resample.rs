@@ -37,6 +37,7 @@ impl Edit for Resample {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guidance::Energy;
     use crate::input::{Input, Spans};
     use crate::{Gen, Source};
 
@@ -51,8 +52,16 @@ mod tests {
         let mut src = Source::new(Vec::new(), Rng::new(9)).with_spans(true);
         let pair: Pair = src.draw();
         let (input, spans) = src.into_input();
-        let parent =
-            Entry { input, spans, name: String::new(), sites: 0, favoured: false, kills: 0, trial: 0 };
+        let parent = Entry {
+            input,
+            spans,
+            name: String::new(),
+            sites: 0,
+            favoured: false,
+            energy: Energy::Zest,
+            kills: 0,
+            trial: 0,
+        };
         let mut rng = Rng::new(4);
         let mut out = Vec::new();
         let (mut left_only, mut right_only) = (0, 0);
@@ -76,6 +85,7 @@ mod tests {
             name: String::new(),
             sites: 0,
             favoured: false,
+            energy: Energy::Zest,
             kills: 0,
             trial: 0,
         };

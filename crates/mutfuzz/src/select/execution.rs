@@ -16,7 +16,7 @@ impl Selector for ExecutionPruning {
 
     fn select(&mut self, sites: &TrialSites<'_>, table: &MutantTable, _rng: &mut Rng, out: &mut Vec<u32>) {
         for &site in sites.hits {
-            out.extend(table.at_site(site).iter().copied().filter(|&mi| table.killed(mi).is_none()));
+            out.extend(table.at_site(site).iter().copied().filter(|&mi| sites.candidate(table, mi)));
         }
     }
 }
@@ -32,7 +32,7 @@ mod tests {
         let mut table = three_sites();
         table.kill(1, KillKind::Panic);
         let mut out = Vec::new();
-        let sites = TrialSites { hits: &[1, 5, 99] };
+        let sites = TrialSites { hits: &[1, 5, 99], rerun_killed: false };
         ExecutionPruning.select(&sites, &table, &mut Rng::new(0), &mut out);
         assert_eq!(out, [0, 2, 4, 5], "mutant 2 (index 1) is killed; site 4 did not run; 99 is no site");
     }

@@ -20,7 +20,7 @@ impl Selector for InfectionPruning {
         for &site in sites.hits {
             out.extend(table.at_site(site).iter().copied().filter(|&mi| {
                 let info = table.info(mi);
-                table.killed(mi).is_none() && (!info.probe || mutfuzz_rt::infected(info.id))
+                sites.candidate(table, mi) && (!info.probe || mutfuzz_rt::infected(info.id))
             }));
         }
     }
@@ -43,7 +43,12 @@ mod tests {
         // The recording run's probe found that only mutant 2 differs.
         mutfuzz_rt::infect(2);
         let mut out = Vec::new();
-        InfectionPruning.select(&TrialSites { hits: &[1, 3] }, &table, &mut Rng::new(0), &mut out);
+        InfectionPruning.select(
+            &TrialSites { hits: &[1, 3], rerun_killed: false },
+            &table,
+            &mut Rng::new(0),
+            &mut out,
+        );
         mutfuzz_rt::activate(0);
         assert_eq!(out, [1, 2]);
     }

@@ -34,6 +34,16 @@ pub fn build(prune: Prune, sample: Option<usize>) -> Box<dyn Selector> {
 pub struct TrialSites<'a> {
     /// Base ids of the sites the original hit, increasing.
     pub hits: &'a [u32],
+    /// Whether mutants already killed are candidates too (μZest re-runs them).
+    pub rerun_killed: bool,
+}
+
+impl TrialSites<'_> {
+    /// Whether mutant `index` is a candidate as far as kills go.
+    #[inline]
+    pub fn candidate(&self, table: &MutantTable, index: u32) -> bool {
+        self.rerun_killed || table.killed(index).is_none()
+    }
 }
 
 /// Chooses the mutants to run on one trial's input.

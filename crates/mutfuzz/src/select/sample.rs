@@ -52,7 +52,7 @@ mod tests {
         let mut out = Vec::new();
         for _ in 0..600 {
             out.clear();
-            sample.select(&TrialSites { hits: &[1, 5] }, &table, &mut rng, &mut out);
+            sample.select(&TrialSites { hits: &[1, 5], rerun_killed: false }, &table, &mut rng, &mut out);
             assert_eq!(out.len(), 2);
             assert_ne!(out[0], out[1]);
             for &mi in &out {
@@ -73,7 +73,7 @@ mod tests {
         let table = three_sites();
         let mut out = Vec::new();
         Sample::new(Box::new(ExecutionPruning), 10).select(
-            &TrialSites { hits: &[5] },
+            &TrialSites { hits: &[5], rerun_killed: false },
             &table,
             &mut Rng::new(1),
             &mut out,
