@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod doctest_target;
 pub mod engine;
 pub mod exit_code;
+pub mod fpf;
 pub mod fs_util;
 mod fuzz_cmd;
 pub mod harness;

@@ -52,6 +52,13 @@ pub struct MutantsArgs {
     /// Print the catalog as JSON (id, file, span, function, operator, original, replacement).
     #[arg(long)]
     pub json: bool,
+    /// Print the mutants in this order: `fpf` ranks dissimilar mutants first (Furthest
+    /// Point First with the Universal Mutator's distance, statement deletions first).
+    #[arg(long, value_name = "ORDER", value_parser = ["catalog", "fpf"], default_value = "catalog")]
+    pub rank: String,
+    /// With `--rank fpf`: only the first N.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
 }
 
 /// `cargo mutfuzz test`.
