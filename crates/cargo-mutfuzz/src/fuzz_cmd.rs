@@ -143,6 +143,7 @@ pub fn attribute(
                 message: format!("process died: {how}"),
                 location: None,
                 trial,
+                mutant: None,
             };
             append_record(&log, &record)?;
             Ok(Blame::Failure { input: name })

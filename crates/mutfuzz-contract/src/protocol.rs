@@ -114,6 +114,7 @@ mod tests {
             pruned_verified: 5,
             boosted: 2,
             reduced: 1,
+            mutant_panics: 1,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

@@ -42,6 +42,10 @@ pub struct Stats {
     /// Saved inputs whose children the guidance divided (N-μZest, old kills only).
     #[serde(default)]
     pub reduced: usize,
+    /// Inputs on which a background mutant panicked and the original does not (distinct
+    /// messages; mutants-first phases only).
+    #[serde(default)]
+    pub mutant_panics: usize,
 }
 
 impl Stats {

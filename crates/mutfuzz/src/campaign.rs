@@ -60,6 +60,10 @@ pub struct Config {
     pub sample: Option<usize>,
     /// μZest's KILL_FACTOR: how many times more (or fewer) children a killer gets.
     pub kill_factor: u32,
+    /// "First, fuzz the mutants": this mutant stands in for the original in every run, and
+    /// the campaign is coverage-guided (no mutant runs, no site hits). Inputs on which it
+    /// panics and the original does not are kept apart in `mutant-panics/`.
+    pub background: Option<u32>,
     /// Also run every mutant that infection pruning skipped, and stop with
     /// [`Error::UnsoundPruning`] if one is killed (a check of the probes, for tests and
     /// benchmarks; it costs every pruned run).
@@ -81,6 +85,7 @@ impl Default for Config {
             prune: Prune::default(),
             sample: None,
             kill_factor: guidance::KILL_FACTOR,
+            background: None,
             verify_pruning: false,
             check_determinism: true,
         }
@@ -110,6 +115,7 @@ impl Failure {
             message: self.message.clone(),
             location: self.location.clone(),
             trial: self.trial,
+            mutant: None,
         }
     }
 }
@@ -295,10 +301,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         };
         let n = table.len();
         let edit: Box<dyn Edit> = Box::new(Havoc::default());
-        let guidance = guidance::build(config.guidance, config.kill_factor);
+        // A background mutant is the program: only coverage can guide that phase.
+        let kind = if config.background.is_some() { GuidanceKind::Coverage } else { config.guidance };
+        let guidance = guidance::build(kind, config.kill_factor);
         let sample = config.sample.or(guidance.reruns_killed().then_some(MUZEST_SAMPLE));
+        let mut exec = Executor::new(Box::new(target), config.limits);
+        exec.set_background(config.background.unwrap_or(0));
         Ok(Campaign {
-            exec: Executor::new(Box::new(target), config.limits),
+            exec,
             oracle: Box::new(DebugHash),
             guidance,
             schedule: Box::new(ZestSchedule::new()),
@@ -523,7 +533,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         match &original.end {
             OriginalEnd::Discarded => self.stats.discards += 1,
             OriginalEnd::Panicked { message, location } => {
-                if !self.failure_messages.contains(message) {
+                if let Some(mutant) = self.config.background
+                    && !self.exec.original_panics(input.as_bytes())
+                {
+                    self.record_mutant_panic(&input, mutant, message.clone(), location.clone(), trial)?;
+                } else if !self.failure_messages.contains(message) {
                     self.record_failure(&input, message.clone(), location.clone(), trial)?;
                 }
             }
@@ -673,6 +687,29 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             first: original.end.render(),
             second: again.end.render(),
         })
+    }
+
+    /// Keeps an input on which the background mutant panics and the original does not
+    /// (once per message): it points at fault-prone code, and is no failure.
+    fn record_mutant_panic(
+        &mut self,
+        input: &Input,
+        mutant: u32,
+        message: String,
+        location: Option<String>,
+        trial: u64,
+    ) -> Result<(), Error> {
+        if !self.failure_messages.insert(format!("mutant {mutant}: {message}")) {
+            return Ok(());
+        }
+        self.stats.mutant_panics += 1;
+        if let Some(store) = &mut self.store {
+            let name = content_name(input.as_bytes());
+            let record =
+                FailureRecord { input: name.clone(), message, location, trial, mutant: Some(mutant) };
+            store.save_mutant_panic(&name, input.as_bytes(), &record)?;
+        }
+        Ok(())
     }
 
     fn record_failure(

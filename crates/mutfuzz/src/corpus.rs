@@ -91,6 +91,8 @@ pub struct Store {
     corpus: PathBuf,
     kills: JsonlWriter,
     failures: JsonlWriter,
+    /// Opened on the first mutant panic: most campaigns have none.
+    mutant_panics: Option<JsonlWriter>,
 }
 
 impl Store {
@@ -117,6 +119,7 @@ impl Store {
         Ok(Store {
             kills: open(dir.kills())?,
             failures: open(dir.failure_log())?,
+            mutant_panics: None,
             corpus: corpus.to_path_buf(),
             dir,
         })
@@ -150,6 +153,22 @@ impl Store {
     /// Appends one record to `kills.jsonl`.
     pub fn append_kill(&mut self, record: &KillRecord) -> Result<(), FileError> {
         self.kills.append(record)
+    }
+
+    /// Stores an input on which a mutant panicked and the original does not as
+    /// `mutant-panics/<name>` (once), and appends its record to `mutant-panics.jsonl`.
+    pub fn save_mutant_panic(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        record: &FailureRecord,
+    ) -> Result<(), FileError> {
+        store_new(&self.dir.mutant_panics(), name, bytes)?;
+        let writer = match &mut self.mutant_panics {
+            Some(w) => w,
+            slot => slot.insert(JsonlWriter::open(&self.dir.mutant_panic_log())?.0),
+        };
+        writer.append(record)
     }
 
     /// Appends one record to `failures.jsonl`.

@@ -99,7 +99,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -138,6 +138,7 @@ pub struct Args {
     prune: Prune,
     sample: Option<usize>,
     kill_factor: Option<u32>,
+    background: Option<u32>,
     verify_pruning: bool,
 }
 
@@ -160,6 +161,7 @@ impl Args {
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
                 "--verify-pruning" => a.verify_pruning = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
+                "--background" => a.background = Some(number(word, &value(word)?)?),
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -227,6 +229,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         sample: args.sample,
         verify_pruning: args.verify_pruning,
         kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
+        background: args.background,
         dir: Some(state.clone()),
         corpus_dir: Some(corpus),
         ..Config::default()

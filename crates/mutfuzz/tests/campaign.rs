@@ -372,6 +372,30 @@ fn muzest_reruns_killed_mutants_and_scales_the_children_of_killers() {
     assert_eq!((p.guidance_name(), n.guidance_name()), ("muzest-p", "muzest-n"));
 }
 
+#[test]
+fn a_background_mutant_is_the_program_and_its_panics_are_kept_apart_from_failures() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    // Mutant 4 indexes out of bounds on every input; the original never panics.
+    let cfg = Config { background: Some(4), dir: Some(dir.path().to_path_buf()), ..config(2) };
+    let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+    c.run_trials(300).unwrap();
+    assert_eq!(c.guidance_name(), "coverage", "a mutants-first phase is coverage-guided");
+    let stats = c.stats();
+    assert_eq!((stats.mutant_runs, stats.failures, stats.mutants_killed), (0, 0, 0), "{stats:?}");
+    // One record per distinct message (the index differs): at most four.
+    assert!((1..=4).contains(&stats.mutant_panics), "{stats:?}");
+    let files = mutfuzz::contract::CampaignDir::new(dir.path());
+    let records = mutfuzz::contract::read_jsonl::<mutfuzz::FailureRecord>(&files.mutant_panic_log()).unwrap();
+    assert_eq!(records.records.len(), stats.mutant_panics);
+    for r in &records.records {
+        assert_eq!(r.mutant, Some(4));
+        assert!(r.message.contains("index out of bounds"), "{r:?}");
+        assert!(files.mutant_panics().join(&r.input).is_file());
+    }
+    assert!(std::fs::read_to_string(files.failure_log()).unwrap_or_default().is_empty());
+}
+
 /// Runs only the mutants of one site: a selection strategy is a plug-in, not a loop edit.
 struct OnlySite(u32);
 
