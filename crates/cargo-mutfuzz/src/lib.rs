@@ -20,6 +20,7 @@ pub mod interrupt;
 pub mod lab;
 pub mod layout;
 pub mod list;
+pub mod loader;
 mod mutants_cmd;
 pub mod options;
 pub mod outcome;
