@@ -117,7 +117,9 @@ pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
     match bin.runner {
         Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
-        Runner::Libtest(_) => cmd.args(["--exact", "--test-threads=1", "-q"]).args(filters),
+        // Only listed tests are named, and an ignored one is listed only when the user
+        // asked for ignored tests: so it must run when named.
+        Runner::Libtest(_) => cmd.args(["--exact", "--include-ignored", "--test-threads=1", "-q"]).args(filters),
         Runner::Plain(_) => &mut cmd,
     };
     cmd

@@ -21,6 +21,7 @@ use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
 use crate::interrupt;
 use crate::lab::{Lab, Limits};
+use crate::lints;
 use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
 use crate::process::Exit;
@@ -76,6 +77,7 @@ impl Results<'_> {
                     failing_tests: Vec::new(),
                     seconds: 0.0,
                     detail: None,
+                    lint_risk: None,
                 })
             })
             .collect();
@@ -343,6 +345,7 @@ fn mutation_test(
     for ((i, _), r) in to_run.iter().zip(ran?) {
         results.outcomes[*i] = r;
     }
+    mark_lint_risks(ws, console, &mut results.outcomes);
     Ok(None)
 }
 
@@ -355,5 +358,39 @@ fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome 
         failing_tests: Vec::new(),
         seconds: 0.0,
         detail,
+        lint_risk: None,
+    }
+}
+
+/// Note on each mutant that ran, in a package denying a lint its deleted code can
+/// trigger, that a real build of it may not compile (see [`crate::lints`]).
+fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<MutantOutcome>]) {
+    let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    let mut marked = 0;
+    for p in &ws.packages {
+        let mut denied: Vec<String> = p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)).collect();
+        if lints::rustflags_deny_warnings(&flags) {
+            denied.push("warnings (RUSTFLAGS)".to_owned());
+        }
+        denied.dedup();
+        if denied.is_empty() {
+            continue;
+        }
+        let note = format!("a real build may reject it: the crate denies {}", denied.join(", "));
+        for o in outcomes.iter_mut().flatten() {
+            if o.mutant.package == p.name
+                && matches!(o.outcome, Outcome::Caught | Outcome::Missed | Outcome::Timeout)
+                && lints::deletes_code(o.mutant.operator)
+            {
+                o.lint_risk = Some(note.clone());
+                marked += 1;
+            }
+        }
+    }
+    if marked > 0 {
+        console.message(&format!(
+            "note: {marked} mutants delete code in a crate that denies unused-code lints; a \
+             rebuild per mutant may find them unviable (`lint_risk` in outcomes.json)"
+        ));
     }
 }
