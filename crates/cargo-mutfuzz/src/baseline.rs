@@ -119,7 +119,9 @@ pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
         Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
         // Only listed tests are named, and an ignored one is listed only when the user
         // asked for ignored tests: so it must run when named.
-        Runner::Libtest(_) => cmd.args(["--exact", "--include-ignored", "--test-threads=1", "-q"]).args(filters),
+        Runner::Libtest(_) => {
+            cmd.args(["--exact", "--include-ignored", "--test-threads=1", "-q"]).args(filters)
+        }
         Runner::Plain(_) => &mut cmd,
     };
     cmd

@@ -42,9 +42,9 @@ pub fn denied_in(path: &Path) -> Vec<String> {
         {
             continue;
         }
-        let Ok(lints) = attr.parse_args_with(
-            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-        ) else {
+        let Ok(lints) =
+            attr.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        else {
             continue;
         };
         for lint in lints {

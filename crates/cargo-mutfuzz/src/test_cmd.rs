@@ -24,8 +24,8 @@ use crate::lab::{Lab, Limits};
 use crate::lints;
 use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
-use crate::process::Exit;
 use crate::output::OutputDir;
+use crate::process::Exit;
 use crate::schema_build;
 use crate::scratch::Scratch;
 use crate::viability::{BuildFailure, Round};
@@ -368,7 +368,8 @@ fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<Mut
     let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
     let mut marked = 0;
     for p in &ws.packages {
-        let mut denied: Vec<String> = p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)).collect();
+        let mut denied: Vec<String> =
+            p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)).collect();
         if lints::rustflags_deny_warnings(&flags) {
             denied.push("warnings (RUSTFLAGS)".to_owned());
         }

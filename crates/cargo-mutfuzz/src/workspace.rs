@@ -121,7 +121,9 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
     let lib_name = p
         .targets
         .iter()
-        .find(|t| t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib | TargetKind::ProcMacro)))
+        .find(|t| {
+            t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib | TargetKind::ProcMacro))
+        })
         .map(|t| t.name.replace('-', "_"));
     Ok(Package {
         lib_name,

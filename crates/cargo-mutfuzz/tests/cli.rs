@@ -147,7 +147,10 @@ fn a_failing_baseline_stops_with_exit_code_4() {
     let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
-    assert!(stderr.contains("test broken (in test api) fails (exit code 101) without any mutant"), "{stderr}");
+    assert!(
+        stderr.contains("test broken (in test api) fails (exit code 101) without any mutant"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("--no-doctests"), "not a doctest: {stderr}");
     // The baseline's result is recorded; no mutant ran.
     let outcomes = read_outcomes(tmp.path());

@@ -266,7 +266,8 @@ fn a_crate_with_its_harness_fuzzes_again_after_it_moves_and_after_cargo_clean() 
     assert_eq!(std::fs::read_to_string(second.join("mutfuzz/Cargo.toml")).unwrap(), manifest);
     // The copy sits under the names of the root and its parent (see `Scratch::new`).
     let copy =
-        std::fs::read_to_string(second.join("target/mutfuzz/work/elsewhere/second/mutfuzz/Cargo.toml")).unwrap();
+        std::fs::read_to_string(second.join("target/mutfuzz/work/elsewhere/second/mutfuzz/Cargo.toml"))
+            .unwrap();
     assert!(copy.contains("[patch.crates-io]") && copy.contains(&*second.to_string_lossy()), "{copy}");
 }
 

@@ -91,14 +91,18 @@ caught      src/lib.rs:21:96: replace != with == in type_name
     );
     // Not-covered mutants are listed on the console, as missed ones are.
     assert!(
-        stderr.contains("NOT-COVERED src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()"),
+        stderr
+            .contains("NOT-COVERED src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()"),
         "{stderr}"
     );
     // `#![forbid(unused)]`: a replaced body leaves `item` unused in a real build.
     let none = find(&outcomes, "replace type_name -> Option<&str> with None");
     assert_eq!(none["lint_risk"], "a real build may reject it: the crate denies unused");
     assert!(find(&outcomes, "delete ! in type_name").get("lint_risk").is_none());
-    assert!(stderr.contains("note: 3 mutants delete code in a crate that denies unused-code lints"), "{stderr}");
+    assert!(
+        stderr.contains("note: 3 mutants delete code in a crate that denies unused-code lints"),
+        "{stderr}"
+    );
 }
 
 #[test]
