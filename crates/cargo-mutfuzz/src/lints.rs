@@ -62,7 +62,7 @@ pub fn denied_in(path: &Path) -> Vec<String> {
 /// Whether `RUSTFLAGS` makes warnings errors (`-D warnings`, `-Dwarnings`).
 pub fn rustflags_deny_warnings(flags: &str) -> bool {
     let words: Vec<&str> = flags.split_whitespace().collect();
-    words.iter().any(|w| *w == "-Dwarnings")
+    words.contains(&"-Dwarnings")
         || words.windows(2).any(|w| matches!(w[0], "-D" | "--deny") && w[1] == "warnings")
 }
 

@@ -153,7 +153,6 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
     let minimum_timeout =
         args.minimum_timeout.or(config.file.minimum_timeout).unwrap_or(DEFAULT_MINIMUM_TIMEOUT);
-    let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
 
@@ -170,7 +169,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     };
 
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
-    match mutation_test(args, &ws, &discovery, limits, baseline_timeout, jobs, &mut console, &mut results) {
+    match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
         Ok(Some(code)) => results.finish(&console).map(|_| code),
         Ok(None) => results.finish(&console),
@@ -188,12 +187,12 @@ fn mutation_test(
     ws: &Workspace,
     discovery: &Discovery,
     limits: Limits,
-    baseline_timeout: Duration,
     jobs: usize,
     console: &mut Console,
     results: &mut Results<'_>,
 ) -> Result<Option<i32>> {
     let out_path = results.out.path.clone();
+    let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
     let scratch = Scratch::new(ws);
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
