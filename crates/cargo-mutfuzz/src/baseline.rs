@@ -35,9 +35,6 @@ pub struct TestRecord {
     pub seen: Record,
 }
 
-/// How long a baseline test may run before it is declared hung.
-const BASELINE_TIMEOUT: Duration = Duration::from_secs(300);
-
 /// List the tests of every binary (applying the user's test args, skipping ignored tests).
 pub fn list_tests(binaries: &[TestBinary], test_args: &[String]) -> Result<Vec<TestCase>> {
     let include_ignored = test_args.iter().any(|a| a == "--include-ignored" || a == "--ignored");
@@ -103,7 +100,11 @@ fn base_command(bin: &TestBinary) -> Command {
                 .arg("--");
             cmd
         }
-        Runner::Libtest(exe) | Runner::Plain(exe) => Command::new(exe),
+        Runner::Libtest(exe) | Runner::Plain(exe) => {
+            let mut cmd = Command::new(exe);
+            crate::loader::set(&mut cmd, exe);
+            cmd
+        }
     };
     cmd.current_dir(&bin.cwd);
     cmd
@@ -116,7 +117,11 @@ pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
     match bin.runner {
         Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
-        Runner::Libtest(_) => cmd.args(["--exact", "--test-threads=1", "-q"]).args(filters),
+        // Only listed tests are named, and an ignored one is listed only when the user
+        // asked for ignored tests: so it must run when named.
+        Runner::Libtest(_) => {
+            cmd.args(["--exact", "--include-ignored", "--test-threads=1", "-q"]).args(filters)
+        }
         Runner::Plain(_) => &mut cmd,
     };
     cmd
@@ -136,6 +141,8 @@ pub fn doctest_filter(name: &str, all: &[String]) -> String {
 /// Why the unmutated suite cannot serve as a baseline.
 #[derive(Debug)]
 pub struct BaselineFailure {
+    /// Index of its binary.
+    pub binary: usize,
     /// Which test.
     pub test: String,
     /// How it ended.
@@ -150,6 +157,7 @@ pub fn record(
     cases: &[TestCase],
     mutant_ids: usize,
     record_dir: &Path,
+    timeout: Duration,
     jobs: usize,
     console: &Console,
 ) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
@@ -159,7 +167,7 @@ pub fn record(
         &indexed,
         jobs,
         |&(i, case)| {
-            let r = record_one(binaries, case, i, mutant_ids, record_dir);
+            let r = record_one(binaries, case, i, mutant_ids, record_dir, timeout);
             console.step(&case.name);
             r
         },
@@ -184,6 +192,7 @@ fn record_one(
     index: usize,
     mutant_ids: usize,
     dir: &Path,
+    timeout: Duration,
 ) -> Result<Result<TestRecord, BaselineFailure>> {
     let bin = &binaries[case.binary];
     let record = dir.join(format!("{index}.rec"));
@@ -192,11 +201,12 @@ fn record_one(
     let _ = std::fs::remove_file(&log);
     let mut cmd = test_command(bin, &[&case.filter]);
     cmd.env(env::RECORD, &record).env(env::MUTANTS, mutant_ids.to_string());
-    let (exit, duration) = process::run(&mut cmd, BASELINE_TIMEOUT, Some(&log))?;
+    let (exit, duration) = process::run(&mut cmd, timeout, Some(&log))?;
     if !exit.success() {
         let output = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = output.lines().rev().take(40).collect();
         return Ok(Err(BaselineFailure {
+            binary: case.binary,
             test: format!("{} (in {})", case.name, bin.target),
             exit,
             output: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),

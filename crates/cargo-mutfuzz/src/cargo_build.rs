@@ -131,7 +131,8 @@ fn test_no_run(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<
             | TargetKind::RLib
             | TargetKind::CDyLib
             | TargetKind::DyLib
-            | TargetKind::StaticLib => "lib".to_owned(),
+            | TargetKind::StaticLib
+            | TargetKind::ProcMacro => "lib".to_owned(),
             k => k.to_string(),
         };
         let target =

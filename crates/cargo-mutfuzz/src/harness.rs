@@ -243,6 +243,11 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
         Ok(b) => b,
         Err(_) if crate::interrupt::interrupted() => return Err(exit_code::interrupted()),
         Err(BuildFailure::Baseline(text)) => {
+            // The user's own code's messages, from a build of the untouched sources.
+            let text = schema_build::unmutated_report(&ws, &scratch, &discovery, &flags, &[])
+                .ok()
+                .flatten()
+                .unwrap_or(text);
             return Err(exit_code::baseline(anyhow::anyhow!(
                 "the harness does not build with the package, even without mutants; fix it first \
                  (try `cargo check` in {}):\n{text}",

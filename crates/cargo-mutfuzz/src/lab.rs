@@ -137,6 +137,7 @@ impl Lab<'_> {
                         failing_tests: failed_tests(&log),
                         seconds: start.elapsed().as_secs_f64(),
                         detail: Some(format!("{} :: {other}", bin.target)),
+                        lint_risk: None,
                     }));
                 }
             }
@@ -148,6 +149,7 @@ impl Lab<'_> {
             failing_tests: Vec::new(),
             seconds: start.elapsed().as_secs_f64(),
             detail: timed_out,
+            lint_risk: None,
         }))
     }
 }

@@ -73,9 +73,14 @@ pub struct TestArgs {
     /// unmutated tests (default 5, or `timeout_multiplier` in mutfuzz.toml).
     #[arg(long, value_name = "K")]
     pub timeout_multiplier: Option<f64>,
-    /// Smallest wall-clock timeout of one test process, in seconds (default 10).
-    #[arg(long, value_name = "SECS")]
+    /// Smallest wall-clock timeout of one test process with a mutant active, in seconds
+    /// (default 3; the timeout is otherwise K × the baseline time of its tests).
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
     pub minimum_timeout: Option<f64>,
+    /// Longest time one test may take without any mutant before the baseline is declared
+    /// hung (exit code 4), in seconds (default 300).
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+    pub baseline_timeout: Option<f64>,
     /// Features to enable in the package, as for cargo.
     #[arg(long, short = 'F', value_name = "FEATURES", help_heading = "Build")]
     pub features: Vec<String>,
@@ -182,6 +187,14 @@ pub struct RunArgs {
     pub input: PathBuf,
     #[command(flatten)]
     pub package: PackageArgs,
+}
+
+/// A positive, finite number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 => Ok(n),
+        _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
 }
 
 /// `90` (seconds), `30s`, `5m`, `1h`, `1.5h`.

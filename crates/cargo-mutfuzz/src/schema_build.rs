@@ -119,3 +119,25 @@ impl SchemaBuilder for CargoBuilder<'_> {
         places.iter().filter(|&&(target, line)| self.doctests[target].disable_at(line)).count()
     }
 }
+
+/// When the schema does not build even with no mutant: the compiler's messages from a
+/// build of the user's untouched sources in the copy (no schema text, no generated
+/// doctests), so every message and `help:` suggestion shows the user's code. `None`
+/// when that build succeeds (then the failure is the schema's, not the user's code).
+pub fn unmutated_report(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    doctests: &[DoctestTarget],
+) -> Result<Option<String>> {
+    for f in &discovery.files {
+        let text = std::fs::read_to_string(&f.path)?;
+        write_if_changed(&scratch.in_work(&f.path), &text)?;
+    }
+    for t in doctests {
+        let _ = std::fs::remove_file(&t.path);
+    }
+    let run = cargo_build::build(ws, scratch, flags)?;
+    Ok((!run.success).then(|| run.report()))
+}

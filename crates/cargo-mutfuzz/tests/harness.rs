@@ -296,7 +296,10 @@ fn a_crate_with_its_harness_fuzzes_again_after_it_moves_and_after_cargo_clean() 
     assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
     assert!(!jsonl(&second.join("target/mutfuzz/sort/kills.jsonl")).is_empty(), "{stderr}");
     assert_eq!(std::fs::read_to_string(second.join("mutfuzz/Cargo.toml")).unwrap(), manifest);
-    let copy = std::fs::read_to_string(second.join("target/mutfuzz/work/mutfuzz/Cargo.toml")).unwrap();
+    // The copy sits under the names of the root and its parent (see `Scratch::new`).
+    let copy =
+        std::fs::read_to_string(second.join("target/mutfuzz/work/elsewhere/second/mutfuzz/Cargo.toml"))
+            .unwrap();
     assert!(copy.contains("[patch.crates-io]") && copy.contains(&*second.to_string_lossy()), "{copy}");
 }
 
