@@ -183,6 +183,23 @@ impl Expr {
         }
     }
 
+    /// The same tree, spans aside.
+    pub fn same(&self, other: &Expr) -> bool {
+        match (&self.kind, &other.kind) {
+            (ExprKind::Int(a), ExprKind::Int(b)) => a == b,
+            (ExprKind::Bool(a), ExprKind::Bool(b)) => a == b,
+            (ExprKind::Str(a), ExprKind::Str(b)) => a == b,
+            (ExprKind::Var(a), ExprKind::Var(b)) => a == b,
+            (ExprKind::Unary(o, a), ExprKind::Unary(p, b)) => o == p && a.same(b),
+            (ExprKind::Binary(o, a, c), ExprKind::Binary(p, b, d)) => o == p && a.same(b) && c.same(d),
+            (ExprKind::Ternary(a, c, e), ExprKind::Ternary(b, d, f)) => a.same(b) && c.same(d) && e.same(f),
+            (ExprKind::Call(f, a), ExprKind::Call(g, b)) => {
+                f == g && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            _ => false,
+        }
+    }
+
     /// Nodes in the tree.
     pub fn size(&self) -> usize {
         1 + match &self.kind {

@@ -3,6 +3,7 @@
 //! an error message, never a panic.
 
 use crate::ast::Type;
+use crate::stdlib;
 use crate::value::{Value, MAX_STR};
 
 use Type::{Bool as B, Int as I, Str as S};
@@ -39,6 +40,27 @@ pub const BUILTINS: &[(&str, &[Type], Type)] = &[
     ("hash", &[S], I),
     ("digits", &[I], I),
     ("even", &[I], B),
+    ("base64", &[S], S),
+    ("unbase64", &[S], S),
+    ("hex", &[S], S),
+    ("roman", &[I], S),
+    ("unroman", &[S], I),
+    ("words", &[I], S),
+    ("distance", &[S, S], I),
+    ("glob", &[S, S], B),
+    ("caesar", &[S, I], S),
+    ("date", &[I], S),
+    ("days", &[S], I),
+    ("hms", &[I], S),
+    ("luhn", &[S], B),
+    ("crc", &[S], I),
+    ("prime", &[I], B),
+    ("modpow", &[I, I, I], I),
+    ("binom", &[I, I], I),
+    ("lcm", &[I, I], I),
+    ("title", &[S], S),
+    ("center", &[S, I], S),
+    ("squeeze", &[S], S),
 ];
 
 /// The signature of built-in `name`.
@@ -153,6 +175,30 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, String> {
         "hash" => Value::Int(hash(text(args, 0)?)),
         "digits" => Value::Int(digits(int(args, 0)?)),
         "even" => Value::Bool(int(args, 0)? % 2 == 0),
+        "base64" => return checked_str(stdlib::base64(text(args, 0)?.as_bytes())),
+        "unbase64" => {
+            let bytes = stdlib::unbase64(text(args, 0)?)?;
+            Value::Str(String::from_utf8(bytes).map_err(|_| "decoded bytes are not UTF-8".to_string())?)
+        }
+        "hex" => return checked_str(stdlib::hex(text(args, 0)?.as_bytes())),
+        "roman" => Value::Str(stdlib::roman(int(args, 0)?)?),
+        "unroman" => Value::Int(stdlib::unroman(text(args, 0)?)?),
+        "words" => Value::Str(stdlib::words(int(args, 0)?)),
+        "distance" => Value::Int(stdlib::distance(text(args, 0)?, text(args, 1)?)),
+        "glob" => Value::Bool(stdlib::glob(text(args, 0)?, text(args, 1)?)),
+        "caesar" => Value::Str(stdlib::caesar(text(args, 0)?, int(args, 1)?)),
+        "date" => Value::Str(stdlib::date(int(args, 0)?)?),
+        "days" => Value::Int(stdlib::days(text(args, 0)?)?),
+        "hms" => Value::Str(stdlib::hms(int(args, 0)?)),
+        "luhn" => Value::Bool(stdlib::luhn(text(args, 0)?)),
+        "crc" => Value::Int(i64::from(stdlib::crc32(text(args, 0)?.as_bytes()))),
+        "prime" => Value::Bool(stdlib::is_prime(int(args, 0)?)),
+        "modpow" => Value::Int(stdlib::modpow(int(args, 0)?, int(args, 1)?, int(args, 2)?)?),
+        "binom" => Value::Int(stdlib::binom(int(args, 0)?, int(args, 1)?)?),
+        "lcm" => Value::Int(stdlib::lcm(int(args, 0)?, int(args, 1)?)?),
+        "title" => Value::Str(stdlib::title(text(args, 0)?)),
+        "center" => Value::Str(stdlib::center(text(args, 0)?, int(args, 1)?)),
+        "squeeze" => Value::Str(stdlib::squeeze(text(args, 0)?)),
         _ => unreachable!("every built-in is implemented"),
     };
     Ok(v)

@@ -278,7 +278,7 @@ impl<'a> Checker<'a> {
                 let (Ty::Known(lt), Ty::Known(rt)) = (lt, rt) else { return Ty::Error };
                 match value::binary_type(*op, lt, rt) {
                     Some(t) => {
-                        if op.is_comparison() && l.kind == r.kind && l.is_pure() {
+                        if op.is_comparison() && l.same(r) && l.is_pure() {
                             self.warn(e.span, "both sides of this comparison are the same");
                         }
                         Ty::Known(t)
