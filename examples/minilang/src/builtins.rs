@@ -61,6 +61,12 @@ pub const BUILTINS: &[(&str, &[Type], Type)] = &[
     ("title", &[S], S),
     ("center", &[S, I], S),
     ("squeeze", &[S], S),
+    ("wrap", &[S, I], S),
+    ("soundex", &[S], S),
+    ("isbn", &[S], B),
+    ("ordinal", &[I], S),
+    ("weekday", &[I], S),
+    ("leap", &[I], B),
 ];
 
 /// The signature of built-in `name`.
@@ -199,6 +205,12 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, String> {
         "title" => Value::Str(stdlib::title(text(args, 0)?)),
         "center" => Value::Str(stdlib::center(text(args, 0)?, int(args, 1)?)),
         "squeeze" => Value::Str(stdlib::squeeze(text(args, 0)?)),
+        "wrap" => Value::Str(stdlib::wrap(text(args, 0)?, int(args, 1)?)?),
+        "soundex" => Value::Str(stdlib::soundex(text(args, 0)?)),
+        "isbn" => Value::Bool(stdlib::isbn(text(args, 0)?)),
+        "ordinal" => Value::Str(stdlib::ordinal(int(args, 0)?)),
+        "weekday" => Value::Str(stdlib::weekday(int(args, 0)?).to_string()),
+        "leap" => Value::Bool(stdlib::is_leap(int(args, 0)?)),
         _ => unreachable!("every built-in is implemented"),
     };
     Ok(v)

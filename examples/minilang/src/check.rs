@@ -78,6 +78,27 @@ impl<'a> Checker<'a> {
         self.scopes.iter_mut().rev().flat_map(|s| s.iter_mut().rev()).find(|l| l.name == name)
     }
 
+    /// The closest known name to a misspelt one, if it is close enough to suggest.
+    fn suggest(&self, name: &str, functions: bool) -> String {
+        let candidates: Vec<String> = if functions {
+            let user = self.program.functions.iter().map(|f| f.name.clone());
+            user.chain(builtins::BUILTINS.iter().map(|(n, _, _)| n.to_string())).collect()
+        } else {
+            self.scopes.iter().flat_map(|s| s.iter().map(|l| l.name.clone())).collect()
+        };
+        let limit = (name.chars().count() / 3) as i64;
+        let best = candidates
+            .into_iter()
+            .filter(|c| c.chars().count() >= 3)
+            .map(|c| (crate::stdlib::distance(name, &c), c))
+            .filter(|(d, _)| *d > 0 && *d <= limit)
+            .min();
+        match best {
+            Some((_, c)) => format!("; did you mean `{c}`?"),
+            None => String::new(),
+        }
+    }
+
     fn expect_type(&mut self, got: Ty, want: Type, span: Span, what: &str) {
         if let Ty::Known(t) = got {
             if t != want {
@@ -258,7 +279,8 @@ impl<'a> Checker<'a> {
                     local.ty
                 }
                 None => {
-                    self.error(e.span, format!("undeclared variable `{name}`"));
+                    let hint = self.suggest(name, false);
+                    self.error(e.span, format!("undeclared variable `{name}`{hint}"));
                     Ty::Error
                 }
             },
@@ -312,7 +334,8 @@ impl<'a> Checker<'a> {
                     None => builtins::signature(name).map(|(p, r)| (p.to_vec(), r)),
                 };
                 let Some((params, ret)) = sig else {
-                    self.error(e.span, format!("undeclared function `{name}`"));
+                    let hint = self.suggest(name, true);
+                    self.error(e.span, format!("undeclared function `{name}`{hint}"));
                     return Ty::Error;
                 };
                 if params.len() != args.len() {
@@ -447,5 +470,14 @@ mod tests {
     fn functions_may_not_take_builtin_names_or_repeat() {
         let (errors, _) = report("fn len(s: str) -> int { return 0; } fn f() { } fn f() { }");
         assert_eq!(errors, ["`len` is a built-in function", "function `f` is defined twice"]);
+        let (errors, _) = report("var total = 1; print totl + lenght(\"x\") + len(rooman(1));");
+        assert_eq!(
+            errors,
+            [
+                "undeclared variable `totl`; did you mean `total`?",
+                "undeclared function `lenght`",
+                "undeclared function `rooman`; did you mean `roman`?"
+            ]
+        );
     }
 }

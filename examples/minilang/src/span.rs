@@ -53,8 +53,30 @@ impl Diagnostic {
 
     /// `line:col: message`, counted in the given source.
     pub fn render(&self, source: &str) -> String {
+        self.render_as(source, "error")
+    }
+
+    /// `line:col: Stage severity: message`.
+    pub fn render_as(&self, source: &str, severity: &str) -> String {
         let (line, col) = line_col(source, self.span.start);
-        format!("{line}:{col}: {:?} error: {}", self.stage, self.message)
+        format!("{line}:{col}: {:?} {severity}: {}", self.stage, self.message)
+    }
+
+    /// The message with the source lines it covers (at most three), numbered in a
+    /// gutter, and a caret line under the first.
+    pub fn excerpt(&self, source: &str) -> String {
+        let (first, _) = line_col(source, self.span.start);
+        let (last, _) = line_col(source, self.span.end.max(self.span.start + 1) - 1);
+        let last = last.min(first + 2);
+        let width = last.to_string().len();
+        let mut out = format!("{}\n", self.render(source));
+        for n in first..=last {
+            out.push_str(&format!("{n:>width$} | {}\n", line_text(source, n)));
+            if n == first {
+                out.push_str(&format!("{:>width$} | {}\n", "", underline(source, self.span)));
+            }
+        }
+        out
     }
 }
 
@@ -110,6 +132,8 @@ mod tests {
         assert_eq!(line_col(src, 8), (3, 1));
         assert_eq!(line_text(src, 2), "cdé");
         assert_eq!(underline(src, Span::new(4, 5)), " ^");
+        let d = Diagnostic::new(Stage::Check, Span::new(3, 9), "bad");
+        assert_eq!(d.excerpt(src), "2:1: Check error: bad\n2 | cdé\n  | ^^^\n3 | f\n");
     }
 
     #[test]

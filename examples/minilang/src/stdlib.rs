@@ -494,6 +494,121 @@ pub fn squeeze(s: &str) -> String {
     out
 }
 
+/// Greedy word wrap at `width` chars; a word longer than the width gets a line alone.
+pub fn wrap(s: &str, width: i64) -> Result<String, String> {
+    if width < 1 {
+        return Err(format!("wrap width {width} is not positive"));
+    }
+    let width = width as usize;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in s.split_whitespace() {
+        let w = word.chars().count();
+        if len > 0 && len + 1 + w > width {
+            lines.push(std::mem::take(&mut line));
+            len = 0;
+        }
+        if len > 0 {
+            line.push(' ');
+            len += 1;
+        }
+        line.push_str(word);
+        len += w;
+    }
+    if len > 0 {
+        lines.push(line);
+    }
+    Ok(lines.join("\n"))
+}
+
+/// American Soundex: a letter and three digits.
+pub fn soundex(s: &str) -> String {
+    let code = |c: char| match c.to_ascii_lowercase() {
+        'b' | 'f' | 'p' | 'v' => Some('1'),
+        'c' | 'g' | 'j' | 'k' | 'q' | 's' | 'x' | 'z' => Some('2'),
+        'd' | 't' => Some('3'),
+        'l' => Some('4'),
+        'm' | 'n' => Some('5'),
+        'r' => Some('6'),
+        _ => None,
+    };
+    let mut letters = s.chars().filter(char::is_ascii_alphabetic);
+    let Some(first) = letters.next() else { return String::new() };
+    let mut out = String::new();
+    out.push(first.to_ascii_uppercase());
+    let mut last = code(first);
+    for c in letters {
+        let d = code(c);
+        if d.is_some() && d != last {
+            out.push(d.expect("some"));
+            if out.len() == 4 {
+                break;
+            }
+        }
+        // `h` and `w` do not separate equal codes; vowels do.
+        if !matches!(c.to_ascii_lowercase(), 'h' | 'w') {
+            last = d;
+        }
+    }
+    while out.len() < 4 {
+        out.push('0');
+    }
+    out
+}
+
+/// Whether an ISBN-10 or ISBN-13 (hyphens ignored) has a valid check digit.
+pub fn isbn(s: &str) -> bool {
+    let chars: Vec<char> = s.chars().filter(|&c| c != '-').collect();
+    match chars.len() {
+        10 => {
+            let mut sum = 0;
+            for (i, &c) in chars.iter().enumerate() {
+                let v = match c {
+                    'X' if i == 9 => 10,
+                    c => match c.to_digit(10) {
+                        Some(d) => d,
+                        None => return false,
+                    },
+                };
+                sum += v * (10 - i as u32);
+            }
+            sum % 11 == 0
+        }
+        13 => {
+            let mut sum = 0;
+            for (i, &c) in chars.iter().enumerate() {
+                let Some(d) = c.to_digit(10) else { return false };
+                sum += if i % 2 == 0 { d } else { d * 3 };
+            }
+            sum % 10 == 0
+        }
+        _ => false,
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, …
+pub fn ordinal(n: i64) -> String {
+    let m = n.unsigned_abs();
+    let suffix = if (11..=13).contains(&(m % 100)) {
+        "th"
+    } else {
+        match m % 10 {
+            1 => "st",
+            2 => "nd",
+            3 => "rd",
+            _ => "th",
+        }
+    };
+    format!("{n}{suffix}")
+}
+
+/// The day of the week of a day count from 1970-01-01 (a Thursday).
+pub fn weekday(days: i64) -> &'static str {
+    const NAMES: [&str; 7] = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"];
+    NAMES[days.rem_euclid(7) as usize]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,5 +672,17 @@ mod tests {
         assert_eq!(title("hello wORLD-wide"), "Hello World-Wide");
         assert_eq!(center("ab", 5), " ab  ");
         assert_eq!(squeeze("  a \t b  "), "a b");
+        assert_eq!(wrap("the quick brown fox jumps", 10), Ok("the quick\nbrown fox\njumps".into()));
+        assert_eq!(wrap("extraordinary a", 5), Ok("extraordinary\na".into()));
+        assert!(wrap("x", 0).is_err());
+        assert_eq!(soundex("Robert"), "R163");
+        assert_eq!(soundex("Ashcraft"), "A261");
+        assert_eq!(soundex("Tymczak"), "T522");
+        assert_eq!(soundex("Lee"), "L000");
+        assert!(isbn("0-306-40615-2") && isbn("978-0-306-40615-7") && isbn("080442957X"));
+        assert!(!isbn("0-306-40615-3") && !isbn("12345"));
+        assert_eq!([1, 2, 3, 4, 11, 12, 13, 21, 102, -3].map(ordinal), ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd", "-3rd"]);
+        assert_eq!(weekday(0), "Thursday");
+        assert_eq!(weekday(-1), "Wednesday");
     }
 }
