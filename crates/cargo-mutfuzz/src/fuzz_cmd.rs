@@ -152,23 +152,36 @@ pub fn attribute(
 }
 
 /// Why the loop stopped.
-enum Stop {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The time or trial budget is spent.
     Budget,
+    /// Ctrl-C, SIGTERM or SIGHUP.
     Interrupted,
+}
+
+/// How a campaign ended: the numbers the summary and `eval` report.
+#[derive(Clone, Copy, Debug)]
+pub struct Ended {
+    /// Why it stopped.
+    pub stop: Stop,
+    /// Wall time of the fuzz loop (harness starts and restarts included).
+    pub elapsed: Duration,
+    /// Trials over every harness process.
+    pub trials: u64,
+    /// The last counters a harness process printed.
+    pub last: Option<Stats>,
 }
 
 /// Run the command; returns the exit code.
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
-    if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
-        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
-    }
+    check_hang_timeout(args.hang_timeout)?;
     let built = harness::build(&args.package, &args.target)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
     };
-    std::fs::create_dir_all(&corpus).with_context(|| format!("failed to create {}", corpus.display()))?;
     // Kills belong to the corpus that made them: a campaign on another corpus keeps its
     // records apart, so resuming one never credits it with the other's kills.
     let state = if args.corpus.is_none() {
@@ -176,9 +189,31 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     } else {
         built.layout.campaign_on(&args.target, &corpus)
     };
-    std::fs::create_dir_all(state.path())
-        .with_context(|| format!("failed to create {}", state.path().display()))?;
     let files = Files { state, corpus };
+    let ended = campaign(&built, args, &files)?;
+    let why = match ended.stop {
+        Stop::Budget => "budget spent",
+        Stop::Interrupted => "interrupted",
+    };
+    print_summary(&built, args, &files, ended.elapsed, ended.trials, ended.last, why)?;
+    Ok(exit_code::SUCCESS)
+}
+
+/// `--hang-timeout` must be a positive number of seconds.
+pub fn check_hang_timeout(secs: f64) -> Result<()> {
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
+    }
+    Ok(())
+}
+
+/// Fuzz `args.target` of a built harness into `files` until the budget is spent or the
+/// user interrupts, restarting the harness after every crash or hang. (`args.package`
+/// and `args.corpus` are not read: the harness is built and the files are chosen.)
+pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+    for dir in [&files.corpus, &files.state.path().to_owned()] {
+        std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
+    }
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
     let total = sites.len() as u64;
     eprintln!(
@@ -206,7 +241,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
             break Stop::Budget;
         }
-        let cmd = fuzz_command(&built, args, &files, restarts, remaining_trials, remaining_time);
+        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time);
         let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
         let show = |p: &mut Progress, t: &Tracker| {
             p.elapsed = start.elapsed();
@@ -256,7 +291,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
                 if let Some(words) = outcome.last_words() {
                     how = format!("{how}: {}", words.chars().take(200).collect::<String>());
                 }
-                let blame = attribute(&t, &ending, &how, trial, &files, &sites)?;
+                let blame = attribute(&t, &ending, &how, trial, files, &sites)?;
                 restarts += 1;
                 let progressed =
                     blame != Blame::Nothing || t.stats.is_some_and(|s| s.mutants_killed > killed_before);
@@ -284,12 +319,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         }
     };
     status_line.finish();
-    let why = match stop {
-        Stop::Budget => "budget spent",
-        Stop::Interrupted => "interrupted",
-    };
-    print_summary(&built, args, &files, start.elapsed(), trials_before, last, why)?;
-    Ok(exit_code::SUCCESS)
+    Ok(Ended { stop, elapsed: start.elapsed(), trials: trials_before, last })
 }
 
 fn fuzz_command(

@@ -8,6 +8,7 @@
 //!   target-fuzz/   cargo target dir of harness builds (coverage-instrumented)
 //!   engine/        the engine crates this binary carries, written out
 //!   baseline/      per-test records of the unmutated run
+//!   eval/<target>/ `cargo mutfuzz eval`: eval.json, and <config>/seed-<s>/{corpus,state,score.jsonl}
 //!   <target>/      one fuzz target's campaign state (see mutfuzz_contract::layout),
 //!     corpus-<key>/  the state of a campaign on another corpus directory
 //! ```
@@ -28,9 +29,11 @@ const HARNESS_TARGET: &str = "target-fuzz";
 const ENGINE: &str = "engine";
 /// The baseline's records.
 const BASELINE: &str = "baseline";
+/// Evaluations.
+const EVAL: &str = "eval";
 
 /// Names a fuzz target may not have: each is a directory of ours.
-pub const RESERVED: [&str; 5] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE];
+pub const RESERVED: [&str; 6] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL];
 
 /// `target/mutfuzz/` of one workspace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +83,11 @@ impl Layout {
         self.root.join(BASELINE)
     }
 
+    /// The runs and results of `cargo mutfuzz eval` on `target`.
+    pub fn eval(&self, target: &str) -> PathBuf {
+        self.root.join(EVAL).join(target)
+    }
+
     /// The state of fuzz target `target` (a name checked by the caller, not reserved).
     pub fn campaign(&self, target: &str) -> CampaignDir {
         debug_assert!(!RESERVED.contains(&target), "{target} is reserved");
@@ -101,7 +109,15 @@ mod tests {
     #[test]
     fn every_directory_of_ours_is_reserved_and_distinct() {
         let l = Layout::new(Path::new("/t"));
-        let ours = [l.work(), l.schema_target(), l.harness_target(), l.engine(), l.baseline()];
+        let ours = [
+            l.work(),
+            l.schema_target(),
+            l.harness_target(),
+            l.engine(),
+            l.baseline(),
+            l.root().join("eval"),
+        ];
+        assert_eq!(l.eval("sort"), Path::new("/t/mutfuzz/eval/sort"));
         for (dir, name) in ours.iter().zip(RESERVED) {
             assert_eq!(dir, &Path::new("/t/mutfuzz").join(name));
         }

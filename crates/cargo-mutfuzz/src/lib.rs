@@ -11,6 +11,7 @@ pub mod console;
 pub mod diagnostics;
 pub mod doctest_target;
 pub mod engine;
+mod eval_cmd;
 pub mod exit_code;
 pub mod fpf;
 pub mod fs_util;
@@ -70,6 +71,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Fuzz(a) => fuzz_cmd::run(a),
         Command::Score(a) => score_cmd::run(a),
         Command::Run(a) => run_cmd::run(a),
+        Command::Eval(a) => eval_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -31,6 +31,8 @@ pub enum Command {
     Score(ScoreArgs),
     /// Run a target's original code on one stored input (to reproduce a failure).
     Run(RunArgs),
+    /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
+    Eval(EvalArgs),
 }
 
 /// Which package, shared by every command.
@@ -176,6 +178,31 @@ pub struct ScoreArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     pub hang_timeout: f64,
+}
+
+/// `cargo mutfuzz eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// A configuration: a name and the `fuzz` arguments it adds, as in
+    /// `--config zest="--guidance coverage"`. Repeat it; default: one per guidance.
+    #[arg(long = "config", value_name = "NAME=ARGS")]
+    pub configs: Vec<String>,
+    /// Campaigns per configuration, with seeds FIRST-SEED, FIRST-SEED + 1, ….
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub seeds: u64,
+    /// The first seed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub first_seed: u64,
+    /// Wall time of every campaign: `90`, `30s`, `5m`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "30s")]
+    pub time: Duration,
+    /// Fuzz only, do not score the corpora (for throughput: trials/s, edges).
+    #[arg(long)]
+    pub no_score: bool,
 }
 
 /// `cargo mutfuzz run`.

@@ -318,3 +318,80 @@ fn a_harness_asking_for_another_engine_version_is_told_which_one_is_carried() {
         "{stderr}"
     );
 }
+
+#[test]
+fn eval_fuzzes_each_config_and_seed_for_equal_time_and_its_table_adds_up() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let out = mutfuzz(
+        tmp.path(),
+        &[
+            "eval",
+            "sort",
+            "--config",
+            "mu2=--guidance mu2",
+            "--config",
+            "zest=--guidance coverage",
+            "--seeds",
+            "2",
+            "--first-seed",
+            "5",
+            "--time",
+            "3s",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("any A no B") && stdout.contains("Table I"), "{stdout}");
+    let eval = tmp.path().join("target/mutfuzz/eval/sort");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(eval.join("eval.json")).unwrap()).unwrap();
+    let viable = report["viable"].as_u64().unwrap();
+    assert_eq!(viable, 124);
+    assert_eq!(report["seeds"], serde_json::json!([5, 6]));
+    let configs = report["configs"].as_array().unwrap();
+    let names: Vec<&str> = configs.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["mu2", "zest"]);
+    let killed_by_any = report["killed_by_any"].as_u64().unwrap();
+    let reached_by_any = report["reached_by_any"].as_u64().unwrap();
+    assert!(killed_by_any <= reached_by_any && reached_by_any <= viable, "{report}");
+    for c in configs {
+        let runs = c["runs"].as_array().unwrap();
+        assert_eq!(runs.iter().map(|r| r["seed"].as_u64().unwrap()).collect::<Vec<_>>(), [5, 6], "{c}");
+        let mut sum = 0;
+        for r in runs {
+            // Each run fuzzed its own corpus for the time given, and was scored on every mutant.
+            assert!(r["seconds"].as_f64().unwrap() >= 2.5, "{r}");
+            assert!(r["trials"].as_u64().unwrap() > 0 && r["corpus"].as_u64().unwrap() > 0, "{r}");
+            let s = &r["score"];
+            let killed = s["killed"].as_u64().unwrap();
+            assert_eq!(killed as usize, s["killed_ids"].as_array().unwrap().len(), "{r}");
+            assert_eq!(killed + s["survived"].as_u64().unwrap() + s["not_covered"].as_u64().unwrap(), viable);
+            assert!(killed > 0 && killed <= killed_by_any && s["output_differs"].as_u64().unwrap() <= killed);
+            let dir = eval.join(c["name"].as_str().unwrap()).join(format!("seed-{}", r["seed"]));
+            assert_eq!(files_in(&dir.join("corpus")).len() as u64, r["corpus"].as_u64().unwrap());
+            assert_eq!(jsonl(&dir.join("score.jsonl")).len() as u64, viable);
+            sum += killed;
+        }
+        assert_eq!(c["mean_killed"].as_f64().unwrap(), sum as f64 / 2.0, "{c}");
+        let share = c["output_differs_share"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&share), "{c}");
+    }
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1);
+    let p = &pairs[0];
+    assert_eq!((p["a"].as_str(), p["b"].as_str()), (Some("mu2"), Some("zest")));
+    let n = |k: &str| p[k].as_u64().unwrap();
+    assert!(n("any_a_no_b") >= n("all_a_no_b") && n("any_b_no_a") >= n("all_b_no_a"), "{p}");
+    assert!(n("any_a_no_b") + n("any_b_no_a") <= killed_by_any, "{p}");
+}
+
+#[test]
+fn eval_refuses_a_config_that_sets_what_eval_sets_before_building_anything() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let out = mutfuzz(tmp.path(), &["eval", "sort", "--config", "a=--guidance mu2 --seed 3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--seed is set by eval itself"), "{stderr}");
+    assert!(!tmp.path().join("target").exists(), "{stderr}");
+}
