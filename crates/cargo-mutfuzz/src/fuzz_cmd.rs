@@ -162,7 +162,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
         return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
     }
-    let built = harness::build(&args.package, &args.target)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),

@@ -183,7 +183,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
     }
     let start = Instant::now();
-    let built = harness::build(&args.package, &args.target)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
