@@ -130,7 +130,9 @@ pub fn cargo() -> PathBuf {
 pub fn build(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<CargoRun> {
     match &flags.what {
         BuildWhat::Tests => test_no_run(ws, scratch, flags),
-        BuildWhat::Harness(manifest) => run_harness_build(harness_command(scratch, manifest, flags.dev)?, manifest),
+        BuildWhat::Harness(manifest) => {
+            run_harness_build(harness_command(scratch, manifest, flags.dev)?, manifest)
+        }
     }
 }
 
@@ -304,9 +306,7 @@ mod tests {
     use super::*;
 
     fn env_of(cmd: &Command) -> Vec<(String, String)> {
-        cmd.get_envs()
-            .filter_map(|(k, v)| Some((k.to_str()?.to_owned(), v?.to_str()?.to_owned())))
-            .collect()
+        cmd.get_envs().filter_map(|(k, v)| Some((k.to_str()?.to_owned(), v?.to_str()?.to_owned()))).collect()
     }
 
     #[test]

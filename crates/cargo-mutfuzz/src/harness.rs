@@ -240,7 +240,8 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool) -> Result<Built> {
     let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
 
     let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), dev, ..BuildFlags::default() };
-    let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &skip, &console) {
+    let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &skip, &console)
+    {
         Ok(b) => b,
         Err(_) if crate::interrupt::interrupted() => return Err(exit_code::interrupted()),
         Err(BuildFailure::Baseline(text)) => {

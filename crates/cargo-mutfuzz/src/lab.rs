@@ -8,8 +8,8 @@
 //! own line for this mutant ([`Exhausted`]'s rendering, whole).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -78,7 +78,12 @@ impl Lab<'_> {
         results.into_iter().map(|r| r.transpose().map(Option::flatten)).collect()
     }
 
-    fn run_one(&self, mutant: &Mutant, tests: &[usize], catchers: &Catchers) -> Result<Option<MutantOutcome>> {
+    fn run_one(
+        &self,
+        mutant: &Mutant,
+        tests: &[usize],
+        catchers: &Catchers,
+    ) -> Result<Option<MutantOutcome>> {
         if interrupt::interrupted() {
             return Ok(None);
         }
@@ -102,9 +107,10 @@ impl Lab<'_> {
         });
         // libtest runs every test it is given, even after a failure: the best catcher
         // alone first, when the rest of its process would cost more than a process start.
-        let probe = known.first().copied().filter(|&t| {
-            groups.first().is_some_and(|g| g.len() > 1 && self.rest_outweighs_a_start(g, t))
-        });
+        let probe = known
+            .first()
+            .copied()
+            .filter(|&t| groups.first().is_some_and(|g| g.len() > 1 && self.rest_outweighs_a_start(g, t)));
         if let Some(t) = probe {
             groups[0].retain(|&x| x != t);
             groups.insert(0, vec![t]);
@@ -143,8 +149,10 @@ impl Lab<'_> {
                 Exit::Code(0) => {}
                 // The probe decides only a catch: anything else runs it again with the
                 // rest of its process, under that process's budget, as without the probe.
-                _ if probing && (exit == Exit::TimedOut || exit == Exit::Code(EXHAUSTED_EXIT_CODE)
-                    || exhausted_in_log(&log, log_start, mutant.id)) =>
+                _ if probing
+                    && (exit == Exit::TimedOut
+                        || exit == Exit::Code(EXHAUSTED_EXIT_CODE)
+                        || exhausted_in_log(&log, log_start, mutant.id)) =>
                 {
                     tests_run -= group.len();
                     groups[1].insert(0, group[0]);

@@ -94,7 +94,9 @@ pub fn build_schema(
             }
             // Something the key does not see changed (a path dependency outside the
             // workspace): find viability again.
-            Build::Failed { .. } => console.message("The cached viability no longer builds; finding it again"),
+            Build::Failed { .. } => {
+                console.message("The cached viability no longer builds; finding it again")
+            }
         }
     }
     let built = build_viable(ws, scratch, discovery, flags, doctests, console)?;
@@ -130,7 +132,12 @@ fn build_viable(
     let viable = viability::make_viable(&mut builder, &candidates, &mut |round, mutants| {
         console.message(&format!("Building schema with {mutants} mutants (round {round})"));
     })?;
-    Ok(SchemaBuild { binaries: viable.output, unviable: viable.unviable, rounds: viable.rounds, cached: false })
+    Ok(SchemaBuild {
+        binaries: viable.output,
+        unviable: viable.unviable,
+        rounds: viable.rounds,
+        cached: false,
+    })
 }
 
 /// Write the schema files into the scratch copy, with the mutants that pass `enabled`.

@@ -180,14 +180,15 @@ fn mutation_test(
             std::fs::remove_file(&stale)?;
         }
     }
-    let build = match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
-        Ok(b) => b,
-        Err(BuildFailure::Baseline(text)) => {
-            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            return Ok(Some(exit_code::BASELINE_FAILED));
-        }
-        Err(BuildFailure::Internal(e)) => return Err(e),
-    };
+    let build =
+        match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
+            Ok(b) => b,
+            Err(BuildFailure::Baseline(text)) => {
+                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+                return Ok(Some(exit_code::BASELINE_FAILED));
+            }
+            Err(BuildFailure::Internal(e)) => return Err(e),
+        };
     results.rounds = build.rounds.clone();
     results.viability_cached = build.cached;
     console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));
