@@ -194,6 +194,40 @@ mod tests {
     }
 
     #[test]
+    fn the_key_follows_the_sources_and_the_flags_but_not_the_corpus_or_the_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let put = |rel: &str, text: &str| {
+            let p = dir.path().join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        };
+        put("Cargo.toml", "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n");
+        put("src/lib.rs", "pub fn f(a: u32) -> u32 { a + 1 }\n");
+        let args = crate::options::PackageArgs {
+            manifest_path: Some(dir.path().join("Cargo.toml")),
+            package: Vec::new(),
+        };
+        let ws = Workspace::open(&args).unwrap();
+        let key_with = |flags: &BuildFlags| {
+            let (discovery, _) = ws.discover().unwrap();
+            key(&ws, &discovery, flags, &[]).unwrap()
+        };
+        let key = || key_with(&BuildFlags::default());
+        let first = key();
+        assert_eq!(key(), first);
+        put("mutfuzz/corpus/t/0123", "input");
+        put("mutfuzz.out/outcomes.json", "{}");
+        assert_eq!(key(), first, "the corpus and the results do not count");
+        let featured = BuildFlags { features: vec!["x".into()], ..BuildFlags::default() };
+        assert_ne!(key_with(&featured), first);
+        put("tests/t.rs", "#[test] fn t() {}\n");
+        let with_test = key();
+        assert_ne!(with_test, first, "a new test file");
+        put("src/lib.rs", "pub fn f(a: u32) -> u32 { a + 1 } // edited\n");
+        assert_ne!(key(), with_test, "an edit that changes no mutant");
+    }
+
+    #[test]
     fn a_result_is_used_only_under_its_own_key() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("viability/tests.json");
