@@ -46,7 +46,7 @@ impl SchemaBuild {
     pub fn describe(&self) -> String {
         if self.cached {
             format!(
-                "in 1 build with the viability cache ({} unviable; 0 rounds, found earlier in {})",
+                "in 1 build with the viability cache, no round ({} unviable, found earlier in {} round(s))",
                 self.unviable.len(),
                 self.rounds.len()
             )
