@@ -95,7 +95,10 @@ pub fn build_schema(
             // Something the key does not see changed (a path dependency outside the
             // workspace): find viability again.
             Build::Failed { .. } => {
-                console.message("The cached viability no longer builds; finding it again")
+                console.message("The cached viability no longer builds; finding it again");
+                for e in doctests.iter_mut().flat_map(|t| t.entries.iter_mut()) {
+                    e.enabled = true;
+                }
             }
         }
     }
