@@ -177,7 +177,7 @@ pub struct Ended {
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
-    let built = harness::build(&args.package, &args.target)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),

@@ -40,6 +40,7 @@ pub mod status;
 pub mod supervise;
 mod test_cmd;
 pub mod viability;
+pub mod viability_cache;
 pub mod workspace;
 
 use std::ffi::OsString;

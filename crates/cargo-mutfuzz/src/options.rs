@@ -162,6 +162,10 @@ pub struct FuzzArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub hang_timeout: f64,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
+    /// faster to compile, several times slower to run.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
 }
 
 /// `cargo mutfuzz score`.
@@ -178,6 +182,10 @@ pub struct ScoreArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     pub hang_timeout: f64,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
+    /// faster to compile, several times slower to run.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
 }
 
 /// `cargo mutfuzz eval`.
@@ -214,6 +222,10 @@ pub struct RunArgs {
     pub input: PathBuf,
     #[command(flatten)]
     pub package: PackageArgs,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
+    /// faster to compile, several times slower to run.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
 }
 
 /// A positive, finite number of seconds.

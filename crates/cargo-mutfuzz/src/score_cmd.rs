@@ -189,7 +189,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
     let start = Instant::now();
-    let built = harness::build(&args.package, &args.target)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),

@@ -45,10 +45,19 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     let tmp = copy_of("../../examples/insertion-sort");
+    // Release settings of the user's that would break the engine (it catches panics) or
+    // hide kills (overflow checks) are overridden.
+    let harness_manifest = tmp.path().join("mutfuzz/Cargo.toml");
+    let mut text = std::fs::read_to_string(&harness_manifest).unwrap();
+    text.push_str(
+        "\n[profile.release]\npanic = \"abort\"\nopt-level = 0\ndebug-assertions = false\noverflow-checks = false\n",
+    );
+    std::fs::write(&harness_manifest, text).unwrap();
     let out = mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
+    assert!(stderr.contains("Schema and harness built in 1 round(s): clean"), "{stderr}");
     let state = tmp.path().join("target/mutfuzz/sort");
     let kills = jsonl(&state.join("kills.jsonl"));
     assert!(!kills.is_empty(), "{stderr}");
@@ -66,6 +75,9 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     let out = mutfuzz(tmp.path(), &["score", "sort"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The viability found by `fuzz` is reused: one build, no round.
+    assert!(stderr.contains("Schema and harness built in 1 build with the viability cache"), "{stderr}");
+    assert!(!stderr.contains("(round 1)"), "{stderr}");
     let table = String::from_utf8_lossy(&out.stdout);
     let row = |name: &str| -> u64 {
         let line = table.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name}: {table}"));
@@ -85,6 +97,7 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     assert_eq!(sum, row("total"), "{table}");
     assert_eq!(row("total"), catalog.as_array().unwrap().len() as u64, "{table}");
     assert!(row("killed by output") > 0, "{table}");
+    assert!(row("killed by panic") > 0, "{table}");
     let score: Value =
         serde_json::from_str(&std::fs::read_to_string(state.join("score.json")).unwrap()).unwrap();
     assert_eq!(score["summary"]["total"].as_u64(), Some(row("total")));
@@ -93,8 +106,20 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     // A stored input reproduces with `run`.
     let input = corpus[0].to_string_lossy().into_owned();
     let out = mutfuzz(tmp.path(), &["run", "sort", &input]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("with the viability cache"), "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("output:"));
+
+    // Editing a source file invalidates the cache, even where no mutant changes.
+    let lib = tmp.path().join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).unwrap();
+    text.push_str("\n// edited\n");
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz(tmp.path(), &["run", "sort", &input]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("(round 1)") && !stderr.contains("viability cache"), "{stderr}");
 }
 
 /// The numbers of the summary's `Mutant runs: R of N …` line, and its `Mutants:` line.
