@@ -19,7 +19,8 @@ use mutfuzz_contract::{
 use crate::exit_code;
 use crate::harness::{self, Built};
 use crate::interrupt;
-use crate::options::FuzzArgs;
+use crate::mutants_first;
+use crate::options::{FuzzArgs, Strategy};
 use crate::process::Exit;
 use crate::records;
 use crate::status::{self, Progress, StatusLine};
@@ -190,7 +191,25 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         built.layout.campaign_on(&args.target, &corpus)
     };
     let files = Files { state, corpus };
-    let ended = campaign(&built, args, &files)?;
+    let mut rest = args.clone();
+    let phases = if args.strategy == Strategy::MutantsFirst {
+        if args.time.is_none() && args.trials.is_none() {
+            return Err(exit_code::usage(anyhow::anyhow!(
+                "--strategy mutants-first splits a budget: give --time or --trials"
+            )));
+        }
+        let phases = mutants_first::mutant_phases(&built, args, &files)?;
+        rest.time = args.time.map(|t| t.saturating_sub(phases.elapsed));
+        rest.trials = args.trials.map(|n| n.saturating_sub(phases.mutants.iter().map(|p| p.1).sum()));
+        eprintln!("Phase: the original");
+        Some(phases)
+    } else {
+        None
+    };
+    if phases.as_ref().is_some_and(|p| p.interrupted) {
+        return Ok(exit_code::INTERRUPTED);
+    }
+    let ended = campaign(&built, &rest, &files)?;
     let why = match ended.stop {
         Stop::Budget => "budget spent",
         Stop::Interrupted => "interrupted",
@@ -354,6 +373,9 @@ fn fuzz_command(
     }
     if args.verify_pruning {
         a.push("--verify-pruning".into());
+    }
+    if let Some(id) = args.background {
+        a.extend(["--background".into(), id.to_string().into()]);
     }
     if let Some(n) = trials {
         a.extend(["--trials".into(), n.to_string().into()]);

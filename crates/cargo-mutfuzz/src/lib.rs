@@ -25,6 +25,7 @@ pub mod lints;
 pub mod list;
 pub mod loader;
 mod mutants_cmd;
+pub mod mutants_first;
 pub mod options;
 pub mod outcome;
 pub mod output;

@@ -120,7 +120,7 @@ fn guidance_parser() -> impl TypedValueParser<Value = GuidanceKind> {
 }
 
 /// `cargo mutfuzz fuzz`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
     /// The target: a function named in the harness's `mutfuzz::targets!`.
     pub target: String,
@@ -166,6 +166,74 @@ pub struct FuzzArgs {
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
+    /// `original` fuzzes the original; `mutants-first` first spends `--mutant-share` of
+    /// the budget fuzzing selected mutants one at a time (each the program, coverage-
+    /// guided), then fuzzes the original seeded with what they found.
+    #[arg(long, value_enum, default_value_t = Strategy::Original, help_heading = "Mutants first")]
+    pub strategy: Strategy,
+    /// Share of the budget (`--time` or `--trials`) spent on mutants.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5, value_parser = parse_share, help_heading = "Mutants first")]
+    pub mutant_share: f64,
+    /// Budget of each mutant (default: the mutant share over 8 mutants).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Mutants first")]
+    pub per_mutant: Option<Duration>,
+    /// Which mutants: `random` (by the seed) or `fpf` (most dissimilar first).
+    #[arg(long, value_enum, default_value_t = Select::Fpf, help_heading = "Mutants first")]
+    pub select: Select,
+    /// `cumulative`: each mutant starts from the corpus the previous ones grew;
+    /// `parallel`: each from the original's corpus, merged at the end.
+    #[arg(long, value_enum, default_value_t = Carry::Cumulative, help_heading = "Mutants first")]
+    pub carry: Carry,
+    /// Fuzz with this mutant as the program (one mutants-first phase).
+    #[arg(long, value_name = "MUTANT", hide = true)]
+    pub background: Option<u32>,
+}
+
+/// `--strategy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// Fuzz the original only.
+    Original,
+    /// Fuzz selected mutants first, then the original.
+    MutantsFirst,
+}
+
+/// `--select`: which mutants a mutants-first campaign fuzzes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Select {
+    /// Uniformly at random, by the seed.
+    Random,
+    /// Furthest Point First: the most dissimilar first.
+    Fpf,
+}
+
+/// `--carry`: how a mutants-first campaign's corpus moves from mutant to mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Carry {
+    /// One corpus, carried from each mutant to the next.
+    Cumulative,
+    /// Each mutant from the original's corpus; merged at the end.
+    Parallel,
+}
+
+impl std::fmt::Display for Select {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if *self == Select::Fpf { "fpf" } else { "random" })
+    }
+}
+
+impl std::fmt::Display for Carry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if *self == Carry::Cumulative { "cumulative" } else { "parallel" })
+    }
+}
+
+/// A share of the budget: a number in `0..=1`.
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("expected a number from 0 to 1, not {text:?}")),
+    }
 }
 
 /// `cargo mutfuzz score`.

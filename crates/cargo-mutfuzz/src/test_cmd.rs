@@ -220,25 +220,28 @@ fn mutation_test(
             std::fs::remove_file(&stale)?;
         }
     }
-    let build = match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
-        Ok(b) => b,
-        Err(BuildFailure::Baseline(schema_text)) => {
-            // The user's own code's messages, from a build of the untouched sources.
-            let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
-                Ok(Some(text)) => text,
-                Ok(None) => format!(
-                    "(the untouched sources build: the schema's rewriting broke them, a bug of \
+    let build =
+        match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
+            Ok(b) => b,
+            Err(BuildFailure::Baseline(schema_text)) => {
+                // The user's own code's messages, from a build of the untouched sources.
+                let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
+                    Ok(Some(text)) => text,
+                    Ok(None) => format!(
+                        "(the untouched sources build: the schema's rewriting broke them, a bug of \
                      cargo-mutfuzz; please report it with this message)\n{schema_text}"
-                ),
-                Err(_) if interrupt::interrupted() => return Ok(None),
-                Err(e) => format!("(the untouched sources could not be built either: {e:#})\n{schema_text}"),
-            };
-            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
-            return Ok(Some(exit_code::BASELINE_FAILED));
-        }
-        Err(BuildFailure::Internal(e)) => return Err(e),
-    };
+                    ),
+                    Err(_) if interrupt::interrupted() => return Ok(None),
+                    Err(e) => {
+                        format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
+                    }
+                };
+                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+                results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
+                return Ok(Some(exit_code::BASELINE_FAILED));
+            }
+            Err(BuildFailure::Internal(e)) => return Err(e),
+        };
     results.rounds = build.rounds.clone();
     results.viability_cached = build.cached;
     console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));

@@ -122,6 +122,52 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     assert!(stderr.contains("(round 1)") && !stderr.contains("viability cache"), "{stderr}");
 }
 
+#[test]
+fn a_mutants_first_campaign_hands_what_each_mutant_found_to_the_original() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let args = [
+        "fuzz",
+        "sort",
+        "--trials",
+        "8000",
+        "--strategy",
+        "mutants-first",
+        "--select",
+        "random",
+        "--carry",
+        "parallel",
+        "--seed",
+        "4",
+    ];
+    let out = mutfuzz(tmp.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // Half of 8,000 trials over 8 mutants: 500 trials each, then the original.
+    assert!(
+        stderr.contains("Mutants first: 8 mutants (random selection, parallel corpus), 500 trials each"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("Phase: mutant ").count(), 8, "{stderr}");
+    assert!(stderr.contains("Phase: the original"), "{stderr}");
+    let root = tmp.path().join("target/mutfuzz/sort/mutants-first");
+    let corpus = tmp.path().join("mutfuzz/corpus/sort");
+    let names = |dir: &Path| -> Vec<std::ffi::OsString> {
+        files_in(dir).iter().map(|p| p.file_name().unwrap().to_owned()).collect()
+    };
+    let original = names(&corpus);
+    let mut phase_inputs = 0;
+    for phase in files_in(&root) {
+        // Each phase fuzzed with its mutant as the program: no kills, its own corpus.
+        assert!(jsonl(&phase.join("state/kills.jsonl")).is_empty());
+        for name in names(&phase.join("corpus")) {
+            phase_inputs += 1;
+            assert!(original.contains(&name), "{name:?} was not handed over");
+        }
+    }
+    assert!(phase_inputs > 0, "{stderr}");
+    assert!(!jsonl(&tmp.path().join("target/mutfuzz/sort/kills.jsonl")).is_empty());
+}
+
 /// The numbers of the summary's `Mutant runs: R of N …` line, and its `Mutants:` line.
 fn runs_and_kills(stderr: &str) -> (u64, u64, String) {
     let line = stderr.lines().find(|l| l.starts_with("Mutant runs: ")).unwrap_or_else(|| panic!("{stderr}"));
