@@ -377,6 +377,17 @@ fn fuzz_command(
     if let Some(id) = args.background {
         a.extend(["--background".into(), id.to_string().into()]);
     }
+    if args.jobs > 1 {
+        // Half the hang timeout: a stuck worker is ended (and its mutant killed by
+        // timeout) before the harness, waiting for it, looks hung to the supervisor.
+        let worker_timeout = (args.hang_timeout / 2.0).to_string();
+        a.extend([
+            "--jobs".into(),
+            args.jobs.to_string().into(),
+            "--worker-timeout".into(),
+            worker_timeout.into(),
+        ]);
+    }
     if let Some(n) = trials {
         a.extend(["--trials".into(), n.to_string().into()]);
     }

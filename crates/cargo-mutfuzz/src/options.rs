@@ -162,6 +162,10 @@ pub struct FuzzArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub hang_timeout: f64,
+    /// Run each trial's mutants in N processes (the harness and N - 1 workers). The same
+    /// seed and trials give the same kills, corpus and statistics whatever N is.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]

@@ -30,6 +30,19 @@ fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
     cmd.output().unwrap()
 }
 
+/// `mutfuzz` with extra environment variables.
+fn mutfuzz_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
+    cmd.arg("mutfuzz").args(args).current_dir(cwd);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.envs(env.iter().copied());
+    cmd.output().unwrap()
+}
+
 fn jsonl(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
@@ -166,6 +179,38 @@ fn a_mutants_first_campaign_hands_what_each_mutant_found_to_the_original() {
     }
     assert!(phase_inputs > 0, "{stderr}");
     assert!(!jsonl(&tmp.path().join("target/mutfuzz/sort/kills.jsonl")).is_empty());
+}
+
+#[test]
+fn mutant_runs_in_worker_processes_give_the_same_campaign_and_a_crash_there_is_a_kill() {
+    // Every trial's mutants spread over the workers, however little they cost.
+    let env = [("MUTFUZZ_PARALLEL_MIN_WORK", "0")];
+    let tmp = copy_of("../../examples/insertion-sort");
+    let campaign = |jobs: &str| {
+        let corpus = tmp.path().join(format!("corpus-{jobs}")).to_string_lossy().into_owned();
+        let args = ["fuzz", "sort", "--trials", "3000", "--seed", "6", "--jobs", jobs, "--corpus", &corpus];
+        let out = mutfuzz_env(tmp.path(), &args, &env);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        let mut names: Vec<_> =
+            files_in(Path::new(&corpus)).iter().map(|p| p.file_name().unwrap().to_owned()).collect();
+        names.sort();
+        let summary: Vec<String> =
+            stderr.lines().filter(|l| l.starts_with("Mutant")).map(str::to_owned).collect();
+        (names, summary)
+    };
+    let one = campaign("1");
+    assert!(!one.0.is_empty() && one.1.len() == 2, "{one:?}");
+    assert_eq!(campaign("3"), one, "the same corpus, kills and mutant runs with three processes");
+
+    // A worker that aborts: its mutant is killed by crash, the campaign goes on.
+    let tmp = copy_of("tests/fixtures/crasher");
+    let out = mutfuzz_env(tmp.path(), &["fuzz", "check", "--trials", "300", "--seed", "3", "-j", "2"], &env);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let kills = jsonl(&tmp.path().join("target/mutfuzz/check/kills.jsonl"));
+    assert!(kills.iter().any(|k| k["kind"] == "crash"), "{kills:?}");
+    assert!(kills.iter().any(|k| k["kind"] == "output-differs"), "{kills:?}");
 }
 
 /// The numbers of the summary's `Mutant runs: R of N …` line, and its `Mutants:` line.

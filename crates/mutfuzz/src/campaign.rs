@@ -31,6 +31,7 @@ use crate::panics::QuietPanics;
 use crate::schedule::{Schedule, ZestSchedule};
 use crate::select::{self, Prune, Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
+use crate::workers::{Verdict, Workers};
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
 /// table once per process, so a generous first size lets later campaigns in the same
@@ -60,6 +61,9 @@ pub struct Config {
     pub sample: Option<usize>,
     /// μZest's KILL_FACTOR: how many times more (or fewer) children a killer gets.
     pub kill_factor: u32,
+    /// With workers, a trial runs its mutants in parallel only when their number times the
+    /// original's fuel reaches this (see [`PARALLEL_MIN_WORK`]).
+    pub parallel_min_work: u64,
     /// "First, fuzz the mutants": this mutant stands in for the original in every run, and
     /// the campaign is coverage-guided (no mutant runs, no site hits). Inputs on which it
     /// panics and the original does not are kept apart in `mutant-panics/`.
@@ -86,6 +90,7 @@ impl Default for Config {
             sample: None,
             kill_factor: guidance::KILL_FACTOR,
             background: None,
+            parallel_min_work: PARALLEL_MIN_WORK,
             verify_pruning: false,
             check_determinism: true,
         }
@@ -207,6 +212,10 @@ impl std::error::Error for Error {
     }
 }
 
+/// Mutant runs × the original's fuel below which a trial runs its mutants in this
+/// process only, even with workers.
+pub const PARALLEL_MIN_WORK: u64 = 50_000;
+
 /// Mutants a μZest trial samples when no sample size is configured (the μZest paper's 10).
 pub const MUZEST_SAMPLE: usize = 10;
 
@@ -261,6 +270,11 @@ pub struct Campaign<T, O> {
     buf: Vec<u8>,
     to_run: Vec<u32>,
     pending: Vec<PendingKill>,
+    /// Worker processes for parallel mutant runs, and each trial's verdicts by position.
+    workers: Option<Workers>,
+    verdicts: Vec<Option<Verdict>>,
+    /// The current trial's original fuel (the work estimate of its mutant runs).
+    last_fuel: u64,
     events: Option<EventSink>,
     edges: EdgeMap,
 }
@@ -327,6 +341,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             buf: Vec::new(),
             to_run: Vec::with_capacity(n),
             pending: Vec::new(),
+            workers: None,
+            verdicts: Vec::new(),
+            last_fuel: 0,
             events: None,
             edges: EdgeMap::default(),
             config,
@@ -376,6 +393,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// sampled when [`Config::sample`] is set).
     pub fn with_selector(mut self, selector: Box<dyn Selector>) -> Self {
         self.selector = selector;
+        self
+    }
+
+    /// Runs a trial's mutants on `workers` as well as in this process: position `p` of the
+    /// trial's list goes to process `p mod (workers + 1)` (0 is this one). Verdicts are
+    /// merged in list order, so the campaign is the same whatever the number of workers.
+    pub fn with_workers(mut self, workers: Workers) -> Self {
+        self.workers = Some(workers).filter(|w| !w.is_empty());
         self
     }
 
@@ -553,15 +578,12 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             let sites = TrialSites { hits: &original.hits, rerun_killed: self.guidance.reruns_killed() };
             self.selector.select(&sites, &self.table, &mut self.rng, &mut self.to_run);
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
+            self.last_fuel = original.fuel;
+            self.run_selected(input.as_bytes(), &original.end, fuel, depth);
             for k in 0..self.to_run.len() {
                 let mi = self.to_run[k];
-                let id = self.table.info(mi).id;
-                if let Some(events) = &mut self.events {
-                    events(Event::Mutant(id));
-                }
-                let end = self.exec.run_mutant(id, input.as_bytes(), fuel, depth);
                 self.table.ran(mi);
-                if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
+                if let Some(Some((kind, limit))) = self.verdicts[k] {
                     if self.table.killed(mi).is_some() {
                         old_kills += 1;
                     } else {
@@ -636,6 +658,48 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.stats.boosted += usize::from(matches!(verdict.energy, Energy::Times(_)));
         self.stats.reduced += usize::from(matches!(verdict.energy, Energy::DividedBy(_)));
         Ok(())
+    }
+
+    /// Runs the selected mutants (`to_run`) and puts their verdicts in `verdicts`, by
+    /// position: the workers' shares in their processes while this one runs its own.
+    fn run_selected(&mut self, bytes: &[u8], original: &OriginalEnd<O>, fuel: u64, depth: usize) {
+        let n = self.to_run.len();
+        self.verdicts.clear();
+        self.verdicts.resize(n, None);
+        let procs = self.workers.as_ref().map_or(1, |w| w.len() + 1);
+        // A round trip to a worker costs tens of microseconds: worth it only when the
+        // trial's mutant runs are long (measured by the original's fuel, which keeps the
+        // choice, like the verdicts, independent of timing).
+        let work = (n as u64).saturating_mul(self.last_fuel.max(1));
+        let parallel = procs > 1 && n > 1 && work >= self.config.parallel_min_work;
+        let mut ids = Vec::new();
+        if parallel && let Some(workers) = &mut self.workers {
+            for w in 0..workers.len() {
+                ids.clear();
+                ids.extend((w + 1..n).step_by(procs).map(|p| self.table.info(self.to_run[p]).id));
+                workers.start(w, bytes, fuel, depth, &ids);
+            }
+        }
+        let step = if parallel { procs } else { 1 };
+        for p in (0..n).step_by(step) {
+            let id = self.table.info(self.to_run[p]).id;
+            if let Some(events) = &mut self.events {
+                events(Event::Mutant(id));
+            }
+            let end = self.exec.run_mutant(id, bytes, fuel, depth);
+            self.verdicts[p] = Some(judge(&*self.oracle, original, &end));
+        }
+        if parallel && let Some(workers) = &mut self.workers {
+            // Ids are unique in one trial's list: map each answer back to its position.
+            let (to_run, table, verdicts) = (&self.to_run, &self.table, &mut self.verdicts);
+            for w in 0..workers.len() {
+                workers.finish(w, bytes, fuel, depth, &mut |id, v| {
+                    if let Some(p) = (w + 1..n).step_by(procs).find(|&p| table.info(to_run[p]).id == id) {
+                        verdicts[p] = Some(v);
+                    }
+                });
+            }
+        }
     }
 
     /// Runs every surviving mutant of a hit site that the original's run did not infect

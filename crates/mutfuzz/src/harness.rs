@@ -42,6 +42,7 @@ use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
 use crate::score::{SCORE_BUDGET, ScoreEvent, score};
+use crate::workers::Workers;
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
@@ -99,7 +100,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -117,7 +118,8 @@ impl Registry {
         let Some((_, runner)) = self.targets.iter().find(|(n, _)| n == target) else {
             return Err(format!("no target named {target:?}; {}", usage()));
         };
-        let args = Args::parse(command, &argv[2..])?;
+        let mut args = Args::parse(command, &argv[2..])?;
+        args.target = target.clone();
         runner(&args)
     }
 }
@@ -126,6 +128,7 @@ impl Registry {
 #[derive(Debug, Default)]
 pub struct Args {
     command: String,
+    target: String,
     positional: Vec<String>,
     state: Option<PathBuf>,
     corpus: Option<PathBuf>,
@@ -140,6 +143,8 @@ pub struct Args {
     kill_factor: Option<u32>,
     background: Option<u32>,
     verify_pruning: bool,
+    jobs: Option<usize>,
+    worker_timeout: Option<f64>,
 }
 
 impl Args {
@@ -162,6 +167,8 @@ impl Args {
                 "--verify-pruning" => a.verify_pruning = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
                 "--background" => a.background = Some(number(word, &value(word)?)?),
+                "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
+                "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -194,7 +201,8 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "fuzz" => fuzz(args, target, compare),
         "score" => score_corpus(args, target, compare),
         "run" => run_one(args, target),
-        other => Err(format!("unknown command {other:?}: use list, fuzz, score or run")),
+        "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
+        other => Err(format!("unknown command {other:?}: use list, fuzz, score, run or worker")),
     }
 }
 
@@ -230,6 +238,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         verify_pruning: args.verify_pruning,
         kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
         background: args.background,
+        // A tuning knob (and what tests use to force parallel runs on small targets).
+        parallel_min_work: std::env::var("MUTFUZZ_PARALLEL_MIN_WORK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(crate::campaign::PARALLEL_MIN_WORK),
         dir: Some(state.clone()),
         corpus_dir: Some(corpus),
         ..Config::default()
@@ -241,6 +254,22 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
             Event::Mutant(id) => protocol(Line::Mutant(id)),
         });
+    if let Some(jobs) = args.jobs.filter(|&j| j > 1) {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
+        let target = args.target.clone();
+        let hang = Duration::from_secs_f64(args.worker_timeout.unwrap_or(10.0).max(0.1));
+        let workers = Workers::spawn(
+            jobs - 1,
+            move || {
+                let mut c = std::process::Command::new(&exe);
+                c.args(["worker", &target]);
+                c
+            },
+            hang,
+        )
+        .map_err(|e| format!("cannot start mutant worker processes: {e}"))?;
+        campaign = campaign.with_workers(workers);
+    }
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
 
     let csv_path = CampaignDir::new(&state).stats_csv();

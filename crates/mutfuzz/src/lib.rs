@@ -82,6 +82,7 @@ pub mod schedule;
 pub mod score;
 pub mod select;
 pub mod trial;
+pub mod workers;
 
 pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
 pub use corpus::{Corpus, Entry, Store};
@@ -100,3 +101,4 @@ pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_has
 pub use panics::assume;
 pub use schedule::{Schedule, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
+pub use workers::Workers;

@@ -169,6 +169,23 @@ impl<T: Gen, O: Debug> Executor<T, O> {
         self.run_original(value, n_ids, oracle)
     }
 
+    /// Runs the original on `bytes`, not recording (a worker's run, to judge its mutants).
+    pub(crate) fn run_plain_original(&mut self, bytes: &[u8], oracle: &dyn Oracle<O>) -> OriginalEnd<O> {
+        let value = self.regenerate(bytes);
+        mutfuzz_rt::activate(0);
+        match self.call(value) {
+            RunEnd::Returned(output) => {
+                let fingerprint = oracle.fingerprint(&output);
+                OriginalEnd::Returned { output, fingerprint }
+            }
+            RunEnd::Discarded => OriginalEnd::Discarded,
+            RunEnd::Exhausted(e) => OriginalEnd::Panicked { message: e.to_string(), location: None },
+            RunEnd::Panicked(p) => {
+                OriginalEnd::Panicked { message: payload_message(&*p).to_owned(), location: take_location() }
+            }
+        }
+    }
+
     /// Whether the original itself (no background mutant, not recording) panics on `bytes`.
     pub(crate) fn original_panics(&mut self, bytes: &[u8]) -> bool {
         let value = self.regenerate(bytes);
