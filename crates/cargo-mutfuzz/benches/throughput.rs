@@ -47,7 +47,12 @@ fn main() {
     );
     for (example, target, report) in &rows {
         let config = |name: &str| -> &Value {
-            report["configs"].as_array().unwrap().iter().find(|c| c["name"] == name).expect("both configs ran")
+            report["configs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == name)
+                .expect("both configs ran")
         };
         let (mu2, cov) = (config("mu2"), config("coverage"));
         let rate = |c: &Value| c["mean_trials_per_sec"].as_f64().unwrap();
