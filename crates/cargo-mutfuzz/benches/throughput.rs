@@ -42,7 +42,7 @@ fn main() {
     }
     println!("{seconds}s per guidance and example, one seed; trials/s over the whole campaign");
     println!(
-        "{:<16}{:<16}{:>9}{:>12}{:>12}{:>10}{:>16}",
+        "{:<16}{:<16}{:>9}{:>12}{:>12}{:>10}{:>20}",
         "example", "target", "mutants", "mu2/s", "coverage/s", "ratio", "mutant runs/trial"
     );
     for (example, target, report) in &rows {
@@ -59,7 +59,7 @@ fn main() {
         let run = &mu2["runs"][0];
         let per_trial = run["mutant_runs"].as_f64().unwrap() / run["trials"].as_f64().unwrap().max(1.0);
         println!(
-            "{:<16}{:<16}{:>9}{:>12.0}{:>12.0}{:>10.3}{:>16.1}",
+            "{:<16}{:<16}{:>9}{:>12.0}{:>12.0}{:>10.3}{:>20.1}",
             example,
             target,
             report["viable"],

@@ -230,12 +230,33 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StmtKind {
     /// `let x: T = e;` (immutable) or `var x: T = e;` (mutable).
-    Let { name: String, mutable: bool, ty: Option<Type>, value: Expr },
-    Assign { name: String, op: AssignOp, value: Expr },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Option<Vec<Stmt>> },
-    While { cond: Expr, body: Vec<Stmt> },
+    Let {
+        name: String,
+        mutable: bool,
+        ty: Option<Type>,
+        value: Expr,
+    },
+    Assign {
+        name: String,
+        op: AssignOp,
+        value: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
     /// `for i in a..b { }`: `i` runs from `a` up to, not including, `b`.
-    For { var: String, from: Expr, to: Expr, body: Vec<Stmt> },
+    For {
+        var: String,
+        from: Expr,
+        to: Expr,
+        body: Vec<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),

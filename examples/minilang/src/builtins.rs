@@ -305,7 +305,10 @@ pub fn parse_int(s: &str) -> Result<i64, String> {
         }
         let d = i64::from(c - b'0');
         // Accumulate negatively, so the smallest int parses.
-        value = value.checked_mul(10).and_then(|v| v.checked_sub(d)).ok_or_else(|| format!("{s:?} is too large"))?;
+        value = value
+            .checked_mul(10)
+            .and_then(|v| v.checked_sub(d))
+            .ok_or_else(|| format!("{s:?} is too large"))?;
     }
     if negative {
         Ok(value)
@@ -327,7 +330,8 @@ pub fn substr(s: &str, start: i64, len: i64) -> String {
 pub fn trim(s: &str) -> &str {
     let blank = |c: char| c == ' ' || c == '\t' || c == '\n' || c == '\r';
     let start = s.find(|c: char| !blank(c)).unwrap_or(s.len());
-    let end = s.rfind(|c: char| !blank(c)).map_or(start, |i| i + s[i..].chars().next().map_or(1, char::len_utf8));
+    let end =
+        s.rfind(|c: char| !blank(c)).map_or(start, |i| i + s[i..].chars().next().map_or(1, char::len_utf8));
     &s[start..end.max(start)]
 }
 

@@ -188,7 +188,9 @@ impl<'a> Checker<'a> {
                 let Ty::Known(t) = ty else { return };
                 match op {
                     AssignOp::Set => self.expect_type(got, t, value.span, "the assigned value"),
-                    AssignOp::Add if t == Type::Str => self.expect_type(got, t, value.span, "the appended value"),
+                    AssignOp::Add if t == Type::Str => {
+                        self.expect_type(got, t, value.span, "the appended value")
+                    }
                     AssignOp::Add | AssignOp::Sub | AssignOp::Mul => {
                         if t != Type::Int {
                             self.error(s.span, format!("compound assignment to a {}", t.name()));
@@ -240,7 +242,9 @@ impl<'a> Checker<'a> {
                     None => Ty::Known(Type::Unit),
                 };
                 match self.ret {
-                    None if value.is_some() => self.error(s.span, "a value can only be returned from a function"),
+                    None if value.is_some() => {
+                        self.error(s.span, "a value can only be returned from a function")
+                    }
                     None => {}
                     Some(want) => {
                         let span = value.as_ref().map_or(s.span, |e| e.span);
@@ -321,7 +325,10 @@ impl<'a> Checker<'a> {
                 match (at, bt) {
                     (Ty::Known(x), Ty::Known(y)) if x == y => Ty::Known(x),
                     (Ty::Known(x), Ty::Known(y)) => {
-                        self.error(e.span, format!("the branches of `?` differ: {} and {}", x.name(), y.name()));
+                        self.error(
+                            e.span,
+                            format!("the branches of `?` differ: {} and {}", x.name(), y.name()),
+                        );
                         Ty::Error
                     }
                     _ => Ty::Error,
@@ -412,7 +419,8 @@ mod tests {
 
     #[test]
     fn type_errors_are_reported_once() {
-        let (errors, _) = report("let a = 1 + true; let b = a * 2; print x; print 1 < \"a\"; let c: str = 3;");
+        let (errors, _) =
+            report("let a = 1 + true; let b = a * 2; print x; print 1 < \"a\"; let c: str = 3;");
         assert_eq!(
             errors,
             [

@@ -60,7 +60,10 @@ impl Module {
     pub fn disassemble(&self) -> String {
         let mut out = String::new();
         for (i, f) in self.functions.iter().enumerate() {
-            out.push_str(&format!("fn#{i} {} arity {} locals {} at {}\n", f.name, f.arity, f.locals, f.entry));
+            out.push_str(&format!(
+                "fn#{i} {} arity {} locals {} at {}\n",
+                f.name, f.arity, f.locals, f.entry
+            ));
         }
         for (addr, op) in self.code.iter().enumerate() {
             let text = match op {
@@ -372,7 +375,8 @@ impl<'a> Compiler<'a> {
 
 /// Compile a checked program.
 pub fn compile(program: &Program) -> Module {
-    let mut c = Compiler { program, module: Module::default(), scopes: Vec::new(), next_slot: 0, loops: Vec::new() };
+    let mut c =
+        Compiler { program, module: Module::default(), scopes: Vec::new(), next_slot: 0, loops: Vec::new() };
     for f in &program.functions {
         let code = c.function(f);
         c.module.functions.push(code);
@@ -414,7 +418,9 @@ mod tests {
 
     #[test]
     fn constants_are_pooled_and_functions_have_frames() {
-        let m = module("fn f(a: int, b: int) -> int { let c = a + b; return c; } print f(100000, 100000); print \"s\";");
+        let m = module(
+            "fn f(a: int, b: int) -> int { let c = a + b; return c; } print f(100000, 100000); print \"s\";",
+        );
         assert_eq!(m.consts, [Value::Int(100_000), Value::Str("s".into())]);
         assert_eq!(m.functions[0], FnCode { name: "f".into(), arity: 2, locals: 3, entry: 0 });
         assert_eq!(m.main, 1);

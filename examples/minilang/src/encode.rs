@@ -404,12 +404,18 @@ pub fn validate(m: &Module) -> D<()> {
         let addr = addr as u32;
         let locals = entries.iter().rev().find(|(e, _)| *e <= addr).map_or(0, |&(_, l)| l);
         match *op {
-            Op::Const(c) if c as usize >= m.consts.len() => return Err(format!("{addr}: constant {c} out of range")),
-            Op::Load(s) | Op::Store(s) if s >= locals => return Err(format!("{addr}: slot {s} out of range")),
+            Op::Const(c) if c as usize >= m.consts.len() => {
+                return Err(format!("{addr}: constant {c} out of range"))
+            }
+            Op::Load(s) | Op::Store(s) if s >= locals => {
+                return Err(format!("{addr}: slot {s} out of range"))
+            }
             Op::Jump(t) | Op::JumpIfFalse(t) | Op::JumpIfTrue(t) if t >= n => {
                 return Err(format!("{addr}: jump to {t} outside the code"))
             }
-            Op::Call(f, _) if f as usize >= m.functions.len() => return Err(format!("{addr}: function {f} out of range")),
+            Op::Call(f, _) if f as usize >= m.functions.len() => {
+                return Err(format!("{addr}: function {f} out of range"))
+            }
             Op::Builtin(b, _) if b as usize >= crate::builtins::BUILTINS.len() => {
                 return Err(format!("{addr}: built-in {b} out of range"))
             }

@@ -311,12 +311,16 @@ mod tests {
 
     #[test]
     fn statements_fold_and_dead_code_goes() {
-        let (program, _) = parse(&lex(
-            "if 1 < 2 { print 1; } else { print 2; } while 1 > 2 { print 3; } for i in 3..3 { } \
-             fn f() -> int { return 1; print 9; } { } 1 + 2; print f();",
-        ).0);
+        let (program, _) = parse(
+            &lex("if 1 < 2 { print 1; } else { print 2; } while 1 > 2 { print 3; } for i in 3..3 { } \
+             fn f() -> int { return 1; print 9; } { } 1 + 2; print f();")
+            .0,
+        );
         let (p, stats) = fold(&program);
-        assert_eq!(crate::pretty::program(&p), "fn f() -> int {\n    return 1;\n}\n{\n    print 1;\n}\nprint f();\n");
+        assert_eq!(
+            crate::pretty::program(&p),
+            "fn f() -> int {\n    return 1;\n}\n{\n    print 1;\n}\nprint f();\n"
+        );
         assert_eq!(stats, Stats { constants: 3, identities: 0, branches: 3, removed: 3 });
         assert_eq!(stats.total(), 9);
     }

@@ -265,10 +265,7 @@ impl<'a> Interp<'a> {
 /// Run a program (checked, or at least parsed: type errors show as run-time errors).
 pub fn run(program: &Program, limits: Limits) -> Run {
     let mut it = Interp { program, frames: vec![vec![Vec::new()]], output: Vec::new(), steps: 0, limits };
-    let error = match it.stmts(&program.main) {
-        Ok(_) => None,
-        Err(d) => Some(d),
-    };
+    let error = it.stmts(&program.main).err();
     Run { output: it.output, error, steps: it.steps }
 }
 

@@ -259,10 +259,12 @@ impl<'a> Lexer<'a> {
                 break;
             }
             match digit_value(c, radix) {
-                Some(d) => match value.checked_mul(i64::from(radix)).and_then(|v| v.checked_add(i64::from(d))) {
-                    Some(v) => value = v,
-                    None => overflow = true,
-                },
+                Some(d) => {
+                    match value.checked_mul(i64::from(radix)).and_then(|v| v.checked_add(i64::from(d))) {
+                        Some(v) => value = v,
+                        None => overflow = true,
+                    }
+                }
                 None => bad_digit = true,
             }
             digits += 1;
@@ -411,7 +413,8 @@ impl<'a> Lexer<'a> {
 /// Split `source` into tokens (ending with `Eof`), and the errors found on the way. A
 /// token in error is still produced where possible, so the parser can go on.
 pub fn lex(source: &str) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut lx = Lexer { src: source.as_bytes(), text: source, pos: 0, tokens: Vec::new(), errors: Vec::new() };
+    let mut lx =
+        Lexer { src: source.as_bytes(), text: source, pos: 0, tokens: Vec::new(), errors: Vec::new() };
     loop {
         lx.skip_trivia();
         if lx.at_end() {
@@ -445,13 +448,20 @@ mod tests {
 
     #[test]
     fn numbers_in_every_base() {
-        assert_eq!(toks("12 0x1F 0b101 1_000"), [Tok::Int(12), Tok::Int(31), Tok::Int(5), Tok::Int(1000), Tok::Eof]);
+        assert_eq!(
+            toks("12 0x1F 0b101 1_000"),
+            [Tok::Int(12), Tok::Int(31), Tok::Int(5), Tok::Int(1000), Tok::Eof]
+        );
         assert_eq!(toks("9223372036854775807")[0], Tok::Int(i64::MAX));
         let (_, errors) = lex("9223372036854775808 0b12 0x");
         let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(
             messages,
-            ["integer literal too large", "invalid digit in a base-2 number", "a number needs digits after its prefix"]
+            [
+                "integer literal too large",
+                "invalid digit in a base-2 number",
+                "a number needs digits after its prefix"
+            ]
         );
     }
 

@@ -279,7 +279,9 @@ mod tests {
 
     #[test]
     fn complexity_and_nesting() {
-        let m = measured("fn f(n: int) -> int { if n > 0 && n < 9 { while n > 0 { return n; } } return n > 1 ? 1 : 2; }");
+        let m = measured(
+            "fn f(n: int) -> int { if n > 0 && n < 9 { while n > 0 { return n; } } return n > 1 ? 1 : 2; }",
+        );
         let f = &m.functions[0];
         assert_eq!((f.cyclomatic, f.max_nesting, f.loops, f.statements), (5, 2, 1, 4));
         assert_eq!(f.max_expr_depth, 3);

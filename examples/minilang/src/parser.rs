@@ -117,9 +117,14 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return;
                 }
-                Tok::Fn | Tok::Let | Tok::Var | Tok::If | Tok::While | Tok::For | Tok::Return | Tok::Print => {
-                    return
-                }
+                Tok::Fn
+                | Tok::Let
+                | Tok::Var
+                | Tok::If
+                | Tok::While
+                | Tok::For
+                | Tok::Return
+                | Tok::Print => return,
                 _ => {
                     self.bump();
                 }
@@ -348,7 +353,8 @@ impl<'a> Parser<'a> {
             if op.is_comparison() {
                 if let Some(next) = Self::binop(self.peek()) {
                     if next.precedence() == prec {
-                        return self.fail(format!("comparison operators cannot be chained (`{}`)", next.symbol()));
+                        return self
+                            .fail(format!("comparison operators cannot be chained (`{}`)", next.symbol()));
                     }
                 }
             }
@@ -431,7 +437,8 @@ pub fn parse_expr(tokens: &[Token]) -> Result<Expr, Vec<Diagnostic>> {
     match p.expr() {
         Ok(e) if p.peek() == &Tok::Eof => Ok(e),
         Ok(_) => {
-            let _ = p.fail::<()>(format!("expected the end of the expression, found `{}`", spelling(p.peek())));
+            let _ =
+                p.fail::<()>(format!("expected the end of the expression, found `{}`", spelling(p.peek())));
             Err(p.errors)
         }
         Err(Bail) => Err(p.errors),
@@ -456,7 +463,9 @@ mod tests {
             ExprKind::Unary(op, e) => format!("({}{})", op.symbol(), shape(e)),
             ExprKind::Binary(op, l, r) => format!("({} {} {})", shape(l), op.symbol(), shape(r)),
             ExprKind::Ternary(c, a, b) => format!("({} ? {} : {})", shape(c), shape(a), shape(b)),
-            ExprKind::Call(f, args) => format!("{f}({})", args.iter().map(shape).collect::<Vec<_>>().join(", ")),
+            ExprKind::Call(f, args) => {
+                format!("{f}({})", args.iter().map(shape).collect::<Vec<_>>().join(", "))
+            }
         }
     }
 

@@ -83,7 +83,9 @@ fn rewrite(m: &mut Module, dead: &mut [bool], stats: &mut Stats) -> bool {
         }
         // Int a; Int b; Binary op → Int (a op b), when it does not fail.
         if i + 2 < n && !labels[i + 1] && !labels[i + 2] && !dead[i + 1] && !dead[i + 2] {
-            if let (Some(a), Some(b), Op::Binary(op)) = (int_of(&m.code[i], m), int_of(&m.code[i + 1], m), m.code[i + 2]) {
+            if let (Some(a), Some(b), Op::Binary(op)) =
+                (int_of(&m.code[i], m), int_of(&m.code[i + 1], m), m.code[i + 2])
+            {
                 if !op.is_logical() {
                     if let Ok(Value::Int(r)) = value::binary(op, &a, &b) {
                         m.code[i + 2] = Op::Int(r);

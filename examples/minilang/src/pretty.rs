@@ -53,7 +53,8 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Unary(op, inner) => {
             let text = paren(expr(inner), precedence(inner) < UNARY_PRECEDENCE);
             // `-5` would lex as one literal, `--x` is fine but `- -5` needs the space.
-            let space = *op == UnOp::Neg && (text.starts_with('-') || text.starts_with(|c: char| c.is_ascii_digit()));
+            let space =
+                *op == UnOp::Neg && (text.starts_with('-') || text.starts_with(|c: char| c.is_ascii_digit()));
             format!("{}{}{text}", op.symbol(), if space { " " } else { "" })
         }
         ExprKind::Binary(op, l, r) => {
@@ -67,7 +68,7 @@ pub fn expr(e: &Expr) -> String {
             format!("{} {} {}", paren(expr(l), left_needs), op.symbol(), paren(expr(r), right_needs))
         }
         ExprKind::Ternary(c, a, b) => {
-            let cond = paren(expr(c), precedence(c) <= TERNARY_PRECEDENCE);
+            let cond = paren(expr(c), precedence(c) == TERNARY_PRECEDENCE);
             format!("{cond} ? {} : {}", expr(a), expr(b))
         }
         ExprKind::Call(name, args) => {

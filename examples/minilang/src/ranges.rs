@@ -89,7 +89,12 @@ impl Interval {
         if o.contains(0) {
             return Interval::TOP;
         }
-        let q = [self.lo.checked_div(o.lo), self.lo.checked_div(o.hi), self.hi.checked_div(o.lo), self.hi.checked_div(o.hi)];
+        let q = [
+            self.lo.checked_div(o.lo),
+            self.lo.checked_div(o.hi),
+            self.hi.checked_div(o.lo),
+            self.hi.checked_div(o.hi),
+        ];
         if q.iter().any(Option::is_none) {
             return Interval::TOP;
         }
@@ -300,7 +305,9 @@ impl Analysis {
                 (BinOp::And, Abs::Bool(Tri::False), _) | (BinOp::And, _, Abs::Bool(Tri::False)) => {
                     Abs::Bool(Tri::False)
                 }
-                (BinOp::Or, Abs::Bool(Tri::True), _) | (BinOp::Or, _, Abs::Bool(Tri::True)) => Abs::Bool(Tri::True),
+                (BinOp::Or, Abs::Bool(Tri::True), _) | (BinOp::Or, _, Abs::Bool(Tri::True)) => {
+                    Abs::Bool(Tri::True)
+                }
                 (_, Abs::Bool(Tri::True), Abs::Bool(Tri::True)) => Abs::Bool(Tri::True),
                 (_, Abs::Bool(Tri::False), Abs::Bool(Tri::False)) => Abs::Bool(Tri::False),
                 _ => Abs::Bool(Tri::Unknown),
@@ -580,10 +587,19 @@ mod tests {
 
     #[test]
     fn loops_reach_a_fixed_point() {
-        assert_eq!(warnings("var i = 0; while i < 10 { i += 1; } if i >= 10 { print i; }"), ["this `if` condition is always true"]);
-        assert_eq!(warnings("for k in 0..5 { if k < 5 { print k; } }"), ["this `if` condition is always true"]);
+        assert_eq!(
+            warnings("var i = 0; while i < 10 { i += 1; } if i >= 10 { print i; }"),
+            ["this `if` condition is always true"]
+        );
+        assert_eq!(
+            warnings("for k in 0..5 { if k < 5 { print k; } }"),
+            ["this `if` condition is always true"]
+        );
         assert_eq!(warnings("for k in 5..2 { print k; }"), ["this loop never runs: the range is empty"]);
         assert!(warnings("var n = 1; while n < 1000 { n *= 2; } print 100 / n;").is_empty());
-        assert_eq!(warnings("fn f(a: int) -> int { if len(\"x\") < 0 { return 1; } return a; }"), ["this `if` condition is always false"]);
+        assert_eq!(
+            warnings("fn f(a: int) -> int { if len(\"x\") < 0 { return 1; } return a; }"),
+            ["this `if` condition is always false"]
+        );
     }
 }

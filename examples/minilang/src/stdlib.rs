@@ -138,12 +138,35 @@ pub fn unroman(s: &str) -> Result<i64, String> {
 }
 
 const SMALL: [&str; 20] = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 ];
-const TENS: [&str; 10] = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-const SCALES: [(i64, &str); 4] =
-    [(1_000_000_000_000, "trillion"), (1_000_000_000, "billion"), (1_000_000, "million"), (1_000, "thousand")];
+const TENS: [&str; 10] =
+    ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+const SCALES: [(i64, &str); 4] = [
+    (1_000_000_000_000, "trillion"),
+    (1_000_000_000, "billion"),
+    (1_000_000, "million"),
+    (1_000, "thousand"),
+];
 
 fn words_below_1000(n: i64, out: &mut Vec<String>) {
     let hundreds = n / 100;
@@ -681,7 +704,10 @@ mod tests {
         assert_eq!(soundex("Lee"), "L000");
         assert!(isbn("0-306-40615-2") && isbn("978-0-306-40615-7") && isbn("080442957X"));
         assert!(!isbn("0-306-40615-3") && !isbn("12345"));
-        assert_eq!([1, 2, 3, 4, 11, 12, 13, 21, 102, -3].map(ordinal), ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd", "-3rd"]);
+        assert_eq!(
+            [1, 2, 3, 4, 11, 12, 13, 21, 102, -3].map(ordinal),
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd", "-3rd"]
+        );
         assert_eq!(weekday(0), "Thursday");
         assert_eq!(weekday(-1), "Wednesday");
     }

@@ -163,9 +163,7 @@ pub fn binary_type(op: BinOp, l: Type, r: Type) -> Option<Type> {
         },
         BinOp::And | BinOp::Or => (l == Bool && r == Bool).then_some(Bool),
         BinOp::Eq | BinOp::Ne => (l == r && l != Type::Unit).then_some(Bool),
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            (l == r && (l == Int || l == Str)).then_some(Bool)
-        }
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (l == r && (l == Int || l == Str)).then_some(Bool),
     }
 }
 
@@ -220,7 +218,9 @@ mod tests {
                     match (ty, v) {
                         (Some(t), Ok(v)) => assert_eq!(v.ty(), t, "{op:?} {l:?} {r:?}"),
                         (None, Err(_)) => {}
-                        (Some(_), Err(e)) => assert!(e.contains("shift") || e.contains("zero"), "{op:?}: {e}"),
+                        (Some(_), Err(e)) => {
+                            assert!(e.contains("shift") || e.contains("zero"), "{op:?}: {e}")
+                        }
                         (None, Ok(v)) => panic!("{op:?} {l:?} {r:?} = {v:?} but has no type"),
                     }
                 }

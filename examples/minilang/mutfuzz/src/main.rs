@@ -6,9 +6,9 @@
 //! token soups, which exercise the lexer's and the parser's error paths. Every target
 //! returns the whole [`Outcome`]; `program` also requires the two back ends to agree.
 
+use minilang::ast::Type;
 use minilang::builtins::BUILTINS;
 use minilang::Outcome;
-use minilang::ast::Type;
 use mutfuzz::{Gen, Source};
 
 /// Expressions at most this many levels deep; deeper subtrees are cut to leaves. Each
@@ -24,7 +24,11 @@ enum IntE {
     Var(IVar),
     Neg(#[mutfuzz(with = sub_int)] Box<IntE>),
     Bin(IOp, #[mutfuzz(with = sub_int)] Box<IntE>, #[mutfuzz(with = sub_int)] Box<IntE>),
-    Cond(#[mutfuzz(with = sub_bool)] Box<BoolE>, #[mutfuzz(with = sub_int)] Box<IntE>, #[mutfuzz(with = sub_int)] Box<IntE>),
+    Cond(
+        #[mutfuzz(with = sub_bool)] Box<BoolE>,
+        #[mutfuzz(with = sub_int)] Box<IntE>,
+        #[mutfuzz(with = sub_int)] Box<IntE>,
+    ),
     Len(#[mutfuzz(with = sub_str)] Box<StrE>),
     Builtin(#[mutfuzz(range = 0..=63)] u8, #[mutfuzz(with = sub_args)] Args),
     User(#[mutfuzz(with = sub_int)] Box<IntE>, #[mutfuzz(with = sub_int)] Box<IntE>),
@@ -47,7 +51,11 @@ enum StrE {
     Var,
     Cat(#[mutfuzz(with = sub_str)] Box<StrE>, #[mutfuzz(with = sub_str)] Box<StrE>),
     Of(#[mutfuzz(with = sub_int)] Box<IntE>),
-    Cond(#[mutfuzz(with = sub_bool)] Box<BoolE>, #[mutfuzz(with = sub_str)] Box<StrE>, #[mutfuzz(with = sub_str)] Box<StrE>),
+    Cond(
+        #[mutfuzz(with = sub_bool)] Box<BoolE>,
+        #[mutfuzz(with = sub_str)] Box<StrE>,
+        #[mutfuzz(with = sub_str)] Box<StrE>,
+    ),
     Builtin(#[mutfuzz(range = 0..=63)] u8, #[mutfuzz(with = sub_args)] Args),
 }
 
@@ -117,8 +125,24 @@ struct Text(#[mutfuzz(len = 0..=3)] Vec<Piece>);
 struct Piece(#[mutfuzz(range = 0..=17)] u8);
 
 const PIECES: [&str; 18] = [
-    "a", "b", "Hello", " ", "\\n", "\\\"", "MCMXCIV", "2024-02-29", "Zm9v", "-12", "é", "*", "?", "XIV", "ab",
-    "978-0-306-40615-7", "\\x41", "0",
+    "a",
+    "b",
+    "Hello",
+    " ",
+    "\\n",
+    "\\\"",
+    "MCMXCIV",
+    "2024-02-29",
+    "Zm9v",
+    "-12",
+    "é",
+    "*",
+    "?",
+    "XIV",
+    "ab",
+    "978-0-306-40615-7",
+    "\\x41",
+    "0",
 ];
 
 #[derive(Debug, Gen)]
@@ -426,7 +450,14 @@ impl Render {
     }
 
     fn program(p: &Program) -> String {
-        let mut r = Render { out: String::new(), indent: 0, loops: 0, in_fn: false, has_f: p.f.is_some(), counters: 0 };
+        let mut r = Render {
+            out: String::new(),
+            indent: 0,
+            loops: 0,
+            in_fn: false,
+            has_f: p.f.is_some(),
+            counters: 0,
+        };
         if let Some(f) = &p.f {
             r.in_fn = true;
             r.line("fn f(x: int, y: int) -> int {");
@@ -471,9 +502,46 @@ fn source(text: String) -> Outcome {
 struct Frag(#[mutfuzz(range = 0..=39)] u8);
 
 const FRAGMENTS: [&str; 40] = [
-    "var ", "let ", "a", "b", " = ", "1", "0x1f", "-7", "\"x\\n\"", ";", "\n", "print ", "if ", "else ", "while ", "for ",
-    "i in 0..3 ", "{ ", "} ", "(", ")", " + ", " * ", " < ", " == ", " && ", " ? ", " : ", "true", "len(\"abc\")",
-    "fn g(n: int) -> int ", "return ", "g(2)", "break;", "/* c */", "// c\n", "a += 2;", "1 / 0", " << ", "roman(a)",
+    "var ",
+    "let ",
+    "a",
+    "b",
+    " = ",
+    "1",
+    "0x1f",
+    "-7",
+    "\"x\\n\"",
+    ";",
+    "\n",
+    "print ",
+    "if ",
+    "else ",
+    "while ",
+    "for ",
+    "i in 0..3 ",
+    "{ ",
+    "} ",
+    "(",
+    ")",
+    " + ",
+    " * ",
+    " < ",
+    " == ",
+    " && ",
+    " ? ",
+    " : ",
+    "true",
+    "len(\"abc\")",
+    "fn g(n: int) -> int ",
+    "return ",
+    "g(2)",
+    "break;",
+    "/* c */",
+    "// c\n",
+    "a += 2;",
+    "1 / 0",
+    " << ",
+    "roman(a)",
 ];
 
 /// Token soups: programs that are often almost right.
