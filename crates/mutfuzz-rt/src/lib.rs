@@ -274,13 +274,56 @@ fn may_end() -> bool {
     EXIT_ON_EXHAUST.load(Relaxed) || !std::thread::panicking()
 }
 
+/// What a schema passes to [`at`] and [`tick`]: the id that [`enter`] returned, or, in
+/// the original copy of a body that [`twice!`] compiled twice, that id as [`Pristine`].
+pub trait Active: Copy + sealed::Sealed {
+    /// The id the body's sites dispatch on.
+    fn sites(self) -> u32;
+    /// The id the body's loops spend fuel under.
+    fn fuel(self) -> u32;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for super::Pristine {}
+}
+
+impl Active for u32 {
+    #[inline(always)]
+    fn sites(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn fuel(self) -> u32 {
+        self
+    }
+}
+
+/// The active id in the original copy of a body (see [`twice!`]): every site there
+/// runs the original code, known at compile time, while loops still spend fuel.
+#[derive(Clone, Copy, Debug)]
+pub struct Pristine(pub u32);
+
+impl Active for Pristine {
+    #[inline(always)]
+    fn sites(self) -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn fuel(self) -> u32 {
+        self.0
+    }
+}
+
 /// Which alternative of a site to evaluate, given the `active` id from [`enter`].
 ///
 /// A site whose mutants have ids `base ..= base + n - 1` calls `at(active, base, n)`: it
 /// returns `0` for the original code, or `k` in `1..=n` when mutant `base + k - 1` is
 /// active. While recording it notes that the site ran.
 #[inline(always)]
-pub fn at(active: u32, base: u32, n: u32) -> u32 {
+pub fn at<A: Active>(active: A, base: u32, n: u32) -> u32 {
+    let active = active.sites();
     if active == 0 {
         return 0;
     }
@@ -294,6 +337,45 @@ pub fn at(active: u32, base: u32, n: u32) -> u32 {
     0
 }
 
+/// Whether a body whose sites have the ids `base .. base + n` runs its schema copy: one
+/// of its mutants is active, or the run is recording. Otherwise it runs the original
+/// copy, which the optimiser compiles as if there were no sites at all.
+#[inline(always)]
+pub fn within(active: u32, base: u32, n: u32) -> bool {
+    active.wrapping_sub(base) < n || active == RECORDING
+}
+
+/// A function body written once and compiled twice: `twice!((__m, BASE, N) BODY)` is
+///
+/// ```text
+/// if within(__m, BASE, N) { BODY } else { let __m = Pristine(__m); BODY }
+/// ```
+///
+/// In the second copy every site's dispatch is the constant 0, so the original path,
+/// and a mutant run outside this body, run the user's code plus only fuel and depth
+/// checks. The body's tokens keep their spans: panics and `line!()` report the user's
+/// lines. The body must not define items that may exist once only (`impl`, `static`):
+/// the schema writer leaves such bodies single.
+///
+/// ```
+/// fn double(x: u32) -> u32 {
+///     let __m = mutfuzz_rt::enter();
+///     mutfuzz_rt::twice!((__m, 7, 1) match mutfuzz_rt::at(__m, 7, 1) { 1 => x + x + 1, _ => x + x })
+/// }
+/// assert_eq!(double(4), 8);
+/// ```
+#[macro_export]
+macro_rules! twice {
+    (($m:ident, $base:expr, $n:expr) $($body:tt)*) => {
+        if $crate::within($m, $base, $n) {
+            $($body)*
+        } else {
+            let $m = $crate::Pristine($m);
+            $($body)*
+        }
+    };
+}
+
 /// The site-hit table of a recording run.
 struct Hits {
     /// Whether the site with this base id ran.
@@ -304,6 +386,8 @@ struct Hits {
     len: AtomicUsize,
 }
 
+// Cold: a recording run is one per input; the call must not cost a mutant run registers.
+#[cold]
 #[inline(never)]
 fn hit(base: u32) {
     let Some(hits) = HITS.get() else { return };
@@ -320,8 +404,8 @@ fn hit(base: u32) {
 
 /// Spend one unit of fuel at the head of a loop body; `active` is from [`enter`].
 #[inline(always)]
-pub fn tick(active: u32) {
-    if active != 0 {
+pub fn tick<A: Active>(active: A) {
+    if active.fuel() != 0 {
         LOCAL.with(|t| {
             let fuel = t.fuel.get();
             if fuel != 0 {
@@ -796,6 +880,43 @@ mod tests {
         at(m, 64, 1); // outside the table: ignored
         assert_eq!(site_hits(), vec![17, 63]);
         activate(0);
+    }
+
+    /// A body compiled twice, with sites 10 (two mutants) and 12; returns (site 10's
+    /// choice, site 12's choice).
+    fn twice_body(loops: u32) -> (u32, u32) {
+        let __m = enter();
+        crate::twice!((__m, 10, 3)
+            for _ in 0..loops {
+                tick(__m);
+            }
+            (at(__m, 10, 2), at(__m, 12, 1))
+        )
+    }
+
+    #[test]
+    fn a_body_compiled_twice_runs_its_original_copy_unless_its_mutant_is_active_or_recording() {
+        let _turn = switch();
+        // Inside the body's ids: the schema copy dispatches.
+        activate(11);
+        assert_eq!(twice_body(0), (2, 0));
+        activate(12);
+        assert_eq!(twice_body(0), (0, 1));
+        // Outside them: the original copy, which still spends fuel in its loops.
+        activate(13);
+        set_limits(100, usize::MAX);
+        reset_run();
+        assert_eq!(twice_body(10), (0, 0));
+        let err = std::panic::catch_unwind(|| twice_body(1000)).unwrap_err();
+        assert_eq!(err.downcast_ref::<Exhausted>(), Some(&Exhausted { mutant: 13, limit: Limit::Fuel }));
+        // Recording: the schema copy, so the hits are seen.
+        set_limits(u64::MAX, usize::MAX);
+        start_recording(16);
+        assert_eq!(twice_body(3), (0, 0));
+        assert_eq!(site_hits(), vec![10, 12]);
+        assert_eq!(fuel_used(), 4);
+        activate(0);
+        assert_eq!(twice_body(3), (0, 0));
     }
 
     #[test]
