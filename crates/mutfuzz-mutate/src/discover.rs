@@ -257,7 +257,10 @@ impl Walker<'_, '_> {
         let saved_fn = self.function.replace(name.clone());
         let saved_labels = std::mem::take(&mut self.labels);
         let at = self.body_insert_point(block, attrs);
-        self.insert(at, None, shape::frame());
+        let twice = can_compile_twice(output, block);
+        let first_site = self.out.sites.len();
+        let frame = self.out.splices.len();
+        self.insert(at, None, if twice { shape::twice_frame(0..0) } else { shape::frame() });
         if fn_value && let (Some(first), Some(last)) = (block.stmts.first(), block.stmts.last()) {
             let body = squash(self.src.slice(first.span().start(), last.span().end()));
             let range = SourceRange {
@@ -283,6 +286,17 @@ impl Walker<'_, '_> {
         }
         for stmt in &block.stmts {
             self.visit_stmt(stmt);
+        }
+        if twice {
+            let sites = first_site..self.out.sites.len();
+            if sites.is_empty() {
+                // Nothing to dispatch: one copy.
+                self.out.splices[frame].piece = Piece::text(shape::FRAME);
+            } else {
+                self.out.splices[frame].piece = shape::twice_frame(sites).into_pieces().remove(0);
+                let close = self.src.offset(block.brace_token.span.close().start());
+                self.insert(close, None, shape::twice_close());
+            }
         }
         self.labels = saved_labels;
         self.function = saved_fn;
@@ -557,4 +571,31 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
     fn visit_path_arguments(&mut self, _: &'ast syn::PathArguments) {}
     fn visit_attribute(&mut self, _: &'ast Attribute) {}
     fn visit_macro(&mut self, _: &'ast syn::Macro) {}
+}
+
+/// Whether a function body may be compiled twice ([`shape::twice_frame`]): it defines no
+/// items, which may have to exist once (an `impl`, a `static`, a `thread_local!`), and
+/// its return type is not `impl Trait`, which each copy's closures would make a
+/// different type.
+fn can_compile_twice(output: &ReturnType, block: &Block) -> bool {
+    struct Once(bool);
+    impl<'ast> Visit<'ast> for Once {
+        fn visit_item(&mut self, _: &'ast syn::Item) {
+            self.0 = true;
+        }
+        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+            self.0 = true;
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            // Macros that define items; an unknown macro expanding to a `static` is missed.
+            let name = m.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            if matches!(name.as_str(), "thread_local" | "lazy_static" | "macro_rules") {
+                self.0 = true;
+            }
+        }
+    }
+    let mut found = Once(false);
+    found.visit_return_type(output);
+    found.visit_block(block);
+    !found.0
 }

@@ -41,6 +41,10 @@ pub(crate) const SNIPPETS: &[(&str, &str)] = &[
         "frame_and_tick",
         "pub fn f(n: u32) -> impl Fn(u32) -> u32 {\n    #![allow(unused)]\n    while n > 9 {}\n    let g = |x: u32| { x };\n    let _ = async {};\n    move |x| x + n\n}\n",
     ),
+    (
+        "body_compiled_once",
+        "pub fn f(n: u32) -> u32 {\n    static S: u32 = 1;\n    n + S\n}\npub fn g() -> u32 {\n    thread_local! { static T: u32 = 1; }\n    T.with(|t| *t + 2)\n}\n",
+    ),
 ];
 
 fn config(name: &str) -> Config {
