@@ -320,6 +320,19 @@ pub(crate) fn closure_frame() -> Shape {
     Shape::new().text("{ ").text(FRAME).hole().text(" }")
 }
 
+/// [`closure_frame`] compiled twice (see [`twice_frame`]): `{ FRAME twice!((__m, LO, N)
+/// body ) }`. Holes: the body.
+pub(crate) fn twice_closure_frame(sites: std::ops::Range<usize>) -> Shape {
+    Shape::new()
+        .text("{ ")
+        .text(FRAME)
+        .text("::mutfuzz_rt::twice!((__m, ")
+        .part(Part::Within(sites))
+        .text(") ")
+        .hole()
+        .text(" ) }")
+}
+
 /// One unit of fuel, at the head of every loop body. No holes.
 pub(crate) fn tick() -> Shape {
     Shape::new().text("::mutfuzz_rt::tick(__m); ")
