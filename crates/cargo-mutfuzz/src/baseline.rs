@@ -35,9 +35,6 @@ pub struct TestRecord {
     pub seen: Record,
 }
 
-/// How long a baseline test may run before it is declared hung.
-const BASELINE_TIMEOUT: Duration = Duration::from_secs(300);
-
 /// List the tests of every binary (applying the user's test args, skipping ignored tests).
 pub fn list_tests(binaries: &[TestBinary], test_args: &[String]) -> Result<Vec<TestCase>> {
     let include_ignored = test_args.iter().any(|a| a == "--include-ignored" || a == "--ignored");
@@ -103,20 +100,39 @@ fn base_command(bin: &TestBinary) -> Command {
                 .arg("--");
             cmd
         }
-        Runner::Libtest(exe) | Runner::Plain(exe) => Command::new(exe),
+        Runner::Libtest(exe) | Runner::Plain(exe) => {
+            let mut cmd = Command::new(exe);
+            crate::loader::set(&mut cmd, exe);
+            cmd
+        }
     };
     cmd.current_dir(&bin.cwd);
     cmd
 }
+
+/// Environment set for every test process (baseline and mutant runs), whatever the
+/// user's shell has: a caught mutant's failing test panics, and with `RUST_BACKTRACE=1`
+/// (common in CI) each panic captures and symbolicates a backtrace, which on real crates
+/// triples the whole run and changes no outcome. `RUST_LIB_BACKTRACE` does the same for
+/// `std::backtrace::Backtrace::capture` (anyhow, eyre errors). `RUST_LOG` is left alone:
+/// a test may read it, and logging only costs what the user asked for.
+pub const QUIET_ENV: [(&str, &str); 2] = [("RUST_BACKTRACE", "0"), ("RUST_LIB_BACKTRACE", "0")];
 
 /// The command that runs the tests selected by `filters` (all from binary `bin`) and
 /// nothing else.
 pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     let mut cmd = base_command(bin);
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
+    for (key, value) in QUIET_ENV {
+        cmd.env(key, value);
+    }
     match bin.runner {
         Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
-        Runner::Libtest(_) => cmd.args(["--exact", "--test-threads=1", "-q"]).args(filters),
+        // Only listed tests are named, and an ignored one is listed only when the user
+        // asked for ignored tests: so it must run when named.
+        Runner::Libtest(_) => {
+            cmd.args(["--exact", "--include-ignored", "--test-threads=1", "-q"]).args(filters)
+        }
         Runner::Plain(_) => &mut cmd,
     };
     cmd
@@ -136,6 +152,8 @@ pub fn doctest_filter(name: &str, all: &[String]) -> String {
 /// Why the unmutated suite cannot serve as a baseline.
 #[derive(Debug)]
 pub struct BaselineFailure {
+    /// Index of its binary.
+    pub binary: usize,
     /// Which test.
     pub test: String,
     /// How it ended.
@@ -150,6 +168,7 @@ pub fn record(
     cases: &[TestCase],
     mutant_ids: usize,
     record_dir: &Path,
+    timeout: Duration,
     jobs: usize,
     console: &Console,
 ) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
@@ -159,7 +178,7 @@ pub fn record(
         &indexed,
         jobs,
         |&(i, case)| {
-            let r = record_one(binaries, case, i, mutant_ids, record_dir);
+            let r = record_one(binaries, case, i, mutant_ids, record_dir, timeout);
             console.step(&case.name);
             r
         },
@@ -184,6 +203,7 @@ fn record_one(
     index: usize,
     mutant_ids: usize,
     dir: &Path,
+    timeout: Duration,
 ) -> Result<Result<TestRecord, BaselineFailure>> {
     let bin = &binaries[case.binary];
     let record = dir.join(format!("{index}.rec"));
@@ -192,11 +212,12 @@ fn record_one(
     let _ = std::fs::remove_file(&log);
     let mut cmd = test_command(bin, &[&case.filter]);
     cmd.env(env::RECORD, &record).env(env::MUTANTS, mutant_ids.to_string());
-    let (exit, duration) = process::run(&mut cmd, BASELINE_TIMEOUT, Some(&log))?;
+    let (exit, duration) = process::run(&mut cmd, timeout, Some(&log))?;
     if !exit.success() {
         let output = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = output.lines().rev().take(40).collect();
         return Ok(Err(BaselineFailure {
+            binary: case.binary,
             test: format!("{} (in {})", case.name, bin.target),
             exit,
             output: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
@@ -209,7 +230,26 @@ fn record_one(
 
 #[cfg(test)]
 mod tests {
-    use super::doctest_filter;
+    use super::*;
+    use crate::binaries::{Runner, TestBinary};
+
+    #[test]
+    fn test_processes_never_capture_backtraces_whatever_the_users_environment() {
+        let bin = TestBinary {
+            package: "p".into(),
+            target: "lib".into(),
+            cwd: ".".into(),
+            runner: Runner::Libtest("/bin/true".into()),
+        };
+        let cmd = test_command(&bin, &["t"]);
+        let env: Vec<(String, Option<String>)> = cmd
+            .get_envs()
+            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.map(|v| v.to_string_lossy().into_owned())))
+            .collect();
+        for var in ["RUST_BACKTRACE", "RUST_LIB_BACKTRACE"] {
+            assert!(env.contains(&(var.to_owned(), Some("0".to_owned()))), "{var} in {env:?}");
+        }
+    }
 
     #[test]
     fn a_doctest_is_selected_by_a_word_no_other_doctest_name_contains() {

@@ -69,6 +69,10 @@ pub struct MutantOutcome {
     /// More about the outcome: the compiler error of an unviable mutant, how a run ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Why a real build of this mutant may not compile although the schema did: the
+    /// crate denies a lint that the deleted code can trigger (see `lints`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lint_risk: Option<String>,
 }
 
 /// Counts by outcome.
@@ -178,6 +182,7 @@ mod tests {
             failing_tests: vec![],
             seconds: 0.0,
             detail: None,
+            lint_risk: None,
         };
         let done = Summary::of(&[o(Outcome::Caught), o(Outcome::Missed)]);
         let json = serde_json::to_value(&done).unwrap();

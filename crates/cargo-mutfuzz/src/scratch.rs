@@ -25,10 +25,14 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// The scratch copy of `ws`.
+    /// The scratch copy of `ws`: at `work/<parent's name>/<root's name>`, so that the
+    /// ancestors of the copy can mirror the user's (see [`Scratch::prepare`]).
     pub fn new(ws: &Workspace) -> Scratch {
         let layout = Layout::new(&ws.target_dir);
-        Scratch { work: layout.work(), layout, root: ws.root.clone() }
+        let physical = fs::canonicalize(&ws.root).unwrap_or_else(|_| ws.root.clone());
+        let names: Vec<_> = physical.ancestors().take(MIRRORED_LEVELS).filter_map(Path::file_name).collect();
+        let work = names.iter().rev().fold(layout.work(), |w, n| w.join(n));
+        Scratch { work, layout, root: ws.root.clone() }
     }
 
     /// Where the copy of a user's path is (paths outside the workspace are not copied).
@@ -53,6 +57,7 @@ impl Scratch {
         excluded.push(ws.root.join("mutfuzz.out.old"));
         excluded.extend(skip.iter().cloned());
         copy_tree(&ws.root, &self.work, &excluded)?;
+        self.mirror_ancestors();
         crate::engine::write(&self.layout)?;
         self.seed_dependency_cache(ws);
         self.patch_manifests(ws)
@@ -71,6 +76,23 @@ impl Scratch {
         }
         for sub in ["deps", "build", ".fingerprint"] {
             let _ = link_tree(&from.join(sub), &to.join(sub));
+        }
+    }
+
+    /// Make `..` from the copy lead where it leads from the user's tree, for up to
+    /// [`MIRRORED_LEVELS`] levels: each ancestor of the copy under `work/` holds a symlink
+    /// to every entry of the user's corresponding ancestor. So a build script's
+    /// `include_str!("../../shared/x")`, or a test reading `../data`, finds the user's
+    /// files. Best effort: an ancestor that cannot be read is not mirrored.
+    fn mirror_ancestors(&self) {
+        let physical = fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        let (mut copy, mut original) = (self.work.as_path(), physical.as_path());
+        while let (Some(copy_parent), Some(original_parent)) = (copy.parent(), original.parent()) {
+            if !copy_parent.starts_with(self.layout.work()) {
+                break;
+            }
+            let _ = mirror_dir(original_parent, copy_parent, copy.file_name().unwrap_or_default());
+            (copy, original) = (copy_parent, original_parent);
         }
     }
 
@@ -111,27 +133,123 @@ impl Scratch {
     }
 }
 
+/// How many levels of `..` above the workspace root resolve, from the copy, to the
+/// user's directories.
+const MIRRORED_LEVELS: usize = 2;
+
+/// Make `copy` hold a symlink to every entry of `original` but `keep` (the copy's own
+/// directory, on the way down to the copy), and nothing else.
+fn mirror_dir(original: &Path, copy: &Path, keep: &std::ffi::OsStr) -> Result<()> {
+    fs::create_dir_all(copy)?;
+    for entry in fs::read_dir(copy)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let want = original.join(&name);
+        if name == keep || (fs::read_link(entry.path()).is_ok_and(|t| t == want) && want.exists()) {
+            continue;
+        }
+        // Ours: a stale link, or an older layout's copy. Never followed.
+        if entry.file_type()?.is_dir() {
+            fs::remove_dir_all(entry.path())?;
+        } else {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    for entry in fs::read_dir(original)? {
+        let name = entry?.file_name();
+        let dest = copy.join(&name);
+        if name != keep && fs::symlink_metadata(&dest).is_err() {
+            link(&original.join(&name), &dest)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn link(target: &Path, dest: &Path) -> Result<()> {
+    Ok(std::os::unix::fs::symlink(target, dest)?)
+}
+
+/// Where links need privileges there is no mirror.
+#[cfg(not(unix))]
+fn link(_target: &Path, _dest: &Path) -> Result<()> {
+    Ok(())
+}
+
 /// Point relative `path = …` dependencies that leave the workspace at the original files.
+/// (Also `build = "../build.rs"`: every path a manifest names relative to itself.)
 pub fn absolutize_paths(table: &mut dyn toml_edit::TableLike, dir: &Path, root: &Path) {
+    absolutize(table, dir, root, &["path", "build"]);
+}
+
+/// Point the relative paths of a cargo config (`paths = [...]`, `[patch]` and
+/// `[source]` entries, `[env]` values with `relative = true`) that leave the workspace at
+/// the original places; `dir` is the directory holding its `.cargo`.
+fn absolutize_config(doc: &mut DocumentMut, dir: &Path, root: &Path) {
+    absolutize(doc.as_table_mut(), dir, root, &["path", "directory", "local-registry"]);
+    if let Some(paths) = doc.get_mut("paths").and_then(Item::as_array_mut) {
+        for p in paths.iter_mut() {
+            if let Some(abs) = p.as_str().and_then(|p| leaving(p, dir, root)) {
+                *p = abs.into();
+            }
+        }
+    }
+    if let Some(env) = doc.get_mut("env").and_then(Item::as_table_like_mut) {
+        for (_, item) in env.iter_mut() {
+            let Some(t) = item.as_table_like_mut() else { continue };
+            if t.get("relative").and_then(Item::as_bool) == Some(true)
+                && let Some(abs) = t.get("value").and_then(Item::as_str).and_then(|p| leaving(p, dir, root))
+            {
+                t.insert("value", value(abs));
+            }
+        }
+    }
+}
+
+/// `p` as an absolute path, if it is relative to `dir` and leaves `root`.
+fn leaving(p: &str, dir: &Path, root: &Path) -> Option<String> {
+    let target = normalize(&dir.join(p));
+    let inside = target.starts_with(normalize(root));
+    (!Path::new(p).is_absolute() && !inside).then(|| target.to_string_lossy().into_owned())
+}
+
+fn absolutize(table: &mut dyn toml_edit::TableLike, dir: &Path, root: &Path, keys: &[&str]) {
     for (key, item) in table.iter_mut() {
-        if key == "path"
+        if keys.contains(&key.get())
             && let Some(p) = item.as_str()
         {
-            let target = dir.join(p);
-            let inside = normalize(&target).starts_with(normalize(root));
-            if !Path::new(p).is_absolute() && !inside {
-                *item = value(normalize(&target).to_string_lossy().as_ref());
+            if let Some(abs) = leaving(p, dir, root) {
+                *item = value(abs);
             }
             continue;
         }
         if let Some(t) = item.as_table_like_mut() {
-            absolutize_paths(t, dir, root);
+            absolutize(t, dir, root, keys);
         } else if let Some(arr) = item.as_array_of_tables_mut() {
             for t in arr.iter_mut() {
-                absolutize_paths(t, dir, root);
+                absolutize(t, dir, root, keys);
             }
         }
     }
+}
+
+/// A file that names paths relative to itself: a manifest (not a member's, which
+/// [`Scratch::prepare`] writes) or a cargo config. Its text for the copy, with every
+/// relative path that leaves the workspace made absolute; `None` for any other file.
+fn rewritten(path: &Path, root: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let dir = path.parent()?;
+    let is_config = matches!(name, "config.toml" | "config") && dir.file_name()? == ".cargo";
+    if name != "Cargo.toml" && !is_config {
+        return None;
+    }
+    let mut doc: DocumentMut = fs::read_to_string(path).ok()?.parse().ok()?;
+    if is_config {
+        absolutize_config(&mut doc, dir.parent()?, root);
+    } else {
+        absolutize_paths(doc.as_table_mut(), dir, root);
+    }
+    Some(doc.to_string())
 }
 
 /// Resolve `.` and `..` without touching the filesystem.
@@ -165,20 +283,35 @@ fn link_tree(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Copy `from` into `to`, skipping `excluded` paths; unchanged files are not rewritten.
-fn copy_tree(from: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
+/// Copy the tree `root` into `to`, skipping `excluded` paths; unchanged files are not
+/// rewritten. Symlinks stay symlinks (see [`copy_link`]); manifests and cargo configs
+/// get their paths that leave the tree made absolute, so every relative path the build
+/// reads resolves to the same place as from the user's tree.
+fn copy_tree(root: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
+    copy_dir(root, root, to, excluded)
+}
+
+fn copy_dir(root: &Path, from: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
+    unlink(to)?;
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from).with_context(|| format!("failed to read {}", from.display()))? {
         let entry = entry?;
         let path = entry.path();
+        let dest = to.join(entry.file_name());
         if excluded.iter().any(|e| e == &path) {
+            // Written over by us: never through a link into the user's tree.
+            unlink(&dest)?;
             continue;
         }
-        let dest = to.join(entry.file_name());
         let ty = entry.file_type()?;
         if ty.is_dir() {
-            copy_tree(&path, &dest, excluded)?;
+            copy_dir(root, &path, &dest, excluded)?;
         } else if ty.is_file() {
+            unlink(&dest)?;
+            if let Some(text) = rewritten(&path, root) {
+                write_if_changed(&dest, &text)?;
+                continue;
+            }
             let same = match (fs::metadata(&path), fs::metadata(&dest)) {
                 (Ok(a), Ok(b)) => a.len() == b.len() && fs::read(&path)? == fs::read(&dest)?,
                 _ => false,
@@ -188,17 +321,52 @@ fn copy_tree(from: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
                     .with_context(|| format!("failed to copy {} to {}", path.display(), dest.display()))?;
             }
         } else if ty.is_symlink() {
-            // Follow the link: the copy must build on its own.
-            if let Ok(meta) = fs::metadata(&path) {
-                if meta.is_dir() {
-                    copy_tree(&path, &dest, excluded)?;
-                } else {
-                    fs::copy(&path, &dest)?;
-                }
-            }
+            copy_link(root, &path, &dest, excluded)?;
         }
     }
     remove_stale(from, to)
+}
+
+/// Remove `path` if it is a symlink (the copy's own; what it points to is untouched).
+fn unlink(path: &Path) -> Result<()> {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        fs::remove_file(path).with_context(|| format!("failed to remove {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Copy the symlink `path` as a symlink: a relative link that stays inside the tree
+/// keeps its text (so it points inside the copy), any other points where the user's
+/// link points. A link to a directory holding files we write over (schema sources,
+/// manifests) is copied as a directory, so nothing is written through it.
+#[cfg(unix)]
+fn copy_link(root: &Path, path: &Path, dest: &Path, excluded: &[PathBuf]) -> Result<()> {
+    let target = fs::read_link(path).with_context(|| format!("failed to read link {}", path.display()))?;
+    let resolved = normalize(&path.parent().unwrap_or(root).join(&target));
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) && excluded.iter().any(|e| e.starts_with(path)) {
+        return copy_dir(root, path, dest, excluded);
+    }
+    let text = if target.is_relative() && !resolved.starts_with(normalize(root)) { resolved } else { target };
+    if fs::read_link(dest).is_ok_and(|t| t == text) {
+        return Ok(());
+    }
+    match fs::symlink_metadata(dest) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(dest)?,
+        Ok(_) => fs::remove_file(dest)?,
+        Err(_) => {}
+    }
+    std::os::unix::fs::symlink(&text, dest)
+        .with_context(|| format!("failed to link {} to {}", dest.display(), text.display()))
+}
+
+/// Where links need privileges, copy what the link points to.
+#[cfg(not(unix))]
+fn copy_link(root: &Path, path: &Path, dest: &Path, excluded: &[PathBuf]) -> Result<()> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => copy_dir(root, path, dest, excluded),
+        Ok(_) => fs::copy(path, dest).map(drop).map_err(Into::into),
+        Err(_) => Ok(()),
+    }
 }
 
 /// Files of ours in the copy with no counterpart in the user's tree, kept between runs.
@@ -251,6 +419,74 @@ mod tests {
         assert!(!to.path().join("old").exists());
         assert!(to.path().join("tests/__mutfuzz_doctests.rs").is_file());
         assert!(to.path().join("Cargo.lock").is_file());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_stay_symlinks_pointing_where_the_users_point() {
+        use std::os::unix::fs::symlink;
+        let outer = tempfile::tempdir().unwrap();
+        let (from, to) = (outer.path().join("ws"), outer.path().join("copy"));
+        fs::create_dir_all(from.join("data/dir")).unwrap();
+        fs::create_dir_all(from.join("src")).unwrap();
+        fs::write(from.join("data/real.txt"), "real").unwrap();
+        fs::write(outer.path().join("shared.txt"), "shared").unwrap();
+        fs::write(from.join("src/lib.rs"), "user's").unwrap();
+        symlink("real.txt", from.join("data/inside.txt")).unwrap();
+        symlink("dir", from.join("data/dirlink")).unwrap();
+        symlink("../../shared.txt", from.join("data/outside.txt")).unwrap();
+        symlink(outer.path().join("shared.txt"), from.join("data/absolute.txt")).unwrap();
+        // A linked directory holding a file we write over is copied as a directory.
+        symlink("src", from.join("alias")).unwrap();
+        let excluded = [from.join("src/lib.rs"), from.join("alias/lib.rs")];
+        copy_tree(&from, &to, &excluded).unwrap();
+        let link = |rel: &str| fs::read_link(to.join(rel)).unwrap();
+        assert_eq!(link("data/inside.txt"), Path::new("real.txt"));
+        assert_eq!(link("data/dirlink"), Path::new("dir"));
+        assert_eq!(link("data/outside.txt"), outer.path().join("shared.txt"));
+        assert_eq!(link("data/absolute.txt"), outer.path().join("shared.txt"));
+        assert_eq!(fs::read_to_string(to.join("data/outside.txt")).unwrap(), "shared");
+        assert!(fs::symlink_metadata(to.join("alias")).unwrap().is_dir());
+        fs::write(to.join("alias/lib.rs"), "schema").unwrap();
+        assert_eq!(fs::read_to_string(from.join("src/lib.rs")).unwrap(), "user's");
+        // A second copy changes nothing, and a link the user replaced by a file follows.
+        copy_tree(&from, &to, &excluded).unwrap();
+        assert_eq!(link("data/inside.txt"), Path::new("real.txt"));
+        fs::remove_file(from.join("data/inside.txt")).unwrap();
+        fs::write(from.join("data/inside.txt"), "now a file").unwrap();
+        copy_tree(&from, &to, &excluded).unwrap();
+        assert!(fs::symlink_metadata(to.join("data/inside.txt")).unwrap().is_file());
+        assert_eq!(fs::read_to_string(from.join("data/real.txt")).unwrap(), "real");
+    }
+
+    #[test]
+    fn cargo_configs_and_manifests_in_the_tree_keep_their_places() {
+        let outer = tempfile::tempdir().unwrap();
+        let (from, to) = (outer.path().join("ws"), outer.path().join("copy"));
+        fs::create_dir_all(from.join(".cargo")).unwrap();
+        fs::create_dir_all(from.join("vendored")).unwrap();
+        fs::write(
+            from.join(".cargo/config.toml"),
+            "paths = [\"../dep\", \"inside\"]\n[patch.crates-io]\nx = { path = \"../x\" }\n\
+             [source.v]\ndirectory = \"../vendor\"\n[env]\nDATA = { value = \"../data\", relative = true }\n\
+             PLAIN = \"../plain\"\n",
+        )
+        .unwrap();
+        fs::write(from.join("vendored/Cargo.toml"), "[dependencies]\ny = { path = \"../../y\" }\n").unwrap();
+        copy_tree(&from, &to, &[]).unwrap();
+        let out = outer.path().display();
+        let config = fs::read_to_string(to.join(".cargo/config.toml")).unwrap();
+        for want in [
+            format!("paths = [\"{out}/dep\", \"inside\"]"),
+            format!("x = {{ path = \"{out}/x\" }}"),
+            format!("directory = \"{out}/vendor\""),
+            format!("DATA = {{ value = \"{out}/data\", relative = true }}"),
+            "PLAIN = \"../plain\"".to_owned(),
+        ] {
+            assert!(config.contains(&want), "{want} in {config}");
+        }
+        let manifest = fs::read_to_string(to.join("vendored/Cargo.toml")).unwrap();
+        assert!(manifest.contains(&format!("y = {{ path = \"{out}/y\" }}")), "{manifest}");
     }
 
     #[test]

@@ -21,16 +21,22 @@ use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
 use crate::interrupt;
 use crate::lab::{Lab, Limits};
+use crate::lints;
 use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
 use crate::output::OutputDir;
+use crate::process::Exit;
 use crate::schema_build;
 use crate::scratch::Scratch;
 use crate::viability::{BuildFailure, Round};
 use crate::workspace::Workspace;
 
 const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
-const DEFAULT_MINIMUM_TIMEOUT: f64 = 10.0;
+/// Seconds: enough for a test process to start on a loaded 2-core machine; a runaway
+/// that sleeps (not burning fuel) costs this, or `K ×` its tests' baseline time.
+const DEFAULT_MINIMUM_TIMEOUT: f64 = 3.0;
+/// Seconds one unmutated test may run before the baseline is declared hung.
+const DEFAULT_BASELINE_TIMEOUT: f64 = 300.0;
 
 /// `outcomes.json`.
 #[derive(Serialize)]
@@ -39,6 +45,8 @@ struct OutcomesFile<'a> {
     summary: &'a Summary,
     total_seconds: f64,
     schema_build: &'a [Round],
+    /// The viability cache held `schema_build`'s result: this run built once.
+    schema_build_cached: bool,
     /// `None` when interrupted before the baseline ran.
     baseline: Option<BaselineSummary>,
     outcomes: &'a [MutantOutcome],
@@ -52,6 +60,7 @@ struct Results<'a> {
     /// Per mutant, in catalog order: its outcome once decided.
     outcomes: Vec<Option<MutantOutcome>>,
     rounds: Vec<Round>,
+    viability_cached: bool,
     baseline: Option<BaselineSummary>,
 }
 
@@ -71,10 +80,14 @@ impl Results<'_> {
                     failing_tests: Vec::new(),
                     seconds: 0.0,
                     detail: None,
+                    lint_risk: None,
                 })
             })
             .collect();
-        let summary = Summary::of(&outcomes);
+        let baseline_failed = self.baseline.as_ref().is_some_and(|b| b.failure.is_some());
+        let mut summary = Summary::of(&outcomes);
+        // Mutants left unrun by a failed baseline were not interrupted.
+        summary.interrupted &= interrupt::interrupted();
         self.out.write_json(
             "outcomes.json",
             &OutcomesFile {
@@ -82,6 +95,7 @@ impl Results<'_> {
                 summary: &summary,
                 total_seconds: self.start.elapsed().as_secs_f64(),
                 schema_build: &self.rounds,
+                schema_build_cached: self.viability_cached,
                 baseline: self.baseline,
                 outcomes: &outcomes,
             },
@@ -90,7 +104,9 @@ impl Results<'_> {
         if summary.interrupted {
             console.message("interrupted: stopped every process it had started");
         }
-        console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
+        if summary.interrupted || !baseline_failed {
+            console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
+        }
         console.message(&format!("Results in {}", self.out.path.display()));
         Ok(summary.exit_code())
     }
@@ -101,6 +117,32 @@ struct BaselineSummary {
     binaries: usize,
     tests: usize,
     seconds: f64,
+    /// Why the unmutated package cannot serve as a baseline (exit code 4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<BaselineFailed>,
+}
+
+/// The baseline's failure, as `outcomes.json` records it.
+#[derive(Serialize)]
+struct BaselineFailed {
+    /// The failing (or hanging) test; none when the package does not build.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<String>,
+    /// `does not build`, `fails (exit code 101)`, `did not finish within 5m`.
+    reason: String,
+    /// The compiler's messages, or the end of the test's output.
+    output: String,
+}
+
+impl BaselineSummary {
+    fn failed(test: Option<String>, reason: &str, output: String) -> BaselineSummary {
+        BaselineSummary {
+            binaries: 0,
+            tests: 0,
+            seconds: 0.0,
+            failure: Some(BaselineFailed { test, reason: reason.to_owned(), output }),
+        }
+    }
 }
 
 /// Run the command; returns the exit code.
@@ -127,12 +169,14 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         mutants: &discovery.mutants,
         outcomes: vec![None; discovery.mutants.len()],
         rounds: Vec::new(),
+        viability_cached: false,
         baseline: None,
     };
 
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
     match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
-        Ok(Some(code)) => Ok(code),
+        // The baseline failed: its result is still recorded, every mutant `not-run`.
+        Ok(Some(code)) => results.finish(&console).map(|_| code),
         Ok(None) => results.finish(&console),
         // Whatever a step made of being cut short, what finished is kept.
         Err(_) if interrupt::interrupted() => results.finish(&console),
@@ -153,16 +197,19 @@ fn mutation_test(
     results: &mut Results<'_>,
 ) -> Result<Option<i32>> {
     let out_path = results.out.path.clone();
+    let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
     let scratch = Scratch::new(ws);
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
-    scratch.prepare(ws, discovery, &[out_path.clone(), PathBuf::from(old)])?;
+    let skip = [out_path.clone(), PathBuf::from(old)];
+    scratch.prepare(ws, discovery, &skip)?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
         all_features: args.all_features,
         no_default_features: args.no_default_features,
         what: BuildWhat::Tests,
+        dev: false,
     };
     // Doctests compile once into a test target of the schema build.
     let mut doctests =
@@ -173,21 +220,31 @@ fn mutation_test(
             std::fs::remove_file(&stale)?;
         }
     }
-    let build = match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, console) {
-        Ok(b) => b,
-        Err(BuildFailure::Baseline(text)) => {
-            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            return Ok(Some(exit_code::BASELINE_FAILED));
-        }
-        Err(BuildFailure::Internal(e)) => return Err(e),
-    };
+    let build =
+        match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
+            Ok(b) => b,
+            Err(BuildFailure::Baseline(schema_text)) => {
+                // The user's own code's messages, from a build of the untouched sources.
+                let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
+                    Ok(Some(text)) => text,
+                    Ok(None) => format!(
+                        "(the untouched sources build: the schema's rewriting broke them, a bug of \
+                     cargo-mutfuzz; please report it with this message)\n{schema_text}"
+                    ),
+                    Err(_) if interrupt::interrupted() => return Ok(None),
+                    Err(e) => {
+                        format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
+                    }
+                };
+                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+                results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
+                return Ok(Some(exit_code::BASELINE_FAILED));
+            }
+            Err(BuildFailure::Internal(e)) => return Err(e),
+        };
     results.rounds = build.rounds.clone();
-    console.message(&format!(
-        "Schema built in {} round(s): {}; {} test binaries",
-        build.rounds.len(),
-        build.rounds_summary(),
-        build.binaries.len()
-    ));
+    results.viability_cached = build.cached;
+    console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));
     for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
         if let Some(reason) = build.unviable.get(&m.id) {
             *o = Some(fixed(m, Outcome::Unviable, Some(reason.clone())));
@@ -211,26 +268,50 @@ fn mutation_test(
     let baseline_start = Instant::now();
     console.start(cases.len() as u64, "baseline");
     let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
-    let records = baseline::record(&binaries, &cases, max_id + 1, &scratch.layout.baseline(), jobs, console);
+    let records = baseline::record(
+        &binaries,
+        &cases,
+        max_id + 1,
+        &scratch.layout.baseline(),
+        baseline_timeout,
+        jobs,
+        console,
+    );
     console.finish();
     if interrupt::interrupted() {
         return Ok(None);
     }
+    let baseline_time = baseline_start.elapsed();
     let records: Vec<TestRecord> = match records? {
         Ok(r) => r,
         Err(f) => {
+            let (what, hint) = if f.exit == Exit::TimedOut {
+                (
+                    format!("did not finish within {}", duration(baseline_timeout)),
+                    " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)",
+                )
+            } else {
+                (format!("fails ({})", f.exit), "")
+            };
+            let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
+            let no_doctests = if doctest { "; to leave doctests out, run with --no-doctests" } else { "" };
             eprintln!(
-                "error: test {} fails without any mutant ({}); mutation testing needs a passing suite:\n{}",
-                f.test, f.exit, f.output
+                "error: test {} {what} without any mutant{hint}; mutation testing needs a passing \
+                 suite{no_doctests}:\n{}",
+                f.test, f.output
             );
+            let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
+            (summary.binaries, summary.tests, summary.seconds) =
+                (binaries.len(), cases.len(), baseline_time.as_secs_f64());
+            results.baseline = Some(summary);
             return Ok(Some(exit_code::BASELINE_FAILED));
         }
     };
-    let baseline_time = baseline_start.elapsed();
     results.baseline = Some(BaselineSummary {
         binaries: binaries.len(),
         tests: cases.len(),
         seconds: baseline_time.as_secs_f64(),
+        failure: None,
     });
     console.message(&format!("Baseline: {} tests passed in {}", cases.len(), duration(baseline_time)));
 
@@ -251,6 +332,10 @@ fn mutation_test(
             None => results.outcomes[i] = Some(fixed(m, Outcome::NotCovered, None)),
         }
     }
+    // Listed like missed mutants: each is a gap in the tests.
+    for o in results.outcomes.iter().flatten().filter(|o| o.outcome == Outcome::NotCovered) {
+        console.message(&format!("NOT-COVERED {}", o.mutant.name()));
+    }
     let lab = Lab {
         binaries: &binaries,
         cases: &cases,
@@ -265,6 +350,7 @@ fn mutation_test(
     for ((i, _), r) in to_run.iter().zip(ran?) {
         results.outcomes[*i] = r;
     }
+    mark_lint_risks(ws, console, &mut results.outcomes);
     Ok(None)
 }
 
@@ -277,5 +363,40 @@ fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome 
         failing_tests: Vec::new(),
         seconds: 0.0,
         detail,
+        lint_risk: None,
+    }
+}
+
+/// Note on each mutant that ran, in a package denying a lint its deleted code can
+/// trigger, that a real build of it may not compile (see [`crate::lints`]).
+fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<MutantOutcome>]) {
+    let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    let mut marked = 0;
+    for p in &ws.packages {
+        let mut denied: Vec<String> =
+            p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)).collect();
+        if lints::rustflags_deny_warnings(&flags) {
+            denied.push("warnings (RUSTFLAGS)".to_owned());
+        }
+        denied.dedup();
+        if denied.is_empty() {
+            continue;
+        }
+        let note = format!("a real build may reject it: the crate denies {}", denied.join(", "));
+        for o in outcomes.iter_mut().flatten() {
+            if o.mutant.package == p.name
+                && matches!(o.outcome, Outcome::Caught | Outcome::Missed | Outcome::Timeout)
+                && lints::deletes_code(o.mutant.operator)
+            {
+                o.lint_risk = Some(note.clone());
+                marked += 1;
+            }
+        }
+    }
+    if marked > 0 {
+        console.message(&format!(
+            "note: {marked} mutants delete code in a crate that denies unused-code lints; a \
+             rebuild per mutant may find them unviable (`lint_risk` in outcomes.json)"
+        ));
     }
 }

@@ -111,6 +111,7 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
                         | TargetKind::DyLib
                         | TargetKind::CDyLib
                         | TargetKind::StaticLib
+                        | TargetKind::ProcMacro
                         | TargetKind::Bin
                 )
             })
@@ -120,7 +121,9 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
     let lib_name = p
         .targets
         .iter()
-        .find(|t| t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib)))
+        .find(|t| {
+            t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib | TargetKind::ProcMacro))
+        })
         .map(|t| t.name.replace('-', "_"));
     Ok(Package {
         lib_name,

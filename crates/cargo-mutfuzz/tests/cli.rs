@@ -147,7 +147,24 @@ fn a_failing_baseline_stops_with_exit_code_4() {
     let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
-    assert!(stderr.contains("test broken (in test api) fails without any mutant"), "{stderr}");
+    assert!(
+        stderr.contains("test broken (in test api) fails (exit code 101) without any mutant"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--no-doctests"), "not a doctest: {stderr}");
+    // The baseline's result is recorded; no mutant ran.
+    let outcomes = read_outcomes(tmp.path());
+    let failure = &outcomes["baseline"]["failure"];
+    assert_eq!(failure["test"], "broken (in test api)", "{failure}");
+    assert_eq!(failure["reason"], "fails (exit code 101)", "{failure}");
+    assert!(failure["output"].as_str().unwrap().contains("bye"), "{failure}");
+    let count = |k: &str| outcomes["summary"][k].as_u64().unwrap();
+    assert_eq!(count("not_run") + count("unviable"), count("total"), "{}", outcomes["summary"]);
+    assert!(outcomes["summary"].get("interrupted").is_none(), "{}", outcomes["summary"]);
+}
+
+fn read_outcomes(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("mutfuzz.out/outcomes.json")).unwrap()).unwrap()
 }
 
 #[test]
@@ -161,6 +178,11 @@ fn a_package_that_does_not_build_stops_with_exit_code_4() {
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(stderr.contains("does not build without mutants"), "{stderr}");
     assert!(stderr.contains("no method named `nope`"), "{stderr}");
+    // The user's code, never the schema's rewriting of it.
+    assert!(!stderr.contains("mutfuzz_rt") && !stderr.contains("__m"), "{stderr}");
+    let outcomes = read_outcomes(tmp.path());
+    assert_eq!(outcomes["baseline"]["failure"]["reason"], "does not build");
+    assert!(outcomes["baseline"]["failure"]["output"].as_str().unwrap().contains("no method named `nope`"));
 }
 
 #[test]

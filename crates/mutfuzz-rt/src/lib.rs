@@ -35,9 +35,15 @@
 //! Configuration comes from the environment on first use (see [`env`]), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
+mod infection;
 mod range_limit;
 
+pub use infection::{arith, infect, infect_if, infected, PROBE};
 pub use range_limit::{pred, succ, RangeLimit};
+
+/// Serialises the unit tests that drive the process-global switch.
+#[cfg(test)]
+pub(crate) static TEST_LOCK: Mutex<()> = Mutex::new(());
 
 use std::cell::Cell;
 use std::fmt;
@@ -376,6 +382,26 @@ macro_rules! twice {
     };
 }
 
+/// [`at`] for a site with an infection probe: while the original records, it notes the
+/// hit and returns [`PROBE`], so the site runs its probe arm (which computes the original
+/// value too); otherwise it is `at`.
+#[inline(always)]
+pub fn at_probe<A: Active>(active: A, base: u32, n: u32) -> u32 {
+    let active = active.sites();
+    if active == 0 {
+        return 0;
+    }
+    let k = active.wrapping_sub(base);
+    if k < n {
+        return k + 1;
+    }
+    if active == RECORDING {
+        hit(base);
+        return PROBE;
+    }
+    0
+}
+
 /// The site-hit table of a recording run.
 struct Hits {
     /// Whether the site with this base id ran.
@@ -511,6 +537,7 @@ fn init() {
 }
 
 fn allocate_hits(mutants: usize) {
+    infection::allocate(mutants);
     let _ = HITS.get_or_init(|| Hits {
         seen: (0..mutants).map(|_| AtomicBool::new(false)).collect(),
         order: (0..mutants).map(|_| AtomicU32::new(0)).collect(),
@@ -634,6 +661,7 @@ pub fn start_recording(mutants: usize) {
         hits.len.store(0, Relaxed);
     }
     reset_run();
+    infection::new_run();
     switch_to(RECORDING);
 }
 
@@ -694,10 +722,8 @@ mod tests {
     use super::*;
 
     /// The switch is process-global state: the tests that drive it take turns.
-    static SWITCH: Mutex<()> = Mutex::new(());
-
     fn switch() -> std::sync::MutexGuard<'static, ()> {
-        SWITCH.lock().unwrap_or_else(|e| e.into_inner())
+        TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     #[inline(never)]
@@ -718,7 +744,8 @@ mod tests {
         assert_eq!(at(m, 9, 1), 0);
         tick(m);
         deeper();
-        assert_eq!(site_hits(), vec![3, 9]);
+        assert_eq!(at_probe(m, 11, 2), PROBE);
+        assert_eq!(site_hits(), vec![3, 9, 11]);
         assert_eq!(fuel_used(), 3);
         assert!(max_depth() >= 512, "{}", max_depth());
 
@@ -738,6 +765,8 @@ mod tests {
         assert_eq!(at(m, 4, 1), 1);
         assert_eq!(at(m, 5, 3), 0);
         assert_eq!(at(m, 1, 3), 0);
+        assert_eq!(at_probe(m, 3, 2), 2);
+        assert_eq!(at_probe(m, 5, 3), 0);
         assert_eq!(active(), 4);
 
         // Fuel runs out: the run panics with an `Exhausted` payload.

@@ -12,7 +12,12 @@ pub fn copy_dir(from: &Path, to: &Path) {
             continue;
         }
         let dest = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
+        let ty = entry.file_type().unwrap();
+        if ty.is_symlink() {
+            // Kept a link, as the user's tree has it.
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), dest).unwrap();
+        } else if ty.is_dir() {
             copy_dir(&entry.path(), &dest);
         } else {
             std::fs::copy(entry.path(), dest).unwrap();

@@ -1,0 +1,237 @@
+//! End-to-end tests on small fixture crates (`tests/fixtures/`) of layouts that users
+//! have: a proc-macro crate that forbids unused code, a package whose build reads paths
+//! outside itself (a path dependency, a cargo config, a build script's include file,
+//! symlinked test data), and code that sleeps (runaway mutants and a hanging baseline).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+mod common;
+
+/// A copy of fixture `name` in a fresh temp dir.
+fn fixture(name: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name), tmp.path());
+    tmp
+}
+
+/// `cargo mutfuzz <args>` run in `dir`, as a user in their package, with a clean environment.
+fn command_in(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
+    cmd.arg("mutfuzz").args(args).current_dir(dir);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd
+}
+
+fn mutfuzz_in(dir: &Path, args: &[&str]) -> Output {
+    command_in(dir, args).output().unwrap()
+}
+
+fn outcomes(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("mutfuzz.out/outcomes.json")).unwrap()).unwrap()
+}
+
+/// `outcome  file:line:col: description`, one line per mutant.
+fn outcome_lines(outcomes: &Value) -> String {
+    let mut text = String::new();
+    for o in outcomes["outcomes"].as_array().unwrap() {
+        let m = &o["mutant"];
+        text.push_str(&format!(
+            "{:<12}{}:{}:{}: {}\n",
+            o["outcome"].as_str().unwrap(),
+            m["file"].as_str().unwrap(),
+            m["span"]["start"]["line"],
+            m["span"]["start"]["column"],
+            m["description"].as_str().unwrap()
+        ));
+    }
+    text
+}
+
+fn find<'a>(outcomes: &'a Value, description: &str) -> &'a Value {
+    outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["mutant"]["description"] == description)
+        .unwrap_or_else(|| panic!("no mutant {description:?}"))
+}
+
+#[test]
+fn a_proc_macro_crate_is_mutated_and_its_tests_run() {
+    let tmp = fixture("proc-macro");
+    let out = mutfuzz_in(tmp.path(), &["test", "-j", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let outcomes = outcomes(tmp.path());
+    // The derive runs inside the compiler, where no test process reaches it: not covered.
+    // The helper, unit-tested at run time, is caught everywhere.
+    assert_eq!(
+        outcome_lines(&outcomes),
+        "\
+not-covered src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()
+caught      src/lib.rs:18:5: replace type_name -> Option<&str> with None
+caught      src/lib.rs:18:5: replace type_name -> Option<&str> with Some(\"\")
+caught      src/lib.rs:18:5: replace type_name -> Option<&str> with Some(\"xyzzy\")
+caught      src/lib.rs:20:12: replace if condition w == \"struct\" || w == \"enum\" with true in type_name
+caught      src/lib.rs:20:12: replace if condition w == \"struct\" || w == \"enum\" with false in type_name
+caught      src/lib.rs:20:26: replace || with && in type_name
+caught      src/lib.rs:20:14: replace == with != in type_name
+caught      src/lib.rs:20:31: replace == with != in type_name
+caught      src/lib.rs:21:91: replace && with || in type_name
+caught      src/lib.rs:21:70: delete ! in type_name
+caught      src/lib.rs:21:96: replace != with == in type_name
+"
+    );
+    // Not-covered mutants are listed on the console, as missed ones are.
+    assert!(
+        stderr
+            .contains("NOT-COVERED src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()"),
+        "{stderr}"
+    );
+    // `#![forbid(unused)]`: a replaced body leaves `item` unused in a real build.
+    let none = find(&outcomes, "replace type_name -> Option<&str> with None");
+    assert_eq!(none["lint_risk"], "a real build may reject it: the crate denies unused");
+    assert!(find(&outcomes, "delete ! in type_name").get("lint_risk").is_none());
+    assert!(
+        stderr.contains("note: 3 mutants delete code in a crate that denies unused-code lints"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn paths_outside_the_package_and_symlinks_resolve_as_from_the_users_tree() {
+    let tmp = fixture("paths");
+    let app = tmp.path().join("app");
+    let out = mutfuzz_in(&app, &["test", "-j", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        outcome_lines(&outcomes(&app)),
+        "\
+caught      src/lib.rs:7:5: replace greet -> String with String::new()
+caught      src/lib.rs:7:5: replace greet -> String with \"xyzzy\".into()
+caught      src/lib.rs:12:5: replace total -> u32 with 0
+caught      src/lib.rs:12:5: replace total -> u32 with 1
+"
+    );
+    // The user's links are untouched.
+    assert_eq!(std::fs::read_link(app.join("tests/data/link.txt")).unwrap(), PathBuf::from("real.txt"));
+}
+
+#[test]
+fn a_runaway_that_sleeps_costs_seconds_not_ten() {
+    let tmp = fixture("sleepy");
+    let out = mutfuzz_in(tmp.path(), &["test", "-j", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let outcomes = outcomes(tmp.path());
+    assert_eq!(
+        outcome_lines(&outcomes),
+        "\
+missed      src/lib.rs:6:5: replace pause -> u32 with 0
+caught      src/lib.rs:6:5: replace pause -> u32 with 1
+missed      src/lib.rs:6:5: delete std::thread::sleep(std::time::Duration::from_secs(u64::from… in pause
+timeout     src/lib.rs:6:72: replace * with + in pause
+missed      src/lib.rs:6:72: replace * with / in pause
+missed      src/lib.rs:6:74: replace 60 with 0 in pause
+missed      src/lib.rs:6:74: replace 60 with 61 in pause
+missed      src/lib.rs:6:74: replace 60 with 59 in pause
+"
+    );
+    // Its test took milliseconds without the mutant: the floor, not ten seconds, ends it.
+    let runaway = find(&outcomes, "replace * with + in pause");
+    assert_eq!(runaway["detail"], "killed after 3.0s");
+    assert!(runaway["seconds"].as_f64().unwrap() < 8.0, "{runaway}");
+}
+
+#[test]
+fn a_hanging_baseline_ends_with_exit_code_4_naming_the_test() {
+    let tmp = fixture("sleepy");
+    let out = mutfuzz_in(tmp.path(), &["test", "--baseline-timeout", "1", "--", "--include-ignored"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: test a_long_pause (in test pause) did not finish within 1.0s without any mutant \
+             (a longer limit: --baseline-timeout SECS"
+        ),
+        "{stderr}"
+    );
+    let failure = &outcomes(tmp.path())["baseline"]["failure"];
+    assert_eq!(failure["test"], "a_long_pause (in test pause)");
+    assert_eq!(failure["reason"], "did not finish within 1.0s");
+}
+
+#[test]
+fn a_failing_doctest_baseline_suggests_no_doctests() {
+    let tmp = fixture("sleepy");
+    let lib = tmp.path().join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace(
+        "/// Wait `steps` minutes; returns `steps`.\n",
+        "/// Wait `steps` minutes; returns `steps`.\n///\n/// ```\n/// assert_eq!(sleepy::pause(0), 1);\n/// ```\n",
+    );
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz_in(tmp.path(), &["test"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("to leave doctests out, run with --no-doctests"), "{stderr}");
+}
+
+/// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
+#[cfg(target_os = "linux")]
+fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_and_sighup_stop_the_running_test_and_keep_what_finished() {
+    use std::time::{Duration, Instant};
+
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let tmp = fixture("sleepy");
+        let mut child = command_in(tmp.path(), &["test", "-j", "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Mutant 4 sleeps for a minute; its log appears as its test process starts.
+        let log = tmp.path().join("mutfuzz.out/log/4.log");
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while !log.exists() {
+            assert!(Instant::now() < deadline, "the sleeping mutant never ran");
+            assert!(child.try_wait().unwrap().is_none(), "the run ended before the signal");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // SAFETY: sends a signal to our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "signal {signal}: {stderr}");
+        let outcomes = outcomes(tmp.path());
+        assert_eq!(outcomes["summary"]["interrupted"], true);
+        assert_eq!(find(&outcomes, "replace pause -> u32 with 1")["outcome"], "caught");
+        assert_eq!(find(&outcomes, "replace * with + in pause")["outcome"], "not-run");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !processes_under(tmp.path()).is_empty() {
+            assert!(Instant::now() < deadline, "still running: {:?}", processes_under(tmp.path()));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
