@@ -4,6 +4,8 @@
 //! never reaches), where every site takes the slow path and fuel is counted.
 //!
 //! Run: `cargo bench -p cargo-mutfuzz --bench schema_overhead [-- ROUNDS REPEATS]`.
+//! With `--keep`, the copies are kept and their path printed, to read the schema and its
+//! optimised code (`cargo rustc --release -- --emit asm` in the scratch copy).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,6 +19,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let rounds: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let repeats: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(7);
+    let keep = std::env::args().any(|a| a == "--keep");
 
     let tmp = tempfile::tempdir().expect("temp dir");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/workload");
@@ -61,6 +64,10 @@ fn main() {
     println!("plain build                      {:>10.2} ms", p / 1e6);
     println!("schema, original (active id 0)   {:>10.2} ms   ratio {:.3}", s / 1e6, s / p);
     println!("schema, a mutant run (no site hit)  {:>10.2} ms   ratio {:.3}", m / 1e6, m / p);
+    if keep {
+        println!("kept: plain {}, schema {}", plain_dir.display(), scratch.work.display());
+        std::mem::forget(tmp);
+    }
 }
 
 fn build_release(manifest: &Path, target_dir: &Path) -> PathBuf {

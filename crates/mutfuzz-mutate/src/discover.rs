@@ -257,6 +257,9 @@ impl Walker<'_, '_> {
         let saved_fn = self.function.replace(name.clone());
         let saved_labels = std::mem::take(&mut self.labels);
         let at = self.body_insert_point(block, attrs);
+        let twice = can_compile_twice(Some(output), false, |o| o.visit_block(block));
+        let first_site = self.out.sites.len();
+        let frame = self.out.splices.len();
         self.insert(at, None, shape::frame());
         if fn_value && let (Some(first), Some(last)) = (block.stmts.first(), block.stmts.last()) {
             let body = squash(self.src.slice(first.span().start(), last.span().end()));
@@ -284,8 +287,23 @@ impl Walker<'_, '_> {
         for stmt in &block.stmts {
             self.visit_stmt(stmt);
         }
+        if twice {
+            self.compile_twice(frame, first_site, block);
+        }
         self.labels = saved_labels;
         self.function = saved_fn;
+    }
+
+    /// Turn the frame splice `frame` of `block`, whose sites were planned from
+    /// `first_site` on, into [`shape::twice_frame`] and close it before the `}`; a body
+    /// without sites keeps its one copy.
+    fn compile_twice(&mut self, frame: usize, first_site: usize, block: &Block) {
+        let sites = first_site..self.out.sites.len();
+        if !sites.is_empty() {
+            self.out.splices[frame].piece = shape::twice_frame(sites).into_pieces().remove(0);
+            let close = self.src.offset(block.brace_token.span.close().start());
+            self.insert(close, None, shape::twice_close());
+        }
     }
 
     /// A loop body: one unit of fuel per iteration.
@@ -310,14 +328,35 @@ impl Walker<'_, '_> {
         match &*c.body {
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
                 let at = self.body_insert_point(&b.block, &[]);
+                let (first_site, frame) = (self.out.sites.len(), self.out.splices.len());
                 self.insert(at, None, shape::frame());
                 for stmt in &b.block.stmts {
                     self.visit_stmt(stmt);
                 }
+                if c.asyncness.is_none() && can_compile_twice(None, true, |o| o.visit_block(&b.block)) {
+                    self.compile_twice(frame, first_site, &b.block);
+                }
             }
             body => {
                 let (start, end) = (self.start(body), self.end(body));
+                let (first_site, frame) = (self.out.sites.len(), self.out.splices.len());
                 self.place(None, shape::closure_frame(), start, end, &[body]);
+                let sites = first_site..self.out.sites.len();
+                let last = self.out.splices.len() - 1;
+                let placed = |i: usize, at: usize| {
+                    self.out.splices.get(i).is_some_and(|s| s.site.is_none() && s.start == at && s.end == at)
+                };
+                if c.asyncness.is_none()
+                    && !sites.is_empty()
+                    && last > frame
+                    && placed(frame, start)
+                    && placed(last, end)
+                    && can_compile_twice(None, true, |o| o.visit_expr(body))
+                {
+                    let mut pieces = shape::twice_closure_frame(sites).into_pieces();
+                    self.out.splices[last].piece = pieces.pop().expect("a piece after the body");
+                    self.out.splices[frame].piece = pieces.remove(0);
+                }
             }
         }
         self.labels = saved_labels;
@@ -557,4 +596,48 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
     fn visit_path_arguments(&mut self, _: &'ast syn::PathArguments) {}
     fn visit_attribute(&mut self, _: &'ast Attribute) {}
     fn visit_macro(&mut self, _: &'ast syn::Macro) {}
+}
+
+/// Whether a body may be compiled twice ([`shape::twice_frame`]): it defines no items,
+/// which may have to exist once (an `impl`, a `static`, a `thread_local!`), and its
+/// value cannot be a closure or future, which would have a different type in each copy:
+/// a function's return type is not `impl Trait`, and a closure's body (whose type is
+/// inferred) has no closure or `async` block in it.
+fn can_compile_twice(output: Option<&ReturnType>, closure: bool, walk: impl FnOnce(&mut Once)) -> bool {
+    let mut once = Once { found: false, closure };
+    if let Some(output) = output {
+        once.visit_return_type(output);
+    }
+    walk(&mut once);
+    !once.found
+}
+
+/// Finds what a body compiled twice must not have: see [`can_compile_twice`].
+struct Once {
+    found: bool,
+    closure: bool,
+}
+
+impl<'ast> Visit<'ast> for Once {
+    fn visit_item(&mut self, _: &'ast syn::Item) {
+        self.found = true;
+    }
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        self.found |= self.closure;
+        visit::visit_expr_closure(self, c);
+    }
+    fn visit_expr_async(&mut self, a: &'ast syn::ExprAsync) {
+        self.found |= self.closure;
+        visit::visit_expr_async(self, a);
+    }
+    fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+        self.found = true;
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        // Macros that define items; an unknown macro expanding to a `static` is missed.
+        let name = m.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if matches!(name.as_str(), "thread_local" | "lazy_static" | "macro_rules") {
+            self.found = true;
+        }
+    }
 }

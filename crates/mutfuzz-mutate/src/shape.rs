@@ -14,7 +14,8 @@
 //!   code is the dispatch's fallback.
 //!
 //! An infection probe goes between the binding and the dispatch (the bound operands are
-//! in scope there); a function-level dispatch to a pristine copy goes in [`frame`].
+//! in scope there). A function body is compiled twice ([`twice_frame`]): the schema,
+//! and a pristine copy in which every dispatch is the constant 0.
 
 /// One part of a piece of schema text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,9 @@ pub(crate) enum Part {
     /// enabled mutant only; the original code follows. With a probe, the dispatch is
     /// `at_probe` and a `::mutfuzz_rt::PROBE => { … }` arm runs the probe while recording.
     Arms(Vec<String>, Option<Probe>),
+    /// `LO, N`: the ids `LO .. LO + N` of the sites with these indices in the file (the
+    /// sites of one function body, numbered after its frame was placed).
+    Within(std::ops::Range<usize>),
 }
 
 /// An infection probe: the arm a recording run takes at a site, which notes the mutants
@@ -330,11 +334,39 @@ pub(crate) fn frame() -> Shape {
     Shape::new().text(FRAME)
 }
 
-const FRAME: &str = "let __m = ::mutfuzz_rt::enter(); ";
+pub(crate) const FRAME: &str = "let __m = ::mutfuzz_rt::enter(); ";
+
+/// The frame of a function body compiled twice: `FRAME ::mutfuzz_rt::twice!((__m, LO, N) `,
+/// with the body's sites' ids in `sites`; [`twice_close`] goes before the body's `}`.
+/// The body runs as the schema when one of its mutants is active (or while recording),
+/// and otherwise as a copy in which every dispatch is the constant 0, which the optimiser
+/// compiles as the user's code: the original path and the mutant runs outside this body
+/// then cost only their fuel and depth checks. No holes.
+pub(crate) fn twice_frame(sites: std::ops::Range<usize>) -> Shape {
+    Shape::new().text(FRAME).text("::mutfuzz_rt::twice!((__m, ").part(Part::Within(sites)).text(") ")
+}
+
+/// The end of a body that [`twice_frame`] opened. No holes.
+pub(crate) fn twice_close() -> Shape {
+    Shape::new().text(" )")
+}
 
 /// The frame of a closure whose body is an expression: `{ FRAME body }`. Holes: the body.
 pub(crate) fn closure_frame() -> Shape {
     Shape::new().text("{ ").text(FRAME).hole().text(" }")
+}
+
+/// [`closure_frame`] compiled twice (see [`twice_frame`]): `{ FRAME twice!((__m, LO, N)
+/// body ) }`. Holes: the body.
+pub(crate) fn twice_closure_frame(sites: std::ops::Range<usize>) -> Shape {
+    Shape::new()
+        .text("{ ")
+        .text(FRAME)
+        .text("::mutfuzz_rt::twice!((__m, ")
+        .part(Part::Within(sites))
+        .text(") ")
+        .hole()
+        .text(" ) }")
 }
 
 /// One unit of fuel, at the head of every loop body. No holes.

@@ -87,6 +87,11 @@ pub(crate) fn render(
                     let site = &sites[splice.site.expect("a dispatch belongs to a site")];
                     out.push_str(&format!("::mutfuzz_rt::at(__m, {}, {})", site.base, site.count));
                 }
+                Part::Within(range) => {
+                    let lo = range.clone().next().map_or(0, |i| sites[i].base);
+                    let hi = range.clone().next_back().map_or(lo, |i| sites[i].base + sites[i].count);
+                    out.push_str(&format!("{lo}, {}", hi - lo));
+                }
                 Part::Arms(arms, probe) => {
                     let site = &sites[splice.site.expect("a dispatch belongs to a site")];
                     let at = if probe.is_some() { "at_probe" } else { "at" };

@@ -24,6 +24,14 @@
 //! by *depth*, measured as the bytes of stack used below the first instrumented frame of
 //! each thread, so no guard object is needed and unwinding cannot skew it.
 //!
+//! With a mutant active (or while recording) both stay on an inlined fast path too: each
+//! thread spends fuel from its own countdown, refilled in batches from the shared budget,
+//! and compares the stack pointer against a window `[low, base]` precomputed for the run
+//! (the limit below its base, or while recording the deepest point seen so far). Only an
+//! empty countdown, a frame outside the window, or a thread's first frame of a run take
+//! the out-of-line path. A single-threaded run therefore stops at exactly the same tick
+//! and frame for the same code, input and limits.
+//!
 //! Configuration comes from the environment on first use (see [`env`]), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
@@ -40,7 +48,7 @@ pub(crate) static TEST_LOCK: Mutex<()> = Mutex::new(());
 use std::cell::Cell;
 use std::fmt;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, Once, OnceLock};
 
 /// Environment variables read on first use.
@@ -64,59 +72,254 @@ pub mod env {
 /// (with `MUTFUZZ_ON_EXHAUST=exit`).
 pub const EXHAUSTED_EXIT_CODE: i32 = 86;
 
-/// `ACTIVE` before the environment has been read.
+/// The active id before the environment has been read.
 const UNINIT: u32 = u32::MAX;
-/// `ACTIVE` while the original runs and site hits, fuel and depth are recorded.
+/// The active id while the original runs and site hits, fuel and depth are recorded.
 const RECORDING: u32 = u32::MAX - 1;
 /// Largest usable mutant id.
 pub const MAX_MUTANT_ID: u32 = u32::MAX - 2;
-/// Fuel is counted per thread and added to the shared total in batches of this size,
-/// so the hot path never contends on one atomic.
-const FUEL_BATCH: u64 = 256;
+/// Fuel a thread takes from the shared budget at a time, so the hot path never touches
+/// a shared atomic.
+const FUEL_BATCH: u64 = 1024;
 
-static ACTIVE: AtomicU32 = AtomicU32::new(UNINIT);
+/// The switch word: the active id in the low 32 bits, the *epoch* in the high 32 bits.
+/// Every control call that starts a run or changes its rules bumps the epoch, so that a
+/// thread's first frame after it sees a word it has not set itself up for.
+static STATE: AtomicU64 = AtomicU64::new(UNINIT as u64);
+const EPOCH: u64 = 1 << 32;
 static INIT: Once = Once::new();
+/// Fuel granted to threads in this run, minus what they gave back unspent.
 static FUEL_USED: AtomicU64 = AtomicU64::new(0);
 static FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
 static DEPTH_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 static MAX_DEPTH: AtomicUsize = AtomicUsize::new(0);
-/// Bumped by [`reset_run`] so that every thread restarts its stack base and fuel batch.
-static RUN: AtomicU64 = AtomicU64::new(0);
 static EXIT_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
-static HITS: OnceLock<Box<[AtomicU8]>> = OnceLock::new();
+static HITS: OnceLock<Hits> = OnceLock::new();
 static RECORD_PATH: Mutex<Option<String>> = Mutex::new(None);
 
+/// One thread's share of the run: its fuel countdown and its stack window.
+struct Local {
+    /// The switch word the rest was set up for (`STALE`: none).
+    key: Cell<u64>,
+    /// Fuel granted to this thread and not spent yet.
+    fuel: Cell<u64>,
+    /// Stack address of this thread's first (or shallowest) instrumented frame in the run.
+    base: Cell<usize>,
+    /// The fast path accepts a frame whose stack pointer is in `[low, low + span]`.
+    low: Cell<usize>,
+    span: Cell<usize>,
+}
+
+/// A `key` that no switch word equals (its id would be `UNINIT` in a late epoch).
+const STALE: u64 = u64::MAX;
+
 thread_local! {
-    /// (run, stack address of this thread's first instrumented frame in that run).
-    static STACK_BASE: Cell<(u64, usize)> = const { Cell::new((u64::MAX, 0)) };
-    /// (run, fuel spent by this thread and not yet added to `FUEL_USED`).
-    static FUEL_LOCAL: Cell<(u64, u64)> = const { Cell::new((u64::MAX, 0)) };
+    static LOCAL: Local = const {
+        Local {
+            key: Cell::new(STALE),
+            fuel: Cell::new(0),
+            base: Cell::new(0),
+            low: Cell::new(0),
+            span: Cell::new(0),
+        }
+    };
+    /// Touched once per thread off the fast path: gives unspent fuel back when a thread
+    /// ends, so that a spawned thread's fuel counts exactly once it has been joined.
+    static GIVE_BACK: GiveBack = const { GiveBack };
+}
+
+struct GiveBack;
+
+impl Drop for GiveBack {
+    fn drop(&mut self) {
+        let _ = LOCAL.try_with(settle);
+    }
+}
+
+/// Give this thread's unspent fuel back to the run and forget its setup.
+fn settle(t: &Local) {
+    if t.key.get() == STATE.load(Relaxed) {
+        let _ = FUEL_USED.fetch_update(Relaxed, Relaxed, |used| Some(used.saturating_sub(t.fuel.get())));
+    }
+    t.key.set(STALE);
+    t.fuel.set(0);
+}
+
+/// The current stack pointer, or near enough: depth is only compared with itself.
+#[inline(always)]
+fn stack_pointer() -> usize {
+    let sp: usize;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: reads a register; touches no memory, stack or flags.
+    unsafe {
+        std::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags));
+    }
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: as above.
+    unsafe {
+        std::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags));
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let marker = 0u8;
+        sp = std::hint::black_box(&marker) as *const u8 as usize;
+    }
+    sp
 }
 
 /// Enter a function (or closure) of the code under test: returns the active mutant id
 /// for the body's sites, and outside the original path spends fuel and checks depth.
 #[inline(always)]
 pub fn enter() -> u32 {
-    let active = ACTIVE.load(Relaxed);
-    if active == 0 {
+    let state = STATE.load(Relaxed);
+    if state as u32 == 0 {
         return 0;
     }
-    enter_slow(active)
+    let sp = stack_pointer();
+    LOCAL.with(|t| {
+        let fuel = t.fuel.get();
+        if t.key.get() == state && fuel != 0 && sp.wrapping_sub(t.low.get()) <= t.span.get() {
+            t.fuel.set(fuel - 1);
+            return state as u32;
+        }
+        enter_slow(state, sp)
+    })
 }
 
 #[cold]
 #[inline(never)]
-fn enter_slow(mut active: u32) -> u32 {
-    if active == UNINIT {
+fn enter_slow(mut state: u64, sp: usize) -> u32 {
+    if state as u32 == UNINIT {
         init();
-        active = ACTIVE.load(Relaxed);
-        if active == 0 {
+        state = STATE.load(Relaxed);
+        if state as u32 == 0 {
             return 0;
         }
     }
-    tick_slow(active);
-    check_depth(active);
-    active
+    LOCAL.with(|t| {
+        if t.key.get() != state {
+            begin(t, state, sp);
+        }
+        spend(t, state);
+        check_depth(t, state, sp);
+    });
+    state as u32
+}
+
+/// Set up this thread for the run that `state` names, with its first frame at `sp`.
+fn begin(t: &Local, state: u64, sp: usize) {
+    let _ = GIVE_BACK.try_with(|_| {});
+    t.key.set(state);
+    t.fuel.set(0);
+    t.base.set(sp);
+    t.low.set(sp);
+    t.span.set(0);
+    if state as u32 != RECORDING {
+        widen_to_limit(t);
+    }
+}
+
+/// A mutant run's window: every frame down to the depth limit.
+fn widen_to_limit(t: &Local) {
+    let base = t.base.get();
+    let low = base.saturating_sub(DEPTH_LIMIT.load(Relaxed));
+    t.low.set(low);
+    t.span.set(base - low);
+}
+
+/// Spend one unit of fuel, taking a batch from the shared budget when the thread has none.
+fn spend(t: &Local, state: u64) {
+    let mut fuel = t.fuel.get();
+    if fuel == 0 {
+        let prev = FUEL_USED.fetch_add(FUEL_BATCH, Relaxed);
+        fuel = FUEL_BATCH;
+        if state as u32 != RECORDING {
+            let limit = FUEL_LIMIT.load(Relaxed);
+            if prev >= limit {
+                FUEL_USED.fetch_sub(FUEL_BATCH, Relaxed);
+                if may_end() {
+                    exhausted(Limit::Fuel, state as u32);
+                }
+            } else if limit - prev < FUEL_BATCH {
+                // The last batch: exactly what is left, so a run ends on the same tick.
+                fuel = limit - prev;
+                FUEL_USED.fetch_sub(FUEL_BATCH - fuel, Relaxed);
+            }
+        }
+    }
+    t.fuel.set(fuel - 1);
+}
+
+/// A frame outside the thread's window: a new base, a new deepest point, or too deep.
+fn check_depth(t: &Local, state: u64, sp: usize) {
+    let recording = state as u32 == RECORDING;
+    if sp > t.base.get() {
+        // Shallower than the thread's first frame in this run: the new base.
+        t.base.set(sp);
+        t.low.set(sp);
+        t.span.set(0);
+        if !recording {
+            widen_to_limit(t);
+        }
+        return;
+    }
+    let depth = t.base.get() - sp;
+    if recording {
+        MAX_DEPTH.fetch_max(depth, Relaxed);
+        t.low.set(t.low.get().min(sp));
+        t.span.set(t.base.get() - t.low.get());
+    } else if depth > DEPTH_LIMIT.load(Relaxed) && may_end() {
+        exhausted(Limit::Depth, state as u32);
+    }
+}
+
+/// Whether an exhausted limit may end the run now. A thread that is already unwinding
+/// (from a limit, say, through a `Drop` of the code under test) is let finish: a second
+/// panic would abort the whole process, the engine's with it.
+fn may_end() -> bool {
+    EXIT_ON_EXHAUST.load(Relaxed) || !std::thread::panicking()
+}
+
+/// What a schema passes to [`at`] and [`tick`]: the id that [`enter`] returned, or, in
+/// the original copy of a body that [`twice!`] compiled twice, that id as [`Pristine`].
+pub trait Active: Copy + sealed::Sealed {
+    /// The id the body's sites dispatch on.
+    fn sites(self) -> u32;
+    /// The id the body's loops spend fuel under.
+    fn fuel(self) -> u32;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for super::Pristine {}
+}
+
+impl Active for u32 {
+    #[inline(always)]
+    fn sites(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn fuel(self) -> u32 {
+        self
+    }
+}
+
+/// The active id in the original copy of a body (see [`twice!`]): every site there
+/// runs the original code, known at compile time, while loops still spend fuel.
+#[derive(Clone, Copy, Debug)]
+pub struct Pristine(pub u32);
+
+impl Active for Pristine {
+    #[inline(always)]
+    fn sites(self) -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn fuel(self) -> u32 {
+        self.0
+    }
 }
 
 /// Which alternative of a site to evaluate, given the `active` id from [`enter`].
@@ -125,7 +328,8 @@ fn enter_slow(mut active: u32) -> u32 {
 /// returns `0` for the original code, or `k` in `1..=n` when mutant `base + k - 1` is
 /// active. While recording it notes that the site ran.
 #[inline(always)]
-pub fn at(active: u32, base: u32, n: u32) -> u32 {
+pub fn at<A: Active>(active: A, base: u32, n: u32) -> u32 {
+    let active = active.sites();
     if active == 0 {
         return 0;
     }
@@ -139,11 +343,51 @@ pub fn at(active: u32, base: u32, n: u32) -> u32 {
     0
 }
 
+/// Whether a body whose sites have the ids `base .. base + n` runs its schema copy: one
+/// of its mutants is active, or the run is recording. Otherwise it runs the original
+/// copy, which the optimiser compiles as if there were no sites at all.
+#[inline(always)]
+pub fn within(active: u32, base: u32, n: u32) -> bool {
+    active.wrapping_sub(base) < n || active == RECORDING
+}
+
+/// A function body written once and compiled twice: `twice!((__m, BASE, N) BODY)` is
+///
+/// ```text
+/// if within(__m, BASE, N) { BODY } else { let __m = Pristine(__m); BODY }
+/// ```
+///
+/// In the second copy every site's dispatch is the constant 0, so the original path,
+/// and a mutant run outside this body, run the user's code plus only fuel and depth
+/// checks. The body's tokens keep their spans: panics and `line!()` report the user's
+/// lines. The body must not define items that may exist once only (`impl`, `static`):
+/// the schema writer leaves such bodies single.
+///
+/// ```
+/// fn double(x: u32) -> u32 {
+///     let __m = mutfuzz_rt::enter();
+///     mutfuzz_rt::twice!((__m, 7, 1) match mutfuzz_rt::at(__m, 7, 1) { 1 => x + x + 1, _ => x + x })
+/// }
+/// assert_eq!(double(4), 8);
+/// ```
+#[macro_export]
+macro_rules! twice {
+    (($m:ident, $base:expr, $n:expr) $($body:tt)*) => {
+        if $crate::within($m, $base, $n) {
+            $($body)*
+        } else {
+            let $m = $crate::Pristine($m);
+            $($body)*
+        }
+    };
+}
+
 /// [`at`] for a site with an infection probe: while the original records, it notes the
 /// hit and returns [`PROBE`], so the site runs its probe arm (which computes the original
 /// value too); otherwise it is `at`.
 #[inline(always)]
-pub fn at_probe(active: u32, base: u32, n: u32) -> u32 {
+pub fn at_probe<A: Active>(active: A, base: u32, n: u32) -> u32 {
+    let active = active.sites();
     if active == 0 {
         return 0;
     }
@@ -158,62 +402,64 @@ pub fn at_probe(active: u32, base: u32, n: u32) -> u32 {
     0
 }
 
+/// The site-hit table of a recording run.
+struct Hits {
+    /// Whether the site with this base id ran.
+    seen: Box<[AtomicBool]>,
+    /// Base id + 1 of each site in the order of its first hit (0: not written yet).
+    order: Box<[AtomicU32]>,
+    /// How many entries of `order` are taken.
+    len: AtomicUsize,
+}
+
+// Cold: a recording run is one per input; the call must not cost a mutant run registers.
 #[cold]
 #[inline(never)]
 fn hit(base: u32) {
-    if let Some(slot) = HITS.get().and_then(|h| h.get(base as usize)) {
-        slot.store(1, Relaxed);
+    let Some(hits) = HITS.get() else { return };
+    if let Some(seen) = hits.seen.get(base as usize) {
+        if !seen.load(Relaxed) && !seen.swap(true, Relaxed) {
+            // Each base gets here once per recording, so `order` cannot overflow.
+            let i = hits.len.fetch_add(1, Relaxed);
+            if let Some(slot) = hits.order.get(i) {
+                slot.store(base + 1, Relaxed);
+            }
+        }
     }
 }
 
 /// Spend one unit of fuel at the head of a loop body; `active` is from [`enter`].
 #[inline(always)]
-pub fn tick(active: u32) {
-    if active != 0 {
-        tick_slow(active);
+pub fn tick<A: Active>(active: A) {
+    if active.fuel() != 0 {
+        // One `sub`-and-branch on the thread's countdown: an empty one wraps, and the
+        // slow path puts it right.
+        LOCAL.with(|t| {
+            let (fuel, empty) = t.fuel.get().overflowing_sub(1);
+            t.fuel.set(fuel);
+            if empty {
+                tick_slow();
+            }
+        })
     }
 }
 
 #[cold]
 #[inline(never)]
-fn tick_slow(active: u32) {
-    let run = RUN.load(Relaxed);
-    let spent = FUEL_LOCAL.with(|f| {
-        let (r, n) = f.get();
-        let n = if r == run { n + 1 } else { 1 };
-        if n < FUEL_BATCH {
-            f.set((run, n));
-            return None;
-        }
-        f.set((run, 0));
-        Some(n)
-    });
-    if let Some(n) = spent {
-        let total = FUEL_USED.fetch_add(n, Relaxed) + n;
-        if active != RECORDING && total > FUEL_LIMIT.load(Relaxed) {
-            exhausted(Limit::Fuel, active);
-        }
+fn tick_slow() {
+    // The countdown was empty and wrapped: it is empty.
+    LOCAL.with(|t| t.fuel.set(0));
+    let state = STATE.load(Relaxed);
+    if matches!(state as u32, 0 | UNINIT) {
+        return;
     }
-}
-
-fn check_depth(active: u32) {
-    let marker = 0u8;
-    let here = std::hint::black_box(&marker) as *const u8 as usize;
-    let run = RUN.load(Relaxed);
-    let base = STACK_BASE.with(|b| match b.get() {
-        (r, base) if r == run && base >= here => base,
-        // This thread's first frame in this run, or one shallower than it: the new base.
-        _ => {
-            b.set((run, here));
-            here
+    LOCAL.with(|t| {
+        if t.key.get() != state {
+            // A loop that moved to another thread (an async body): set this one up here.
+            begin(t, state, stack_pointer());
         }
+        spend(t, state);
     });
-    let depth = base - here;
-    if active == RECORDING {
-        MAX_DEPTH.fetch_max(depth, Relaxed);
-    } else if depth > DEPTH_LIMIT.load(Relaxed) {
-        exhausted(Limit::Depth, active);
-    }
 }
 
 /// Which limit a runaway mutant ran out of.
@@ -286,13 +532,17 @@ fn init() {
             mode = RECORDING;
         }
         // Only replace UNINIT: a control call made before first use wins.
-        let _ = ACTIVE.compare_exchange(UNINIT, mode, Relaxed, Relaxed);
+        let _ = STATE.compare_exchange(UNINIT as u64, u64::from(mode), Relaxed, Relaxed);
     });
 }
 
 fn allocate_hits(mutants: usize) {
     infection::allocate(mutants);
-    let _ = HITS.set((0..mutants).map(|_| AtomicU8::new(0)).collect());
+    let _ = HITS.get_or_init(|| Hits {
+        seen: (0..mutants).map(|_| AtomicBool::new(false)).collect(),
+        order: (0..mutants).map(|_| AtomicU32::new(0)).collect(),
+        len: AtomicUsize::new(0),
+    });
 }
 
 #[cfg(any(unix, windows))]
@@ -362,15 +612,28 @@ impl Record {
     }
 }
 
+/// Make `id` the active id, in a new epoch (every thread sets itself up again).
+fn switch_to(id: u32) {
+    LOCAL.with(settle);
+    let _ = STATE
+        .fetch_update(Relaxed, Relaxed, |s| Some((s & !0xffff_ffff).wrapping_add(EPOCH) | u64::from(id)));
+}
+
+/// Start a new epoch with the same active id.
+fn new_epoch() {
+    LOCAL.with(settle);
+    STATE.fetch_add(EPOCH, Relaxed);
+}
+
 /// Run mutant `id` from now on (`0` for the original), not recording.
 pub fn activate(id: u32) {
     INIT.call_once(|| {});
-    ACTIVE.store(id.min(MAX_MUTANT_ID), Relaxed);
+    switch_to(id.min(MAX_MUTANT_ID));
 }
 
 /// The active mutant id, `0` for the original (also while recording).
 pub fn active() -> u32 {
-    match ACTIVE.load(Relaxed) {
+    match STATE.load(Relaxed) as u32 {
         UNINIT => {
             init();
             active()
@@ -382,45 +645,58 @@ pub fn active() -> u32 {
 
 /// Run the original and record site hits, fuel and depth, with room for `mutants` ids.
 ///
-/// The site-hit table is sized on the first call; later calls reuse it.
+/// The site-hit table is sized on the first call; later calls reuse it, and clearing it
+/// costs one store per site hit in the previous recording.
 pub fn start_recording(mutants: usize) {
     INIT.call_once(|| {});
     allocate_hits(mutants);
     if let Some(hits) = HITS.get() {
-        for h in hits.iter() {
-            h.store(0, Relaxed);
+        let len = hits.len.load(Relaxed).min(hits.order.len());
+        for slot in &hits.order[..len] {
+            let id = slot.swap(0, Relaxed);
+            if let Some(seen) = id.checked_sub(1).and_then(|base| hits.seen.get(base as usize)) {
+                seen.store(false, Relaxed);
+            }
         }
+        hits.len.store(0, Relaxed);
     }
     reset_run();
     infection::new_run();
-    ACTIVE.store(RECORDING, Relaxed);
+    switch_to(RECORDING);
 }
 
 /// Base ids of the sites that ran since recording started, in increasing order.
 pub fn site_hits() -> Vec<u32> {
-    HITS.get()
-        .map(|hits| {
-            hits.iter().enumerate().filter(|(_, h)| h.load(Relaxed) != 0).map(|(i, _)| i as u32).collect()
-        })
-        .unwrap_or_default()
+    let mut hits = Vec::new();
+    site_hits_into(&mut hits);
+    hits
+}
+
+/// Replace `buf`'s contents with [`site_hits`], in increasing order, without allocating
+/// once `buf` has room: the cost is in the sites hit, not in the table's size. Threads
+/// that are still running may not have written their latest hits yet.
+pub fn site_hits_into(buf: &mut Vec<u32>) {
+    buf.clear();
+    if let Some(hits) = HITS.get() {
+        let len = hits.len.load(Relaxed).min(hits.order.len());
+        buf.extend(hits.order[..len].iter().filter_map(|slot| slot.load(Relaxed).checked_sub(1)));
+        buf.sort_unstable();
+    }
 }
 
 /// Reset the fuel spent and the deepest depth seen, before a new run.
 pub fn reset_run() {
-    RUN.fetch_add(1, Relaxed);
+    new_epoch();
     FUEL_USED.store(0, Relaxed);
     MAX_DEPTH.store(0, Relaxed);
 }
 
-/// Fuel spent since the last reset: the shared total plus this thread's unflushed batch
-/// (other threads' unflushed batches, under 256 each, are not seen).
+/// Fuel spent since the last reset: the shared total less this thread's unspent batch.
+/// A spawned thread's unspent batch (under 1024) counts as spent until the thread ends.
 pub fn fuel_used() -> u64 {
-    let run = RUN.load(Relaxed);
-    let local = FUEL_LOCAL.with(|f| match f.get() {
-        (r, n) if r == run => n,
-        _ => 0,
-    });
-    FUEL_USED.load(Relaxed) + local
+    let state = STATE.load(Relaxed);
+    let unspent = LOCAL.with(|t| if t.key.get() == state { t.fuel.get() } else { 0 });
+    FUEL_USED.load(Relaxed).saturating_sub(unspent)
 }
 
 /// Most stack, in bytes below the first instrumented frame, seen while recording.
@@ -432,6 +708,8 @@ pub fn max_depth() -> usize {
 pub fn set_limits(fuel: u64, depth: usize) {
     FUEL_LIMIT.store(fuel, Relaxed);
     DEPTH_LIMIT.store(depth, Relaxed);
+    // Threads recompute their stack window.
+    new_epoch();
 }
 
 /// Choose whether an exhausted limit exits the process (`true`) or panics (`false`).
@@ -443,21 +721,28 @@ pub fn set_exit_on_exhaust(exit: bool) {
 mod tests {
     use super::*;
 
-    // One test drives the whole sequence: the switch is process-global state.
+    /// The switch is process-global state: the tests that drive it take turns.
+    fn switch() -> std::sync::MutexGuard<'static, ()> {
+        TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    #[inline(never)]
+    fn deeper() -> u32 {
+        let m = enter();
+        let pad = std::hint::black_box([0u8; 512]);
+        m + u32::from(pad[0])
+    }
+
     #[test]
     fn switch_records_dispatches_and_bounds_runs() {
-        let _g = TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let _turn = switch();
         // Recording: sites report 0 and their base id is remembered; fuel and depth count.
         start_recording(16);
         let m = enter();
+        assert_eq!(at(m, 9, 1), 0);
         assert_eq!(at(m, 3, 2), 0);
         assert_eq!(at(m, 9, 1), 0);
         tick(m);
-        fn deeper() -> u32 {
-            let m = enter();
-            let pad = std::hint::black_box([0u8; 512]);
-            m + u32::from(pad[0])
-        }
         deeper();
         assert_eq!(at_probe(m, 11, 2), PROBE);
         assert_eq!(site_hits(), vec![3, 9, 11]);
@@ -500,22 +785,171 @@ mod tests {
         // Runaway recursion runs out of depth long before the stack.
         set_limits(u64::MAX, 64 * 1024);
         reset_run();
-        fn recurse(n: u32) -> u32 {
-            let _m = enter();
-            if n == u32::MAX {
-                0
-            } else {
-                1 + recurse(n + 1)
-            }
-        }
-        let err = std::panic::catch_unwind(|| recurse(0)).unwrap_err();
-        assert_eq!(err.downcast_ref::<Exhausted>().unwrap().limit, Limit::Depth);
+        assert!(levels_until_exhausted() > 10);
 
         // The switch follows the mutant into spawned threads.
         activate(7);
         let seen = std::thread::spawn(|| at(enter(), 7, 1)).join().unwrap();
         assert_eq!(seen, 1);
         activate(0);
+        set_limits(u64::MAX, usize::MAX);
+    }
+
+    /// Enters and ticks a runaway loop until the fuel runs out; returns the fuel it got.
+    fn ticks_until_exhausted() -> u64 {
+        let count = std::cell::Cell::new(0u64);
+        let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let m = enter();
+            count.set(1);
+            loop {
+                tick(m);
+                count.set(count.get() + 1);
+            }
+        }))
+        .unwrap_err();
+        assert_eq!(err.downcast_ref::<Exhausted>().map(|e| e.limit), Some(Limit::Fuel));
+        count.get()
+    }
+
+    /// Recurses until the depth runs out; returns the depth it reached.
+    fn levels_until_exhausted() -> u32 {
+        #[inline(never)]
+        fn recurse(n: u32, reached: &Cell<u32>) -> u32 {
+            let _m = enter();
+            reached.set(n);
+            let pad = std::hint::black_box([0u8; 64]);
+            if n == u32::MAX {
+                return 0;
+            }
+            1 + recurse(n + 1, reached) + u32::from(pad[0])
+        }
+        let reached = Cell::new(0);
+        let err =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| recurse(0, &reached))).unwrap_err();
+        assert_eq!(err.downcast_ref::<Exhausted>().map(|e| e.limit), Some(Limit::Depth));
+        reached.get()
+    }
+
+    #[test]
+    fn a_runaway_stops_at_the_same_point_for_the_same_limit() {
+        let _turn = switch();
+        activate(5);
+        for limit in [1, 2, 1000, 1023, 1024, 1025, 5000] {
+            set_limits(limit, usize::MAX);
+            let stops: Vec<u64> = (0..3)
+                .map(|_| {
+                    reset_run();
+                    ticks_until_exhausted()
+                })
+                .collect();
+            assert_eq!(stops, vec![limit; 3], "fuel limit {limit}");
+        }
+        set_limits(u64::MAX, 32 * 1024);
+        let depths: Vec<u32> = (0..3)
+            .map(|_| {
+                reset_run();
+                levels_until_exhausted()
+            })
+            .collect();
+        assert!(depths[0] > 10, "{depths:?}");
+        assert!(depths.iter().all(|&d| d == depths[0]), "{depths:?}");
+        activate(0);
+        set_limits(u64::MAX, usize::MAX);
+    }
+
+    #[test]
+    fn spawned_threads_spend_the_runs_fuel_and_have_their_own_depth() {
+        let _turn = switch();
+        activate(5);
+        // Two threads share one budget and spend all of it, however they interleave.
+        set_limits(10_000, usize::MAX);
+        reset_run();
+        let threads: Vec<_> = (0..2).map(|_| std::thread::spawn(ticks_until_exhausted)).collect();
+        let stops: Vec<u64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert_eq!(stops.iter().sum::<u64>(), 10_000, "{stops:?}");
+
+        // A spawned thread's depth counts from its own first frame.
+        set_limits(u64::MAX, 32 * 1024);
+        reset_run();
+        let here = levels_until_exhausted();
+        let there = std::thread::spawn(levels_until_exhausted).join().unwrap();
+        assert_eq!(here, there);
+
+        // While recording, a spawned thread's hits, fuel and depth are all seen once it ends.
+        start_recording(16);
+        std::thread::spawn(|| {
+            let m = enter();
+            for _ in 0..10 {
+                tick(m);
+                at(m, 11, 1);
+            }
+            deeper();
+        })
+        .join()
+        .unwrap();
+        let mut hits = Vec::with_capacity(4);
+        site_hits_into(&mut hits);
+        assert_eq!(hits, vec![11]);
+        assert_eq!(fuel_used(), 12);
+        assert!(max_depth() >= 512, "{}", max_depth());
+        activate(0);
+        set_limits(u64::MAX, usize::MAX);
+    }
+
+    #[test]
+    fn a_new_recording_forgets_the_last_ones_hits() {
+        let _turn = switch();
+        // The table is sized by the first recording in the process: 16 in every test.
+        start_recording(16);
+        let m = enter();
+        for base in [14, 2, 9, 2] {
+            at(m, base, 1);
+        }
+        assert_eq!(site_hits(), vec![2, 9, 14]);
+        start_recording(16);
+        let m = enter();
+        at(m, 9, 3);
+        at(m, 15, 1);
+        at(m, 16, 1); // outside the table: ignored
+        assert_eq!(site_hits(), vec![9, 15]);
+        activate(0);
+    }
+
+    /// A body compiled twice, with sites 10 (two mutants) and 12; returns (site 10's
+    /// choice, site 12's choice).
+    fn twice_body(loops: u32) -> (u32, u32) {
+        let __m = enter();
+        crate::twice!((__m, 10, 3)
+            for _ in 0..loops {
+                tick(__m);
+            }
+            (at(__m, 10, 2), at(__m, 12, 1))
+        )
+    }
+
+    #[test]
+    fn a_body_compiled_twice_runs_its_original_copy_unless_its_mutant_is_active_or_recording() {
+        let _turn = switch();
+        // Inside the body's ids: the schema copy dispatches.
+        activate(11);
+        assert_eq!(twice_body(0), (2, 0));
+        activate(12);
+        assert_eq!(twice_body(0), (0, 1));
+        // Outside them: the original copy, which still spends fuel in its loops.
+        activate(13);
+        set_limits(100, usize::MAX);
+        reset_run();
+        assert_eq!(twice_body(10), (0, 0));
+        let err = std::panic::catch_unwind(|| twice_body(1000)).unwrap_err();
+        assert_eq!(err.downcast_ref::<Exhausted>(), Some(&Exhausted { mutant: 13, limit: Limit::Fuel }));
+        // Recording: the schema copy, so the hits are seen.
+        set_limits(u64::MAX, usize::MAX);
+        start_recording(16);
+        assert_eq!(twice_body(3), (0, 0));
+        assert_eq!(site_hits(), vec![10, 12]);
+        assert_eq!(fuel_used(), 4);
+        activate(0);
+        assert_eq!(twice_body(3), (0, 0));
     }
 
     #[test]

@@ -137,7 +137,9 @@ impl<T: Gen, O: Debug> Executor<T, O> {
             mutfuzz_rt::start_recording(n_ids);
             let end = self.call(value);
             let (fuel, depth) = (mutfuzz_rt::fuel_used(), mutfuzz_rt::max_depth());
-            let hits = mutfuzz_rt::site_hits();
+            // O(sites hit), not O(ids).
+            let mut hits = Vec::new();
+            mutfuzz_rt::site_hits_into(&mut hits);
             mutfuzz_rt::activate(0);
             (end, fuel, depth, hits)
         };

@@ -41,6 +41,14 @@ pub(crate) const SNIPPETS: &[(&str, &str)] = &[
         "frame_and_tick",
         "pub fn f(n: u32) -> impl Fn(u32) -> u32 {\n    #![allow(unused)]\n    while n > 9 {}\n    let g = |x: u32| { x };\n    let _ = async {};\n    move |x| x + n\n}\n",
     ),
+    (
+        "body_compiled_once",
+        "pub fn f(n: u32) -> u32 {\n    static S: u32 = 1;\n    n + S\n}\npub fn g() -> u32 {\n    thread_local! { static T: u32 = 1; }\n    T.with(|t| *t + 2)\n}\n",
+    ),
+    (
+        "closures_compiled_twice",
+        "pub fn f(v: &[u32]) -> u32 {\n    let a = v.iter().map(|x| x + 1).sum::<u32>();\n    let b = |y: u32| { y * 2 };\n    let c = |z: u32| move || z - 1;\n    a + b(3) + c(4)()\n}\n",
+    ),
 ];
 
 fn config(name: &str) -> Config {
@@ -126,6 +134,9 @@ fn shapes_have_the_holes_their_sites_fill() {
         (jump_swap("break", "continue", None), 0),
         (frame(), 0),
         (closure_frame(), 1),
+        (twice_frame(0..1), 0),
+        (twice_close(), 0),
+        (twice_closure_frame(0..1), 1),
         (tick(), 0),
     ] {
         assert_eq!(shape.holes(), holes, "{shape:?}");
