@@ -4,13 +4,13 @@
 //!
 //! The key hashes everything a schema build depends on that mutfuzz can see: this tool's
 //! version, the build kind (tests with their cargo flags, or the harness, its manifest and
-//! its profile), `rustc -vV`, `RUSTFLAGS`, the mutant catalog (so the mutant
-//! configuration), and every file of the workspace that the scratch copy takes (sources,
-//! manifests, `Cargo.lock`, `mutfuzz.toml`, tests, build scripts, the harness's sources;
-//! not the harness's corpus). Path dependencies outside the workspace are not hashed
-//! (they are not copied either). A hit still runs
-//! cargo once, with the cached unviable mutants left out; if that build is not clean
-//! after all, the loop runs from the start.
+//! its profile), `rustc -vV`, `RUSTFLAGS`, the generated doctests, the mutant catalog (so
+//! the mutant configuration), and every file of the workspace that the scratch copy takes
+//! (sources, manifests, `Cargo.lock`, `mutfuzz.toml`, tests, build scripts, the harness's
+//! sources; not the harness's corpus). Path dependencies outside the workspace are not
+//! hashed (they are not copied either). A hit still runs cargo once, with the cached
+//! unviable mutants left out; if that build is not clean after all, the loop runs from
+//! the start.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
@@ -76,9 +76,16 @@ impl KeyHash {
     }
 }
 
-/// The key of a schema build of `discovery` from workspace `ws`, as `flags` say. `skip`
-/// are the paths of the workspace the command leaves out of the scratch copy.
-pub fn key(ws: &Workspace, discovery: &Discovery, flags: &BuildFlags, skip: &[PathBuf]) -> Result<String> {
+/// The key of a schema build of `discovery` from workspace `ws`, as `flags` say, with
+/// these generated doctest targets (none with `--no-doctests`). `skip` are the paths of
+/// the workspace the command leaves out of the scratch copy.
+pub fn key(
+    ws: &Workspace,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    doctests: &[DoctestTarget],
+    skip: &[PathBuf],
+) -> Result<String> {
     let mut h = KeyHash::new();
     h.field(FORMAT.as_bytes());
     h.field(env!("CARGO_PKG_VERSION").as_bytes());
@@ -98,6 +105,12 @@ pub fn key(ws: &Workspace, discovery: &Discovery, flags: &BuildFlags, skip: &[Pa
         h.field(std::env::var_os(var).unwrap_or_default().as_encoded_bytes());
     }
     h.field(crate::list::json(discovery).as_bytes());
+    for t in doctests {
+        h.field(t.path.as_os_str().as_encoded_bytes());
+        for e in &t.entries {
+            h.field(e.test_name().as_bytes());
+        }
+    }
     // What the scratch copy leaves out, and the harness's corpus and build output (a
     // `test` run copies them, but they never decide what compiles).
     let mut excluded: HashSet<PathBuf> = skip.iter().cloned().collect();
@@ -210,7 +223,7 @@ mod tests {
         let ws = Workspace::open(&args).unwrap();
         let key_with = |flags: &BuildFlags| {
             let (discovery, _) = ws.discover().unwrap();
-            key(&ws, &discovery, flags, &[]).unwrap()
+            key(&ws, &discovery, flags, &[], &[]).unwrap()
         };
         let key = || key_with(&BuildFlags::default());
         let first = key();

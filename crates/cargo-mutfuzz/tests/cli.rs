@@ -113,6 +113,45 @@ fn test_command_gives_every_mutant_of_the_example_its_exact_outcome() {
 }
 
 #[test]
+fn a_second_test_run_reuses_the_viability_and_gives_the_same_outcomes_under_rust_backtrace() {
+    let tmp = copy_example("textstats");
+    let run = || {
+        let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
+        cmd.args(["mutfuzz", "test", "--manifest-path", &manifest(tmp.path()), "-j", "2"]);
+        for (k, _) in std::env::vars() {
+            if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+                cmd.env_remove(k);
+            }
+        }
+        // The user's debugging environment never reaches the test processes.
+        let out = cmd.env("RUST_BACKTRACE", "1").output().unwrap();
+        let outcomes: Value = serde_json::from_str(
+            &std::fs::read_to_string(tmp.path().join("mutfuzz.out/outcomes.json")).unwrap(),
+        )
+        .unwrap();
+        (String::from_utf8_lossy(&out.stderr).into_owned(), outcomes)
+    };
+    let (first_err, first) = run();
+    assert!(first_err.contains("Schema built in 2 round(s)"), "{first_err}");
+    assert_eq!(first["schema_build_cached"], false);
+    let (second_err, second) = run();
+    assert!(
+        second_err.contains("Schema built in 1 build with the viability cache, no round"),
+        "{second_err}"
+    );
+    assert!(!second_err.contains("(round 1)"), "{second_err}");
+    assert_eq!(second["schema_build_cached"], true);
+    assert_eq!(second["schema_build"], first["schema_build"]);
+    assert_eq!(outcome_lines(&second), outcome_lines(&first));
+    // No caught mutant's log holds a backtrace.
+    let logs = tmp.path().join("mutfuzz.out/log");
+    for entry in std::fs::read_dir(&logs).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!text.contains("stack backtrace:"), "{text}");
+    }
+}
+
+#[test]
 fn mutants_command_lists_the_catalog_as_text_and_json() {
     let tmp = copy_example("textstats");
     let out = mutfuzz(&["mutants", "--manifest-path", &manifest(tmp.path())]);
