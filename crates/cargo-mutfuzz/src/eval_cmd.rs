@@ -408,7 +408,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
             }
             eprintln!("== {} seed {seed}", config.name);
             let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
-            let ended = fuzz_cmd::campaign(&built, &fuzz, &files)?;
+            let ended = fuzz_cmd::with_strategy(&built, &fuzz, &files)?;
             if ended.stop == Stop::Interrupted {
                 return Err(exit_code::interrupted());
             }

@@ -191,31 +191,36 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         built.layout.campaign_on(&args.target, &corpus)
     };
     let files = Files { state, corpus };
-    let mut rest = args.clone();
-    let phases = if args.strategy == Strategy::MutantsFirst {
-        if args.time.is_none() && args.trials.is_none() {
-            return Err(exit_code::usage(anyhow::anyhow!(
-                "--strategy mutants-first splits a budget: give --time or --trials"
-            )));
-        }
-        let phases = mutants_first::mutant_phases(&built, args, &files)?;
-        rest.time = args.time.map(|t| t.saturating_sub(phases.elapsed));
-        rest.trials = args.trials.map(|n| n.saturating_sub(phases.mutants.iter().map(|p| p.1).sum()));
-        eprintln!("Phase: the original");
-        Some(phases)
-    } else {
-        None
-    };
-    if phases.as_ref().is_some_and(|p| p.interrupted) {
-        return Ok(exit_code::INTERRUPTED);
-    }
-    let ended = campaign(&built, &rest, &files)?;
+    let ended = with_strategy(&built, args, &files)?;
     let why = match ended.stop {
         Stop::Budget => "budget spent",
         Stop::Interrupted => "interrupted",
     };
     print_summary(&built, args, &files, ended.elapsed, ended.trials, ended.last, why)?;
     Ok(exit_code::SUCCESS)
+}
+
+/// The campaign `args.strategy` asks for: the original alone, or mutants first and then
+/// the original with the rest of the budget. Trials and time count every phase; the
+/// counters are the original phase's.
+pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+    if args.strategy != Strategy::MutantsFirst {
+        return campaign(built, args, files);
+    }
+    if args.time.is_none() && args.trials.is_none() {
+        return Err(exit_code::usage(anyhow::anyhow!("--strategy mutants-first splits a budget: give --time or --trials")));
+    }
+    let phases = mutants_first::mutant_phases(built, args, files)?;
+    let phase_trials: u64 = phases.mutants.iter().map(|p| p.1).sum();
+    if phases.interrupted {
+        return Ok(Ended { stop: Stop::Interrupted, elapsed: phases.elapsed, trials: phase_trials, last: None });
+    }
+    let mut rest = args.clone();
+    rest.time = args.time.map(|t| t.saturating_sub(phases.elapsed));
+    rest.trials = args.trials.map(|n| n.saturating_sub(phase_trials));
+    eprintln!("Phase: the original");
+    let ended = campaign(built, &rest, files)?;
+    Ok(Ended { elapsed: ended.elapsed + phases.elapsed, trials: ended.trials + phase_trials, ..ended })
 }
 
 /// `--hang-timeout` must be a positive number of seconds.
