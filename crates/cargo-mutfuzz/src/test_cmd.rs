@@ -288,11 +288,19 @@ fn mutation_test(
                 (format!("fails ({})", f.exit), "")
             };
             let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
+            // A doctest compiled into our test target is named where the user wrote it.
+            let test = doctests
+                .iter()
+                .flat_map(|t| &t.entries)
+                .find(|e| doctest && f.test.starts_with(&format!("{} (", e.test_name())))
+                .map_or(format!("test {}", f.test), |e| {
+                    format!("the doctest at {}:{}", e.file, e.fence_line)
+                });
             let no_doctests = if doctest { "; to leave doctests out, run with --no-doctests" } else { "" };
             eprintln!(
-                "error: test {} {what} without any mutant{hint}; mutation testing needs a passing \
+                "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
                  suite{no_doctests}:\n{}",
-                f.test, f.output
+                f.output
             );
             let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
             (summary.binaries, summary.tests, summary.seconds) =

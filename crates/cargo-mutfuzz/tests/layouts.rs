@@ -181,7 +181,13 @@ fn a_failing_doctest_baseline_suggests_no_doctests() {
     let out = mutfuzz_in(tmp.path(), &["test"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
-    assert!(stderr.contains("to leave doctests out, run with --no-doctests"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the doctest at src/lib.rs:6 fails (exit code 101) without any mutant; mutation \
+             testing needs a passing suite; to leave doctests out, run with --no-doctests"
+        ),
+        "{stderr}"
+    );
 }
 
 /// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
