@@ -149,6 +149,14 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
     crate::list::report(&console, &discovery);
+    for p in ws.packages.iter().filter(|p| p.proc_macro) {
+        console.message(&format!(
+            "note: {} is a proc-macro crate: a macro expanded while the schema builds runs with no \
+             mutant active, so only its unit tests and doctests (expanded as they run) reach its \
+             mutants, not expansions in other tests",
+            p.name
+        ));
+    }
     let multiplier =
         args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
     let minimum_timeout =

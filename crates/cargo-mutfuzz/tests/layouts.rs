@@ -89,6 +89,7 @@ caught      src/lib.rs:21:70: delete ! in type_name
 caught      src/lib.rs:21:96: replace != with == in type_name
 "
     );
+    assert!(stderr.contains("note: pm-fixture is a proc-macro crate"), "{stderr}");
     // Not-covered mutants are listed on the console, as missed ones are.
     assert!(
         stderr
