@@ -383,12 +383,15 @@ fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<Mut
     let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
     let mut marked = 0;
     for p in &ws.packages {
-        let mut denied: Vec<String> =
-            p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)).collect();
+        let mut denied: Vec<String> = Vec::new();
+        for lint in p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)) {
+            if !denied.contains(&lint) {
+                denied.push(lint);
+            }
+        }
         if lints::rustflags_deny_warnings(&flags) {
             denied.push("warnings (RUSTFLAGS)".to_owned());
         }
-        denied.dedup();
         if denied.is_empty() {
             continue;
         }
