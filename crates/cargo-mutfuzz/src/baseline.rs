@@ -110,11 +110,22 @@ fn base_command(bin: &TestBinary) -> Command {
     cmd
 }
 
+/// Environment set for every test process (baseline and mutant runs), whatever the
+/// user's shell has: a caught mutant's failing test panics, and with `RUST_BACKTRACE=1`
+/// (common in CI) each panic captures and symbolicates a backtrace, which on real crates
+/// triples the whole run and changes no outcome. `RUST_LIB_BACKTRACE` does the same for
+/// `std::backtrace::Backtrace::capture` (anyhow, eyre errors). `RUST_LOG` is left alone:
+/// a test may read it, and logging only costs what the user asked for.
+pub const QUIET_ENV: [(&str, &str); 2] = [("RUST_BACKTRACE", "0"), ("RUST_LIB_BACKTRACE", "0")];
+
 /// The command that runs the tests selected by `filters` (all from binary `bin`) and
 /// nothing else.
 pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     let mut cmd = base_command(bin);
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
+    for (key, value) in QUIET_ENV {
+        cmd.env(key, value);
+    }
     match bin.runner {
         Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
         // Only listed tests are named, and an ignored one is listed only when the user
@@ -219,7 +230,26 @@ fn record_one(
 
 #[cfg(test)]
 mod tests {
-    use super::doctest_filter;
+    use super::*;
+    use crate::binaries::{Runner, TestBinary};
+
+    #[test]
+    fn test_processes_never_capture_backtraces_whatever_the_users_environment() {
+        let bin = TestBinary {
+            package: "p".into(),
+            target: "lib".into(),
+            cwd: ".".into(),
+            runner: Runner::Libtest("/bin/true".into()),
+        };
+        let cmd = test_command(&bin, &["t"]);
+        let env: Vec<(String, Option<String>)> = cmd
+            .get_envs()
+            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.map(|v| v.to_string_lossy().into_owned())))
+            .collect();
+        for var in ["RUST_BACKTRACE", "RUST_LIB_BACKTRACE"] {
+            assert!(env.contains(&(var.to_owned(), Some("0".to_owned()))), "{var} in {env:?}");
+        }
+    }
 
     #[test]
     fn a_doctest_is_selected_by_a_word_no_other_doctest_name_contains() {

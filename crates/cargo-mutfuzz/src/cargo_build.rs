@@ -39,7 +39,29 @@ pub struct BuildFlags {
     pub all_features: bool,
     /// `--no-default-features`.
     pub no_default_features: bool,
+    /// Build the harness unoptimized (`--dev`); test builds always use the test profile.
+    pub dev: bool,
 }
+
+/// Profile settings forced on harness builds, through cargo's `CARGO_PROFILE_<NAME>_*`
+/// variables (which beat the manifests and `.cargo/config.toml`, so the user's files are
+/// never changed): optimized as cargo-fuzz builds, with debug assertions and overflow
+/// checks kept on because a mutant that trips one is killed by `panic`, and unwinding
+/// because the engine catches each run's panic (`panic = "abort"` would end the harness
+/// at the first one).
+pub const RELEASE_PROFILE_ENV: [(&str, &str); 4] = [
+    ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3"),
+    ("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "true"),
+    ("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "true"),
+    ("CARGO_PROFILE_RELEASE_PANIC", "unwind"),
+];
+
+/// Profile settings forced on `--dev` harness builds (unoptimized), for the same reasons.
+pub const DEV_PROFILE_ENV: [(&str, &str); 3] = [
+    ("CARGO_PROFILE_DEV_DEBUG_ASSERTIONS", "true"),
+    ("CARGO_PROFILE_DEV_OVERFLOW_CHECKS", "true"),
+    ("CARGO_PROFILE_DEV_PANIC", "unwind"),
+];
 
 impl BuildFlags {
     /// The feature flags, as cargo arguments.
@@ -56,6 +78,21 @@ impl BuildFlags {
         }
         args
     }
+}
+
+/// `--config` arguments of every schema test build (and of the doctests run against it):
+/// no debug info for the packages under test. Debug info only serves backtraces, which
+/// test processes never capture (see [`crate::baseline::QUIET_ENV`]), and leaving it out
+/// cuts the schema build by a third. Only the mutated packages: their dependencies keep
+/// the settings of the user's own debug build, whose artifacts the first build reuses.
+pub fn test_profile_args(ws: &Workspace) -> Vec<String> {
+    let mut args = Vec::new();
+    for p in &ws.packages {
+        for profile in ["dev", "test"] {
+            args.extend(["--config".to_owned(), format!("profile.{profile}.package.\"{}\".debug=0", p.name)]);
+        }
+    }
+    args
 }
 
 /// What one cargo run gave.
@@ -93,7 +130,9 @@ pub fn cargo() -> PathBuf {
 pub fn build(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<CargoRun> {
     match &flags.what {
         BuildWhat::Tests => test_no_run(ws, scratch, flags),
-        BuildWhat::Harness(manifest) => build_harness(scratch, manifest),
+        BuildWhat::Harness(manifest) => {
+            run_harness_build(harness_command(scratch, manifest, flags.dev)?, manifest)
+        }
     }
 }
 
@@ -108,7 +147,7 @@ fn test_no_run(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<
     for p in &ws.packages {
         cmd.args(["-p", &p.name]);
     }
-    cmd.args(flags.cargo_args());
+    cmd.args(flags.cargo_args()).args(test_profile_args(ws));
     let harnessless: HashMap<String, Vec<(String, String)>> = ws
         .packages
         .iter()
@@ -160,7 +199,7 @@ pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: 
             cargo: cargo(),
             manifest: scratch.work.join("Cargo.toml"),
             target_dir: scratch.layout.schema_target(),
-            cargo_args: flags.cargo_args(),
+            cargo_args: [flags.cargo_args(), test_profile_args(ws)].concat(),
         }),
     }
 }
@@ -179,14 +218,18 @@ pub fn check(scratch: &Scratch, flags: &BuildFlags, package: &str) -> Result<Car
     run(cmd, |_| None)
 }
 
-/// Build the harness package (which depends on the schema crate by path).
-fn build_harness(scratch: &Scratch, manifest: &Path) -> Result<CargoRun> {
+/// The cargo command that builds the harness package (which depends on the schema crate
+/// by path): optimized, or unoptimized with `dev`. Both profiles share one target dir,
+/// where cargo keeps them apart (`<triple>/release/`, `<triple>/debug/`), so switching
+/// between them rebuilds nothing that is fresh.
+pub fn harness_command(scratch: &Scratch, manifest: &Path, dev: bool) -> Result<Command> {
     let mut cmd = Command::new(cargo());
     cmd.args(["build", "--bins", "--message-format=json"])
         .arg("--manifest-path")
         .arg(manifest)
         .arg("--target-dir")
         .arg(scratch.layout.harness_target());
+    set_profile(&mut cmd, dev);
     // Edge coverage for the crate under test and its dependencies: this binary runs
     // as the rustc wrapper (see `rustc_wrapper`), keeping any wrapper the user had.
     let me = std::env::current_exe().context("cannot find the cargo-mutfuzz executable")?;
@@ -195,6 +238,20 @@ fn build_harness(scratch: &Scratch, manifest: &Path) -> Result<CargoRun> {
     }
     cmd.env("RUSTC_WRAPPER", me).env(crate::rustc_wrapper::ENV, "1");
     cmd.arg("--target").arg(host_triple()?);
+    Ok(cmd)
+}
+
+/// Choose the harness's profile on a `cargo build` command, forcing what the engine needs.
+fn set_profile(cmd: &mut Command, dev: bool) {
+    if dev {
+        cmd.envs(DEV_PROFILE_ENV);
+    } else {
+        cmd.arg("--release").envs(RELEASE_PROFILE_ENV);
+    }
+}
+
+/// Run the harness build `cmd`, keeping the harness's executables.
+fn run_harness_build(cmd: Command, manifest: &Path) -> Result<CargoRun> {
     run(cmd, |a| {
         if a.manifest_path.as_std_path() != manifest || !a.target.kind.contains(&TargetKind::Bin) {
             return None;
@@ -257,4 +314,36 @@ fn run(
     }
     let stderr = stderr_thread.join().unwrap_or_default();
     Ok(CargoRun { success: status.success(), errors, binaries, stderr })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_of(cmd: &Command) -> Vec<(String, String)> {
+        cmd.get_envs().filter_map(|(k, v)| Some((k.to_str()?.to_owned(), v?.to_str()?.to_owned()))).collect()
+    }
+
+    #[test]
+    fn harness_builds_are_optimized_with_checks_and_unwinding_unless_dev() {
+        let mut cmd = Command::new("cargo");
+        set_profile(&mut cmd, false);
+        assert!(cmd.get_args().any(|a| a == "--release"));
+        let env = env_of(&cmd);
+        for (k, v) in [
+            ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "3"),
+            ("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "true"),
+            ("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "true"),
+            ("CARGO_PROFILE_RELEASE_PANIC", "unwind"),
+        ] {
+            assert!(env.contains(&(k.to_owned(), v.to_owned())), "{k} in {env:?}");
+        }
+
+        let mut cmd = Command::new("cargo");
+        set_profile(&mut cmd, true);
+        assert!(!cmd.get_args().any(|a| a == "--release"));
+        let env = env_of(&cmd);
+        assert!(env.contains(&("CARGO_PROFILE_DEV_PANIC".to_owned(), "unwind".to_owned())), "{env:?}");
+        assert!(env.iter().all(|(k, _)| !k.starts_with("CARGO_PROFILE_RELEASE")), "{env:?}");
+    }
 }

@@ -19,7 +19,8 @@ use mutfuzz_contract::{
 use crate::exit_code;
 use crate::harness::{self, Built};
 use crate::interrupt;
-use crate::options::FuzzArgs;
+use crate::mutants_first;
+use crate::options::{FuzzArgs, Strategy};
 use crate::process::Exit;
 use crate::records;
 use crate::status::{self, Progress, StatusLine};
@@ -143,6 +144,7 @@ pub fn attribute(
                 message: format!("process died: {how}"),
                 location: None,
                 trial,
+                mutant: None,
             };
             append_record(&log, &record)?;
             Ok(Blame::Failure { input: name })
@@ -151,23 +153,36 @@ pub fn attribute(
 }
 
 /// Why the loop stopped.
-enum Stop {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The time or trial budget is spent.
     Budget,
+    /// Ctrl-C, SIGTERM or SIGHUP.
     Interrupted,
+}
+
+/// How a campaign ended: the numbers the summary and `eval` report.
+#[derive(Clone, Copy, Debug)]
+pub struct Ended {
+    /// Why it stopped.
+    pub stop: Stop,
+    /// Wall time of the fuzz loop (harness starts and restarts included).
+    pub elapsed: Duration,
+    /// Trials over every harness process.
+    pub trials: u64,
+    /// The last counters a harness process printed.
+    pub last: Option<Stats>,
 }
 
 /// Run the command; returns the exit code.
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
-    if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
-        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
-    }
-    let built = harness::build(&args.package, &args.target)?;
+    check_hang_timeout(args.hang_timeout)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
     };
-    std::fs::create_dir_all(&corpus).with_context(|| format!("failed to create {}", corpus.display()))?;
     // Kills belong to the corpus that made them: a campaign on another corpus keeps its
     // records apart, so resuming one never credits it with the other's kills.
     let state = if args.corpus.is_none() {
@@ -175,9 +190,49 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     } else {
         built.layout.campaign_on(&args.target, &corpus)
     };
-    std::fs::create_dir_all(state.path())
-        .with_context(|| format!("failed to create {}", state.path().display()))?;
     let files = Files { state, corpus };
+    let mut rest = args.clone();
+    let phases = if args.strategy == Strategy::MutantsFirst {
+        if args.time.is_none() && args.trials.is_none() {
+            return Err(exit_code::usage(anyhow::anyhow!(
+                "--strategy mutants-first splits a budget: give --time or --trials"
+            )));
+        }
+        let phases = mutants_first::mutant_phases(&built, args, &files)?;
+        rest.time = args.time.map(|t| t.saturating_sub(phases.elapsed));
+        rest.trials = args.trials.map(|n| n.saturating_sub(phases.mutants.iter().map(|p| p.1).sum()));
+        eprintln!("Phase: the original");
+        Some(phases)
+    } else {
+        None
+    };
+    if phases.as_ref().is_some_and(|p| p.interrupted) {
+        return Ok(exit_code::INTERRUPTED);
+    }
+    let ended = campaign(&built, &rest, &files)?;
+    let why = match ended.stop {
+        Stop::Budget => "budget spent",
+        Stop::Interrupted => "interrupted",
+    };
+    print_summary(&built, args, &files, ended.elapsed, ended.trials, ended.last, why)?;
+    Ok(exit_code::SUCCESS)
+}
+
+/// `--hang-timeout` must be a positive number of seconds.
+pub fn check_hang_timeout(secs: f64) -> Result<()> {
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
+    }
+    Ok(())
+}
+
+/// Fuzz `args.target` of a built harness into `files` until the budget is spent or the
+/// user interrupts, restarting the harness after every crash or hang. (`args.package`
+/// and `args.corpus` are not read: the harness is built and the files are chosen.)
+pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+    for dir in [&files.corpus, &files.state.path().to_owned()] {
+        std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
+    }
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
     let total = sites.len() as u64;
     eprintln!(
@@ -205,7 +260,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
             break Stop::Budget;
         }
-        let cmd = fuzz_command(&built, args, &files, restarts, remaining_trials, remaining_time);
+        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time);
         let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
         let show = |p: &mut Progress, t: &Tracker| {
             p.elapsed = start.elapsed();
@@ -255,7 +310,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
                 if let Some(words) = outcome.last_words() {
                     how = format!("{how}: {}", words.chars().take(200).collect::<String>());
                 }
-                let blame = attribute(&t, &ending, &how, trial, &files, &sites)?;
+                let blame = attribute(&t, &ending, &how, trial, files, &sites)?;
                 restarts += 1;
                 let progressed =
                     blame != Blame::Nothing || t.stats.is_some_and(|s| s.mutants_killed > killed_before);
@@ -283,12 +338,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         }
     };
     status_line.finish();
-    let why = match stop {
-        Stop::Budget => "budget spent",
-        Stop::Interrupted => "interrupted",
-    };
-    print_summary(&built, args, &files, start.elapsed(), trials_before, last, why)?;
-    Ok(exit_code::SUCCESS)
+    Ok(Ended { stop, elapsed: start.elapsed(), trials: trials_before, last })
 }
 
 fn fuzz_command(
@@ -313,7 +363,20 @@ fn fuzz_command(
         args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
         "--guidance".into(),
         args.guidance.name().into(),
+        "--prune".into(),
+        args.prune.name().into(),
+        "--kill-factor".into(),
+        args.kill_factor.to_string().into(),
     ];
+    if let Some(k) = args.mutant_sample {
+        a.extend(["--sample".into(), k.to_string().into()]);
+    }
+    if args.verify_pruning {
+        a.push("--verify-pruning".into());
+    }
+    if let Some(id) = args.background {
+        a.extend(["--background".into(), id.to_string().into()]);
+    }
     if let Some(n) = trials {
         a.extend(["--trials".into(), n.to_string().into()]);
     }
@@ -361,6 +424,28 @@ fn print_summary(
         total.saturating_sub(seen)
     );
     eprintln!("Score: {} of viable mutants killed", status::percent(killed, total));
+    if let Some(s) = last.filter(|s| s.mutants_reached > 0) {
+        let verified = if s.pruned_verified > 0 {
+            format!("; {} pruned runs checked, every one survived", s.pruned_verified)
+        } else {
+            String::new()
+        };
+        let rerun = if s.mutant_runs > s.mutants_reached { "; killed mutants run again" } else { "" };
+        eprintln!(
+            "Mutant runs: {} of {} surviving mutants at reached sites ({:.2} per trial, {} pruning{}{rerun}{verified})",
+            s.mutant_runs,
+            s.mutants_reached,
+            s.mutant_runs as f64 / s.trials.max(1) as f64,
+            args.prune,
+            args.mutant_sample.map(|k| format!(", sample of {k}")).unwrap_or_default(),
+        );
+    }
+    if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
+        eprintln!(
+            "Children ({}, kill factor {}): {} kept inputs got more for their kills, {} fewer",
+            args.guidance, args.kill_factor, s.boosted, s.reduced
+        );
+    }
     let failures = records::read::<FailureRecord>(&files.state.failure_log())?;
     if failures.is_empty() {
         eprintln!("Failures of the original: none");

@@ -224,7 +224,8 @@ impl Built {
 
 /// Discover, copy, build the schema with the harness (dropping unviable mutants), write
 /// the catalogs into the state directory, and check that the harness has `target`.
-pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
+/// Optimized, unless `dev` (see [`crate::cargo_build::RELEASE_PROFILE_ENV`]).
+pub fn build(args: &PackageArgs, target: &str, dev: bool) -> Result<Built> {
     check_target_name(target).map_err(exit_code::usage)?;
     let console = Console::default();
     let ws = Workspace::open(args)?;
@@ -238,8 +239,9 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
     scratch.prepare(&ws, &discovery, &skip)?;
     let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
 
-    let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), ..BuildFlags::default() };
-    let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &console) {
+    let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), dev, ..BuildFlags::default() };
+    let build = match schema_build::build_schema(&ws, &scratch, &discovery, &flags, &mut [], &skip, &console)
+    {
         Ok(b) => b,
         Err(_) if crate::interrupt::interrupted() => return Err(exit_code::interrupted()),
         Err(BuildFailure::Baseline(text)) => {
@@ -256,11 +258,7 @@ pub fn build(args: &PackageArgs, target: &str) -> Result<Built> {
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
-    console.message(&format!(
-        "Schema and harness built in {} round(s): {}",
-        build.rounds.len(),
-        build.rounds_summary()
-    ));
+    console.message(&format!("Schema and harness built {}", build.describe()));
     let Some(binary) = build.binaries.first().and_then(|b| b.executable().cloned()) else {
         bail!("building {} produced no executable: the harness needs src/main.rs", harness.dir.display());
     };

@@ -7,8 +7,9 @@
 //! runs the test (rustdoc runs each doctest in a child), the log holds the run-time's
 //! own line for this mutant ([`Exhausted`]'s rendering, whole).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -58,11 +59,12 @@ impl Lab<'_> {
         jobs: usize,
         console: &Console,
     ) -> Result<Vec<Option<MutantOutcome>>> {
+        let catchers = Catchers::default();
         let results = crate::pool::run(
             mutants,
             jobs,
             |(mutant, tests)| {
-                let r = self.run_one(mutant, tests);
+                let r = self.run_one(mutant, tests, &catchers);
                 if let Ok(Some(o)) = &r {
                     if matches!(o.outcome, Outcome::Missed | Outcome::Timeout) {
                         console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
@@ -76,7 +78,12 @@ impl Lab<'_> {
         results.into_iter().map(|r| r.transpose().map(Option::flatten)).collect()
     }
 
-    fn run_one(&self, mutant: &Mutant, tests: &[usize]) -> Result<Option<MutantOutcome>> {
+    fn run_one(
+        &self,
+        mutant: &Mutant,
+        tests: &[usize],
+        catchers: &Catchers,
+    ) -> Result<Option<MutantOutcome>> {
         if interrupt::interrupted() {
             return Ok(None);
         }
@@ -92,12 +99,30 @@ impl Lab<'_> {
             .into_values()
             .flat_map(|g| g.chunks(MAX_FILTERS).map(<[usize]>::to_vec).collect::<Vec<_>>())
             .collect();
-        groups.sort_by_key(|g| g.iter().map(|&t| self.records[t].duration).sum::<Duration>());
+        // The site's other mutants were caught by these tests: this one most likely is too.
+        let known = catchers.of(mutant.site, tests);
+        groups.sort_by_key(|g| {
+            let time = g.iter().map(|&t| self.records[t].duration).sum::<Duration>();
+            (!g.iter().any(|t| known.contains(t)), time)
+        });
+        // libtest runs every test it is given, even after a failure: the best catcher
+        // alone first, when the rest of its process would cost more than a process start.
+        let probe = known
+            .first()
+            .copied()
+            .filter(|&t| groups.first().is_some_and(|g| g.len() > 1 && self.rest_outweighs_a_start(g, t)));
+        if let Some(t) = probe {
+            groups[0].retain(|&x| x != t);
+            groups.insert(0, vec![t]);
+        }
         let mut tests_run = 0;
         // A timeout in one group does not end the mutant: a later group may catch it,
         // and a catch is the stronger verdict.
         let mut timed_out: Option<String> = None;
-        for group in groups {
+        let mut i = 0;
+        while i < groups.len() {
+            let group = groups[i].clone();
+            i += 1;
             let bin = &self.binaries[self.cases[group[0]].binary];
             let names: Vec<&str> = group.iter().map(|&t| self.cases[t].filter.as_str()).collect();
             let fuel: u64 = group.iter().map(|&t| self.records[t].seen.fuel).sum();
@@ -119,8 +144,19 @@ impl Lab<'_> {
                 return Ok(None);
             }
             tests_run += group.len();
+            let probing = probe.is_some() && i == 1;
             match exit {
                 Exit::Code(0) => {}
+                // The probe decides only a catch: anything else runs it again with the
+                // rest of its process, under that process's budget, as without the probe.
+                _ if probing
+                    && (exit == Exit::TimedOut
+                        || exit == Exit::Code(EXHAUSTED_EXIT_CODE)
+                        || exhausted_in_log(&log, log_start, mutant.id)) =>
+                {
+                    tests_run -= group.len();
+                    groups[1].insert(0, group[0]);
+                }
                 Exit::Code(EXHAUSTED_EXIT_CODE) => timed_out = Some("fuel or depth exhausted".to_owned()),
                 Exit::TimedOut => timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64())),
                 // A test process run by another (a doctest under rustdoc, a child the test
@@ -130,11 +166,16 @@ impl Lab<'_> {
                     timed_out = Some("fuel or depth exhausted".to_owned())
                 }
                 other => {
+                    let failing = failed_tests(&log);
+                    catchers.add(
+                        mutant.site,
+                        group.iter().copied().filter(|&t| failing.contains(&self.cases[t].name)),
+                    );
                     return Ok(Some(MutantOutcome {
                         mutant: mutant.clone(),
                         outcome: Outcome::Caught,
                         tests_run,
-                        failing_tests: failed_tests(&log),
+                        failing_tests: failing,
                         seconds: start.elapsed().as_secs_f64(),
                         detail: Some(format!("{} :: {other}", bin.target)),
                         lint_risk: None,
@@ -151,6 +192,46 @@ impl Lab<'_> {
             detail: timed_out,
             lint_risk: None,
         }))
+    }
+}
+
+impl Lab<'_> {
+    /// Would running `group` without test `t` cost more than starting one more process?
+    /// A baseline record's time is a whole process running one test: the cheapest such
+    /// process of the binary stands for the start-up, the rest of a record is its test.
+    fn rest_outweighs_a_start(&self, group: &[usize], t: usize) -> bool {
+        let binary = self.cases[t].binary;
+        let start = (0..self.cases.len())
+            .filter(|&c| self.cases[c].binary == binary)
+            .map(|c| self.records[c].duration)
+            .min()
+            .unwrap_or_default();
+        let rest: Duration =
+            group.iter().filter(|&&x| x != t).map(|&x| self.records[x].duration.saturating_sub(start)).sum();
+        rest > start
+    }
+}
+
+/// Which tests caught mutants of each site so far, the latest first (shared by the
+/// workers; taken once per mutant, never while a test runs).
+#[derive(Default)]
+struct Catchers(Mutex<HashMap<u32, Vec<usize>>>);
+
+impl Catchers {
+    /// The catchers of `site` among `tests`.
+    fn of(&self, site: u32, tests: &[usize]) -> Vec<usize> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&site).map(|c| c.iter().copied().filter(|t| tests.contains(t)).collect()).unwrap_or_default()
+    }
+
+    /// `tests` caught a mutant of `site`.
+    fn add(&self, site: u32, tests: impl Iterator<Item = usize>) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let known = map.entry(site).or_default();
+        for t in tests {
+            known.retain(|&k| k != t);
+            known.insert(0, t);
+        }
     }
 }
 

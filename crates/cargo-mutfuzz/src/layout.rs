@@ -5,9 +5,12 @@
 //! target/mutfuzz/
 //!   work/          copy of the workspace, rewritten into the schema
 //!   target/        cargo target dir of schema builds (`cargo mutfuzz test`)
-//!   target-fuzz/   cargo target dir of harness builds (coverage-instrumented)
+//!   target-fuzz/   cargo target dir of harness builds (coverage-instrumented; cargo keeps
+//!                  the optimized and the `--dev` build apart in it)
 //!   engine/        the engine crates this binary carries, written out
 //!   baseline/      per-test records of the unmutated run
+//!   eval/<target>/ `cargo mutfuzz eval`: eval.json, and <config>/seed-<s>/{corpus,state,score.jsonl}
+//!   viability/     the viability cache: `tests.json`, `harness.json`, `harness-dev.json`
 //!   <target>/      one fuzz target's campaign state (see mutfuzz_contract::layout),
 //!     corpus-<key>/  the state of a campaign on another corpus directory
 //! ```
@@ -28,9 +31,14 @@ const HARNESS_TARGET: &str = "target-fuzz";
 const ENGINE: &str = "engine";
 /// The baseline's records.
 const BASELINE: &str = "baseline";
+/// Evaluations.
+const EVAL: &str = "eval";
+
+/// The viability cache.
+const VIABILITY: &str = "viability";
 
 /// Names a fuzz target may not have: each is a directory of ours.
-pub const RESERVED: [&str; 5] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE];
+pub const RESERVED: [&str; 7] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY];
 
 /// `target/mutfuzz/` of one workspace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +88,16 @@ impl Layout {
         self.root.join(BASELINE)
     }
 
+    /// The runs and results of `cargo mutfuzz eval` on `target`.
+    pub fn eval(&self, target: &str) -> PathBuf {
+        self.root.join(EVAL).join(target)
+    }
+
+    /// The viability cache, one file per build kind (see `viability_cache`).
+    pub fn viability(&self) -> PathBuf {
+        self.root.join(VIABILITY)
+    }
+
     /// The state of fuzz target `target` (a name checked by the caller, not reserved).
     pub fn campaign(&self, target: &str) -> CampaignDir {
         debug_assert!(!RESERVED.contains(&target), "{target} is reserved");
@@ -101,7 +119,16 @@ mod tests {
     #[test]
     fn every_directory_of_ours_is_reserved_and_distinct() {
         let l = Layout::new(Path::new("/t"));
-        let ours = [l.work(), l.schema_target(), l.harness_target(), l.engine(), l.baseline()];
+        let ours = [
+            l.work(),
+            l.schema_target(),
+            l.harness_target(),
+            l.engine(),
+            l.baseline(),
+            l.root().join("eval"),
+            l.viability(),
+        ];
+        assert_eq!(l.eval("sort"), Path::new("/t/mutfuzz/eval/sort"));
         for (dir, name) in ours.iter().zip(RESERVED) {
             assert_eq!(dir, &Path::new("/t/mutfuzz").join(name));
         }

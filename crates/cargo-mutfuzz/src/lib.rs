@@ -11,7 +11,9 @@ pub mod console;
 pub mod diagnostics;
 pub mod doctest_target;
 pub mod engine;
+mod eval_cmd;
 pub mod exit_code;
+pub mod fpf;
 pub mod fs_util;
 mod fuzz_cmd;
 pub mod harness;
@@ -24,6 +26,7 @@ pub mod lints;
 pub mod list;
 pub mod loader;
 mod mutants_cmd;
+pub mod mutants_first;
 pub mod options;
 pub mod outcome;
 pub mod output;
@@ -39,6 +42,7 @@ pub mod status;
 pub mod supervise;
 mod test_cmd;
 pub mod viability;
+pub mod viability_cache;
 pub mod workspace;
 
 use std::ffi::OsString;
@@ -70,6 +74,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Fuzz(a) => fuzz_cmd::run(a),
         Command::Score(a) => score_cmd::run(a),
         Command::Run(a) => run_cmd::run(a),
+        Command::Eval(a) => eval_cmd::run(a),
     };
     match result {
         Ok(code) => code,

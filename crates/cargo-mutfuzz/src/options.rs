@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use mutfuzz_contract::GuidanceKind;
+use mutfuzz_contract::{GuidanceKind, Prune};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -31,6 +31,8 @@ pub enum Command {
     Score(ScoreArgs),
     /// Run a target's original code on one stored input (to reproduce a failure).
     Run(RunArgs),
+    /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
+    Eval(EvalArgs),
 }
 
 /// Which package, shared by every command.
@@ -52,6 +54,13 @@ pub struct MutantsArgs {
     /// Print the catalog as JSON (id, file, span, function, operator, original, replacement).
     #[arg(long)]
     pub json: bool,
+    /// Print the mutants in this order: `fpf` ranks dissimilar mutants first (Furthest
+    /// Point First with the Universal Mutator's distance, statement deletions first).
+    #[arg(long, value_name = "ORDER", value_parser = ["catalog", "fpf"], default_value = "catalog")]
+    pub rank: String,
+    /// With `--rank fpf`: only the first N.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
 }
 
 /// `cargo mutfuzz test`.
@@ -115,7 +124,7 @@ fn guidance_parser() -> impl TypedValueParser<Value = GuidanceKind> {
 }
 
 /// `cargo mutfuzz fuzz`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
     /// The target: a function named in the harness's `mutfuzz::targets!`.
     pub target: String,
@@ -130,6 +139,23 @@ pub struct FuzzArgs {
     /// Which inputs to keep.
     #[arg(long, default_value = "mu2", value_parser = guidance_parser())]
     pub guidance: GuidanceKind,
+    /// Which surviving mutants of the sites an input reaches run: `infection` skips those
+    /// whose site computed the original's value on it (Mu2's infection pruning),
+    /// `execution` runs them all.
+    #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
+    pub prune: Prune,
+    /// Run a uniform random sample of at most K of those mutants per trial (μZest;
+    /// `muzest-p` and `muzest-n` sample 10 unless told otherwise).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub mutant_sample: Option<u64>,
+    /// μZest's KILL_FACTOR: children of an input that kills are multiplied by it
+    /// (`muzest-n` divides those of inputs that kill only mutants killed before).
+    #[arg(long, value_name = "F", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub kill_factor: u32,
+    /// Also run every mutant that infection pruning skips and stop if one is killed (a
+    /// check of the infection probes; slow).
+    #[arg(long, hide = true)]
+    pub verify_pruning: bool,
     /// Seed of every random choice.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -140,6 +166,78 @@ pub struct FuzzArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub hang_timeout: f64,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
+    /// faster to compile, several times slower to run.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
+    /// `original` fuzzes the original; `mutants-first` first spends `--mutant-share` of
+    /// the budget fuzzing selected mutants one at a time (each the program, coverage-
+    /// guided), then fuzzes the original seeded with what they found.
+    #[arg(long, value_enum, default_value_t = Strategy::Original, help_heading = "Mutants first")]
+    pub strategy: Strategy,
+    /// Share of the budget (`--time` or `--trials`) spent on mutants.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.5, value_parser = parse_share, help_heading = "Mutants first")]
+    pub mutant_share: f64,
+    /// Budget of each mutant (default: the mutant share over 8 mutants).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, help_heading = "Mutants first")]
+    pub per_mutant: Option<Duration>,
+    /// Which mutants: `random` (by the seed) or `fpf` (most dissimilar first).
+    #[arg(long, value_enum, default_value_t = Select::Fpf, help_heading = "Mutants first")]
+    pub select: Select,
+    /// `cumulative`: each mutant starts from the corpus the previous ones grew;
+    /// `parallel`: each from the original's corpus, merged at the end.
+    #[arg(long, value_enum, default_value_t = Carry::Cumulative, help_heading = "Mutants first")]
+    pub carry: Carry,
+    /// Fuzz with this mutant as the program (one mutants-first phase).
+    #[arg(long, value_name = "MUTANT", hide = true)]
+    pub background: Option<u32>,
+}
+
+/// `--strategy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Strategy {
+    /// Fuzz the original only.
+    Original,
+    /// Fuzz selected mutants first, then the original.
+    MutantsFirst,
+}
+
+/// `--select`: which mutants a mutants-first campaign fuzzes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Select {
+    /// Uniformly at random, by the seed.
+    Random,
+    /// Furthest Point First: the most dissimilar first.
+    Fpf,
+}
+
+/// `--carry`: how a mutants-first campaign's corpus moves from mutant to mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Carry {
+    /// One corpus, carried from each mutant to the next.
+    Cumulative,
+    /// Each mutant from the original's corpus; merged at the end.
+    Parallel,
+}
+
+impl std::fmt::Display for Select {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if *self == Select::Fpf { "fpf" } else { "random" })
+    }
+}
+
+impl std::fmt::Display for Carry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if *self == Carry::Cumulative { "cumulative" } else { "parallel" })
+    }
+}
+
+/// A share of the budget: a number in `0..=1`.
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("expected a number from 0 to 1, not {text:?}")),
+    }
 }
 
 /// `cargo mutfuzz score`.
@@ -156,6 +254,35 @@ pub struct ScoreArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     pub hang_timeout: f64,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
+    /// faster to compile, several times slower to run.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
+}
+
+/// `cargo mutfuzz eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// A configuration: a name and the `fuzz` arguments it adds, as in
+    /// `--config zest="--guidance coverage"`. Repeat it; default: one per guidance.
+    #[arg(long = "config", value_name = "NAME=ARGS")]
+    pub configs: Vec<String>,
+    /// Campaigns per configuration, with seeds FIRST-SEED, FIRST-SEED + 1, ….
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub seeds: u64,
+    /// The first seed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub first_seed: u64,
+    /// Wall time of every campaign: `90`, `30s`, `5m`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "30s")]
+    pub time: Duration,
+    /// Fuzz only, do not score the corpora (for throughput: trials/s, edges).
+    #[arg(long)]
+    pub no_score: bool,
 }
 
 /// `cargo mutfuzz run`.
@@ -167,6 +294,10 @@ pub struct RunArgs {
     pub input: PathBuf,
     #[command(flatten)]
     pub package: PackageArgs,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
+    /// faster to compile, several times slower to run.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
 }
 
 /// A positive, finite number of seconds.

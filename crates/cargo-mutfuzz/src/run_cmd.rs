@@ -16,7 +16,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         )));
     }
     let input = std::path::absolute(&args.input)?;
-    let built = harness::build(&args.package, &args.target)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let status = built
         .command(&["run".as_ref(), args.target.as_ref(), input.as_os_str()])
         .status()

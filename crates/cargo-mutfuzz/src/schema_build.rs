@@ -19,6 +19,7 @@ use crate::doctest_target::DoctestTarget;
 use crate::fs_util::write_if_changed;
 use crate::scratch::Scratch;
 use crate::viability::{self, Build, BuildFailure, Candidate, EnabledSet, Round, SchemaBuilder};
+use crate::viability_cache;
 use crate::workspace::Workspace;
 
 /// The clean schema build.
@@ -28,8 +29,10 @@ pub struct SchemaBuild {
     pub binaries: Vec<TestBinary>,
     /// Unviable mutants, with the compiler's reason.
     pub unviable: BTreeMap<u32, String>,
-    /// The rounds it took.
+    /// The rounds it took (when `cached`, the rounds of the build that found them).
     pub rounds: Vec<Round>,
+    /// The viability cache held the result: one build, no round.
+    pub cached: bool,
 }
 
 impl SchemaBuild {
@@ -37,12 +40,81 @@ impl SchemaBuild {
     pub fn rounds_summary(&self) -> String {
         viability::summary(&self.rounds)
     }
+
+    /// How the build went, after "Schema built": `in 2 round(s): …`, or that the
+    /// viability cache was used.
+    pub fn describe(&self) -> String {
+        if self.cached {
+            format!(
+                "in 1 build with the viability cache, no round ({} unviable, found earlier in {} round(s))",
+                self.unviable.len(),
+                self.rounds.len()
+            )
+        } else {
+            format!("in {} round(s): {}", self.rounds.len(), self.rounds_summary())
+        }
+    }
 }
 
 /// Build the schema as `flags` say, dropping unviable mutants until the build is clean.
 /// `doctests` are compiled into it as test targets, and dropped one by one if they do
-/// not compile that way.
+/// not compile that way. The result comes from the viability cache when it holds one for
+/// these sources (`skip`: the workspace paths left out of the scratch copy).
 pub fn build_schema(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    doctests: &mut [DoctestTarget],
+    skip: &[PathBuf],
+    console: &Console,
+) -> Result<SchemaBuild, BuildFailure> {
+    let cache = viability_cache::path(scratch, flags);
+    let key = viability_cache::key(ws, discovery, flags, skip)?;
+    if let Some(cached) = viability_cache::load(&cache, &key) {
+        console.message(&format!(
+            "Viability from the cache ({}): {} unviable mutants; building once",
+            cache.display(),
+            cached.unviable.len()
+        ));
+        viability_cache::drop_doctests(doctests, &cached.dropped_doctests);
+        let index = discovery.files.iter().enumerate().map(|(i, f)| (scratch.in_work(&f.path), i)).collect();
+        let mut builder = CargoBuilder { ws, scratch, discovery, flags, index, doctests };
+        let enabled = EnabledSet::of(
+            discovery.mutants.iter().map(|m| m.id).filter(|id| !cached.unviable.contains_key(id)),
+        );
+        match builder.build(&enabled)? {
+            Build::Clean(binaries) => {
+                return Ok(SchemaBuild {
+                    binaries,
+                    unviable: cached.unviable,
+                    rounds: cached.rounds,
+                    cached: true,
+                });
+            }
+            // Something the key does not see changed (a path dependency outside the
+            // workspace): find viability again.
+            Build::Failed { .. } => {
+                console.message("The cached viability no longer builds; finding it again");
+                for e in doctests.iter_mut().flat_map(|t| t.entries.iter_mut()) {
+                    e.enabled = true;
+                }
+            }
+        }
+    }
+    let built = build_viable(ws, scratch, discovery, flags, doctests, console)?;
+    let cached = viability_cache::Cached {
+        key,
+        unviable: built.unviable.clone(),
+        rounds: built.rounds.clone(),
+        dropped_doctests: viability_cache::dropped_doctests(doctests),
+    };
+    viability_cache::save(&cache, &cached)?;
+    Ok(built)
+}
+
+/// The viability loop over cargo builds.
+fn build_viable(
     ws: &Workspace,
     scratch: &Scratch,
     discovery: &Discovery,
@@ -63,7 +135,12 @@ pub fn build_schema(
     let viable = viability::make_viable(&mut builder, &candidates, &mut |round, mutants| {
         console.message(&format!("Building schema with {mutants} mutants (round {round})"));
     })?;
-    Ok(SchemaBuild { binaries: viable.output, unviable: viable.unviable, rounds: viable.rounds })
+    Ok(SchemaBuild {
+        binaries: viable.output,
+        unviable: viable.unviable,
+        rounds: viable.rounds,
+        cached: false,
+    })
 }
 
 /// Write the schema files into the scratch copy, with the mutants that pass `enabled`.

@@ -15,8 +15,8 @@ use mutfuzz_contract::{KillKind, Line, ScoreLine, ScoreOutcome, append_record, r
 use serde::Serialize;
 
 use crate::exit_code;
-use crate::fuzz_cmd::{MAX_STALLED_RESTARTS, count_files};
-use crate::harness;
+use crate::fuzz_cmd::{MAX_STALLED_RESTARTS, check_hang_timeout, count_files};
+use crate::harness::{self, Built};
 use crate::interrupt;
 use crate::options::ScoreArgs;
 use crate::process::Exit;
@@ -176,34 +176,79 @@ struct ScoreFile<'a> {
     mutants: Vec<MutantScore>,
 }
 
+/// A corpus scored: every mutant's verdict, and the table.
+pub struct Scored {
+    /// Each viable mutant's verdict, by id.
+    pub verdicts: HashMap<u32, ScoreLine>,
+    /// The counts (unviable mutants included).
+    pub table: Table,
+}
+
 /// Run the command; returns the exit code.
 pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
-    if !args.hang_timeout.is_finite() || args.hang_timeout <= 0.0 {
-        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
-    }
+    check_hang_timeout(args.hang_timeout)?;
     let start = Instant::now();
-    let built = harness::build(&args.package, &args.target)?;
+    let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
     };
+    let hang = Duration::from_secs_f64(args.hang_timeout);
+    let Some(scored) = score_corpus(&built, &args.target, &corpus, &built.state.score_lines(), hang)? else {
+        eprintln!("interrupted: the score is incomplete");
+        return Ok(interrupt::EXIT_CODE);
+    };
+    let table = &scored.table;
+    let mut mutants = Vec::new();
+    for m in &built.discovery.mutants {
+        let (outcome, kind, input) = if built.unviable.contains_key(&m.id) {
+            (Verdict::Unviable, None, None)
+        } else {
+            let l = &scored.verdicts[&m.id];
+            (l.outcome.into(), l.kind, l.input.clone())
+        };
+        mutants.push(MutantScore { id: m.id, name: m.name(), outcome, kind, input });
+    }
+    print!("{}", table.render());
+    let viable_n = table.total - table.unviable;
+    let file = ScoreFile {
+        target: &args.target,
+        corpus: &corpus,
+        inputs: count_files(&corpus),
+        seconds: start.elapsed().as_secs_f64(),
+        summary: table,
+        score_percent: if viable_n == 0 { 0.0 } else { table.killed() as f64 * 100.0 / viable_n as f64 },
+        mutants,
+    };
+    let path = built.state.score();
+    write_atomic(&path, (serde_json::to_string_pretty(&file)? + "\n").as_bytes())?;
+    eprintln!("Scores in {}", path.display());
+    Ok(exit_code::SUCCESS)
+}
+
+/// Score the inputs in `corpus` against every viable mutant of a built harness, writing
+/// the verdicts to `out` (`score.jsonl`) as they are decided. `None` when interrupted.
+pub fn score_corpus(
+    built: &Built,
+    target: &str,
+    corpus: &Path,
+    out: &Path,
+    hang: Duration,
+) -> Result<Option<Scored>> {
     if !corpus.is_dir() {
         return Err(exit_code::usage(anyhow::anyhow!(
-            "no corpus at {}: run `cargo mutfuzz fuzz {}` first, or pass --corpus DIR",
+            "no corpus at {}: run `cargo mutfuzz fuzz {target}` first, or pass --corpus DIR",
             corpus.display(),
-            args.target
         )));
     }
-    let inputs = count_files(&corpus);
-    let out = built.state.score_lines();
+    let inputs = count_files(corpus);
     // A new score: the corpus may have changed since the last one.
     if out.exists() {
-        std::fs::remove_file(&out).with_context(|| format!("failed to remove {}", out.display()))?;
+        std::fs::remove_file(out).with_context(|| format!("failed to remove {}", out.display()))?;
     }
     let viable = built.viable().count();
     eprintln!("Scoring {} viable mutants on {inputs} inputs from {}", viable, corpus.display());
-    let hang = Duration::from_secs_f64(args.hang_timeout);
     let log = built.state.harness_log();
     let viable_catalog = built.state.viable();
     let mut stalled = 0u32;
@@ -211,7 +256,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     loop {
         let a: [&OsStr; 8] = [
             "score".as_ref(),
-            args.target.as_ref(),
+            target.as_ref(),
             "--corpus".as_ref(),
             corpus.as_os_str(),
             "--mutants".as_ref(),
@@ -221,7 +266,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         ];
         let tracker = RefCell::new(ScoreTracker::default());
         // Verdicts already written by earlier harness processes (after a restart).
-        let decided_before = records::read::<ScoreLine>(&out)?.len();
+        let decided_before = records::read::<ScoreLine>(out)?.len();
         let outcome = supervise::run(
             built.command(&a),
             hang,
@@ -232,7 +277,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
                     let t = tracker.borrow();
                     // Kills are written as they are found; survivors only at the end.
                     // Quietly: a line being appended right now may look torn.
-                    let decided = read_jsonl::<ScoreLine>(&out).map_or(decided_before, |l| l.records.len());
+                    let decided = read_jsonl::<ScoreLine>(out).map_or(decided_before, |l| l.records.len());
                     eprintln!(
                         "scoring: input {} of {inputs}, {} mutant runs; {decided} of {viable} mutants decided",
                         t.inputs, t.mutant_runs
@@ -244,8 +289,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         let t = tracker.into_inner();
         match outcome.ending {
             Ending::Interrupted => {
-                eprintln!("interrupted: the score is incomplete");
-                return Ok(interrupt::EXIT_CODE);
+                return Ok(None);
             }
             Ending::Exited(Exit::Code(0)) => break,
             Ending::Exited(Exit::Code(2)) if t.mutant.is_none() => {
@@ -257,7 +301,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
             ending => {
                 let how = ending.describe();
                 let recorded = match t.mutant {
-                    Some(id) if !records::read::<ScoreLine>(&out)?.iter().any(|l| l.mutant == id) => {
+                    Some(id) if !records::read::<ScoreLine>(out)?.iter().any(|l| l.mutant == id) => {
                         let kind = if matches!(ending, Ending::Hung(_)) {
                             KillKind::Timeout
                         } else {
@@ -269,7 +313,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
                             kind: Some(kind),
                             input: t.input,
                         };
-                        append_record(&out, &line)?;
+                        append_record(out, &line)?;
                         eprintln!("mutant {id} killed by {kind} ({how}); restarting the harness");
                         true
                     }
@@ -288,27 +332,22 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         }
     }
 
-    let lines = records::read::<ScoreLine>(&out)?;
-    let mut by_id: HashMap<u32, &ScoreLine> = HashMap::new();
-    for l in &lines {
-        by_id.entry(l.mutant).or_insert(l);
+    let lines = records::read::<ScoreLine>(out)?;
+    let mut verdicts: HashMap<u32, ScoreLine> = HashMap::new();
+    for l in lines {
+        verdicts.entry(l.mutant).or_insert(l);
     }
     let mut table = Table::default();
-    let mut mutants = Vec::new();
     let mut missing = Vec::new();
     for m in &built.discovery.mutants {
-        let (outcome, kind, input) = if built.unviable.contains_key(&m.id) {
+        if built.unviable.contains_key(&m.id) {
             table.unviable += 1;
             table.total += 1;
-            (Verdict::Unviable, None, None)
-        } else if let Some(l) = by_id.get(&m.id) {
+        } else if let Some(l) = verdicts.get(&m.id) {
             table.count(l);
-            (l.outcome.into(), l.kind, l.input.clone())
         } else {
             missing.push(m.id);
-            continue;
-        };
-        mutants.push(MutantScore { id: m.id, name: m.name(), outcome, kind, input });
+        }
     }
     if !missing.is_empty() {
         bail!(
@@ -318,21 +357,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
             log.display()
         );
     }
-    print!("{}", table.render());
-    let viable_n = table.total - table.unviable;
-    let file = ScoreFile {
-        target: &args.target,
-        corpus: &corpus,
-        inputs,
-        seconds: start.elapsed().as_secs_f64(),
-        summary: &table,
-        score_percent: if viable_n == 0 { 0.0 } else { table.killed() as f64 * 100.0 / viable_n as f64 },
-        mutants,
-    };
-    let path = built.state.score();
-    write_atomic(&path, (serde_json::to_string_pretty(&file)? + "\n").as_bytes())?;
-    eprintln!("Scores in {}", path.display());
-    Ok(exit_code::SUCCESS)
+    Ok(Some(Scored { verdicts, table }))
 }
 
 #[cfg(test)]

@@ -46,6 +46,8 @@ struct OutcomesFile<'a> {
     summary: &'a Summary,
     total_seconds: f64,
     schema_build: &'a [Round],
+    /// The viability cache held `schema_build`'s result: this run built once.
+    schema_build_cached: bool,
     /// `None` when interrupted before the baseline ran.
     baseline: Option<BaselineSummary>,
     outcomes: &'a [MutantOutcome],
@@ -59,6 +61,7 @@ struct Results<'a> {
     /// Per mutant, in catalog order: its outcome once decided.
     outcomes: Vec<Option<MutantOutcome>>,
     rounds: Vec<Round>,
+    viability_cached: bool,
     baseline: Option<BaselineSummary>,
 }
 
@@ -93,6 +96,7 @@ impl Results<'_> {
                 summary: &summary,
                 total_seconds: self.start.elapsed().as_secs_f64(),
                 schema_build: &self.rounds,
+                schema_build_cached: self.viability_cached,
                 baseline: self.baseline,
                 outcomes: &outcomes,
             },
@@ -174,6 +178,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         mutants: &discovery.mutants,
         outcomes: vec![None; discovery.mutants.len()],
         rounds: Vec::new(),
+        viability_cached: false,
         baseline: None,
     };
 
@@ -205,13 +210,15 @@ fn mutation_test(
     let scratch = Scratch::new(ws);
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
-    scratch.prepare(ws, discovery, &[out_path.clone(), PathBuf::from(old)])?;
+    let skip = [out_path.clone(), PathBuf::from(old)];
+    scratch.prepare(ws, discovery, &skip)?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
         all_features: args.all_features,
         no_default_features: args.no_default_features,
         what: BuildWhat::Tests,
+        dev: false,
     };
     // Doctests compile once into a test target of the schema build.
     let mut doctests =
@@ -222,32 +229,31 @@ fn mutation_test(
             std::fs::remove_file(&stale)?;
         }
     }
-    let build = match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, console) {
-        Ok(b) => b,
-        Err(BuildFailure::Baseline(schema_text)) => {
-            // The user's own code's messages, from a build of the untouched sources.
-            let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
-                Ok(Some(text)) => text,
-                Ok(None) => format!(
-                    "(the untouched sources build: the schema's rewriting broke them, a bug of \
+    let build =
+        match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
+            Ok(b) => b,
+            Err(BuildFailure::Baseline(schema_text)) => {
+                // The user's own code's messages, from a build of the untouched sources.
+                let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
+                    Ok(Some(text)) => text,
+                    Ok(None) => format!(
+                        "(the untouched sources build: the schema's rewriting broke them, a bug of \
                      cargo-mutfuzz; please report it with this message)\n{schema_text}"
-                ),
-                Err(_) if interrupt::interrupted() => return Ok(None),
-                Err(e) => format!("(the untouched sources could not be built either: {e:#})\n{schema_text}"),
-            };
-            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
-            return Ok(Some(exit_code::BASELINE_FAILED));
-        }
-        Err(BuildFailure::Internal(e)) => return Err(e),
-    };
+                    ),
+                    Err(_) if interrupt::interrupted() => return Ok(None),
+                    Err(e) => {
+                        format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
+                    }
+                };
+                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+                results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
+                return Ok(Some(exit_code::BASELINE_FAILED));
+            }
+            Err(BuildFailure::Internal(e)) => return Err(e),
+        };
     results.rounds = build.rounds.clone();
-    console.message(&format!(
-        "Schema built in {} round(s): {}; {} test binaries",
-        build.rounds.len(),
-        build.rounds_summary(),
-        build.binaries.len()
-    ));
+    results.viability_cached = build.cached;
+    console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));
     for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
         if let Some(reason) = build.unviable.get(&m.id) {
             *o = Some(fixed(m, Outcome::Unviable, Some(reason.clone())));

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which mutants a build includes, by id (id 0, the original, is never a mutant).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ pub struct Candidate {
 }
 
 /// How a round found its unviable mutants; serialized in `outcomes.json` by these names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     /// The build was clean.
@@ -200,7 +200,7 @@ impl std::fmt::Display for Method {
 }
 
 /// One round of the loop.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Round {
     /// Mutants in the schema for this round's first build.
     pub mutants: usize,

@@ -45,10 +45,19 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     let tmp = copy_of("../../examples/insertion-sort");
+    // Release settings of the user's that would break the engine (it catches panics) or
+    // hide kills (overflow checks) are overridden.
+    let harness_manifest = tmp.path().join("mutfuzz/Cargo.toml");
+    let mut text = std::fs::read_to_string(&harness_manifest).unwrap();
+    text.push_str(
+        "\n[profile.release]\npanic = \"abort\"\nopt-level = 0\ndebug-assertions = false\noverflow-checks = false\n",
+    );
+    std::fs::write(&harness_manifest, text).unwrap();
     let out = mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
+    assert!(stderr.contains("Schema and harness built in 1 round(s): clean"), "{stderr}");
     let state = tmp.path().join("target/mutfuzz/sort");
     let kills = jsonl(&state.join("kills.jsonl"));
     assert!(!kills.is_empty(), "{stderr}");
@@ -66,6 +75,9 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     let out = mutfuzz(tmp.path(), &["score", "sort"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The viability found by `fuzz` is reused: one build, no round.
+    assert!(stderr.contains("Schema and harness built in 1 build with the viability cache"), "{stderr}");
+    assert!(!stderr.contains("(round 1)"), "{stderr}");
     let table = String::from_utf8_lossy(&out.stdout);
     let row = |name: &str| -> u64 {
         let line = table.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name}: {table}"));
@@ -85,6 +97,7 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     assert_eq!(sum, row("total"), "{table}");
     assert_eq!(row("total"), catalog.as_array().unwrap().len() as u64, "{table}");
     assert!(row("killed by output") > 0, "{table}");
+    assert!(row("killed by panic") > 0, "{table}");
     let score: Value =
         serde_json::from_str(&std::fs::read_to_string(state.join("score.json")).unwrap()).unwrap();
     assert_eq!(score["summary"]["total"].as_u64(), Some(row("total")));
@@ -93,8 +106,98 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
     // A stored input reproduces with `run`.
     let input = corpus[0].to_string_lossy().into_owned();
     let out = mutfuzz(tmp.path(), &["run", "sort", &input]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("with the viability cache"), "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("output:"));
+
+    // Editing a source file invalidates the cache, even where no mutant changes.
+    let lib = tmp.path().join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).unwrap();
+    text.push_str("\n// edited\n");
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz(tmp.path(), &["run", "sort", &input]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("(round 1)") && !stderr.contains("viability cache"), "{stderr}");
+}
+
+#[test]
+fn a_mutants_first_campaign_hands_what_each_mutant_found_to_the_original() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let args = [
+        "fuzz",
+        "sort",
+        "--trials",
+        "8000",
+        "--strategy",
+        "mutants-first",
+        "--select",
+        "random",
+        "--carry",
+        "parallel",
+        "--seed",
+        "4",
+    ];
+    let out = mutfuzz(tmp.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // Half of 8,000 trials over 8 mutants: 500 trials each, then the original.
+    assert!(
+        stderr.contains("Mutants first: 8 mutants (random selection, parallel corpus), 500 trials each"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("Phase: mutant ").count(), 8, "{stderr}");
+    assert!(stderr.contains("Phase: the original"), "{stderr}");
+    let root = tmp.path().join("target/mutfuzz/sort/mutants-first");
+    let corpus = tmp.path().join("mutfuzz/corpus/sort");
+    let names = |dir: &Path| -> Vec<std::ffi::OsString> {
+        files_in(dir).iter().map(|p| p.file_name().unwrap().to_owned()).collect()
+    };
+    let original = names(&corpus);
+    let mut phase_inputs = 0;
+    for phase in files_in(&root) {
+        // Each phase fuzzed with its mutant as the program: no kills, its own corpus.
+        assert!(jsonl(&phase.join("state/kills.jsonl")).is_empty());
+        for name in names(&phase.join("corpus")) {
+            phase_inputs += 1;
+            assert!(original.contains(&name), "{name:?} was not handed over");
+        }
+    }
+    assert!(phase_inputs > 0, "{stderr}");
+    assert!(!jsonl(&tmp.path().join("target/mutfuzz/sort/kills.jsonl")).is_empty());
+}
+
+/// The numbers of the summary's `Mutant runs: R of N …` line, and its `Mutants:` line.
+fn runs_and_kills(stderr: &str) -> (u64, u64, String) {
+    let line = stderr.lines().find(|l| l.starts_with("Mutant runs: ")).unwrap_or_else(|| panic!("{stderr}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let kills = stderr.lines().find(|l| l.starts_with("Mutants: ")).unwrap().to_owned();
+    (words[2].parse().unwrap(), words[4].parse().unwrap(), kills)
+}
+
+#[test]
+fn infection_pruning_skips_only_mutants_that_survive_when_run_anyway() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let fuzz = |corpus: &str, extra: &[&str]| {
+        let corpus = tmp.path().join(corpus).to_string_lossy().into_owned();
+        let mut args = vec!["fuzz", "sort", "--trials", "3000", "--seed", "3", "--corpus", &corpus];
+        args.extend(extra);
+        let out = mutfuzz(tmp.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        stderr
+    };
+    // Every mutant that infection pruning skips is run anyway: none may be killed.
+    let checked = fuzz("c1", &["--verify-pruning"]);
+    assert!(checked.contains("pruned runs checked, every one survived"), "{checked}");
+    let (runs, reached, kills) = runs_and_kills(&checked);
+    assert!(runs < reached, "{checked}");
+    // The same campaign with execution pruning runs every reached mutant and kills the same.
+    let all = fuzz("c2", &["--prune", "execution"]);
+    let (runs_all, reached_all, kills_all) = runs_and_kills(&all);
+    assert_eq!((runs_all, reached_all), (reached, reached), "{all}");
+    assert_eq!(kills_all, kills);
 }
 
 #[test]
@@ -285,4 +388,81 @@ fn a_harness_asking_for_another_engine_version_is_told_which_one_is_carried() {
         stderr.contains("asks for mutfuzz \"7.0\", but this cargo-mutfuzz carries mutfuzz 0.1.0"),
         "{stderr}"
     );
+}
+
+#[test]
+fn eval_fuzzes_each_config_and_seed_for_equal_time_and_its_table_adds_up() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let out = mutfuzz(
+        tmp.path(),
+        &[
+            "eval",
+            "sort",
+            "--config",
+            "mu2=--guidance mu2",
+            "--config",
+            "zest=--guidance coverage",
+            "--seeds",
+            "2",
+            "--first-seed",
+            "5",
+            "--time",
+            "3s",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("any A no B") && stdout.contains("Table I"), "{stdout}");
+    let eval = tmp.path().join("target/mutfuzz/eval/sort");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(eval.join("eval.json")).unwrap()).unwrap();
+    let viable = report["viable"].as_u64().unwrap();
+    assert_eq!(viable, 124);
+    assert_eq!(report["seeds"], serde_json::json!([5, 6]));
+    let configs = report["configs"].as_array().unwrap();
+    let names: Vec<&str> = configs.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["mu2", "zest"]);
+    let killed_by_any = report["killed_by_any"].as_u64().unwrap();
+    let reached_by_any = report["reached_by_any"].as_u64().unwrap();
+    assert!(killed_by_any <= reached_by_any && reached_by_any <= viable, "{report}");
+    for c in configs {
+        let runs = c["runs"].as_array().unwrap();
+        assert_eq!(runs.iter().map(|r| r["seed"].as_u64().unwrap()).collect::<Vec<_>>(), [5, 6], "{c}");
+        let mut sum = 0;
+        for r in runs {
+            // Each run fuzzed its own corpus for the time given, and was scored on every mutant.
+            assert!(r["seconds"].as_f64().unwrap() >= 2.5, "{r}");
+            assert!(r["trials"].as_u64().unwrap() > 0 && r["corpus"].as_u64().unwrap() > 0, "{r}");
+            let s = &r["score"];
+            let killed = s["killed"].as_u64().unwrap();
+            assert_eq!(killed as usize, s["killed_ids"].as_array().unwrap().len(), "{r}");
+            assert_eq!(killed + s["survived"].as_u64().unwrap() + s["not_covered"].as_u64().unwrap(), viable);
+            assert!(killed > 0 && killed <= killed_by_any && s["output_differs"].as_u64().unwrap() <= killed);
+            let dir = eval.join(c["name"].as_str().unwrap()).join(format!("seed-{}", r["seed"]));
+            assert_eq!(files_in(&dir.join("corpus")).len() as u64, r["corpus"].as_u64().unwrap());
+            assert_eq!(jsonl(&dir.join("score.jsonl")).len() as u64, viable);
+            sum += killed;
+        }
+        assert_eq!(c["mean_killed"].as_f64().unwrap(), sum as f64 / 2.0, "{c}");
+        let share = c["output_differs_share"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&share), "{c}");
+    }
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1);
+    let p = &pairs[0];
+    assert_eq!((p["a"].as_str(), p["b"].as_str()), (Some("mu2"), Some("zest")));
+    let n = |k: &str| p[k].as_u64().unwrap();
+    assert!(n("any_a_no_b") >= n("all_a_no_b") && n("any_b_no_a") >= n("all_b_no_a"), "{p}");
+    assert!(n("any_a_no_b") + n("any_b_no_a") <= killed_by_any, "{p}");
+}
+
+#[test]
+fn eval_refuses_a_config_that_sets_what_eval_sets_before_building_anything() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let out = mutfuzz(tmp.path(), &["eval", "sort", "--config", "a=--guidance mu2 --seed 3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--seed is set by eval itself"), "{stderr}");
+    assert!(!tmp.path().join("target").exists(), "{stderr}");
 }

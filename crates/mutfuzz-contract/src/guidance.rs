@@ -8,24 +8,33 @@ use serde::{Deserialize, Serialize};
 
 /// A built-in guidance strategy: which inputs a campaign keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum GuidanceKind {
     /// Zest's coverage-only feedback: no mutants run while fuzzing.
     Coverage,
     /// Mu2: keep inputs that reach new code or kill a mutant no kept input killed.
     #[default]
     Mu2,
+    /// P-μZest: keep inputs that reach new code or kill any mutant (killed before or not),
+    /// and give those that kill KILL_FACTOR times the children.
+    MuzestP,
+    /// N-μZest: as P-μZest, but KILL_FACTOR times the children only for inputs that kill
+    /// a new mutant, and KILL_FACTOR times fewer for those that kill only old ones.
+    MuzestN,
 }
 
 impl GuidanceKind {
     /// Every kind, the default first.
-    pub const ALL: [GuidanceKind; 2] = [GuidanceKind::Mu2, GuidanceKind::Coverage];
+    pub const ALL: [GuidanceKind; 4] =
+        [GuidanceKind::Mu2, GuidanceKind::Coverage, GuidanceKind::MuzestP, GuidanceKind::MuzestN];
 
     /// Its name on command lines and in reports.
     pub fn name(self) -> &'static str {
         match self {
             GuidanceKind::Coverage => "coverage",
             GuidanceKind::Mu2 => "mu2",
+            GuidanceKind::MuzestP => "muzest-p",
+            GuidanceKind::MuzestN => "muzest-n",
         }
     }
 
@@ -34,6 +43,12 @@ impl GuidanceKind {
         match self {
             GuidanceKind::Coverage => "keep inputs that reach new sites or edges only (Zest)",
             GuidanceKind::Mu2 => "keep inputs that reach new sites or edges or kill new mutants (Mu2)",
+            GuidanceKind::MuzestP => {
+                "keep inputs that reach new sites or edges or kill any mutant; more children for killers (P-μZest)"
+            }
+            GuidanceKind::MuzestN => {
+                "as muzest-p, but more children only for new kills and fewer for old ones (N-μZest)"
+            }
         }
     }
 
@@ -42,7 +57,7 @@ impl GuidanceKind {
         GuidanceKind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// `mu2|coverage`, for usage messages.
+    /// `mu2|coverage|muzest-p|muzest-n`, for usage messages.
     pub fn names() -> String {
         GuidanceKind::ALL.map(GuidanceKind::name).join("|")
     }
@@ -73,10 +88,10 @@ mod tests {
             assert_eq!(k.name().parse::<GuidanceKind>(), Ok(k));
             assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{k}\""));
         }
-        assert_eq!(GuidanceKind::names(), "mu2|coverage");
+        assert_eq!(GuidanceKind::names(), "mu2|coverage|muzest-p|muzest-n");
         assert_eq!(
             "zest".parse::<GuidanceKind>().unwrap_err(),
-            "unknown guidance \"zest\": use mu2|coverage"
+            "unknown guidance \"zest\": use mu2|coverage|muzest-p|muzest-n"
         );
     }
 }

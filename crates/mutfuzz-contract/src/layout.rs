@@ -10,6 +10,12 @@ pub const KILLS: &str = "kills.jsonl";
 pub const FAILURE_LOG: &str = "failures.jsonl";
 /// Directory of the inputs on which the original failed, named by content.
 pub const FAILURES: &str = "failures";
+/// Records of inputs on which a mutant that was the program panicked and the original
+/// does not ([`FailureRecord`](crate::FailureRecord)s with their `mutant`): they point at
+/// fault-prone code, and are kept apart from failures of the original.
+pub const MUTANT_PANIC_LOG: &str = "mutant-panics.jsonl";
+/// Directory of those inputs, named by content.
+pub const MUTANT_PANICS: &str = "mutant-panics";
 /// One row of counters about once a second (see [`Stats::CSV_HEADER`](crate::Stats::CSV_HEADER)).
 pub const STATS_CSV: &str = "stats.csv";
 /// Verdicts of a scoring run as they are decided, one [`ScoreLine`](crate::ScoreLine) per line.
@@ -57,6 +63,16 @@ impl CampaignDir {
     /// `failures/`.
     pub fn failures(&self) -> PathBuf {
         self.path.join(FAILURES)
+    }
+
+    /// `mutant-panics.jsonl`.
+    pub fn mutant_panic_log(&self) -> PathBuf {
+        self.path.join(MUTANT_PANIC_LOG)
+    }
+
+    /// `mutant-panics/`.
+    pub fn mutant_panics(&self) -> PathBuf {
+        self.path.join(MUTANT_PANICS)
     }
 
     /// `stats.csv`.

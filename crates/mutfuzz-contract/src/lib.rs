@@ -24,6 +24,7 @@ pub mod files;
 pub mod guidance;
 pub mod layout;
 pub mod protocol;
+pub mod prune;
 pub mod records;
 pub mod stats;
 
@@ -35,5 +36,6 @@ pub use files::{
 pub use guidance::GuidanceKind;
 pub use layout::CampaignDir;
 pub use protocol::{Line, Report};
+pub use prune::Prune;
 pub use records::{FailureRecord, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, UnviableRecord};
 pub use stats::Stats;

@@ -110,6 +110,11 @@ mod tests {
             discards: 0,
             favoured: 1,
             mutant_runs: 30,
+            mutants_reached: 45,
+            pruned_verified: 5,
+            boosted: 2,
+            reduced: 1,
+            mutant_panics: 1,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

@@ -123,6 +123,10 @@ pub struct FailureRecord {
     pub location: Option<String>,
     /// The trial, from 0, that found it.
     pub trial: u64,
+    /// In `mutant-panics.jsonl`: the mutant that was the program (a mutants-first phase)
+    /// and panicked on an input on which the original does not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutant: Option<u32>,
 }
 
 impl Record for FailureRecord {

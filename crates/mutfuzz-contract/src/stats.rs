@@ -27,6 +27,25 @@ pub struct Stats {
     pub mutants_killed: usize,
     /// Mutant runs made.
     pub mutant_runs: u64,
+    /// Summed over trials that run mutants: the surviving mutants whose site the original
+    /// executed (what execution pruning alone would run). `mutant_runs` over this is
+    /// what infection pruning and sampling save.
+    #[serde(default)]
+    pub mutants_reached: u64,
+    /// Runs of mutants that infection pruning skipped, made anyway to check that each
+    /// survives (only with pruning verification on; a kill stops the campaign).
+    #[serde(default)]
+    pub pruned_verified: u64,
+    /// Saved inputs whose children the guidance multiplied (μZest's KILL_FACTOR).
+    #[serde(default)]
+    pub boosted: usize,
+    /// Saved inputs whose children the guidance divided (N-μZest, old kills only).
+    #[serde(default)]
+    pub reduced: usize,
+    /// Inputs on which a background mutant panicked and the original does not (distinct
+    /// messages; mutants-first phases only).
+    #[serde(default)]
+    pub mutant_panics: usize,
 }
 
 impl Stats {

@@ -60,6 +60,10 @@ pub struct Mutant {
     pub replacement: String,
     /// One-line description, in cargo-mutants' wording where an operator matches theirs.
     pub description: String,
+    /// Whether the schema probes this mutant's site for infection while the original
+    /// records (so a run that never infected it can skip it).
+    #[serde(default)]
+    pub probe: bool,
 }
 
 impl Mutant {

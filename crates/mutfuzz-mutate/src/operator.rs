@@ -47,6 +47,21 @@ pub enum Operator {
 }
 
 impl Operator {
+    /// Whether the schema shape of this operator's sites carries an infection probe
+    /// (the binary and comparison shapes; see `shape::Probe`).
+    pub fn has_infection_probe(self) -> bool {
+        matches!(
+            self,
+            Operator::ArithSwap
+                | Operator::BitSwap
+                | Operator::ShiftSwap
+                | Operator::RelationalBoundary
+                | Operator::RelationalInvert
+                | Operator::RelationalSwap
+                | Operator::EqInvert
+        )
+    }
+
     /// Every operator, in catalog order.
     pub const ALL: [Operator; 19] = [
         Operator::ArithSwap,

@@ -24,8 +24,32 @@ pub(crate) enum Part {
     /// `::mutfuzz_rt::at(__m, BASE, N)`: which of the site's mutants is active (0 = none).
     At,
     /// `match ::mutfuzz_rt::at(__m, BASE, N) { 1 => ARM_1, …, _ => `, with an arm for each
-    /// enabled mutant only; the original code follows.
-    Arms(Vec<String>),
+    /// enabled mutant only; the original code follows. With a probe, the dispatch is
+    /// `at_probe` and a `::mutfuzz_rt::PROBE => { … }` arm runs the probe while recording.
+    Arms(Vec<String>, Option<Probe>),
+}
+
+/// An infection probe: the arm a recording run takes at a site, which notes the mutants
+/// whose alternative differs from the original here and then computes the original.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Probe {
+    /// Each arm is a comparison of the bound references, evaluated and compared with the
+    /// original: `let __o = ORIGINAL; ::mutfuzz_rt::infect_if(ID, (ARM) != __o); … __o`.
+    Compare {
+        /// The original expression over the bound operands.
+        original: String,
+    },
+    /// Primitive arithmetic through the run-time, which evaluates each replacement
+    /// operator with checked operations:
+    /// `::mutfuzz_rt::arith(&__l, &__r, "OP", &[(ID, "REP"), …]); ORIGINAL`.
+    Arith {
+        /// The original operator.
+        op: String,
+        /// Each arm's replacement operator, in arm order.
+        replacements: Vec<String>,
+        /// The original expression over the bound operands.
+        original: String,
+    },
 }
 
 /// The text that one splice writes: parts, numbered with the site's ids when rendered.
@@ -100,7 +124,12 @@ impl Shape {
 
     /// Dispatch: `match at(..) { k => ARM_k, …, _ => ORIGINAL }`.
     fn dispatch(self, arms: Vec<String>, original: Original<'_>) -> Shape {
-        let s = self.part(Part::Arms(arms));
+        self.dispatch_probed(arms, None, original)
+    }
+
+    /// Dispatch with an infection probe arm (see [`Probe`]).
+    fn dispatch_probed(self, arms: Vec<String>, probe: Option<Probe>, original: Original<'_>) -> Shape {
+        let s = self.part(Part::Arms(arms, probe));
         let s = match original {
             Original::Text(t) => s.text(t),
             Original::Hole => s.hole(),
@@ -126,21 +155,28 @@ fn operator_arms(replacements: &[String], left: &str) -> Vec<String> {
 
 /// `a OP b` for arithmetic, bitwise and shift operators: operands bound by value.
 /// Holes: `a`, `b`.
+/// Probed: alternatives on primitive numbers are evaluated while recording.
 pub(crate) fn binary(op: &str, replacements: &[String]) -> Shape {
+    let original = format!("__l {op} __r");
+    let probe =
+        Probe::Arith { op: op.to_owned(), replacements: replacements.to_vec(), original: original.clone() };
     Shape::new()
         .text("({ ")
         .bind_pair(false)
-        .dispatch(operator_arms(replacements, "__l"), Original::Text(&format!("__l {op} __r")))
+        .dispatch_probed(operator_arms(replacements, "__l"), Some(probe), Original::Text(&original))
         .text(" })")
 }
 
 /// `a OP b` for `==`, `<`, …: operands bound by reference and compared as references
 /// (`&String` against `&&str` works through `PartialEq<&B> for &A`). Holes: `a`, `b`.
+/// Probed: every alternative is evaluated while recording.
 pub(crate) fn comparison(op: &str, replacements: &[String]) -> Shape {
+    let original = format!("__l {op} __r");
+    let probe = Probe::Compare { original: original.clone() };
     Shape::new()
         .text("({ ")
         .bind_pair(true)
-        .dispatch(operator_arms(replacements, "__l"), Original::Text(&format!("__l {op} __r")))
+        .dispatch_probed(operator_arms(replacements, "__l"), Some(probe), Original::Text(&original))
         .text(" })")
 }
 

@@ -5,7 +5,7 @@
 //! the number of newlines it replaces, so each line of the schema is the same line of the
 //! user's file. Panics and compiler messages therefore point at the user's line.
 
-use crate::shape::{Part, Piece};
+use crate::shape::{Part, Piece, Probe};
 
 /// One place in the source where one or more mutants apply.
 #[derive(Clone, Debug)]
@@ -87,16 +87,42 @@ pub(crate) fn render(
                     let site = &sites[splice.site.expect("a dispatch belongs to a site")];
                     out.push_str(&format!("::mutfuzz_rt::at(__m, {}, {})", site.base, site.count));
                 }
-                Part::Arms(arms) => {
+                Part::Arms(arms, probe) => {
                     let site = &sites[splice.site.expect("a dispatch belongs to a site")];
-                    out.push_str(&format!("match ::mutfuzz_rt::at(__m, {}, {}) {{ ", site.base, site.count));
-                    for (k, arm) in arms.iter().enumerate() {
-                        let id = site.base + k as u32;
-                        if enabled(id) {
-                            let arm_start = out.len();
-                            out.push_str(&format!("{} => {arm}", k + 1));
-                            owners.push((arm_start..out.len(), Owner::Mutant(id)));
-                            out.push_str(", ");
+                    let at = if probe.is_some() { "at_probe" } else { "at" };
+                    out.push_str(&format!(
+                        "match ::mutfuzz_rt::{at}(__m, {}, {}) {{ ",
+                        site.base, site.count
+                    ));
+                    let ids =
+                        || (0..arms.len()).map(|k| (k, site.base + k as u32)).filter(|&(_, id)| enabled(id));
+                    for (k, id) in ids() {
+                        let arm_start = out.len();
+                        out.push_str(&format!("{} => {}", k + 1, arms[k]));
+                        owners.push((arm_start..out.len(), Owner::Mutant(id)));
+                        out.push_str(", ");
+                    }
+                    match probe {
+                        None => {}
+                        Some(Probe::Compare { original }) => {
+                            out.push_str(&format!("::mutfuzz_rt::PROBE => {{ let __o = {original}; "));
+                            for (k, id) in ids() {
+                                // The arm's own code again: an error in it is that mutant's.
+                                out.push_str(&format!("::mutfuzz_rt::infect_if({id}, "));
+                                let arm_start = out.len();
+                                out.push_str(&format!("({})", arms[k]));
+                                owners.push((arm_start..out.len(), Owner::Mutant(id)));
+                                out.push_str(" != __o); ");
+                            }
+                            out.push_str("__o }, ");
+                        }
+                        Some(Probe::Arith { op, replacements, original }) => {
+                            let alternatives: Vec<String> =
+                                ids().map(|(k, id)| format!("({id}, \"{}\")", replacements[k])).collect();
+                            out.push_str(&format!(
+                                "::mutfuzz_rt::PROBE => {{ ::mutfuzz_rt::arith(&__l, &__r, \"{op}\", &[{}]); {original} }}, ",
+                                alternatives.join(", ")
+                            ));
                         }
                     }
                     out.push_str("_ => ");

@@ -27,9 +27,15 @@
 //! Configuration comes from the environment on first use (see [`env`]), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
+mod infection;
 mod range_limit;
 
+pub use infection::{arith, infect, infect_if, infected, PROBE};
 pub use range_limit::{pred, succ, RangeLimit};
+
+/// Serialises the unit tests that drive the process-global switch.
+#[cfg(test)]
+pub(crate) static TEST_LOCK: Mutex<()> = Mutex::new(());
 
 use std::cell::Cell;
 use std::fmt;
@@ -129,6 +135,25 @@ pub fn at(active: u32, base: u32, n: u32) -> u32 {
     }
     if active == RECORDING {
         hit(base);
+    }
+    0
+}
+
+/// [`at`] for a site with an infection probe: while the original records, it notes the
+/// hit and returns [`PROBE`], so the site runs its probe arm (which computes the original
+/// value too); otherwise it is `at`.
+#[inline(always)]
+pub fn at_probe(active: u32, base: u32, n: u32) -> u32 {
+    if active == 0 {
+        return 0;
+    }
+    let k = active.wrapping_sub(base);
+    if k < n {
+        return k + 1;
+    }
+    if active == RECORDING {
+        hit(base);
+        return PROBE;
     }
     0
 }
@@ -266,6 +291,7 @@ fn init() {
 }
 
 fn allocate_hits(mutants: usize) {
+    infection::allocate(mutants);
     let _ = HITS.set((0..mutants).map(|_| AtomicU8::new(0)).collect());
 }
 
@@ -366,6 +392,7 @@ pub fn start_recording(mutants: usize) {
         }
     }
     reset_run();
+    infection::new_run();
     ACTIVE.store(RECORDING, Relaxed);
 }
 
@@ -419,6 +446,7 @@ mod tests {
     // One test drives the whole sequence: the switch is process-global state.
     #[test]
     fn switch_records_dispatches_and_bounds_runs() {
+        let _g = TEST_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         // Recording: sites report 0 and their base id is remembered; fuel and depth count.
         start_recording(16);
         let m = enter();
@@ -431,7 +459,8 @@ mod tests {
             m + u32::from(pad[0])
         }
         deeper();
-        assert_eq!(site_hits(), vec![3, 9]);
+        assert_eq!(at_probe(m, 11, 2), PROBE);
+        assert_eq!(site_hits(), vec![3, 9, 11]);
         assert_eq!(fuel_used(), 3);
         assert!(max_depth() >= 512, "{}", max_depth());
 
@@ -451,6 +480,8 @@ mod tests {
         assert_eq!(at(m, 4, 1), 1);
         assert_eq!(at(m, 5, 3), 0);
         assert_eq!(at(m, 1, 3), 0);
+        assert_eq!(at_probe(m, 3, 2), 2);
+        assert_eq!(at_probe(m, 5, 3), 0);
         assert_eq!(active(), 4);
 
         // Fuel runs out: the run panics with an `Exhausted` payload.

@@ -2,9 +2,10 @@
 //! configuration, statistics and records.
 //!
 //! The loop only wires the strategies together: a [`Schedule`] picks the parent, an
-//! [`Edit`] makes the child, the original runs once recording site hits and fuel, the
-//! surviving mutants whose site was hit run within budgets derived from the original's
-//! usage, an [`Oracle`] judges them, and a [`Guidance`] decides what to keep. Buffers
+//! [`Edit`] makes the child, the original runs once recording site hits and fuel, a
+//! [`Selector`] chooses mutants from the [`MutantTable`] (by default the surviving ones
+//! whose site was hit), they run within budgets derived from the original's usage, an
+//! [`Oracle`] judges them, and a [`Guidance`] decides what to keep. Buffers
 //! for the input bytes and the mutants to run are reused across trials, and nothing on
 //! the trial path takes a lock.
 
@@ -17,47 +18,24 @@ use std::time::{Duration, Instant};
 use mutfuzz_contract::{
     Budget, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, read_jsonl,
 };
-use serde::{Deserialize, Serialize};
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
-use crate::guidance::{self, Guidance, GuidanceKind, TrialFacts};
+use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Input, Limits, Rng, Source};
+use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
 use crate::schedule::{Schedule, ZestSchedule};
+use crate::select::{self, Prune, Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
 /// table once per process, so a generous first size lets later campaigns in the same
 /// process (with larger catalogs) still record every site.
 const MIN_SITE_TABLE: usize = 1024;
-
-/// What the engine needs to know of a mutant: its id and its site's base id.
-///
-/// Deserializes from the entries of a `mutants.json` catalog, ignoring other fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct MutantInfo {
-    /// Stable mutant id, from 1.
-    pub id: u32,
-    /// Id of the first mutant of this mutant's site (the site's base id).
-    pub site: u32,
-}
-
-impl MutantInfo {
-    /// Parses a `mutants.json` catalog (a JSON array of mutants).
-    pub fn from_json(text: &str) -> Result<Vec<MutantInfo>, Error> {
-        serde_json::from_str(text).map_err(|e| Error::Catalog(format!("mutant catalog is not valid: {e}")))
-    }
-
-    /// Reads a `mutants.json` catalog.
-    pub fn load(path: &Path) -> Result<Vec<MutantInfo>, Error> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        MutantInfo::from_json(&text).map_err(|e| Error::Catalog(format!("{}: {e}", path.display())))
-    }
-}
 
 /// Settings of a campaign.
 #[derive(Clone, Debug)]
@@ -74,8 +52,22 @@ pub struct Config {
     pub limits: Limits,
     /// Fuel and depth bounds of mutant runs.
     pub budget: Budget,
+    /// Which surviving mutants of the sites a trial reaches run (Mu2's pruning).
+    pub prune: Prune,
     /// Run at most this many of the selected mutants per trial, chosen at random (μZest's k).
+    /// A μZest guidance, which also re-runs killed mutants, samples [`MUZEST_SAMPLE`] when
+    /// this is `None`, as the μZest paper's evaluation does.
     pub sample: Option<usize>,
+    /// μZest's KILL_FACTOR: how many times more (or fewer) children a killer gets.
+    pub kill_factor: u32,
+    /// "First, fuzz the mutants": this mutant stands in for the original in every run, and
+    /// the campaign is coverage-guided (no mutant runs, no site hits). Inputs on which it
+    /// panics and the original does not are kept apart in `mutant-panics/`.
+    pub background: Option<u32>,
+    /// Also run every mutant that infection pruning skipped, and stop with
+    /// [`Error::UnsoundPruning`] if one is killed (a check of the probes, for tests and
+    /// benchmarks; it costs every pruned run).
+    pub verify_pruning: bool,
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
@@ -90,7 +82,11 @@ impl Default for Config {
             corpus_dir: None,
             limits: Limits::default(),
             budget: Budget::default(),
+            prune: Prune::default(),
             sample: None,
+            kill_factor: guidance::KILL_FACTOR,
+            background: None,
+            verify_pruning: false,
             check_determinism: true,
         }
     }
@@ -119,21 +115,9 @@ impl Failure {
             message: self.message.clone(),
             location: self.location.clone(),
             trial: self.trial,
+            mutant: None,
         }
     }
-}
-
-/// One mutant's state in the campaign.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MutantStatus {
-    /// The mutant.
-    pub info: MutantInfo,
-    /// Whether its site was hit by the original on some input.
-    pub seen: bool,
-    /// How many times it ran.
-    pub runs: u64,
-    /// How it was killed, if it was.
-    pub killed: Option<KillKind>,
 }
 
 /// Why a campaign could not start or had to stop.
@@ -149,6 +133,16 @@ pub enum Error {
         /// The largest site id of this catalog.
         site: u32,
     },
+    /// A mutant that infection pruning skipped was killed when run anyway: the probe of
+    /// its site is wrong.
+    UnsoundPruning {
+        /// The mutant.
+        mutant: u32,
+        /// The input's name (content hash).
+        input: String,
+        /// How it was killed.
+        kind: KillKind,
+    },
     /// The original gave two different results on the same input.
     Nondeterministic {
         /// The input's name (content hash).
@@ -163,7 +157,7 @@ pub enum Error {
 }
 
 impl Error {
-    fn io(path: &Path, source: io::Error) -> Error {
+    pub(crate) fn io(path: &Path, source: io::Error) -> Error {
         Error::File(FileError::io(path, source))
     }
 }
@@ -177,6 +171,11 @@ impl fmt::Display for Error {
                 f,
                 "the site-hit table of this process was sized for fewer sites than site {site}; \
                  run campaigns with larger catalogs in their own process"
+            ),
+            Error::UnsoundPruning { mutant, input, kind } => write!(
+                f,
+                "infection pruning skipped mutant {mutant} on input {input}, but running it kills it \
+                 ({kind}): its site's infection probe is wrong; run with --prune execution"
             ),
             Error::Nondeterministic { input, bytes, first, second } => {
                 let shown = &bytes[..bytes.len().min(64)];
@@ -208,9 +207,12 @@ impl std::error::Error for Error {
     }
 }
 
+/// Mutants a μZest trial samples when no sample size is configured (the μZest paper's 10).
+pub const MUZEST_SAMPLE: usize = 10;
+
 /// A kill found in the current trial, recorded only if its input is saved.
 struct PendingKill {
-    mutant: usize,
+    mutant: u32,
     kind: KillKind,
     limit: Option<KillLimit>,
 }
@@ -230,7 +232,7 @@ struct PendingKill {
 ///     match mutfuzz_rt::at(__m, 1, 1) { 1 => l >= r, _ => l > r }
 /// }
 ///
-/// let mutants = vec![MutantInfo { id: 1, site: 1 }];
+/// let mutants = vec![MutantInfo::new(1, 1)];
 /// let mut campaign = Campaign::new(Config::default(), mutants, big).unwrap();
 /// campaign.run_trials(2000).unwrap();
 /// // Only x == 9 tells `>` from `>=`; the campaign found it.
@@ -248,17 +250,10 @@ pub struct Campaign<T, O> {
     corpus: Corpus,
     store: Option<Store>,
     seeds: VecDeque<Vec<u8>>,
-    mutants: Vec<MutantInfo>,
+    table: MutantTable,
+    selector: Box<dyn Selector>,
     /// Size of the run-time's site-hit table requested.
-    table: usize,
-    /// Mutant indices sorted by site, and per site id the start of its run in `by_site`.
-    by_site: Vec<u32>,
-    site_start: Vec<u32>,
-    killed: Vec<Option<KillKind>>,
-    seen: Vec<bool>,
-    runs: Vec<u64>,
-    /// Per site id: whether a saved input hit it.
-    covered: Vec<bool>,
+    n_ids: usize,
     kills: Vec<KillRecord>,
     failures: Vec<Failure>,
     failure_messages: HashSet<String>,
@@ -289,38 +284,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         mutants: Vec<MutantInfo>,
         target: impl Fn(T) -> O + 'static,
     ) -> Result<Self, Error> {
-        let mut ids = HashSet::new();
-        for m in &mutants {
-            if m.id == 0 || m.site == 0 || m.site > m.id || m.id > mutfuzz_rt::MAX_MUTANT_ID {
-                return Err(Error::Catalog(format!(
-                    "mutant {} has site {}: ids start at 1 and a site's base id is at most its mutants' ids",
-                    m.id, m.site
-                )));
-            }
-            if !ids.insert(m.id) {
-                return Err(Error::Catalog(format!("mutant id {} appears twice in the catalog", m.id)));
-            }
-        }
-        let max_site = mutants.iter().map(|m| m.site).max().unwrap_or(0);
-        let sites = max_site as usize + 1;
-        let table = sites.max(MIN_SITE_TABLE);
-        probe_site_table(table, max_site)?;
-
-        // Counting sort of mutant indices by site: a flat table, no per-site allocation.
-        let mut site_start = vec![0u32; sites + 1];
-        for m in &mutants {
-            site_start[m.site as usize + 1] += 1;
-        }
-        for i in 1..site_start.len() {
-            site_start[i] += site_start[i - 1];
-        }
-        let mut next = site_start.clone();
-        let mut by_site = vec![0u32; mutants.len()];
-        for (i, m) in mutants.iter().enumerate() {
-            let slot = &mut next[m.site as usize];
-            by_site[*slot as usize] = i as u32;
-            *slot += 1;
-        }
+        let table = MutantTable::new(mutants)?;
+        let max_site = (table.site_ids() - 1) as u32;
+        let n_ids = table.site_ids().max(MIN_SITE_TABLE);
+        probe_site_table(n_ids, max_site)?;
 
         let store = match &config.dir {
             Some(dir) => {
@@ -332,24 +299,27 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
             None => None,
         };
-        let n = mutants.len();
+        let n = table.len();
+        let edit: Box<dyn Edit> = Box::new(Havoc::default());
+        // A background mutant is the program: only coverage can guide that phase.
+        let kind = if config.background.is_some() { GuidanceKind::Coverage } else { config.guidance };
+        let guidance = guidance::build(kind, config.kill_factor);
+        let sample = config.sample.or(guidance.reruns_killed().then_some(MUZEST_SAMPLE));
+        let mut exec = Executor::new(Box::new(target), config.limits);
+        exec.set_background(config.background.unwrap_or(0));
         Ok(Campaign {
-            exec: Executor::new(Box::new(target), config.limits),
+            exec,
             oracle: Box::new(DebugHash),
-            guidance: guidance::build(config.guidance),
+            guidance,
             schedule: Box::new(ZestSchedule::new()),
-            edit: Box::new(Havoc::default()),
+            selector: select::build(config.prune, sample),
+            edit,
             rng: Rng::new(config.seed),
             corpus: Corpus::new(),
             store,
             seeds: VecDeque::new(),
+            n_ids,
             table,
-            by_site,
-            site_start,
-            killed: vec![None; n],
-            seen: vec![false; n],
-            runs: vec![0; n],
-            covered: vec![false; sites],
             kills: Vec::new(),
             failures: Vec::new(),
             failure_messages: HashSet::new(),
@@ -359,7 +329,6 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             pending: Vec::new(),
             events: None,
             edges: EdgeMap::default(),
-            mutants,
             config,
         })
     }
@@ -403,6 +372,13 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self
     }
 
+    /// Uses another mutant selection than the configured one (Mu2's execution pruning,
+    /// sampled when [`Config::sample`] is set).
+    pub fn with_selector(mut self, selector: Box<dyn Selector>) -> Self {
+        self.selector = selector;
+        self
+    }
+
     /// Calls `events` before each original run and each mutant run. One dynamic call
     /// each; meant for writing a line that a supervisor reads.
     pub fn with_events(mut self, events: impl FnMut(Event<'_>) + 'static) -> Self {
@@ -429,13 +405,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         if let Some(torn) = &kills.torn {
             eprintln!("warning: {torn}");
         }
-        let index: std::collections::HashMap<u32, usize> =
-            self.mutants.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        let index = self.table.index_by_id();
         for record in kills.records {
             if let Some(&i) = index.get(&record.mutant)
-                && self.killed[i].is_none()
+                && self.table.kill(i, record.kind)
             {
-                self.killed[i] = Some(record.kind);
                 self.stats.mutants_killed += 1;
                 self.kills.push(record);
             }
@@ -514,12 +488,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     /// Every mutant's state, in catalog order.
     pub fn mutants(&self) -> impl Iterator<Item = MutantStatus> + '_ {
-        self.mutants.iter().enumerate().map(|(i, &info)| MutantStatus {
-            info,
-            seen: self.seen[i],
-            runs: self.runs[i],
-            killed: self.killed[i],
-        })
+        self.table.statuses()
+    }
+
+    /// The mutant table (what selectors see).
+    pub fn table(&self) -> &MutantTable {
+        &self.table
+    }
+
+    /// The name of the mutant selection in use.
+    pub fn selector_name(&self) -> &'static str {
+        self.selector.name()
     }
 
     /// One trial: Alg. 2's loop body.
@@ -536,7 +515,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 None => bytes.clear(),
             }
         }
-        let mut src = Source::new(bytes, Rng::new(self.rng.next_u64())).with_limits(self.config.limits);
+        let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
+            .with_limits(self.config.limits)
+            .with_spans(self.edit.needs_spans());
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
 
@@ -544,23 +525,19 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             events(Event::Trial(input.as_bytes()));
         }
         self.edges.reset();
-        let original = self.exec.run_original(value, self.table, &*self.oracle);
+        let original = self.exec.run_original(value, self.n_ids, &*self.oracle);
         let edges = self.edges.read();
-        let mut new_sites = 0;
-        for &site in &original.hits {
-            let Some(covered) = self.covered.get(site as usize) else { continue };
-            new_sites += usize::from(!covered);
-            let (lo, hi) = self.site_range(site);
-            for &mi in &self.by_site[lo..hi] {
-                let seen = &mut self.seen[mi as usize];
-                self.stats.mutants_seen += usize::from(!*seen);
-                *seen = true;
-            }
-        }
+        let seen_before = self.table.seen_count();
+        let new_sites = self.table.see(&original.hits);
+        self.stats.mutants_seen += self.table.seen_count() - seen_before;
         match &original.end {
             OriginalEnd::Discarded => self.stats.discards += 1,
             OriginalEnd::Panicked { message, location } => {
-                if !self.failure_messages.contains(message) {
+                if let Some(mutant) = self.config.background
+                    && !self.exec.original_panics(input.as_bytes())
+                {
+                    self.record_mutant_panic(&input, mutant, message.clone(), location.clone(), trial)?;
+                } else if !self.failure_messages.contains(message) {
                     self.record_failure(&input, message.clone(), location.clone(), trial)?;
                 }
             }
@@ -569,19 +546,31 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
         self.pending.clear();
         let mut mutants_run = 0;
+        let mut old_kills = 0;
         if self.guidance.runs_mutants() {
-            self.select(&original.hits);
+            self.to_run.clear();
+            self.stats.mutants_reached += self.surviving_at(&original.hits);
+            let sites = TrialSites { hits: &original.hits, rerun_killed: self.guidance.reruns_killed() };
+            self.selector.select(&sites, &self.table, &mut self.rng, &mut self.to_run);
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
             for k in 0..self.to_run.len() {
-                let mi = self.to_run[k] as usize;
+                let mi = self.to_run[k];
+                let id = self.table.info(mi).id;
                 if let Some(events) = &mut self.events {
-                    events(Event::Mutant(self.mutants[mi].id));
+                    events(Event::Mutant(id));
                 }
-                let end = self.exec.run_mutant(self.mutants[mi].id, input.as_bytes(), fuel, depth);
-                self.runs[mi] += 1;
+                let end = self.exec.run_mutant(id, input.as_bytes(), fuel, depth);
+                self.table.ran(mi);
                 if let Some((kind, limit)) = judge(&*self.oracle, &original.end, &end) {
-                    self.pending.push(PendingKill { mutant: mi, kind, limit });
+                    if self.table.killed(mi).is_some() {
+                        old_kills += 1;
+                    } else {
+                        self.pending.push(PendingKill { mutant: mi, kind, limit });
+                    }
                 }
+            }
+            if self.config.verify_pruning {
+                self.verify_pruning(&original, input.as_bytes(), fuel, depth)?;
             }
             mutants_run = self.to_run.len();
             self.stats.mutant_runs += mutants_run as u64;
@@ -594,8 +583,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             edges: edges.edges,
             new_edges: edges.new,
             mutants_run,
-            // Only surviving mutants ran, so every kill here is a first kill.
+            // Pending kills are of mutants no saved input killed.
             new_kills: self.pending.len(),
+            old_kills,
             discarded: matches!(original.end, OriginalEnd::Discarded),
             failed: matches!(original.end, OriginalEnd::Panicked { .. }),
         };
@@ -613,19 +603,16 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
         let name = content_name(input.as_bytes());
         self.stats.edges = self.edges.keep_last();
-        for &site in &original.hits {
-            if let Some(c) = self.covered.get_mut(site as usize) {
-                *c = true;
-            }
-        }
+        self.table.cover(&original.hits);
         if let Some(store) = &self.store {
             store.save_input(&name, input.as_bytes())?;
         }
         for k in 0..self.pending.len() {
             let PendingKill { mutant, kind, limit } = self.pending[k];
-            self.killed[mutant] = Some(kind);
+            // Pending kills are first kills, and each mutant ran once per trial.
+            self.table.kill(mutant, kind);
             self.stats.mutants_killed += 1;
-            let info = self.mutants[mutant];
+            let info = self.table.info(mutant);
             let record =
                 KillRecord { mutant: info.id, site: info.site, kind, limit, input: name.clone(), trial };
             if let Some(store) = &mut self.store {
@@ -640,48 +627,57 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             // Zest's energy scales with what an input covers: sites and edges alike.
             sites: (original.hits.len() + edges.edges) as u32,
             favoured: verdict.favoured,
+            energy: verdict.energy,
             kills: self.pending.len() as u32,
             trial,
         });
         self.stats.corpus = self.corpus.len();
         self.stats.favoured += usize::from(verdict.favoured);
+        self.stats.boosted += usize::from(matches!(verdict.energy, Energy::Times(_)));
+        self.stats.reduced += usize::from(matches!(verdict.energy, Energy::DividedBy(_)));
         Ok(())
     }
 
-    fn site_range(&self, site: u32) -> (usize, usize) {
-        let s = site as usize;
-        (self.site_start[s] as usize, self.site_start[s + 1] as usize)
-    }
-
-    /// Alg. 3: the surviving mutants whose site the original hit, optionally a random
-    /// subset of `sample` of them.
-    fn select(&mut self, hits: &[u32]) {
-        self.to_run.clear();
-        for &site in hits {
-            if site as usize >= self.covered.len() {
-                continue;
-            }
-            let (lo, hi) = self.site_range(site);
-            for &mi in &self.by_site[lo..hi] {
-                if self.killed[mi as usize].is_none() {
-                    self.to_run.push(mi);
+    /// Runs every surviving mutant of a hit site that the original's run did not infect
+    /// and that did not run: each must survive.
+    fn verify_pruning(
+        &mut self,
+        original: &OriginalRun<O>,
+        bytes: &[u8],
+        fuel: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        for &site in &original.hits {
+            for k in 0..self.table.at_site(site).len() {
+                let mi = self.table.at_site(site)[k];
+                let info = self.table.info(mi);
+                let pruned = info.probe && !mutfuzz_rt::infected(info.id);
+                if !pruned || self.table.killed(mi).is_some() || self.to_run.contains(&mi) {
+                    continue;
+                }
+                if let Some(events) = &mut self.events {
+                    events(Event::Mutant(info.id));
+                }
+                let end = self.exec.run_mutant(info.id, bytes, fuel, depth);
+                self.stats.pruned_verified += 1;
+                if let Some((kind, _)) = judge(&*self.oracle, &original.end, &end) {
+                    return Err(Error::UnsoundPruning { mutant: info.id, input: content_name(bytes), kind });
                 }
             }
         }
-        if let Some(k) = self.config.sample
-            && self.to_run.len() > k
-        {
-            // Partial Fisher–Yates: the first k are a uniform sample.
-            for i in 0..k {
-                let j = i + self.rng.below((self.to_run.len() - i) as u64) as usize;
-                self.to_run.swap(i, j);
-            }
-            self.to_run.truncate(k);
-        }
+        Ok(())
+    }
+
+    /// The surviving mutants of the sites `hits` (what execution pruning would run).
+    fn surviving_at(&self, hits: &[u32]) -> u64 {
+        let table = &self.table;
+        hits.iter()
+            .map(|&s| table.at_site(s).iter().filter(|&&mi| table.killed(mi).is_none()).count() as u64)
+            .sum()
     }
 
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
-        let again = self.exec.rerun_original(input.as_bytes(), self.table, &*self.oracle);
+        let again = self.exec.rerun_original(input.as_bytes(), self.n_ids, &*self.oracle);
         if original.end.agrees_with(&again.end, &*self.oracle) {
             return Ok(());
         }
@@ -691,6 +687,29 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             first: original.end.render(),
             second: again.end.render(),
         })
+    }
+
+    /// Keeps an input on which the background mutant panics and the original does not
+    /// (once per message): it points at fault-prone code, and is no failure.
+    fn record_mutant_panic(
+        &mut self,
+        input: &Input,
+        mutant: u32,
+        message: String,
+        location: Option<String>,
+        trial: u64,
+    ) -> Result<(), Error> {
+        if !self.failure_messages.insert(format!("mutant {mutant}: {message}")) {
+            return Ok(());
+        }
+        self.stats.mutant_panics += 1;
+        if let Some(store) = &mut self.store {
+            let name = content_name(input.as_bytes());
+            let record =
+                FailureRecord { input: name.clone(), message, location, trial, mutant: Some(mutant) };
+            store.save_mutant_panic(&name, input.as_bytes(), &record)?;
+        }
+        Ok(())
     }
 
     fn record_failure(
@@ -742,18 +761,4 @@ fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
     let ok = mutfuzz_rt::site_hits().contains(&max_site);
     mutfuzz_rt::activate(0);
     if ok || max_site == 0 { Ok(()) } else { Err(Error::SiteTable { site: max_site }) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_catalog_reads_id_and_site_and_ignores_the_rest() {
-        let json = r#"[{"id": 1, "site": 1, "file": "src/lib.rs", "operator": "x"},
-                       {"id": 2, "site": 1, "description": "replace + with -"}]"#;
-        let m = MutantInfo::from_json(json).unwrap();
-        assert_eq!(m, [MutantInfo { id: 1, site: 1 }, MutantInfo { id: 2, site: 1 }]);
-        assert!(MutantInfo::from_json("{").unwrap_err().to_string().contains("not valid"));
-    }
 }

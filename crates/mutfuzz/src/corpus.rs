@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use mutfuzz_contract::{CampaignDir, FailureRecord, FileError, JsonlWriter, KillRecord, store_new};
 
+use crate::guidance::Energy;
 use crate::input::{Input, Spans};
 
 /// One saved input.
@@ -29,6 +30,8 @@ pub struct Entry {
     pub sites: u32,
     /// Whether the guidance favoured it.
     pub favoured: bool,
+    /// Its children relative to the schedule's count (μZest's KILL_FACTOR).
+    pub energy: Energy,
     /// Mutants it killed first.
     pub kills: u32,
     /// The trial (from 0) that made it.
@@ -88,6 +91,8 @@ pub struct Store {
     corpus: PathBuf,
     kills: JsonlWriter,
     failures: JsonlWriter,
+    /// Opened on the first mutant panic: most campaigns have none.
+    mutant_panics: Option<JsonlWriter>,
 }
 
 impl Store {
@@ -114,6 +119,7 @@ impl Store {
         Ok(Store {
             kills: open(dir.kills())?,
             failures: open(dir.failure_log())?,
+            mutant_panics: None,
             corpus: corpus.to_path_buf(),
             dir,
         })
@@ -147,6 +153,22 @@ impl Store {
     /// Appends one record to `kills.jsonl`.
     pub fn append_kill(&mut self, record: &KillRecord) -> Result<(), FileError> {
         self.kills.append(record)
+    }
+
+    /// Stores an input on which a mutant panicked and the original does not as
+    /// `mutant-panics/<name>` (once), and appends its record to `mutant-panics.jsonl`.
+    pub fn save_mutant_panic(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        record: &FailureRecord,
+    ) -> Result<(), FileError> {
+        store_new(&self.dir.mutant_panics(), name, bytes)?;
+        let writer = match &mut self.mutant_panics {
+            Some(w) => w,
+            slot => slot.insert(JsonlWriter::open(&self.dir.mutant_panic_log())?.0),
+        };
+        writer.append(record)
     }
 
     /// Appends one record to `failures.jsonl`.
@@ -195,6 +217,7 @@ mod tests {
             name: String::new(),
             sites,
             favoured: false,
+            energy: Energy::Zest,
             kills: 0,
             trial: 0,
         };

@@ -32,11 +32,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use mutfuzz_contract::{CampaignDir, GuidanceKind, JsonlWriter, Line, Report, ScoreLine, Stats, read_jsonl};
+use mutfuzz_contract::{
+    CampaignDir, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
+};
 
-use crate::campaign::{Campaign, Config, Event, MutantInfo};
+use crate::campaign::{Campaign, Config, Event};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
+use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
 use crate::score::{SCORE_BUDGET, ScoreEvent, score};
 
@@ -96,9 +99,10 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
+                Prune::names(),
                 names.join(", ")
             )
         };
@@ -131,6 +135,11 @@ pub struct Args {
     trials: Option<u64>,
     time: Option<f64>,
     guidance: GuidanceKind,
+    prune: Prune,
+    sample: Option<usize>,
+    kill_factor: Option<u32>,
+    background: Option<u32>,
+    verify_pruning: bool,
 }
 
 impl Args {
@@ -148,6 +157,11 @@ impl Args {
                 "--trials" => a.trials = Some(number(word, &value(word)?)?),
                 "--time" => a.time = Some(number(word, &value(word)?)?),
                 "--guidance" => a.guidance = value(word)?.parse()?,
+                "--prune" => a.prune = value(word)?.parse()?,
+                "--sample" => a.sample = Some(number(word, &value(word)?)?),
+                "--verify-pruning" => a.verify_pruning = true,
+                "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
+                "--background" => a.background = Some(number(word, &value(word)?)?),
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -211,6 +225,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     let config = Config {
         seed: args.seed,
         guidance: args.guidance,
+        prune: args.prune,
+        sample: args.sample,
+        verify_pruning: args.verify_pruning,
+        kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
+        background: args.background,
         dir: Some(state.clone()),
         corpus_dir: Some(corpus),
         ..Config::default()

@@ -59,8 +59,8 @@
 //! hits, runs the surviving mutants of those sites (Mu2's execution pruning) within fuel
 //! and depth budgets, and keeps the input when it hits a new site or kills a mutant no
 //! kept input killed (Mu2's Alg. 2). The pieces are behind small traits: [`Schedule`]
-//! (parent choice and energy), [`Edit`] (child inputs), [`Guidance`] (what to keep),
-//! [`Oracle`] (output comparison).
+//! (parent choice and energy), [`Edit`] (child inputs), [`Selector`] (which mutants a
+//! trial runs), [`Guidance`] (what to keep), [`Oracle`] (output comparison).
 
 #![deny(missing_docs)]
 
@@ -75,18 +75,21 @@ mod r#gen;
 pub mod guidance;
 pub mod harness;
 mod input;
+pub mod mutants;
 pub mod oracle;
 mod panics;
 pub mod schedule;
 pub mod score;
+pub mod select;
 pub mod trial;
 
-pub use campaign::{Campaign, Config, Error, Event, Failure, MutantInfo, MutantStatus};
+pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
 pub use corpus::{Corpus, Entry, Store};
-pub use edit::{Edit, Havoc};
+pub use edit::{Edit, Havoc, Resample};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
-pub use guidance::{Guidance, Mu2, TrialFacts, Verdict, Zest};
+pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
 pub use input::{Input, Int, Limits, Repeat, Rng, Source, Span, Spans};
+pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
 pub use mutfuzz_contract as contract;
 pub use mutfuzz_contract::{
@@ -96,3 +99,4 @@ pub use mutfuzz_derive::Gen;
 pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::assume;
 pub use schedule::{Schedule, ZestSchedule};
+pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};

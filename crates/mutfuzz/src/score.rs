@@ -6,9 +6,10 @@ use std::fmt::Debug;
 
 use mutfuzz_contract::{Budget, ScoreLine, ScoreOutcome};
 
-use crate::campaign::{MutantInfo, RunGuard};
+use crate::campaign::RunGuard;
 use crate::r#gen::Gen;
 use crate::input::Limits;
+use crate::mutants::MutantInfo;
 use crate::oracle::Oracle;
 use crate::trial::{Executor, judge};
 

@@ -70,11 +70,24 @@ pub(crate) struct Executor<T, O> {
     target: Box<dyn Fn(T) -> O>,
     limits: Limits,
     scratch: Vec<u8>,
+    /// A mutant that stands in for the original in every run ("first, fuzz the mutants"),
+    /// or 0.
+    background: u32,
 }
+
+/// Fuel and stack bytes of a run of the background mutant, which has no original run to
+/// be measured against: generous, and below the smallest main-thread stack.
+pub(crate) const BACKGROUND_FUEL: u64 = 100_000_000;
+pub(crate) const BACKGROUND_DEPTH: usize = 4 << 20;
 
 impl<T: Gen, O: Debug> Executor<T, O> {
     pub(crate) fn new(target: Box<dyn Fn(T) -> O>, limits: Limits) -> Self {
-        Executor { target, limits, scratch: Vec::new() }
+        Executor { target, limits, scratch: Vec::new(), background: 0 }
+    }
+
+    /// Runs mutant `id` in place of the original from now on (0: the original again).
+    pub(crate) fn set_background(&mut self, id: u32) {
+        self.background = id;
     }
 
     /// Replays `bytes` into a value (no spans, no fresh choices needed).
@@ -105,12 +118,29 @@ impl<T: Gen, O: Debug> Executor<T, O> {
     }
 
     /// Runs the original on `value` while recording site hits, fuel and depth.
+    ///
+    /// With a background mutant, that mutant runs instead, bounded and not recording
+    /// (no site hits: edge coverage guides that phase); running out of fuel or stack
+    /// discards the input.
     pub(crate) fn run_original(&mut self, value: T, n_ids: usize, oracle: &dyn Oracle<O>) -> OriginalRun<O> {
-        mutfuzz_rt::start_recording(n_ids);
-        let end = self.call(value);
-        let (fuel, depth) = (mutfuzz_rt::fuel_used(), mutfuzz_rt::max_depth());
-        let hits = mutfuzz_rt::site_hits();
-        mutfuzz_rt::activate(0);
+        let (end, fuel, depth, hits) = if self.background != 0 {
+            mutfuzz_rt::set_limits(BACKGROUND_FUEL, BACKGROUND_DEPTH);
+            mutfuzz_rt::activate(self.background);
+            mutfuzz_rt::reset_run();
+            let end = self.call(value);
+            let fuel = mutfuzz_rt::fuel_used();
+            mutfuzz_rt::activate(0);
+            mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+            let end = if let RunEnd::Exhausted(_) = end { RunEnd::Discarded } else { end };
+            (end, fuel, 0, Vec::new())
+        } else {
+            mutfuzz_rt::start_recording(n_ids);
+            let end = self.call(value);
+            let (fuel, depth) = (mutfuzz_rt::fuel_used(), mutfuzz_rt::max_depth());
+            let hits = mutfuzz_rt::site_hits();
+            mutfuzz_rt::activate(0);
+            (end, fuel, depth, hits)
+        };
         let end = match end {
             RunEnd::Returned(output) => {
                 let fingerprint = oracle.fingerprint(&output);
@@ -137,6 +167,13 @@ impl<T: Gen, O: Debug> Executor<T, O> {
     ) -> OriginalRun<O> {
         let value = self.regenerate(bytes);
         self.run_original(value, n_ids, oracle)
+    }
+
+    /// Whether the original itself (no background mutant, not recording) panics on `bytes`.
+    pub(crate) fn original_panics(&mut self, bytes: &[u8]) -> bool {
+        let value = self.regenerate(bytes);
+        mutfuzz_rt::activate(0);
+        matches!(self.call(value), RunEnd::Panicked(_))
     }
 
     /// Runs mutant `id` on `bytes` within the limits derived from the original's run.

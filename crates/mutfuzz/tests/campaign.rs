@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use mutfuzz::{Campaign, Config, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, Rng, Source};
+use mutfuzz::{
+    Campaign, Config, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, MutantTable, Rng, Selector,
+    Source, TrialSites,
+};
 use mutfuzz_rt::{at, enter, tick};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -32,7 +35,7 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
 fn catalog() -> Vec<MutantInfo> {
     [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 7), (9, 9), (10, 10)]
         .into_iter()
-        .map(|(id, site)| MutantInfo { id, site })
+        .map(|(id, site)| MutantInfo::new(id, site))
         .collect()
 }
 
@@ -340,6 +343,90 @@ fn sampling_k_mutants_bounds_the_runs_per_trial() {
     c.run_trials(200).unwrap();
     let stats = c.stats();
     assert!(stats.mutant_runs <= stats.trials && stats.mutant_runs > 0, "{stats:?}");
+}
+
+#[test]
+fn muzest_reruns_killed_mutants_and_scales_the_children_of_killers() {
+    let _g = lock();
+    let run = |guidance| {
+        let cfg = Config { guidance, ..config(5) };
+        let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+        c.run_trials(1500).unwrap();
+        c
+    };
+    let p = run(GuidanceKind::MuzestP);
+    let n = run(GuidanceKind::MuzestN);
+    for c in [&p, &n] {
+        // Mutant 4 (an index out of bounds) dies on nearly every input, and runs again
+        // after its first kill: μZest rewards inputs that kill it again.
+        let m4 = c.mutants().find(|m| m.info.id == 4).unwrap();
+        assert!(m4.killed.is_some() && m4.runs > 1, "{m4:?}");
+        // At most MUZEST_SAMPLE mutants per trial.
+        let stats = c.stats();
+        assert!(stats.mutant_runs <= stats.trials * mutfuzz::MUZEST_SAMPLE as u64, "{stats:?}");
+        assert!(stats.boosted > 0, "{stats:?}");
+    }
+    // P-μZest never divides (N-μZest divides the children of inputs kept for new coverage
+    // that kill only old mutants: the guidance's unit test shows it).
+    assert_eq!(p.stats().reduced, 0);
+    assert_eq!((p.guidance_name(), n.guidance_name()), ("muzest-p", "muzest-n"));
+}
+
+#[test]
+fn a_background_mutant_is_the_program_and_its_panics_are_kept_apart_from_failures() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    // Mutant 4 indexes out of bounds on every input; the original never panics.
+    let cfg = Config { background: Some(4), dir: Some(dir.path().to_path_buf()), ..config(2) };
+    let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+    c.run_trials(300).unwrap();
+    assert_eq!(c.guidance_name(), "coverage", "a mutants-first phase is coverage-guided");
+    let stats = c.stats();
+    assert_eq!((stats.mutant_runs, stats.failures, stats.mutants_killed), (0, 0, 0), "{stats:?}");
+    // One record per distinct message (the index differs): at most four.
+    assert!((1..=4).contains(&stats.mutant_panics), "{stats:?}");
+    let files = mutfuzz::contract::CampaignDir::new(dir.path());
+    let records = mutfuzz::contract::read_jsonl::<mutfuzz::FailureRecord>(&files.mutant_panic_log()).unwrap();
+    assert_eq!(records.records.len(), stats.mutant_panics);
+    for r in &records.records {
+        assert_eq!(r.mutant, Some(4));
+        assert!(r.message.contains("index out of bounds"), "{r:?}");
+        assert!(files.mutant_panics().join(&r.input).is_file());
+    }
+    assert!(std::fs::read_to_string(files.failure_log()).unwrap_or_default().is_empty());
+}
+
+/// Runs only the mutants of one site: a selection strategy is a plug-in, not a loop edit.
+struct OnlySite(u32);
+
+impl Selector for OnlySite {
+    fn name(&self) -> &'static str {
+        "only-site"
+    }
+
+    fn select(&mut self, sites: &TrialSites<'_>, table: &MutantTable, _rng: &mut Rng, out: &mut Vec<u32>) {
+        if sites.hits.contains(&self.0) {
+            out.extend(table.at_site(self.0).iter().filter(|&&mi| table.killed(mi).is_none()));
+        }
+    }
+}
+
+#[test]
+fn a_custom_selector_decides_which_mutants_run() {
+    let _g = lock();
+    let all = {
+        let mut c = Campaign::new(config(4), catalog(), target).unwrap();
+        c.run_trials(400).unwrap();
+        c.mutants().filter(|m| m.runs > 0).map(|m| m.info.site).collect::<std::collections::BTreeSet<_>>()
+    };
+    assert!(all.len() > 1, "{all:?}");
+    let site = *all.iter().next().unwrap();
+    let mut c = Campaign::new(config(4), catalog(), target).unwrap().with_selector(Box::new(OnlySite(site)));
+    c.run_trials(400).unwrap();
+    assert_eq!(c.selector_name(), "only-site");
+    assert!(c.mutants().all(|m| m.runs == 0 || m.info.site == site));
+    assert!(c.mutants().any(|m| m.runs > 0));
+    assert!(c.kills().iter().all(|k| k.site == site));
 }
 
 #[test]

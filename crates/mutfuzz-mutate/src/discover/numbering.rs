@@ -75,6 +75,7 @@ impl Walked {
                     original: d.original,
                     replacement: d.replacement,
                     description: d.description,
+                    probe: d.operator.has_infection_probe(),
                 });
             }
         }

@@ -93,7 +93,13 @@ fn each_mutant_alone_keeps_every_other_site_on_its_original_path() {
     let d = discover(name, src);
     let one = d.render(0, &|id| id == d.mutants[0].id).text;
     // The first mutant is the outer `*` → `+`; the inner `a + b` keeps the user's code.
-    assert!(one.contains("match ::mutfuzz_rt::at(__m, 1, 2) { 1 => __l + __r, _ => __l * __r }"), "{one}");
+    assert!(
+        one.contains(
+            "match ::mutfuzz_rt::at_probe(__m, 1, 2) { 1 => __l + __r, ::mutfuzz_rt::PROBE => { \
+             ::mutfuzz_rt::arith(&__l, &__r, \"*\", &[(1, \"+\")]); __l * __r }, _ => __l * __r }"
+        ),
+        "{one}"
+    );
     assert!(one.contains("((a + b), c)"), "{one}");
 }
 

@@ -58,6 +58,7 @@ impl Edit for Havoc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guidance::Energy;
     use crate::input::{Input, Spans};
 
     #[test]
@@ -78,6 +79,7 @@ mod tests {
             name: String::new(),
             sites: 1,
             favoured: false,
+            energy: Energy::Zest,
             kills: 0,
             trial: 0,
         };

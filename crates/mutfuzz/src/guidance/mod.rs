@@ -2,9 +2,11 @@
 //! mutants at all. Each strategy is one implementation of [`Guidance`].
 
 mod mu2;
+mod muzest;
 mod zest;
 
 pub use mu2::Mu2;
+pub use muzest::{KILL_FACTOR, MuZest};
 pub use zest::Zest;
 
 /// What one trial found, as the guidance sees it.
@@ -22,6 +24,9 @@ pub struct TrialFacts {
     pub mutants_run: usize,
     /// Mutants killed by this input that no saved input killed.
     pub new_kills: usize,
+    /// Mutants killed by this input that a saved input had killed already (only for a
+    /// guidance that [re-runs killed mutants](Guidance::reruns_killed)).
+    pub old_kills: usize,
     /// Whether the original discarded the input.
     pub discarded: bool,
     /// Whether the original panicked (a failure).
@@ -35,6 +40,31 @@ pub struct Verdict {
     pub save: bool,
     /// Mark it favoured (the schedule gives favoured inputs more energy).
     pub favoured: bool,
+    /// How its number of children differs from what the schedule would give it.
+    pub energy: Energy,
+}
+
+/// A saved input's number of children relative to the schedule's (μZest's KILL_FACTOR).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Energy {
+    /// What the schedule gives it.
+    #[default]
+    Zest,
+    /// That many times more.
+    Times(u32),
+    /// That many times fewer (at least one).
+    DividedBy(u32),
+}
+
+impl Energy {
+    /// `children` scaled: never below one.
+    pub fn apply(self, children: u64) -> u64 {
+        match self {
+            Energy::Zest => children,
+            Energy::Times(k) => children.saturating_mul(u64::from(k)),
+            Energy::DividedBy(k) => (children / u64::from(k.max(1))).max(1),
+        }
+    }
 }
 
 /// A feedback strategy.
@@ -43,16 +73,23 @@ pub trait Guidance {
     fn name(&self) -> &'static str;
     /// Whether trials run the surviving mutants whose sites the input hit.
     fn runs_mutants(&self) -> bool;
+    /// Whether trials also run mutants that a saved input already killed (μZest rewards
+    /// inputs that kill them again).
+    fn reruns_killed(&self) -> bool {
+        false
+    }
     /// Decides on one trial's input.
     fn judge(&mut self, facts: &TrialFacts) -> Verdict;
 }
 
 pub use mutfuzz_contract::GuidanceKind;
 
-/// The strategy of a built-in kind.
-pub fn build(kind: GuidanceKind) -> Box<dyn Guidance> {
+/// The strategy of a built-in kind; `kill_factor` is μZest's.
+pub fn build(kind: GuidanceKind, kill_factor: u32) -> Box<dyn Guidance> {
     match kind {
         GuidanceKind::Coverage => Box::new(Zest),
         GuidanceKind::Mu2 => Box::new(Mu2),
+        GuidanceKind::MuzestP => Box::new(MuZest { positive: true, kill_factor }),
+        GuidanceKind::MuzestN => Box::new(MuZest { positive: false, kill_factor }),
     }
 }

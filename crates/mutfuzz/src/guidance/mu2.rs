@@ -1,7 +1,7 @@
 //! Mu2's guidance (Alg. 2): keep inputs that add coverage or kill a mutant that no
 //! saved input killed, and favour the killers.
 
-use super::{Guidance, TrialFacts, Verdict};
+use super::{Energy, Guidance, TrialFacts, Verdict};
 
 /// Mutation-analysis feedback: save on new site coverage or a new kill; favour killers.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,6 +20,7 @@ impl Guidance for Mu2 {
         Verdict {
             save: facts.new_sites > 0 || facts.new_edges > 0 || facts.new_kills > 0,
             favoured: facts.new_kills > 0,
+            energy: Energy::Zest,
         }
     }
 }
@@ -33,9 +34,9 @@ mod tests {
     fn mu2_saves_on_coverage_or_kills_and_favours_only_killers() {
         let mut g = Mu2;
         let f = |new_sites, new_kills| TrialFacts { new_sites, new_kills, ..TrialFacts::default() };
-        assert_eq!(g.judge(&f(0, 0)), Verdict { save: false, favoured: false });
-        assert_eq!(g.judge(&f(1, 0)), Verdict { save: true, favoured: false });
-        assert_eq!(g.judge(&f(0, 2)), Verdict { save: true, favoured: true });
+        assert_eq!(g.judge(&f(0, 0)), Verdict { save: false, favoured: false, energy: Energy::Zest });
+        assert_eq!(g.judge(&f(1, 0)), Verdict { save: true, favoured: false, energy: Energy::Zest });
+        assert_eq!(g.judge(&f(0, 2)), Verdict { save: true, favoured: true, energy: Energy::Zest });
         assert!(g.runs_mutants());
     }
 

@@ -1,6 +1,6 @@
 //! Zest's coverage-only guidance (the baseline): keep inputs that hit a new site or edge.
 
-use super::{Guidance, TrialFacts, Verdict};
+use super::{Energy, Guidance, TrialFacts, Verdict};
 
 /// Coverage-only feedback: save an input when it hits a site, an edge, or an edge's
 /// hit-count bucket that no saved input hit.
@@ -21,6 +21,6 @@ impl Guidance for Zest {
     }
 
     fn judge(&mut self, facts: &TrialFacts) -> Verdict {
-        Verdict { save: facts.new_sites > 0 || facts.new_edges > 0, favoured: false }
+        Verdict { save: facts.new_sites > 0 || facts.new_edges > 0, favoured: false, energy: Energy::Zest }
     }
 }

@@ -23,14 +23,16 @@ impl ZestSchedule {
         ZestSchedule::default()
     }
 
-    /// Children a parent gets per cycle: `50 × sites / max_sites` (at least one), ×20 when favoured.
+    /// Children a parent gets per cycle: `50 × sites / max_sites` (at least one), ×20 when
+    /// favoured, then scaled by the entry's [`Energy`](crate::guidance::Energy) (μZest).
     pub fn energy(entry: &Entry, max_sites: u32) -> u64 {
         let base = if max_sites == 0 {
             BASE_CHILDREN
         } else {
             (BASE_CHILDREN * u64::from(entry.sites) / u64::from(max_sites)).max(1)
         };
-        if entry.favoured { base * FAVOURED_MULTIPLIER } else { base }
+        let children = if entry.favoured { base * FAVOURED_MULTIPLIER } else { base };
+        entry.energy.apply(children)
     }
 }
 
@@ -53,6 +55,7 @@ impl Schedule for ZestSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::guidance::Energy;
     use crate::input::{Input, Spans};
 
     fn entry(sites: u32, favoured: bool) -> Entry {
@@ -62,6 +65,7 @@ mod tests {
             name: String::new(),
             sites,
             favoured,
+            energy: Energy::Zest,
             kills: 0,
             trial: 0,
         }
@@ -73,6 +77,10 @@ mod tests {
         assert_eq!(ZestSchedule::energy(&entry(5, false), 10), 25);
         assert_eq!(ZestSchedule::energy(&entry(5, true), 10), 500);
         assert_eq!(ZestSchedule::energy(&entry(0, false), 10), 1);
+        let boosted = Entry { energy: Energy::Times(20), ..entry(5, false) };
+        assert_eq!(ZestSchedule::energy(&boosted, 10), 500);
+        let reduced = Entry { energy: Energy::DividedBy(20), ..entry(5, false) };
+        assert_eq!(ZestSchedule::energy(&reduced, 10), 1);
     }
 
     #[test]
