@@ -204,6 +204,20 @@ pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: 
     }
 }
 
+/// `cargo check -p package` of the copy (its lib and bins), with JSON messages: what
+/// the lint check reads.
+pub fn check(scratch: &Scratch, flags: &BuildFlags, package: &str) -> Result<CargoRun> {
+    let mut cmd = Command::new(cargo());
+    cmd.args(["check", "--message-format=json"])
+        .arg("--manifest-path")
+        .arg(scratch.work.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(scratch.layout.schema_target())
+        .args(["-p", package])
+        .args(flags.cargo_args());
+    run(cmd, |_| None)
+}
+
 /// The cargo command that builds the harness package (which depends on the schema crate
 /// by path): optimized, or unoptimized with `dev`. Both profiles share one target dir,
 /// where cargo keeps them apart (`<triple>/release/`, `<triple>/debug/`), so switching

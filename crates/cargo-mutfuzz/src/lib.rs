@@ -21,6 +21,7 @@ mod init_cmd;
 pub mod interrupt;
 pub mod lab;
 pub mod layout;
+pub mod lint_check;
 pub mod lints;
 pub mod list;
 pub mod loader;

@@ -2,11 +2,10 @@
 //! but not in the schema: there every mutant sits beside the original code, so a
 //! variable a mutant stops using is still used by the original arm.
 //!
-//! What we do about it: mutants of a crate that denies or forbids such a lint at crate
-//! level (or with `-D warnings` in `RUSTFLAGS`), whose operator deletes code (a replaced
-//! body, a deleted call or match arm), carry a note in `outcomes.json` and are counted
-//! on the console: a rebuild per mutant (cargo-mutants) may find them unviable. They are
-//! not rebuilt one by one to find out, which would give up the single build.
+//! So mutants that delete code (a replaced body, a deleted call or match arm) in a crate
+//! that denies or forbids such a lint at crate level (or with `-D warnings` in
+//! `RUSTFLAGS`) are checked alone by [`crate::lint_check`], or with `--no-lint-check`
+//! carry a note in `outcomes.json`.
 
 use std::path::Path;
 

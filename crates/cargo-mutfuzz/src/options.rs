@@ -92,6 +92,10 @@ pub struct TestArgs {
     /// Do not enable the default features.
     #[arg(long, help_heading = "Build")]
     pub no_default_features: bool,
+    /// Do not check mutants that delete code, one `cargo check` each, against the lints
+    /// the crate denies (`#![deny(warnings)]`, …); mark them `lint_risk` instead.
+    #[arg(long)]
+    pub no_lint_check: bool,
     /// Do not run doctests (they are compiled per run, so they cost more than unit tests).
     #[arg(long)]
     pub no_doctests: bool,

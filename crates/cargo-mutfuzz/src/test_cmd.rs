@@ -21,6 +21,7 @@ use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
 use crate::interrupt;
 use crate::lab::{Lab, Limits};
+use crate::lint_check;
 use crate::lints;
 use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
@@ -153,6 +154,14 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
     crate::list::report(&console, &discovery);
+    for p in ws.packages.iter().filter(|p| p.proc_macro) {
+        console.message(&format!(
+            "note: {} is a proc-macro crate: a macro expanded while the schema builds runs with no \
+             mutant active, so only its unit tests and doctests (expanded as they run) reach its \
+             mutants, not expansions in other tests",
+            p.name
+        ));
+    }
     let multiplier =
         args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
     let minimum_timeout =
@@ -250,6 +259,9 @@ fn mutation_test(
             *o = Some(fixed(m, Outcome::Unviable, Some(reason.clone())));
         }
     }
+    if !args.no_lint_check {
+        lint_verdicts(ws, &scratch, discovery, &flags, console, results)?;
+    }
     let mut binaries = build.binaries.clone();
     if args.no_doctests {
         console.message("note: doctests are not run (--no-doctests)");
@@ -294,11 +306,19 @@ fn mutation_test(
                 (format!("fails ({})", f.exit), "")
             };
             let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
+            // A doctest compiled into our test target is named where the user wrote it.
+            let test = doctests
+                .iter()
+                .flat_map(|t| &t.entries)
+                .find(|e| doctest && f.test.starts_with(&format!("{} (", e.test_name())))
+                .map_or(format!("test {}", f.test), |e| {
+                    format!("the doctest at {}:{}", e.file, e.fence_line)
+                });
             let no_doctests = if doctest { "; to leave doctests out, run with --no-doctests" } else { "" };
             eprintln!(
-                "error: test {} {what} without any mutant{hint}; mutation testing needs a passing \
+                "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
                  suite{no_doctests}:\n{}",
-                f.test, f.output
+                f.output
             );
             let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
             (summary.binaries, summary.tests, summary.seconds) =
@@ -350,7 +370,9 @@ fn mutation_test(
     for ((i, _), r) in to_run.iter().zip(ran?) {
         results.outcomes[*i] = r;
     }
-    mark_lint_risks(ws, console, &mut results.outcomes);
+    if args.no_lint_check {
+        mark_lint_risks(ws, console, &mut results.outcomes);
+    }
     Ok(None)
 }
 
@@ -367,36 +389,97 @@ fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome 
     }
 }
 
-/// Note on each mutant that ran, in a package denying a lint its deleted code can
-/// trigger, that a real build of it may not compile (see [`crate::lints`]).
-fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<MutantOutcome>]) {
-    let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
-    let mut marked = 0;
-    for p in &ws.packages {
-        let mut denied: Vec<String> =
-            p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)).collect();
-        if lints::rustflags_deny_warnings(&flags) {
-            denied.push("warnings (RUSTFLAGS)".to_owned());
+/// The lints that package `p`'s crate roots (or `RUSTFLAGS`) deny and code a mutant
+/// deletes can trigger, each named once.
+fn denied_lints(p: &crate::workspace::Package) -> Vec<String> {
+    let mut denied: Vec<String> = Vec::new();
+    for lint in p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)) {
+        if !denied.contains(&lint) {
+            denied.push(lint);
         }
-        denied.dedup();
-        if denied.is_empty() {
+    }
+    if lints::rustflags_deny_warnings(&std::env::var("RUSTFLAGS").unwrap_or_default()) {
+        denied.push("warnings (RUSTFLAGS)".to_owned());
+    }
+    denied
+}
+
+/// Check each viable mutant that deletes code, in a package denying a lint such code can
+/// trigger (see [`crate::lints`]), alone with [`lint_check`]: those a lint rejects are
+/// unviable and never run. Then the schema text is written back for the runs.
+fn lint_verdicts(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    console: &mut Console,
+    results: &mut Results<'_>,
+) -> Result<()> {
+    let mut checked = false;
+    for p in &ws.packages {
+        let denied = denied_lints(p);
+        let at_risk: Vec<&Mutant> = discovery
+            .mutants
+            .iter()
+            .zip(&results.outcomes)
+            .filter(|(m, o)| o.is_none() && m.package == p.name && lints::deletes_code(m.operator))
+            .map(|(m, _)| m)
+            .collect();
+        if denied.is_empty() || at_risk.is_empty() {
             continue;
         }
-        let note = format!("a real build may reject it: the crate denies {}", denied.join(", "));
-        for o in outcomes.iter_mut().flatten() {
-            if o.mutant.package == p.name
-                && matches!(o.outcome, Outcome::Caught | Outcome::Missed | Outcome::Timeout)
-                && lints::deletes_code(o.mutant.operator)
-            {
-                o.lint_risk = Some(note.clone());
-                marked += 1;
+        checked = true;
+        let unviable = lint_check::check(scratch, discovery, flags, &p.name, &at_risk, console)?;
+        console.message(&format!(
+            "Lint check: {} mutants of {} that delete code, each checked alone (the crate denies \
+             {}): {} unviable",
+            at_risk.len(),
+            p.name,
+            denied.join(", "),
+            unviable.len()
+        ));
+        for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
+            if let Some(message) = unviable.get(&m.id) {
+                *o = Some(fixed(m, Outcome::Unviable, Some(message.clone())));
             }
         }
     }
-    if marked > 0 {
-        console.message(&format!(
-            "note: {marked} mutants delete code in a crate that denies unused-code lints; a \
-             rebuild per mutant may find them unviable (`lint_risk` in outcomes.json)"
-        ));
+    if checked {
+        // The same text the schema build compiled; only doctests run through rustdoc
+        // rebuild the library (its files are newer).
+        let viable: Vec<bool> = results.outcomes.iter().map(|o| o.is_none()).collect();
+        let ids: HashMap<u32, bool> = discovery.mutants.iter().map(|m| m.id).zip(viable).collect();
+        schema_build::write_schema(scratch, discovery, &|id| ids.get(&id).copied().unwrap_or(false))?;
+    }
+    Ok(())
+}
+
+/// With `--no-lint-check`: mark each mutant that ran and deletes code, in a package
+/// denying a lint such code can trigger, `lint_risk`.
+fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<MutantOutcome>]) {
+    for p in &ws.packages {
+        let denied = denied_lints(p);
+        if denied.is_empty() {
+            continue;
+        }
+        let mut marked = 0;
+        for o in outcomes.iter_mut().flatten() {
+            if o.mutant.package == p.name
+                && o.outcome != Outcome::Unviable
+                && lints::deletes_code(o.mutant.operator)
+            {
+                o.lint_risk =
+                    Some(format!("a real build may reject it: the crate denies {}", denied.join(", ")));
+                marked += 1;
+            }
+        }
+        if marked > 0 {
+            console.message(&format!(
+                "note: {marked} mutants of {} delete code in a crate that denies {}; not checked \
+                 (--no-lint-check): a rebuild per mutant may find them unviable (`lint_risk` in outcomes.json)",
+                p.name,
+                denied.join(", ")
+            ));
+        }
     }
 }

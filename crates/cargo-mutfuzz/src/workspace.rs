@@ -19,6 +19,8 @@ pub struct Package {
     pub spec: PackageSpec,
     /// Its library target's crate name, if it has one (and so doctests).
     pub lib_name: Option<String>,
+    /// Whether its library is a proc-macro crate (its code runs in the compiler).
+    pub proc_macro: bool,
 }
 
 /// The workspace and the packages chosen from it.
@@ -125,8 +127,10 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
             t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib | TargetKind::ProcMacro))
         })
         .map(|t| t.name.replace('-', "_"));
+    let proc_macro = p.targets.iter().any(|t| t.kind.contains(&TargetKind::ProcMacro));
     Ok(Package {
         lib_name,
+        proc_macro,
         name: p.name.to_string(),
         spec: PackageSpec {
             name: p.name.to_string(),

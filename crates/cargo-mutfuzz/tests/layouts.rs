@@ -68,17 +68,18 @@ fn a_proc_macro_crate_is_mutated_and_its_tests_run() {
     let tmp = fixture("proc-macro");
     let out = mutfuzz_in(tmp.path(), &["test", "-j", "2"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("note: pm-fixture is a proc-macro crate"), "{stderr}");
     let outcomes = outcomes(tmp.path());
-    // The derive runs inside the compiler, where no test process reaches it: not covered.
-    // The helper, unit-tested at run time, is caught everywhere.
+    // `#![forbid(unused)]`: each replaced body leaves a parameter unused, so a real build
+    // rejects it (the lint check). The helper, unit-tested at run time, is caught.
     assert_eq!(
         outcome_lines(&outcomes),
         "\
-not-covered src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()
-caught      src/lib.rs:18:5: replace type_name -> Option<&str> with None
-caught      src/lib.rs:18:5: replace type_name -> Option<&str> with Some(\"\")
-caught      src/lib.rs:18:5: replace type_name -> Option<&str> with Some(\"xyzzy\")
+unviable    src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()
+unviable    src/lib.rs:18:5: replace type_name -> Option<&str> with None
+unviable    src/lib.rs:18:5: replace type_name -> Option<&str> with Some(\"\")
+unviable    src/lib.rs:18:5: replace type_name -> Option<&str> with Some(\"xyzzy\")
 caught      src/lib.rs:20:12: replace if condition w == \"struct\" || w == \"enum\" with true in type_name
 caught      src/lib.rs:20:12: replace if condition w == \"struct\" || w == \"enum\" with false in type_name
 caught      src/lib.rs:20:26: replace || with && in type_name
@@ -89,20 +90,39 @@ caught      src/lib.rs:21:70: delete ! in type_name
 caught      src/lib.rs:21:96: replace != with == in type_name
 "
     );
-    // Not-covered mutants are listed on the console, as missed ones are.
+    assert_eq!(
+        find(&outcomes, "replace type_name -> Option<&str> with None")["detail"],
+        "unused variable: `item`"
+    );
+    assert!(
+        stderr.contains(
+            "Lint check: 4 mutants of pm-fixture that delete code, each checked alone (the crate \
+             denies unused): 4 unviable"
+        ),
+        "{stderr}"
+    );
+
+    // Unchecked, they run: the derive runs inside the compiler, where no test process
+    // reaches it, so it is not covered (and listed on the console, as missed ones are).
+    let out = mutfuzz_in(tmp.path(), &["test", "-j", "2", "--no-lint-check"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr
             .contains("NOT-COVERED src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()"),
         "{stderr}"
     );
-    // `#![forbid(unused)]`: a replaced body leaves `item` unused in a real build.
+    let outcomes = self::outcomes(tmp.path());
     let none = find(&outcomes, "replace type_name -> Option<&str> with None");
+    assert_eq!(none["outcome"], "caught");
     assert_eq!(none["lint_risk"], "a real build may reject it: the crate denies unused");
     assert!(find(&outcomes, "delete ! in type_name").get("lint_risk").is_none());
     assert!(
-        stderr.contains("note: 3 mutants delete code in a crate that denies unused-code lints"),
+        stderr.contains("note: 4 mutants of pm-fixture delete code in a crate that denies unused"),
         "{stderr}"
     );
+    let not_covered = std::fs::read_to_string(tmp.path().join("mutfuzz.out/not_covered.txt")).unwrap();
+    assert_eq!(not_covered, "src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()\n");
 }
 
 #[test]
@@ -181,7 +201,13 @@ fn a_failing_doctest_baseline_suggests_no_doctests() {
     let out = mutfuzz_in(tmp.path(), &["test"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
-    assert!(stderr.contains("to leave doctests out, run with --no-doctests"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: the doctest at src/lib.rs:6 fails (exit code 101) without any mutant; mutation \
+             testing needs a passing suite; to leave doctests out, run with --no-doctests"
+        ),
+        "{stderr}"
+    );
 }
 
 /// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
