@@ -208,12 +208,19 @@ pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<En
         return campaign(built, args, files);
     }
     if args.time.is_none() && args.trials.is_none() {
-        return Err(exit_code::usage(anyhow::anyhow!("--strategy mutants-first splits a budget: give --time or --trials")));
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "--strategy mutants-first splits a budget: give --time or --trials"
+        )));
     }
     let phases = mutants_first::mutant_phases(built, args, files)?;
     let phase_trials: u64 = phases.mutants.iter().map(|p| p.1).sum();
     if phases.interrupted {
-        return Ok(Ended { stop: Stop::Interrupted, elapsed: phases.elapsed, trials: phase_trials, last: None });
+        return Ok(Ended {
+            stop: Stop::Interrupted,
+            elapsed: phases.elapsed,
+            trials: phase_trials,
+            last: None,
+        });
     }
     let mut rest = args.clone();
     rest.time = args.time.map(|t| t.saturating_sub(phases.elapsed));
