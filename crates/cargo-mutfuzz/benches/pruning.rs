@@ -84,7 +84,18 @@ fn fuzz(dir: &Path, target: &str, trials: u64, prune: &str) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-mutfuzz"));
     cmd.args(["mutfuzz", "fuzz", target, "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .args(["--trials", &trials.to_string(), "--seed", "1", "--prune", prune, "--corpus"])
+        // Every reached mutant (no sample), so both rules see the same campaign.
+        .args([
+            "--trials",
+            &trials.to_string(),
+            "--seed",
+            "1",
+            "--mutant-sample",
+            "0",
+            "--prune",
+            prune,
+            "--corpus",
+        ])
         .arg(&corpus);
     cmd.env_remove("CARGO_TARGET_DIR");
     // The build (cached after the first rule) is not part of the campaign's time: the

@@ -230,6 +230,20 @@ pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<En
     Ok(Ended { elapsed: ended.elapsed + phases.elapsed, trials: ended.trials + phase_trials, ..ended })
 }
 
+/// Mutants a `mu2` trial runs at most when `--mutant-sample` is not given: an input of a
+/// large crate can reach hundreds of surviving mutants, and running them all made `mu2`
+/// keep 16 % of `coverage`'s trials/s and kill fewer (3,163 against 3,715 in 60 s) on the minilang example.
+pub const MU2_MUTANT_SAMPLE: u64 = 4;
+
+/// The sample size passed to the harness (`None`: the engine's default, μZest's 10).
+pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
+    match (args.mutant_sample, args.guidance) {
+        (Some(k), _) => Some(k),
+        (None, mutfuzz_contract::GuidanceKind::Mu2) => Some(MU2_MUTANT_SAMPLE),
+        (None, _) => None,
+    }
+}
+
 /// `--hang-timeout` must be a positive number of seconds.
 pub fn check_hang_timeout(secs: f64) -> Result<()> {
     if !secs.is_finite() || secs <= 0.0 {
@@ -380,7 +394,7 @@ fn fuzz_command(
         "--kill-factor".into(),
         args.kill_factor.to_string().into(),
     ];
-    if let Some(k) = args.mutant_sample {
+    if let Some(k) = mutant_sample(args) {
         a.extend(["--sample".into(), k.to_string().into()]);
     }
     if args.verify_pruning {
@@ -460,7 +474,10 @@ fn print_summary(
             s.mutants_reached,
             s.mutant_runs as f64 / s.trials.max(1) as f64,
             args.prune,
-            args.mutant_sample.map(|k| format!(", sample of {k}")).unwrap_or_default(),
+            mutant_sample(args)
+                .filter(|&k| k > 0)
+                .map(|k| format!(", at most {k} per trial"))
+                .unwrap_or_default(),
         );
     }
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {

@@ -144,9 +144,11 @@ pub struct FuzzArgs {
     /// `execution` runs them all.
     #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
     pub prune: Prune,
-    /// Run a uniform random sample of at most K of those mutants per trial (μZest;
-    /// `muzest-p` and `muzest-n` sample 10 unless told otherwise).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Run a uniform random sample of at most K of those mutants per trial (μZest's
+    /// random selection). Default: 4 under `mu2` (so an input that reaches hundreds of
+    /// mutants does not stall the campaign), 10 under `muzest-p`/`muzest-n` (the μZest
+    /// paper's); 0 runs every one.
+    #[arg(long, value_name = "K")]
     pub mutant_sample: Option<u64>,
     /// μZest's KILL_FACTOR: children of an input that kills are multiplied by it
     /// (`muzest-n` divides those of inputs that kill only mutants killed before).

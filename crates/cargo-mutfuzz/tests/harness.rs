@@ -226,7 +226,19 @@ fn infection_pruning_skips_only_mutants_that_survive_when_run_anyway() {
     let tmp = copy_of("../../examples/insertion-sort");
     let fuzz = |corpus: &str, extra: &[&str]| {
         let corpus = tmp.path().join(corpus).to_string_lossy().into_owned();
-        let mut args = vec!["fuzz", "sort", "--trials", "3000", "--seed", "3", "--corpus", &corpus];
+        // Every reached mutant (no sample): the two rules must see the same campaign.
+        let mut args = vec![
+            "fuzz",
+            "sort",
+            "--trials",
+            "3000",
+            "--seed",
+            "3",
+            "--mutant-sample",
+            "0",
+            "--corpus",
+            &corpus,
+        ];
         args.extend(extra);
         let out = mutfuzz(tmp.path(), &args);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

@@ -55,9 +55,9 @@ pub struct Config {
     pub budget: Budget,
     /// Which surviving mutants of the sites a trial reaches run (Mu2's pruning).
     pub prune: Prune,
-    /// Run at most this many of the selected mutants per trial, chosen at random (μZest's k).
-    /// A μZest guidance, which also re-runs killed mutants, samples [`MUZEST_SAMPLE`] when
-    /// this is `None`, as the μZest paper's evaluation does.
+    /// Run at most this many of the selected mutants per trial, chosen at random (μZest's k);
+    /// `Some(0)` runs them all. A μZest guidance, which also re-runs killed mutants,
+    /// samples [`MUZEST_SAMPLE`] when this is `None`, as the μZest paper's evaluation does.
     pub sample: Option<usize>,
     /// μZest's KILL_FACTOR: how many times more (or fewer) children a killer gets.
     pub kill_factor: u32,
@@ -318,7 +318,12 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         // A background mutant is the program: only coverage can guide that phase.
         let kind = if config.background.is_some() { GuidanceKind::Coverage } else { config.guidance };
         let guidance = guidance::build(kind, config.kill_factor);
-        let sample = config.sample.or(guidance.reruns_killed().then_some(MUZEST_SAMPLE));
+        let sample = match config.sample {
+            // Zero asks for every selected mutant, even under μZest.
+            Some(0) => None,
+            Some(k) => Some(k),
+            None => guidance.reruns_killed().then_some(MUZEST_SAMPLE),
+        };
         let mut exec = Executor::new(Box::new(target), config.limits);
         exec.set_background(config.background.unwrap_or(0));
         Ok(Campaign {
