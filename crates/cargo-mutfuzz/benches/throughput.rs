@@ -8,7 +8,9 @@
 //! Each example is copied (without build output and corpus) into the bench's scratch
 //! directory under the target dir, whose harness builds are kept between runs.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -27,7 +29,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let seconds: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(10.0);
     let only: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let examples = common::examples();
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("throughput");
     let mut rows = Vec::new();
     for (example, target) in EXAMPLES {
@@ -35,7 +37,7 @@ fn main() {
             continue;
         }
         let dir = scratch.join(example);
-        sync(&examples.join(example), &dir);
+        common::sync(&examples.join(example), &dir);
         eprintln!("== {example}: {target}, {seconds}s per guidance");
         let report = eval(&dir, target, seconds);
         rows.push((example, target, report));
@@ -91,39 +93,4 @@ fn eval(dir: &Path, target: &str, seconds: f64) -> Value {
     );
     let path = dir.join("target/mutfuzz/eval").join(target).join("eval.json");
     serde_json::from_str(&std::fs::read_to_string(&path).expect("eval.json")).expect("valid eval.json")
-}
-
-/// Make `to` a copy of the example `from`, keeping `to/target` (its builds).
-fn sync(from: &Path, to: &Path) {
-    if to.exists() {
-        for entry in std::fs::read_dir(to).unwrap() {
-            let entry = entry.unwrap();
-            if entry.file_name() != "target" {
-                let p: PathBuf = entry.path();
-                if p.is_dir() {
-                    std::fs::remove_dir_all(&p).unwrap();
-                } else {
-                    std::fs::remove_file(&p).unwrap();
-                }
-            }
-        }
-    }
-    copy_dir(from, to);
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == "target" || name == "corpus" || name == "Cargo.lock" {
-            continue;
-        }
-        let dest = to.join(&name);
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), dest).unwrap();
-        }
-    }
 }
