@@ -36,4 +36,16 @@ mod tests {
         ExecutionPruning.select(&sites, &table, &mut Rng::new(0), &mut out);
         assert_eq!(out, [0, 2, 4, 5], "mutant 2 (index 1) is killed; site 4 did not run; 99 is no site");
     }
+
+    #[test]
+    fn killed_mutants_run_again_only_when_asked_and_never_after_a_crash_or_a_hang() {
+        let mut table = three_sites();
+        table.kill(0, KillKind::OutputDiffers);
+        table.kill(1, KillKind::Crash);
+        table.kill(2, KillKind::Timeout);
+        let mut out = Vec::new();
+        let sites = TrialSites { hits: &[1], rerun_killed: true };
+        ExecutionPruning.select(&sites, &table, &mut Rng::new(0), &mut out);
+        assert_eq!(out, [0]);
+    }
 }

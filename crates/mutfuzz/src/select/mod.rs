@@ -12,6 +12,7 @@ pub use infection::InfectionPruning;
 pub use sample::Sample;
 
 pub use mutfuzz_contract::Prune;
+use mutfuzz_contract::KillKind;
 
 use crate::input::Rng;
 use crate::mutants::MutantTable;
@@ -39,10 +40,16 @@ pub struct TrialSites<'a> {
 }
 
 impl TrialSites<'_> {
-    /// Whether mutant `index` is a candidate as far as kills go.
+    /// Whether mutant `index` is a candidate as far as kills go: surviving, or (when
+    /// killed mutants run again) killed in a way that ends one run, not the process or
+    /// the budget — a mutant that crashed or hung would take every trial down with it.
     #[inline]
     pub fn candidate(&self, table: &MutantTable, index: u32) -> bool {
-        self.rerun_killed || table.killed(index).is_none()
+        match table.killed(index) {
+            None => true,
+            Some(KillKind::OutputDiffers | KillKind::Panic | KillKind::Discard) => self.rerun_killed,
+            Some(KillKind::Timeout | KillKind::Crash) => false,
+        }
     }
 }
 
