@@ -95,6 +95,9 @@ pub struct Files {
 pub enum Blame {
     /// A new kill of this mutant, by this input.
     Kill { mutant: u32, kind: KillKind, input: String },
+    /// A mutant killed before by its output (re-run under μZest) took the process down:
+    /// recorded again as a crash or hang, so the engine never re-runs it.
+    Rerun { mutant: u32, kind: KillKind },
     /// A new failure of the original on this input.
     Failure { input: String },
     /// Nothing new: nothing was running, or it was recorded before.
@@ -115,7 +118,12 @@ pub fn attribute(
         Running::Nothing => Ok(Blame::Nothing),
         Running::Mutant(id) => {
             let kills = files.state.kills();
-            if records::read::<KillRecord>(&kills)?.iter().any(|k| k.mutant == id) {
+            let before: Vec<KillKind> = records::read::<KillRecord>(&kills)?
+                .iter()
+                .filter(|k| k.mutant == id)
+                .map(|k| k.kind)
+                .collect();
+            if before.iter().any(|k| matches!(k, KillKind::Crash | KillKind::Timeout)) {
                 return Ok(Blame::Nothing);
             }
             // The input first: a kill record must never name an input that is not stored.
@@ -131,7 +139,11 @@ pub fn attribute(
                 trial,
             };
             append_record(&kills, &record)?;
-            Ok(Blame::Kill { mutant: id, kind, input: name })
+            if before.is_empty() {
+                Ok(Blame::Kill { mutant: id, kind, input: name })
+            } else {
+                Ok(Blame::Rerun { mutant: id, kind })
+            }
         }
         Running::Original => {
             let (_, new) = store_new(&files.state.failures(), &name, &t.input)?;
@@ -345,6 +357,10 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
                     Blame::Kill { mutant, kind, input } => {
                         format!("mutant {mutant} killed by {kind} ({how}) on input {input}; restarting the harness")
                     }
+                    Blame::Rerun { mutant, kind } => format!(
+                        "mutant {mutant}, killed before, died ({how}) when run again; recorded as {kind}, \
+                         never run again; restarting the harness"
+                    ),
                     Blame::Failure { input } => format!(
                         "FAILURE: the original died ({how}) on input {input}; saved in {}; restarting the harness",
                         files.state.failures().display()
@@ -577,13 +593,32 @@ mod tests {
         );
         // Recorded once, even if it somehow runs again.
         assert_eq!(attribute(&t, &died, "again", 4, &files, &sites).unwrap(), Blame::Nothing);
+        // A mutant killed by its output and run again (μZest) that crashes is recorded a
+        // second time, as a crash, and then never again.
+        append_record(
+            &files.state.kills(),
+            &KillRecord {
+                mutant: 7,
+                site: 7,
+                kind: KillKind::OutputDiffers,
+                limit: None,
+                input: name.clone(),
+                trial: 1,
+            },
+        )
+        .unwrap();
+        let rerun = tracked(&["trial 0102", "mutant 7"]);
+        let blame = attribute(&rerun, &died, "killed by signal 6", 5, &files, &sites).unwrap();
+        assert_eq!(blame, Blame::Rerun { mutant: 7, kind: KillKind::Crash });
+        assert_eq!(attribute(&rerun, &died, "again", 6, &files, &sites).unwrap(), Blame::Nothing);
 
         let hung = tracked(&["trial 09", "mutant 6"]);
         let blame =
             attribute(&hung, &Ending::Hung(Duration::from_secs(1)), "hung", 7, &files, &sites).unwrap();
         assert!(matches!(blame, Blame::Kill { mutant: 6, kind: KillKind::Timeout, .. }), "{blame:?}");
         let kills = records::read::<KillRecord>(&files.state.kills()).unwrap();
-        assert_eq!(kills[1].limit, Some(KillLimit::Wall));
+        let last = kills.last().unwrap();
+        assert_eq!((last.mutant, last.limit), (6, Some(KillLimit::Wall)));
 
         let t = tracked(&["trial ff"]);
         let blame = attribute(&t, &died, "killed by signal 6", 9, &files, &sites).unwrap();

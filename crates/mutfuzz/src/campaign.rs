@@ -437,11 +437,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
         let index = self.table.index_by_id();
         for record in kills.records {
-            if let Some(&i) = index.get(&record.mutant)
-                && self.table.kill(i, record.kind)
-            {
+            let Some(&i) = index.get(&record.mutant) else { continue };
+            if self.table.kill(i, record.kind) {
                 self.stats.mutants_killed += 1;
                 self.kills.push(record);
+            } else {
+                // A later record of a mutant killed before: it crashed or hung when run
+                // again (μZest), and must not run again.
+                self.table.ended_process(i, record.kind);
             }
         }
         let dir = store.corpus_dir().to_path_buf();

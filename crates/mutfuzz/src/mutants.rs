@@ -232,6 +232,16 @@ impl MutantTable {
         true
     }
 
+    /// Records that mutant `index`, killed before, later crashed or hung the process (a
+    /// second record in `kills.jsonl`): from now on it counts as killed that way, so it is
+    /// never run again.
+    pub fn ended_process(&mut self, index: u32, kind: KillKind) {
+        let slot = &mut self.killed[index as usize];
+        if slot.is_some() && matches!(kind, KillKind::Crash | KillKind::Timeout) {
+            *slot = Some(kind);
+        }
+    }
+
     /// Every mutant's state, in catalog order.
     pub fn statuses(&self) -> impl Iterator<Item = MutantStatus> + '_ {
         self.mutants.iter().enumerate().map(|(i, &info)| MutantStatus {

@@ -11,8 +11,8 @@ pub use execution::ExecutionPruning;
 pub use infection::InfectionPruning;
 pub use sample::Sample;
 
-pub use mutfuzz_contract::Prune;
 use mutfuzz_contract::KillKind;
+pub use mutfuzz_contract::Prune;
 
 use crate::input::Rng;
 use crate::mutants::MutantTable;
