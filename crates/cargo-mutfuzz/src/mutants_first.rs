@@ -142,7 +142,17 @@ pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ph
         let phase_files = Files { state: state.clone(), corpus: corpus.clone() };
         let name = built.discovery.mutants.iter().find(|m| m.id == id).map(|m| m.name()).unwrap_or_default();
         eprintln!("Phase: mutant {id} ({name})");
-        let ended: Ended = fuzz_cmd::campaign(built, &phase_args, &phase_files)?;
+        let ended: Ended = match fuzz_cmd::campaign(built, &phase_args, &phase_files) {
+            Ok(ended) => ended,
+            // A mutant that takes the process down on every input (a crash in the code
+            // it feeds to `unsafe`, say) ends its own phase, not the campaign.
+            Err(e) if !crate::interrupt::interrupted() => {
+                eprintln!("  mutant {id}: {e:#}; its phase ends here");
+                phases.mutants.push((id, 0, 0, 0));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let panics = fuzz_cmd::count_files(&state.mutant_panics());
         let gained = fuzz_cmd::count_files(&corpus).saturating_sub(before);
         eprintln!(
