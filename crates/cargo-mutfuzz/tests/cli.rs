@@ -242,20 +242,6 @@ fn a_missing_manifest_is_a_clear_error() {
     assert!(stderr.contains("no Cargo.toml at /nonexistent/Cargo.toml"), "{stderr}");
 }
 
-/// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
-fn processes_under(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().into_owned();
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(&needle) {
-            found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
-        }
-    }
-    found
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_during_test_writes_every_finished_outcome_and_leaves_no_test_running() {
@@ -313,8 +299,8 @@ fn ctrl_c_during_test_writes_every_finished_outcome_and_leaves_no_test_running()
     assert_eq!(std::fs::read_to_string(dir.join("not_run.txt")).unwrap().lines().count(), not_run);
     // No test process of the copy outlives the command.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !processes_under(tmp.path()).is_empty() {
-        assert!(Instant::now() < deadline, "still running: {:?}", processes_under(tmp.path()));
+    while !common::processes_under(tmp.path()).is_empty() {
+        assert!(Instant::now() < deadline, "still running: {:?}", common::processes_under(tmp.path()));
         std::thread::sleep(Duration::from_millis(100));
     }
 }

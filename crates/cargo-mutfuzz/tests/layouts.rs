@@ -210,21 +210,6 @@ fn a_failing_doctest_baseline_suggests_no_doctests() {
     );
 }
 
-/// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
-#[cfg(target_os = "linux")]
-fn processes_under(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().into_owned();
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(&needle) {
-            found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
-        }
-    }
-    found
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_and_sighup_stop_the_running_test_and_keep_what_finished() {
@@ -255,8 +240,8 @@ fn sigterm_and_sighup_stop_the_running_test_and_keep_what_finished() {
         assert_eq!(find(&outcomes, "replace pause -> u32 with 1")["outcome"], "caught");
         assert_eq!(find(&outcomes, "replace * with + in pause")["outcome"], "not-run");
         let deadline = Instant::now() + Duration::from_secs(10);
-        while !processes_under(tmp.path()).is_empty() {
-            assert!(Instant::now() < deadline, "still running: {:?}", processes_under(tmp.path()));
+        while !common::processes_under(tmp.path()).is_empty() {
+            assert!(Instant::now() < deadline, "still running: {:?}", common::processes_under(tmp.path()));
             std::thread::sleep(Duration::from_millis(100));
         }
     }

@@ -329,7 +329,12 @@ impl Active for Pristine {
 /// active. While recording it notes that the site ran.
 #[inline(always)]
 pub fn at<A: Active>(active: A, base: u32, n: u32) -> u32 {
-    let active = active.sites();
+    dispatch(active.sites(), base, n, 0)
+}
+
+/// [`at`] and [`at_probe`]: `recording` is what a recording run gets after noting the hit.
+#[inline(always)]
+fn dispatch(active: u32, base: u32, n: u32, recording: u32) -> u32 {
     if active == 0 {
         return 0;
     }
@@ -339,6 +344,7 @@ pub fn at<A: Active>(active: A, base: u32, n: u32) -> u32 {
     }
     if active == RECORDING {
         hit(base);
+        return recording;
     }
     0
 }
@@ -387,19 +393,7 @@ macro_rules! twice {
 /// value too); otherwise it is `at`.
 #[inline(always)]
 pub fn at_probe<A: Active>(active: A, base: u32, n: u32) -> u32 {
-    let active = active.sites();
-    if active == 0 {
-        return 0;
-    }
-    let k = active.wrapping_sub(base);
-    if k < n {
-        return k + 1;
-    }
-    if active == RECORDING {
-        hit(base);
-        return PROBE;
-    }
-    0
+    dispatch(active.sites(), base, n, PROBE)
 }
 
 /// The site-hit table of a recording run.

@@ -24,3 +24,20 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
+// Each test crate includes this module and uses part of it.
+#[allow(dead_code)]
+#[cfg(target_os = "linux")]
+pub fn processes_under(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            found.push(format!("{}: {cmdline}", entry.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
