@@ -37,22 +37,6 @@ fn manifest(dir: &Path) -> String {
     dir.join("Cargo.toml").to_string_lossy().into_owned()
 }
 
-fn outcome_lines(outcomes: &Value) -> String {
-    let mut text = String::new();
-    for o in outcomes["outcomes"].as_array().unwrap() {
-        let m = &o["mutant"];
-        text.push_str(&format!(
-            "{:<12}{}:{}:{}: {}\n",
-            o["outcome"].as_str().unwrap(),
-            m["file"].as_str().unwrap(),
-            m["span"]["start"]["line"],
-            m["span"]["start"]["column"],
-            m["description"].as_str().unwrap()
-        ));
-    }
-    text
-}
-
 #[test]
 fn test_command_gives_every_mutant_of_the_example_its_exact_outcome() {
     let tmp = copy_example("textstats");
@@ -68,7 +52,7 @@ fn test_command_gives_every_mutant_of_the_example_its_exact_outcome() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/textstats_outcomes.txt"),
     )
     .unwrap();
-    assert_eq!(outcome_lines(&outcomes), expected);
+    assert_eq!(common::outcome_lines(&outcomes), expected);
 
     // The runaway mutants end by fuel, quickly, not by the 10 s wall clock.
     for o in outcomes["outcomes"].as_array().unwrap().iter().filter(|o| o["outcome"] == "timeout") {
@@ -142,7 +126,7 @@ fn a_second_test_run_reuses_the_viability_and_gives_the_same_outcomes_under_rust
     assert!(!second_err.contains("(round 1)"), "{second_err}");
     assert_eq!(second["schema_build_cached"], true);
     assert_eq!(second["schema_build"], first["schema_build"]);
-    assert_eq!(outcome_lines(&second), outcome_lines(&first));
+    assert_eq!(common::outcome_lines(&second), common::outcome_lines(&first));
     // No caught mutant's log holds a backtrace.
     let logs = tmp.path().join("mutfuzz.out/log");
     for entry in std::fs::read_dir(&logs).unwrap() {
@@ -282,7 +266,7 @@ fn ctrl_c_during_test_writes_every_finished_outcome_and_leaves_no_test_running()
     )
     .unwrap();
     // Every mutant is listed; each one that finished has exactly its uninterrupted outcome.
-    let lines = outcome_lines(&outcomes);
+    let lines = common::outcome_lines(&outcomes);
     assert_eq!(lines.lines().count(), expected.lines().count());
     let (mut ran, mut not_run) = (0, 0);
     for (got, want) in lines.lines().zip(expected.lines()) {

@@ -37,23 +37,6 @@ fn outcomes(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("mutfuzz.out/outcomes.json")).unwrap()).unwrap()
 }
 
-/// `outcome  file:line:col: description`, one line per mutant.
-fn outcome_lines(outcomes: &Value) -> String {
-    let mut text = String::new();
-    for o in outcomes["outcomes"].as_array().unwrap() {
-        let m = &o["mutant"];
-        text.push_str(&format!(
-            "{:<12}{}:{}:{}: {}\n",
-            o["outcome"].as_str().unwrap(),
-            m["file"].as_str().unwrap(),
-            m["span"]["start"]["line"],
-            m["span"]["start"]["column"],
-            m["description"].as_str().unwrap()
-        ));
-    }
-    text
-}
-
 fn find<'a>(outcomes: &'a Value, description: &str) -> &'a Value {
     outcomes["outcomes"]
         .as_array()
@@ -74,7 +57,7 @@ fn a_proc_macro_crate_is_mutated_and_its_tests_run() {
     // `#![forbid(unused)]`: each replaced body leaves a parameter unused, so a real build
     // rejects it (the lint check). The helper, unit-tested at run time, is caught.
     assert_eq!(
-        outcome_lines(&outcomes),
+        common::outcome_lines(&outcomes),
         "\
 unviable    src/lib.rs:11:5: replace name_len -> TokenStream with Default::default()
 unviable    src/lib.rs:18:5: replace type_name -> Option<&str> with None
@@ -133,7 +116,7 @@ fn paths_outside_the_package_and_symlinks_resolve_as_from_the_users_tree() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(
-        outcome_lines(&outcomes(&app)),
+        common::outcome_lines(&outcomes(&app)),
         "\
 caught      src/lib.rs:7:5: replace greet -> String with String::new()
 caught      src/lib.rs:7:5: replace greet -> String with \"xyzzy\".into()
@@ -153,7 +136,7 @@ fn a_runaway_that_sleeps_costs_seconds_not_ten() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let outcomes = outcomes(tmp.path());
     assert_eq!(
-        outcome_lines(&outcomes),
+        common::outcome_lines(&outcomes),
         "\
 missed      src/lib.rs:6:5: replace pause -> u32 with 0
 caught      src/lib.rs:6:5: replace pause -> u32 with 1

@@ -273,6 +273,8 @@ pub struct Campaign<T, O> {
     /// Worker processes for parallel mutant runs, and each trial's verdicts by position.
     workers: Option<Workers>,
     verdicts: Vec<Option<Verdict>>,
+    /// One worker's share of a trial's mutant ids, reused across trials.
+    worker_ids: Vec<u32>,
     /// The current trial's original fuel (the work estimate of its mutant runs).
     last_fuel: u64,
     events: Option<EventSink>,
@@ -348,6 +350,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             pending: Vec::new(),
             workers: None,
             verdicts: Vec::new(),
+            worker_ids: Vec::new(),
             last_fuel: 0,
             events: None,
             edges: EdgeMap::default(),
@@ -680,12 +683,12 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         // choice, like the verdicts, independent of timing).
         let work = (n as u64).saturating_mul(self.last_fuel.max(1));
         let parallel = procs > 1 && n > 1 && work >= self.config.parallel_min_work;
-        let mut ids = Vec::new();
         if parallel && let Some(workers) = &mut self.workers {
+            let ids = &mut self.worker_ids;
             for w in 0..workers.len() {
                 ids.clear();
                 ids.extend((w + 1..n).step_by(procs).map(|p| self.table.info(self.to_run[p]).id));
-                workers.start(w, bytes, fuel, depth, &ids);
+                workers.start(w, bytes, fuel, depth, ids);
             }
         }
         let step = if parallel { procs } else { 1 };

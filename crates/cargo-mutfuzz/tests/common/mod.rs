@@ -41,3 +41,21 @@ pub fn processes_under(dir: &Path) -> Vec<String> {
     }
     found
 }
+
+/// `outcome  file:line:col: description`, one line per mutant of an `outcomes.json`.
+#[allow(dead_code)]
+pub fn outcome_lines(outcomes: &serde_json::Value) -> String {
+    let mut text = String::new();
+    for o in outcomes["outcomes"].as_array().unwrap() {
+        let m = &o["mutant"];
+        text.push_str(&format!(
+            "{:<12}{}:{}:{}: {}\n",
+            o["outcome"].as_str().unwrap(),
+            m["file"].as_str().unwrap(),
+            m["span"]["start"]["line"],
+            m["span"]["start"]["column"],
+            m["description"].as_str().unwrap()
+        ));
+    }
+    text
+}

@@ -47,12 +47,8 @@ mod tests {
         right: u32,
     }
 
-    #[test]
-    fn resampling_changes_one_field_and_keeps_the_other() {
-        let mut src = Source::new(Vec::new(), Rng::new(9)).with_spans(true);
-        let pair: Pair = src.draw();
-        let (input, spans) = src.into_input();
-        let parent = Entry {
+    fn entry(input: Input, spans: Spans) -> Entry {
+        Entry {
             input,
             spans,
             name: String::new(),
@@ -61,7 +57,15 @@ mod tests {
             energy: Energy::Zest,
             kills: 0,
             trial: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn resampling_changes_one_field_and_keeps_the_other() {
+        let mut src = Source::new(Vec::new(), Rng::new(9)).with_spans(true);
+        let pair: Pair = src.draw();
+        let (input, spans) = src.into_input();
+        let parent = entry(input, spans);
         let mut rng = Rng::new(4);
         let mut out = Vec::new();
         let (mut left_only, mut right_only) = (0, 0);
@@ -79,16 +83,7 @@ mod tests {
 
     #[test]
     fn an_input_without_spans_is_redrawn_whole() {
-        let parent = Entry {
-            input: Input::new(vec![7; 8]),
-            spans: Spans::default(),
-            name: String::new(),
-            sites: 0,
-            favoured: false,
-            energy: Energy::Zest,
-            kills: 0,
-            trial: 0,
-        };
+        let parent = entry(Input::new(vec![7; 8]), Spans::default());
         let mut out = Vec::new();
         Resample.edit(&parent, &mut Rng::new(1), &mut out);
         assert_eq!(out.len(), 8);
