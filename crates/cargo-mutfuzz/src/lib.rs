@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod binaries;
 pub mod cargo_build;
 pub mod console;
+pub mod dev_deps;
 pub mod diagnostics;
 pub mod doctest_target;
 pub mod engine;
