@@ -178,7 +178,8 @@ pub enum Stop {
 pub struct Ended {
     /// Why it stopped.
     pub stop: Stop,
-    /// Wall time of the fuzz loop (harness starts and restarts included).
+    /// Wall time of the fuzz loop (harness starts and restarts included); with
+    /// `--cpu-time`, the harness processes' CPU time.
     pub elapsed: Duration,
     /// Trials over every harness process.
     pub trials: u64,
@@ -190,6 +191,7 @@ pub struct Ended {
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
+    check_cpu_time(args)?;
     let built = harness::build(&args.package, &args.target, args.dev)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
@@ -256,6 +258,28 @@ pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
     }
 }
 
+/// `--cpu-time` counts the harness process only, so it needs one job.
+pub fn check_cpu_time(args: &FuzzArgs) -> Result<()> {
+    if args.cpu_time && args.jobs > 1 {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "--cpu-time counts the harness process's CPU time only: use it without --jobs"
+        )));
+    }
+    Ok(())
+}
+
+/// CPU time (user + system) of every child process this one has waited for.
+fn children_cpu_time() -> Duration {
+    // SAFETY: `usage` is a valid, writable rusage; RUSAGE_CHILDREN is a constant.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv =
+        |t: libc::timeval| Duration::new(t.tv_sec.max(0) as u64, (t.tv_usec.clamp(0, 999_999) * 1000) as u32);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
 /// `--hang-timeout` must be a positive number of seconds.
 pub fn check_hang_timeout(secs: f64) -> Result<()> {
     if !secs.is_finite() || secs <= 0.0 {
@@ -284,6 +308,10 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
     let hang = Duration::from_secs_f64(args.hang_timeout);
     let log = files.state.harness_log();
     let start = Instant::now();
+    // With --cpu-time the budget is spent by the harness processes, counted when each ends.
+    let cpu_before = children_cpu_time();
+    let spent =
+        || if args.cpu_time { children_cpu_time().saturating_sub(cpu_before) } else { start.elapsed() };
     let mut status_line = StatusLine::new(Duration::from_secs(5));
     let mut trials_before = 0u64;
     let mut restarts = 0u32;
@@ -294,7 +322,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
             break Stop::Interrupted;
         }
         let remaining_trials = args.trials.map(|n| n.saturating_sub(trials_before));
-        let remaining_time = args.time.map(|t| t.saturating_sub(start.elapsed()));
+        let remaining_time = args.time.map(|t| t.saturating_sub(spent()));
         if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
             break Stop::Budget;
         }
@@ -380,7 +408,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         }
     };
     status_line.finish();
-    Ok(Ended { stop, elapsed: start.elapsed(), trials: trials_before, last })
+    Ok(Ended { stop, elapsed: spent(), trials: trials_before, last })
 }
 
 fn fuzz_command(
@@ -435,6 +463,9 @@ fn fuzz_command(
     }
     if let Some(t) = time {
         a.extend(["--time".into(), t.as_secs_f64().ceil().max(1.0).to_string().into()]);
+        if args.cpu_time {
+            a.push("--cpu-time".into());
+        }
     }
     let refs: Vec<&std::ffi::OsStr> = a.iter().map(OsString::as_os_str).collect();
     built.command(&refs)

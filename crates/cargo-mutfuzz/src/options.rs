@@ -176,6 +176,10 @@ pub struct FuzzArgs {
     /// seed and trials give the same kills, corpus and statistics whatever N is.
     #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: u64,
+    /// Count `--time` in CPU seconds of the harness, not wall seconds: runs compared "for
+    /// equal time" on a shared or loaded machine then get equal work. One job only.
+    #[arg(long)]
+    pub cpu_time: bool,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
@@ -293,6 +297,10 @@ pub struct EvalArgs {
     /// Fuzz only, do not score the corpora (for throughput: trials/s, edges).
     #[arg(long)]
     pub no_score: bool,
+    /// Every campaign's `--time` counts the harness's CPU time (see `fuzz --cpu-time`), and
+    /// trials/s are per CPU second: a fair comparison on a loaded machine.
+    #[arg(long)]
+    pub cpu_time: bool,
 }
 
 /// `cargo mutfuzz run`.

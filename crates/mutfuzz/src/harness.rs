@@ -37,6 +37,7 @@ use mutfuzz_contract::{
 };
 
 use crate::campaign::{Campaign, Config, Event};
+use crate::clock::Clock;
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
@@ -100,7 +101,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -137,6 +138,8 @@ pub struct Args {
     seed: u64,
     trials: Option<u64>,
     time: Option<f64>,
+    /// `--time` and the reported times are this process's CPU time, not wall time.
+    cpu_time: bool,
     guidance: GuidanceKind,
     prune: Prune,
     sample: Option<usize>,
@@ -161,6 +164,7 @@ impl Args {
                 "--seed" => a.seed = number(word, &value(word)?)?,
                 "--trials" => a.trials = Some(number(word, &value(word)?)?),
                 "--time" => a.time = Some(number(word, &value(word)?)?),
+                "--cpu-time" => a.cpu_time = true,
                 "--guidance" => a.guidance = value(word)?.parse()?,
                 "--prune" => a.prune = value(word)?.parse()?,
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
@@ -254,6 +258,10 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
             Event::Mutant(id) => protocol(Line::Mutant(id)),
         });
+    if args.cpu_time && args.jobs.is_some_and(|j| j > 1) {
+        // Worker processes' CPU time is not this process's: the budget would not hold.
+        return Err("--cpu-time counts the harness process only: use it with one job".to_owned());
+    }
     if let Some(jobs) = args.jobs.filter(|&j| j > 1) {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
         let target = args.target.clone();
@@ -281,13 +289,13 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     if csv.metadata().map(|m| m.len() == 0).unwrap_or(false) {
         let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
-    let start = Instant::now();
-    let deadline = args.time.map(|t| start + Duration::from_secs_f64(t.max(0.0)));
-    let mut last_report = start;
+    let clock = Clock::start(args.cpu_time);
+    let budget = args.time.map(|t| Duration::from_secs_f64(t.max(0.0)));
+    let mut last_report = Instant::now();
     loop {
         let stats = campaign.stats();
         let trials_left = args.trials.map(|n| n.saturating_sub(stats.trials));
-        if trials_left == Some(0) || deadline.is_some_and(|d| Instant::now() >= d) {
+        if trials_left == Some(0) || budget.is_some_and(|b| clock.elapsed() >= b) {
             break;
         }
         // Small slices keep the stats line and the stop conditions timely.
@@ -299,11 +307,12 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         if last_report.elapsed() >= Duration::from_secs(1) {
             last_report = Instant::now();
             let s = campaign.stats();
-            protocol(Line::Stats(report(s, start.elapsed())));
-            let _ = csv.write_all(s.csv_row(start.elapsed().as_secs_f64()).as_bytes());
+            let elapsed = clock.elapsed();
+            protocol(Line::Stats(report(s, elapsed)));
+            let _ = csv.write_all(s.csv_row(elapsed.as_secs_f64()).as_bytes());
         }
     }
-    protocol(Line::Done(report(campaign.stats(), start.elapsed())));
+    protocol(Line::Done(report(campaign.stats(), clock.elapsed())));
     Ok(0)
 }
 

@@ -68,6 +68,7 @@
 extern crate self as mutfuzz;
 
 pub mod campaign;
+pub mod clock;
 pub mod corpus;
 pub mod coverage;
 pub mod edit;
