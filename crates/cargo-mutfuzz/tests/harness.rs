@@ -523,3 +523,24 @@ fn eval_refuses_a_config_that_sets_what_eval_sets_before_building_anything() {
     assert!(stderr.contains("--seed is set by eval itself"), "{stderr}");
     assert!(!tmp.path().join("target").exists(), "{stderr}");
 }
+
+#[test]
+fn cpu_time_budgets_count_the_harness_cpu_seconds_and_need_one_job() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    let refused = mutfuzz(tmp.path(), &["fuzz", "sort", "--cpu-time", "--jobs", "2", "--time", "1"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--cpu-time counts the harness process's CPU time only"), "{stderr}");
+
+    let started = std::time::Instant::now();
+    let out = mutfuzz(tmp.path(), &["fuzz", "sort", "--cpu-time", "--time", "2"]);
+    let wall = started.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // stats.csv's clock is the budget's: CPU seconds, never more than the wall time the
+    // whole command took (build included), and the budget was spent.
+    let csv = std::fs::read_to_string(tmp.path().join("target/mutfuzz/sort/stats.csv")).unwrap();
+    let last: f64 = csv.lines().last().unwrap().split(',').next().unwrap().parse().unwrap();
+    assert!(last <= wall, "{last} CPU seconds in {wall} wall seconds:\n{csv}");
+    assert!(stderr.contains("budget spent"), "{stderr}");
+}
