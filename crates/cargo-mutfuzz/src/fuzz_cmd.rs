@@ -190,7 +190,7 @@ pub struct Ended {
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
-    let built = harness::build(&args.package, &args.target, args.dev)?;
+    let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -298,7 +298,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
             break Stop::Budget;
         }
-        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time);
+        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time)?;
         let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
         let show = |p: &mut Progress, t: &Tracker| {
             p.elapsed = start.elapsed();
@@ -390,7 +390,7 @@ fn fuzz_command(
     restarts: u32,
     trials: Option<u64>,
     time: Option<Duration>,
-) -> std::process::Command {
+) -> Result<std::process::Command> {
     let mut a: Vec<OsString> = vec![
         "fuzz".into(),
         args.target.clone().into(),
@@ -437,7 +437,7 @@ fn fuzz_command(
         a.extend(["--time".into(), t.as_secs_f64().ceil().max(1.0).to_string().into()]);
     }
     let refs: Vec<&std::ffi::OsStr> = a.iter().map(OsString::as_os_str).collect();
-    built.command(&refs)
+    built.sandboxed_command(&refs, &[&files.corpus])
 }
 
 fn print_summary(

@@ -102,6 +102,11 @@ pub struct TestArgs {
     /// Directory for results (default: `mutfuzz.out` in the workspace root).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub output: Option<PathBuf>,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
     /// Arguments for the test binaries' listing (filters, `--skip`, `--include-ignored`).
     #[arg(last = true, value_name = "TEST ARGS")]
     pub test_args: Vec<String>,
@@ -197,6 +202,11 @@ pub struct FuzzArgs {
     /// Fuzz with this mutant as the program (one mutants-first phase).
     #[arg(long, value_name = "MUTANT", hide = true)]
     pub background: Option<u32>,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `--strategy`.
@@ -264,6 +274,11 @@ pub struct ScoreArgs {
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `cargo mutfuzz eval`.
@@ -289,6 +304,11 @@ pub struct EvalArgs {
     /// Fuzz only, do not score the corpora (for throughput: trials/s, edges).
     #[arg(long)]
     pub no_score: bool,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `cargo mutfuzz run`.
@@ -304,6 +324,11 @@ pub struct RunArgs {
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// A positive, finite number of seconds.

@@ -27,6 +27,7 @@ use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
 use crate::output::OutputDir;
 use crate::process::Exit;
+use crate::sandbox::{Policy, Sandbox};
 use crate::schema_build;
 use crate::scratch::Scratch;
 use crate::viability::{BuildFailure, Round};
@@ -183,7 +184,8 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     };
 
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
-    match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
+    let env = Env { limits, jobs, config: &config };
+    match mutation_test(args, &ws, &discovery, env, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
         Ok(Some(code)) => results.finish(&console).map(|_| code),
         Ok(None) => results.finish(&console),
@@ -193,6 +195,13 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     }
 }
 
+/// How the tests run: limits, parallelism, and the config (for the sandbox).
+struct Env<'a> {
+    limits: Limits,
+    jobs: usize,
+    config: &'a mutfuzz_mutate::Config,
+}
+
 /// Everything after the results directory exists: the schema build, the baseline and
 /// the mutant runs, filling `results`. `Some(code)` ends the command without results
 /// (the package does not build, or its tests fail, unmutated).
@@ -200,8 +209,7 @@ fn mutation_test(
     args: &TestArgs,
     ws: &Workspace,
     discovery: &Discovery,
-    limits: Limits,
-    jobs: usize,
+    env: Env<'_>,
     console: &mut Console,
     results: &mut Results<'_>,
 ) -> Result<Option<i32>> {
@@ -212,6 +220,9 @@ fn mutation_test(
     old.push(".old");
     let skip = [out_path.clone(), PathBuf::from(old)];
     scratch.prepare(ws, discovery, &skip)?;
+    let Env { limits, jobs, config } = env;
+    let policy = Policy::of(&scratch.layout, config, args.no_sandbox);
+    let sandbox = Sandbox::of(policy.as_ref())?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
@@ -287,6 +298,7 @@ fn mutation_test(
         &scratch.layout.baseline(),
         baseline_timeout,
         jobs,
+        &sandbox,
         console,
     );
     console.finish();
@@ -315,11 +327,39 @@ fn mutation_test(
                     format!("the doctest at {}:{}", e.file, e.fence_line)
                 });
             let no_doctests = if doctest { "; to leave doctests out, run with --no-doctests" } else { "" };
-            eprintln!(
-                "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
-                 suite{no_doctests}:\n{}",
-                f.output
-            );
+            // A test that passes outside the sandbox writes where it may not, or uses the
+            // network: say so, and how to allow it.
+            let dir = scratch.layout.baseline().join("unsandboxed");
+            let passes_unsandboxed = sandbox.is_on()
+                && f.exit != Exit::TimedOut
+                && std::fs::create_dir_all(&dir).is_ok()
+                && matches!(
+                    baseline::record_one(
+                        &binaries,
+                        &cases[f.case],
+                        f.case,
+                        max_id + 1,
+                        &dir,
+                        baseline_timeout,
+                        &Sandbox::off()
+                    ),
+                    Ok(Ok(_))
+                );
+            if passes_unsandboxed {
+                eprintln!(
+                    "error: {test} fails in the sandbox but passes without it: it writes outside \
+                     target/mutfuzz/ or opens a network connection. Grant what it needs in \
+                     mutfuzz.toml (`sandbox_writable = [\"DIR\"]`, `sandbox_network = true`) or run \
+                     with --no-sandbox:\n{}",
+                    f.output
+                );
+            } else {
+                eprintln!(
+                    "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
+                     suite{no_doctests}:\n{}",
+                    f.output
+                );
+            }
             let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
             (summary.binaries, summary.tests, summary.seconds) =
                 (binaries.len(), cases.len(), baseline_time.as_secs_f64());
@@ -357,6 +397,7 @@ fn mutation_test(
         console.message(&format!("NOT-COVERED {}", o.mutant.name()));
     }
     let lab = Lab {
+        sandbox: &sandbox,
         binaries: &binaries,
         cases: &cases,
         records: &records,

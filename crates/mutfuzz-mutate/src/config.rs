@@ -51,6 +51,13 @@ pub struct ConfigFile {
     pub skip_calls: Vec<String>,
     /// Skip [`DEFAULT_SKIP_CALLS`] too (default true).
     pub skip_calls_defaults: Option<bool>,
+    /// Paths (relative to the directory of `mutfuzz.toml`, or absolute) that the processes
+    /// running mutants may write besides `target/mutfuzz/` and their temp directory.
+    #[serde(default)]
+    pub sandbox_writable: Vec<String>,
+    /// Let the processes running mutants open TCP connections (default false).
+    #[serde(default)]
+    pub sandbox_network: bool,
 }
 
 /// Where the config came from.
@@ -75,6 +82,8 @@ pub struct Config {
     /// Extra arguments for `cargo test` (cargo-mutants' `additional_cargo_test_args`).
     pub additional_cargo_test_args: Vec<String>,
     source: Source,
+    /// The directory of the config file read, if any.
+    dir: Option<PathBuf>,
     exclude_files: GlobSet,
     exclude_functions: Vec<Regex>,
     exclude_operators: Vec<Operator>,
@@ -124,6 +133,7 @@ impl Config {
                     toml::from_str(&text).with_context(|| format!("failed to parse {}", path.display()))?;
                 let mut config = Config::new(file).with_context(|| format!("in {}", path.display()))?;
                 config.source = Source::Mutfuzz { ignored_cargo_mutants: cargo_mutants };
+                config.dir = Some(dir.to_path_buf());
                 return Ok(config);
             }
         }
@@ -188,6 +198,12 @@ impl Config {
         &self.file.error_values
     }
 
+    /// `sandbox_writable`, each relative path resolved against the config's directory.
+    pub fn sandbox_writable(&self) -> Vec<PathBuf> {
+        let base = self.dir.as_deref().unwrap_or(Path::new("."));
+        self.file.sandbox_writable.iter().map(|p| base.join(p)).collect()
+    }
+
     /// Are calls to functions or methods named `name` left unmutated?
     pub fn skips_call(&self, name: &str) -> bool {
         self.file.skip_calls.iter().any(|s| s == name)
@@ -244,6 +260,33 @@ mod tests {
         let c = Config::new(file).unwrap();
         assert!(c.skips_call("push"));
         assert!(!c.skips_call("with_capacity"));
+    }
+
+    #[test]
+    fn sandbox_paths_are_relative_to_the_config_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(
+            tmp.path().join(CONFIG_FILE),
+            "sandbox_writable = ['out', '/abs']\nsandbox_network = true\n",
+        )
+        .unwrap();
+        let c = Config::load(&[tmp.path()]).unwrap();
+        assert_eq!(c.sandbox_writable(), [tmp.path().join("out"), PathBuf::from("/abs")]);
+        assert!(c.file.sandbox_network);
+        assert!(!Config::default().file.sandbox_network);
+    }
+
+    #[test]
+    fn a_bad_key_is_named_with_its_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\nsandbox_writeable = ['x']\n")
+            .unwrap();
+        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        assert!(err.contains("mutfuzz.toml") && err.contains("line 2"), "{err}");
+        assert!(
+            err.contains("unknown field `sandbox_writeable`") && err.contains("sandbox_writable"),
+            "{err}"
+        );
     }
 
     #[test]
