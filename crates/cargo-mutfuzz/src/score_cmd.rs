@@ -242,6 +242,7 @@ pub fn score_corpus(
             corpus.display(),
         )));
     }
+    crate::fuzz_cmd::warn_skipped_inputs(corpus)?;
     let inputs = count_files(corpus);
     // A new score: the corpus may have changed since the last one.
     if out.exists() {

@@ -24,6 +24,16 @@ pub struct Scratch {
     root: PathBuf,
 }
 
+/// Fail with the way out unless `target/mutfuzz/` can be written (a read-only crate
+/// directory, or target directory).
+pub fn check_writable(layout: &Layout) -> Result<()> {
+    crate::fs_util::ensure_writable_dir(
+        layout.root(),
+        "the scratch directory",
+        "set CARGO_TARGET_DIR to a writable directory (the scratch copy and builds go there)",
+    )
+}
+
 impl Scratch {
     /// The scratch copy of `ws`: at `work/<parent's name>/<root's name>`, so that the
     /// ancestors of the copy can mirror the user's (see [`Scratch::prepare`]).
@@ -47,6 +57,7 @@ impl Scratch {
     /// sources and the manifests; nor results, nor `skip`), write the engine and the
     /// run-time crate, and patch the manifests.
     pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<()> {
+        check_writable(&self.layout)?;
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];

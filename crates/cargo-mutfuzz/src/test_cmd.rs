@@ -170,8 +170,15 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
 
+    crate::scratch::check_writable(&crate::layout::Layout::new(&ws.target_dir))?;
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
-    let out = OutputDir::create(&out_path)?;
+    let out = OutputDir::create(&out_path).map_err(|e| {
+        exit_code::usage(anyhow::anyhow!(
+            "cannot write the results directory {} ({:#}): pass a writable one with --output DIR",
+            out_path.display(),
+            e.root_cause()
+        ))
+    })?;
     out.write_json("mutants.json", &discovery.mutants)?;
     let mut results = Results {
         start,

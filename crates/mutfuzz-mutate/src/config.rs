@@ -131,7 +131,18 @@ impl Config {
                     .with_context(|| format!("failed to read {}", path.display()))?;
                 let file: ConfigFile =
                     toml::from_str(&text).with_context(|| format!("failed to parse {}", path.display()))?;
-                let mut config = Config::new(file).with_context(|| format!("in {}", path.display()))?;
+                let mut config = Config::new(file).map_err(|e| {
+                    // The value is wrong, not the TOML: point at the key's line.
+                    let text_of_error = format!("{e:#}");
+                    let line = ["exclude_files", "exclude_functions", "exclude_operators"]
+                        .iter()
+                        .filter(|k| text_of_error.contains(&format!("in {k}")))
+                        .find_map(|k| key_line(&text, k));
+                    match line {
+                        Some(n) => e.context(format!("in {}, line {n}", path.display())),
+                        None => e.context(format!("in {}", path.display())),
+                    }
+                })?;
                 config.source = Source::Mutfuzz { ignored_cargo_mutants: cargo_mutants };
                 config.dir = Some(dir.to_path_buf());
                 return Ok(config);
@@ -211,6 +222,13 @@ impl Config {
     }
 }
 
+/// The line (from 1) where `key` is set in the TOML `text`.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| l.trim_start().strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('=')))
+        .map(|i| i + 1)
+}
+
 fn regexes(patterns: &[String], key: &str) -> Result<Vec<Regex>> {
     patterns.iter().map(|r| Regex::new(r).with_context(|| format!("bad regex {r:?} in {key}"))).collect()
 }
@@ -287,6 +305,15 @@ mod tests {
             err.contains("unknown field `sandbox_writeable`") && err.contains("sandbox_writable"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_bad_value_is_named_with_its_key_and_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\n\nexclude_files = ['a[b']\n")
+            .unwrap();
+        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        assert!(err.contains("mutfuzz.toml, line 3: bad glob \"a[b\" in exclude_files"), "{err}");
     }
 
     #[test]
