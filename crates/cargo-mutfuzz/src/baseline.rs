@@ -165,17 +165,27 @@ pub struct BaselineFailure {
     pub output: String,
 }
 
-/// Run each test alone with recording on, `jobs` at a time.
+/// How the baseline's test processes run.
+#[derive(Clone, Copy)]
+pub struct Runs<'a> {
+    /// The longest one test may take.
+    pub timeout: Duration,
+    /// How many run at once.
+    pub jobs: usize,
+    /// Where they run.
+    pub sandbox: &'a Sandbox,
+}
+
+/// Run each test alone with recording on, `runs.jobs` at a time.
 pub fn record(
     binaries: &[TestBinary],
     cases: &[TestCase],
     mutant_ids: usize,
     record_dir: &Path,
-    timeout: Duration,
-    jobs: usize,
-    sandbox: &Sandbox,
+    runs: Runs<'_>,
     console: &Console,
 ) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
+    let Runs { timeout, jobs, sandbox } = runs;
     std::fs::create_dir_all(record_dir)?;
     let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
     let results = crate::pool::run(

@@ -303,9 +303,7 @@ fn mutation_test(
         &cases,
         max_id + 1,
         &scratch.layout.baseline(),
-        baseline_timeout,
-        jobs,
-        &sandbox,
+        baseline::Runs { timeout: baseline_timeout, jobs, sandbox: &sandbox },
         console,
     );
     console.finish();

@@ -653,4 +653,17 @@ fn bad_corpus_input_a_full_disk_and_ctrl_c_stop_fuzzing_cleanly_and_keep_what_wa
         let file_name = f.file_name().unwrap().to_string_lossy().into_owned();
         assert!(file_name == name || mutfuzz_contract::content_name(&bytes) == file_name, "{}", f.display());
     }
+
+    // The package stops building: the user's own error, exit code 4.
+    let lib = tmp.path().join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("sum * 2", "sum * \"2\"");
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz(tmp.path(), &["fuzz", "check", "--trials", "5"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("error: the harness does not build with the package, even without mutants"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("src/lib.rs:15"), "the user's line: {stderr}");
 }
