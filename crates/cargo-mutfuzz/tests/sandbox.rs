@@ -123,3 +123,52 @@ fn a_test_that_needs_the_network_is_named_with_the_way_to_allow_it() {
     assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
     assert!(stderr.contains("Baseline: 3 tests passed"), "{stderr}");
 }
+
+#[test]
+#[ignore = "slow: builds a fuzz harness (about a minute)"]
+fn a_fuzzed_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stopped_and_killed() {
+    let tmp = fixture();
+    let victim = tmp.path().join("precious.txt");
+    std::fs::write(&victim, "the user's work").unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let fuzz = |target: &str| {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
+        cmd.args(["mutfuzz", "fuzz", target, "--trials", "200", "--mutant-sample", "0"])
+            .current_dir(tmp.path())
+            .env_remove("CARGO_TARGET_DIR")
+            .env("ESCAPE_VICTIM", &victim)
+            .env("ESCAPE_PORT", port.to_string());
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let kills = std::fs::read_to_string(tmp.path().join(format!("target/mutfuzz/{target}/kills.jsonl")))
+            .unwrap_or_default();
+        let catalog: Value = serde_json::from_str(
+            &std::fs::read_to_string(tmp.path().join(format!("target/mutfuzz/{target}/mutants.json")))
+                .unwrap(),
+        )
+        .unwrap();
+        // Each mutant that always reaches the escape (the condition forced true) is
+        // killed by the panic of its failed attempt.
+        let forced: Vec<u64> = catalog
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| {
+                let d = m["description"].as_str().unwrap();
+                d.contains("with true in") && d.ends_with(&format!(" in {target}"))
+            })
+            .map(|m| m["id"].as_u64().unwrap())
+            .collect();
+        assert_eq!(forced.len(), 1, "{catalog}");
+        let killed: Vec<Value> = kills.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert!(
+            killed.iter().any(|k| k["mutant"].as_u64() == Some(forced[0]) && k["kind"] == "panic"),
+            "{kills}"
+        );
+    };
+    fuzz("tidy");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's work");
+    fuzz("report");
+    assert_eq!(connections(&listener), 0);
+}
