@@ -33,7 +33,7 @@ const DEVICES: [&str; 6] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "
 /// What a sandbox allows besides reading.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Policy {
-    /// Directories (or files) the processes may write under; created if missing.
+    /// Directories (or files) the processes may write under; each must exist.
     pub writable: Vec<PathBuf>,
     /// The temp directory of their own: `TMPDIR` (and `TMP`, `TEMP`) point here.
     pub tmp: PathBuf,
@@ -88,12 +88,12 @@ impl Sandbox {
         std::fs::create_dir_all(&policy.tmp).map_err(|e| {
             anyhow::anyhow!("cannot create the sandbox's temp directory {}: {e}", policy.tmp.display())
         })?;
-        for p in &policy.writable {
-            if !p.exists() {
-                std::fs::create_dir_all(p).map_err(|e| {
-                    anyhow::anyhow!("cannot create {} (writable in the sandbox): {e}", p.display())
-                })?;
-            }
+        if let Some(missing) = policy.writable.iter().find(|p| !p.exists()) {
+            return Err(crate::exit_code::usage(anyhow::anyhow!(
+                "{} does not exist, so the sandbox cannot let the tests write there: create it, or \
+                 take it out of `sandbox_writable` in mutfuzz.toml",
+                missing.display()
+            )));
         }
         Sandbox::build(policy)
     }
@@ -227,7 +227,17 @@ mod tests {
     use std::path::Path;
 
     fn policy(root: &Path, network: bool) -> Policy {
+        std::fs::create_dir_all(root.join("scratch")).unwrap();
         Policy { writable: vec![root.join("scratch")], tmp: root.join("tmp"), network }
+    }
+
+    #[test]
+    fn a_writable_path_that_does_not_exist_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = policy(dir.path(), false);
+        p.writable.push(dir.path().join("nowhere"));
+        let err = Sandbox::new(&p).unwrap_err().to_string();
+        assert!(err.contains("nowhere does not exist") && err.contains("sandbox_writable"), "{err}");
     }
 
     fn sh(sandbox: &Sandbox, script: &str) -> std::process::Output {

@@ -44,7 +44,10 @@ fn confined(mut cmd: Command, writable: &[&Path]) -> Output {
     let home = PathBuf::from(std::env::var_os("HOME").unwrap());
     let mut dirs: Vec<PathBuf> = writable.iter().map(|p| p.to_path_buf()).collect();
     for (var, default) in [("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup")] {
-        dirs.push(std::env::var_os(var).map_or_else(|| home.join(default), PathBuf::from));
+        let dir = std::env::var_os(var).map_or_else(|| home.join(default), PathBuf::from);
+        if dir.exists() {
+            dirs.push(dir);
+        }
     }
     let policy = Policy { writable: dirs, tmp: tmp.path().join("t"), network: true };
     Sandbox::new(&policy).unwrap().apply(&mut cmd);
