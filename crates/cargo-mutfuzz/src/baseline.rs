@@ -12,6 +12,7 @@ use mutfuzz_rt::{Record, env};
 use crate::binaries::{Runner, TestBinary};
 use crate::console::Console;
 use crate::process::{self, Exit};
+use crate::sandbox::Sandbox;
 
 /// One test: a libtest test of a binary, or a whole harness-less binary (empty name).
 #[derive(Clone, Debug)]
@@ -152,6 +153,8 @@ pub fn doctest_filter(name: &str, all: &[String]) -> String {
 /// Why the unmutated suite cannot serve as a baseline.
 #[derive(Debug)]
 pub struct BaselineFailure {
+    /// Index of the test in the cases.
+    pub case: usize,
     /// Index of its binary.
     pub binary: usize,
     /// Which test.
@@ -162,23 +165,34 @@ pub struct BaselineFailure {
     pub output: String,
 }
 
-/// Run each test alone with recording on, `jobs` at a time.
+/// How the baseline's test processes run.
+#[derive(Clone, Copy)]
+pub struct Runs<'a> {
+    /// The longest one test may take.
+    pub timeout: Duration,
+    /// How many run at once.
+    pub jobs: usize,
+    /// Where they run.
+    pub sandbox: &'a Sandbox,
+}
+
+/// Run each test alone with recording on, `runs.jobs` at a time.
 pub fn record(
     binaries: &[TestBinary],
     cases: &[TestCase],
     mutant_ids: usize,
     record_dir: &Path,
-    timeout: Duration,
-    jobs: usize,
+    runs: Runs<'_>,
     console: &Console,
 ) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
+    let Runs { timeout, jobs, sandbox } = runs;
     std::fs::create_dir_all(record_dir)?;
     let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
     let results = crate::pool::run(
         &indexed,
         jobs,
         |&(i, case)| {
-            let r = record_one(binaries, case, i, mutant_ids, record_dir, timeout);
+            let r = record_one(binaries, case, i, mutant_ids, record_dir, timeout, sandbox);
             console.step(&case.name);
             r
         },
@@ -197,13 +211,14 @@ pub fn record(
     Ok(Ok(records))
 }
 
-fn record_one(
+pub(crate) fn record_one(
     binaries: &[TestBinary],
     case: &TestCase,
     index: usize,
     mutant_ids: usize,
     dir: &Path,
     timeout: Duration,
+    sandbox: &Sandbox,
 ) -> Result<Result<TestRecord, BaselineFailure>> {
     let bin = &binaries[case.binary];
     let record = dir.join(format!("{index}.rec"));
@@ -212,11 +227,13 @@ fn record_one(
     let _ = std::fs::remove_file(&log);
     let mut cmd = test_command(bin, &[&case.filter]);
     cmd.env(env::RECORD, &record).env(env::MUTANTS, mutant_ids.to_string());
+    sandbox.apply(&mut cmd);
     let (exit, duration) = process::run(&mut cmd, timeout, Some(&log))?;
     if !exit.success() {
         let output = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = output.lines().rev().take(40).collect();
         return Ok(Err(BaselineFailure {
+            case: index,
             binary: case.binary,
             test: format!("{} (in {})", case.name, bin.target),
             exit,

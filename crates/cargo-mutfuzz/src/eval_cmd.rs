@@ -361,7 +361,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         return Err(exit_code::usage(anyhow::anyhow!("--seeds must be at least 1")));
     }
     // Built once: every run fuzzes and is scored on the same schema and mutants.
-    let built = harness::build(&args.package, &args.target, false)?;
+    let built = harness::build(&args.package, &args.target, false, args.no_sandbox)?;
     let eval_dir = built.layout.eval(&args.target);
     let seeds: Vec<u64> = (0..args.seeds).map(|i| args.first_seed.wrapping_add(i)).collect();
     let viable = built.viable().count() as u64;

@@ -19,6 +19,17 @@ pub fn write_if_changed(path: &Path, text: &str) -> Result<bool> {
     Ok(true)
 }
 
+/// Make sure `dir` exists and files can be created in it, or fail with a usage error
+/// naming `what` it is, the cause, and `fix` (what the user can do).
+pub fn ensure_writable_dir(dir: &Path, what: &str, fix: &str) -> Result<()> {
+    let probe = dir.join(format!(".mutfuzz-write-check-{}", std::process::id()));
+    let checked =
+        fs::create_dir_all(dir).and_then(|()| fs::write(&probe, b"")).and_then(|()| fs::remove_file(&probe));
+    checked.map_err(|e| {
+        crate::exit_code::usage(anyhow::anyhow!("cannot write {what} {} ({e}): {fix}", dir.display()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -192,7 +192,18 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
     check_cpu_time(args)?;
-    let built = harness::build(&args.package, &args.target, args.dev)?;
+    // A corpus directory the user names is checked before the build, which takes a while.
+    let check_corpus = |dir: &Path| {
+        crate::fs_util::ensure_writable_dir(
+            dir,
+            "the corpus directory",
+            "pass a writable one with --corpus DIR",
+        )
+    };
+    if let Some(dir) = &args.corpus {
+        check_corpus(&std::path::absolute(dir)?)?;
+    }
+    let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -204,8 +215,18 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     } else {
         built.layout.campaign_on(&args.target, &corpus)
     };
+    check_corpus(&corpus)?;
+    warn_skipped_inputs(&corpus)?;
     let files = Files { state, corpus };
-    let ended = with_strategy(&built, args, &files)?;
+    let ended = with_strategy(&built, args, &files).map_err(|e| {
+        // A write of the supervisor's own (a crash's record) may meet the full disk too.
+        let text = format!("{e:#}");
+        if text.contains("No space left on device") && !text.contains("the disk is full") {
+            disk_full_error(&text)
+        } else {
+            e
+        }
+    })?;
     let why = match ended.stop {
         Stop::Budget => "budget spent",
         Stop::Interrupted => "interrupted",
@@ -326,7 +347,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
             break Stop::Budget;
         }
-        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time);
+        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time)?;
         let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
         let show = |p: &mut Progress, t: &Tracker| {
             p.elapsed = start.elapsed();
@@ -360,6 +381,10 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         let killed_before = last.map_or(0, |s| s.mutants_killed);
         if t.stats.is_some() {
             last = t.stats;
+        }
+        if let Some(line) = disk_full(&outcome.stderr_tail) {
+            status_line.finish();
+            return Err(disk_full_error(line));
         }
         match outcome.ending {
             Ending::Interrupted => break Stop::Interrupted,
@@ -418,7 +443,7 @@ fn fuzz_command(
     restarts: u32,
     trials: Option<u64>,
     time: Option<Duration>,
-) -> std::process::Command {
+) -> Result<std::process::Command> {
     let mut a: Vec<OsString> = vec![
         "fuzz".into(),
         args.target.clone().into(),
@@ -468,7 +493,7 @@ fn fuzz_command(
         }
     }
     let refs: Vec<&std::ffi::OsStr> = a.iter().map(OsString::as_os_str).collect();
-    built.command(&refs)
+    built.sandboxed_command(&refs, &[&files.corpus])
 }
 
 fn print_summary(
@@ -564,6 +589,38 @@ fn manifest_arg(args: &FuzzArgs) -> String {
         .as_ref()
         .map(|p| format!(" --manifest-path {}", p.display()))
         .unwrap_or_default()
+}
+
+/// The harness's line saying it could not write because the disk is full, if any.
+pub fn disk_full(stderr_tail: &[String]) -> Option<&str> {
+    // ENOSPC, as the standard library words it.
+    stderr_tail.iter().rev().map(String::as_str).find(|l| l.contains("No space left on device"))
+}
+
+/// The error that ends a campaign on a full disk: nothing half-written is left (inputs are
+/// written whole or not at all, a record line cut short is dropped when read), so it
+/// resumes from everything saved once there is space.
+pub fn disk_full_error(line: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the disk is full, the campaign stopped ({}): free some space and run the same command \
+         again; every input and kill saved so far is intact and the campaign resumes from them",
+        line.trim().trim_start_matches("error: ")
+    )
+}
+
+/// Warn about each corpus file the harness will skip (damaged or unreadable); the
+/// harness's own warnings go to its log, which the user may never read. A corpus
+/// directory that cannot be read is an error.
+pub fn warn_skipped_inputs(corpus: &Path) -> Result<()> {
+    let read = mutfuzz_contract::read_corpus(corpus).map_err(|e| {
+        exit_code::usage(anyhow::anyhow!(
+            "{e}: make the corpus directory readable, or pass another with --corpus DIR"
+        ))
+    })?;
+    for skipped in &read.skipped {
+        eprintln!("warning: {skipped}");
+    }
+    Ok(())
 }
 
 /// Files (not temporaries) in a directory.

@@ -21,6 +21,7 @@ use crate::exit_code;
 use crate::fs_util::write_if_changed;
 use crate::layout::{self, Layout};
 use crate::options::PackageArgs;
+use crate::sandbox::{Policy, Sandbox};
 use crate::schema_build;
 use crate::scratch::{Scratch, absolutize_paths};
 use crate::viability::BuildFailure;
@@ -201,6 +202,8 @@ pub struct Built {
     pub state: CampaignDir,
     /// Where the harness and the stored inputs run.
     pub cwd: PathBuf,
+    /// What the harness may write (`None`: `--no-sandbox`).
+    pub sandbox: Option<Policy>,
 }
 
 impl Built {
@@ -216,6 +219,15 @@ impl Built {
         cmd
     }
 
+    /// A command running the harness with `args` in the sandbox, which lets it write
+    /// under `target/mutfuzz/` and `extra` (the corpus directory).
+    pub fn sandboxed_command(&self, args: &[&std::ffi::OsStr], extra: &[&Path]) -> Result<Command> {
+        let mut cmd = self.command(args);
+        let policy = self.sandbox.as_ref().map(|p| p.with(extra));
+        Sandbox::of(policy.as_ref())?.apply(&mut cmd);
+        Ok(cmd)
+    }
+
     /// The default corpus directory of `target`: `mutfuzz/corpus/<target>` in the harness.
     pub fn default_corpus(&self, target: &str) -> PathBuf {
         self.harness.dir.join("corpus").join(target)
@@ -225,13 +237,13 @@ impl Built {
 /// Discover, copy, build the schema with the harness (dropping unviable mutants), write
 /// the catalogs into the state directory, and check that the harness has `target`.
 /// Optimized, unless `dev` (see [`crate::cargo_build::RELEASE_PROFILE_ENV`]).
-pub fn build(args: &PackageArgs, target: &str, dev: bool) -> Result<Built> {
+pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
     check_target_name(target).map_err(exit_code::usage)?;
     let console = Console::default();
     let ws = Workspace::open(args)?;
     let package = single_package(&ws)?.clone();
     let harness = find(&ws, &package).map_err(exit_code::usage)?;
-    let (discovery, _config) = ws.discover()?;
+    let (discovery, config) = ws.discover()?;
     crate::list::report(&console, &discovery);
     let scratch = Scratch::new(&ws);
     // The harness's manifest is patched into the copy; its build output and corpus stay out.
@@ -281,6 +293,7 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool) -> Result<Built> {
         harness,
         binary,
         unviable: build.unviable,
+        sandbox: Policy::of(&scratch.layout, &config, no_sandbox),
         layout: scratch.layout.clone(),
         state,
     };

@@ -23,6 +23,7 @@ use crate::console::Console;
 use crate::interrupt;
 use crate::outcome::{MutantOutcome, Outcome};
 use crate::process::{self, Exit};
+use crate::sandbox::Sandbox;
 
 /// Most tests named on one command line.
 const MAX_FILTERS: usize = 500;
@@ -48,6 +49,8 @@ pub struct Lab<'a> {
     pub limits: Limits,
     /// Directory for per-mutant logs.
     pub log_dir: &'a Path,
+    /// Where the test processes run.
+    pub sandbox: &'a Sandbox,
 }
 
 impl Lab<'_> {
@@ -132,6 +135,7 @@ impl Lab<'_> {
             let (fuel_limit, depth_limit) = Budget::test(m).limits(fuel, depth);
             let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
             let mut cmd = test_command(bin, &names);
+            self.sandbox.apply(&mut cmd);
             cmd.env(env::ACTIVE, mutant.id.to_string())
                 .env(env::FUEL, fuel_limit.to_string())
                 .env(env::DEPTH, depth_limit.to_string())

@@ -11,6 +11,7 @@
 //!   baseline/      per-test records of the unmutated run
 //!   eval/<target>/ `cargo mutfuzz eval`: eval.json, and <config>/seed-<s>/{corpus,state,score.jsonl}
 //!   viability/     the viability cache: `tests.json`, `harness.json`, `harness-dev.json`
+//!   tmp/           the temp directory (`TMPDIR`) of sandboxed processes (see `sandbox`)
 //!   <target>/      one fuzz target's campaign state (see mutfuzz_contract::layout),
 //!     corpus-<key>/  the state of a campaign on another corpus directory
 //! ```
@@ -36,9 +37,11 @@ const EVAL: &str = "eval";
 
 /// The viability cache.
 const VIABILITY: &str = "viability";
+/// The sandbox's temp directory.
+const TMP: &str = "tmp";
 
 /// Names a fuzz target may not have: each is a directory of ours.
-pub const RESERVED: [&str; 7] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY];
+pub const RESERVED: [&str; 8] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY, TMP];
 
 /// `target/mutfuzz/` of one workspace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +101,11 @@ impl Layout {
         self.root.join(VIABILITY)
     }
 
+    /// The temp directory of the processes that run mutants (their `TMPDIR`).
+    pub fn tmp(&self) -> PathBuf {
+        self.root.join(TMP)
+    }
+
     /// The state of fuzz target `target` (a name checked by the caller, not reserved).
     pub fn campaign(&self, target: &str) -> CampaignDir {
         debug_assert!(!RESERVED.contains(&target), "{target} is reserved");
@@ -127,6 +135,7 @@ mod tests {
             l.baseline(),
             l.root().join("eval"),
             l.viability(),
+            l.tmp(),
         ];
         assert_eq!(l.eval("sort"), Path::new("/t/mutfuzz/eval/sort"));
         for (dir, name) in ours.iter().zip(RESERVED) {

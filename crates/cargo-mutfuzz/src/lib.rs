@@ -36,6 +36,7 @@ pub mod process;
 pub mod records;
 mod run_cmd;
 pub mod rustc_wrapper;
+pub mod sandbox;
 pub mod schema_build;
 mod score_cmd;
 pub mod scratch;

@@ -106,6 +106,11 @@ pub struct TestArgs {
     /// Directory for results (default: `mutfuzz.out` in the workspace root).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub output: Option<PathBuf>,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
     /// Arguments for the test binaries' listing (filters, `--skip`, `--include-ignored`).
     #[arg(last = true, value_name = "TEST ARGS")]
     pub test_args: Vec<String>,
@@ -205,6 +210,11 @@ pub struct FuzzArgs {
     /// Fuzz with this mutant as the program (one mutants-first phase).
     #[arg(long, value_name = "MUTANT", hide = true)]
     pub background: Option<u32>,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `--strategy`.
@@ -272,6 +282,11 @@ pub struct ScoreArgs {
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `cargo mutfuzz eval`.
@@ -301,6 +316,11 @@ pub struct EvalArgs {
     /// trials/s are per CPU second: a fair comparison on a loaded machine.
     #[arg(long)]
     pub cpu_time: bool,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// `cargo mutfuzz run`.
@@ -316,6 +336,11 @@ pub struct RunArgs {
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
+    /// Run mutants without the sandbox, which otherwise keeps them from writing outside
+    /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
+    /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
 }
 
 /// A positive, finite number of seconds.

@@ -189,7 +189,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
     let start = Instant::now();
-    let built = harness::build(&args.package, &args.target, args.dev)?;
+    let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -242,6 +242,7 @@ pub fn score_corpus(
             corpus.display(),
         )));
     }
+    crate::fuzz_cmd::warn_skipped_inputs(corpus)?;
     let inputs = count_files(corpus);
     // A new score: the corpus may have changed since the last one.
     if out.exists() {
@@ -268,7 +269,7 @@ pub fn score_corpus(
         // Verdicts already written by earlier harness processes (after a restart).
         let decided_before = records::read::<ScoreLine>(out)?.len();
         let outcome = supervise::run(
-            built.command(&a),
+            built.sandboxed_command(&a, &[corpus])?,
             hang,
             &log,
             &mut |line| tracker.borrow_mut().observe(line),

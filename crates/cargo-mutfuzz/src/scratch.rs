@@ -27,6 +27,16 @@ pub struct Scratch {
     pub trim_dev_deps: bool,
 }
 
+/// Fail with the way out unless `target/mutfuzz/` can be written (a read-only crate
+/// directory, or target directory).
+pub fn check_writable(layout: &Layout) -> Result<()> {
+    crate::fs_util::ensure_writable_dir(
+        layout.root(),
+        "the scratch directory",
+        "set CARGO_TARGET_DIR to a writable directory (the scratch copy and builds go there)",
+    )
+}
+
 impl Scratch {
     /// The scratch copy of `ws`: at `work/<parent's name>/<root's name>`, so that the
     /// ancestors of the copy can mirror the user's (see [`Scratch::prepare`]).
@@ -51,6 +61,7 @@ impl Scratch {
     /// run-time crate, and patch the manifests. Returns the dev-dependencies left out
     /// (as `package: dependency`), if [`Scratch::trim_dev_deps`] is set.
     pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<Vec<String>> {
+        check_writable(&self.layout)?;
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];

@@ -27,6 +27,7 @@ use crate::options::TestArgs;
 use crate::outcome::{MutantOutcome, Outcome, Summary};
 use crate::output::OutputDir;
 use crate::process::Exit;
+use crate::sandbox::{Policy, Sandbox};
 use crate::schema_build;
 use crate::scratch::Scratch;
 use crate::viability::{BuildFailure, Round};
@@ -169,8 +170,15 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
 
+    crate::scratch::check_writable(&crate::layout::Layout::new(&ws.target_dir))?;
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
-    let out = OutputDir::create(&out_path)?;
+    let out = OutputDir::create(&out_path).map_err(|e| {
+        exit_code::usage(anyhow::anyhow!(
+            "cannot write the results directory {} ({:#}): pass a writable one with --output DIR",
+            out_path.display(),
+            e.root_cause()
+        ))
+    })?;
     out.write_json("mutants.json", &discovery.mutants)?;
     let mut results = Results {
         start,
@@ -183,7 +191,8 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     };
 
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
-    match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
+    let env = Env { limits, jobs, config: &config };
+    match mutation_test(args, &ws, &discovery, env, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
         Ok(Some(code)) => results.finish(&console).map(|_| code),
         Ok(None) => results.finish(&console),
@@ -193,6 +202,13 @@ pub fn run(args: &TestArgs) -> Result<i32> {
     }
 }
 
+/// How the tests run: limits, parallelism, and the config (for the sandbox).
+struct Env<'a> {
+    limits: Limits,
+    jobs: usize,
+    config: &'a mutfuzz_mutate::Config,
+}
+
 /// Everything after the results directory exists: the schema build, the baseline and
 /// the mutant runs, filling `results`. `Some(code)` ends the command without results
 /// (the package does not build, or its tests fail, unmutated).
@@ -200,8 +216,7 @@ fn mutation_test(
     args: &TestArgs,
     ws: &Workspace,
     discovery: &Discovery,
-    limits: Limits,
-    jobs: usize,
+    env: Env<'_>,
     console: &mut Console,
     results: &mut Results<'_>,
 ) -> Result<Option<i32>> {
@@ -219,6 +234,9 @@ fn mutation_test(
             trimmed.join(", ")
         ));
     }
+    let Env { limits, jobs, config } = env;
+    let policy = Policy::of(&scratch.layout, config, args.no_sandbox);
+    let sandbox = Sandbox::of(policy.as_ref())?;
 
     let flags = BuildFlags {
         features: args.features.clone(),
@@ -300,8 +318,7 @@ fn mutation_test(
         &cases,
         max_id + 1,
         &scratch.layout.baseline(),
-        baseline_timeout,
-        jobs,
+        baseline::Runs { timeout: baseline_timeout, jobs, sandbox: &sandbox },
         console,
     );
     console.finish();
@@ -330,11 +347,39 @@ fn mutation_test(
                     format!("the doctest at {}:{}", e.file, e.fence_line)
                 });
             let no_doctests = if doctest { "; to leave doctests out, run with --no-doctests" } else { "" };
-            eprintln!(
-                "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
-                 suite{no_doctests}:\n{}",
-                f.output
-            );
+            // A test that passes outside the sandbox writes where it may not, or uses the
+            // network: say so, and how to allow it.
+            let dir = scratch.layout.baseline().join("unsandboxed");
+            let passes_unsandboxed = sandbox.is_on()
+                && f.exit != Exit::TimedOut
+                && std::fs::create_dir_all(&dir).is_ok()
+                && matches!(
+                    baseline::record_one(
+                        &binaries,
+                        &cases[f.case],
+                        f.case,
+                        max_id + 1,
+                        &dir,
+                        baseline_timeout,
+                        &Sandbox::off()
+                    ),
+                    Ok(Ok(_))
+                );
+            if passes_unsandboxed {
+                eprintln!(
+                    "error: {test} fails in the sandbox but passes without it: it writes outside \
+                     target/mutfuzz/ or opens a network connection. Grant what it needs in \
+                     mutfuzz.toml (`sandbox_writable = [\"DIR\"]`, `sandbox_network = true`) or run \
+                     with --no-sandbox:\n{}",
+                    f.output
+                );
+            } else {
+                eprintln!(
+                    "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
+                     suite{no_doctests}:\n{}",
+                    f.output
+                );
+            }
             let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
             (summary.binaries, summary.tests, summary.seconds) =
                 (binaries.len(), cases.len(), baseline_time.as_secs_f64());
@@ -372,6 +417,7 @@ fn mutation_test(
         console.message(&format!("NOT-COVERED {}", o.mutant.name()));
     }
     let lab = Lab {
+        sandbox: &sandbox,
         binaries: &binaries,
         cases: &cases,
         records: &records,

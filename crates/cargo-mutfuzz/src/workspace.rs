@@ -50,6 +50,14 @@ impl Workspace {
                 bail!("no Cargo.toml at {}: pass the path of a package's manifest", path.display());
             }
             cmd.manifest_path(path);
+        } else if let Ok(cwd) = std::env::current_dir()
+            && !cwd.ancestors().any(|d| d.join("Cargo.toml").is_file())
+        {
+            bail!(
+                "{} is not inside a Cargo package (no Cargo.toml here or in any parent directory): run \
+                 cargo mutfuzz in your package's directory, or pass --manifest-path PATH/Cargo.toml",
+                cwd.display()
+            );
         }
         let meta = cmd.exec().context(
             "`cargo metadata` failed: run cargo mutfuzz inside a Cargo package, or pass --manifest-path",

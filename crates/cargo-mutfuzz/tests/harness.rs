@@ -544,3 +544,147 @@ fn cpu_time_budgets_count_the_harness_cpu_seconds_and_need_one_job() {
     assert!(last <= wall, "{last} CPU seconds in {wall} wall seconds:\n{csv}");
     assert!(stderr.contains("budget spent"), "{stderr}");
 }
+
+/// Run `cargo mutfuzz <args>` in `cwd` with its corpus directory `corpus` on a file
+/// system of `kib` KiB (a tmpfs in a mount namespace of its own, copied to `saved` when
+/// the command ends); `None` where this system lets no user make one.
+#[cfg(target_os = "linux")]
+fn on_a_tiny_disk(cwd: &Path, corpus: &Path, saved: &Path, kib: u32, args: &[&str]) -> Option<Output> {
+    let probe = std::process::Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c", "mount -t tmpfs none /mnt"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no mount namespace for a tiny tmpfs here");
+        return None;
+    }
+    std::fs::create_dir_all(corpus).unwrap();
+    std::fs::create_dir_all(saved).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("cargo-mutfuzz");
+    let mut cmd = std::process::Command::new("unshare");
+    cmd.args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+        .arg(format!(
+            "mount -t tmpfs -o size={kib}k none \"$1\" || exit 99; c=$1; s=$2; shift 2; \"$@\"; rc=$?; \
+             cp -a \"$c\"/. \"$s\"/; exit $rc"
+        ))
+        .arg("sh")
+        .arg(corpus)
+        .arg(saved)
+        .arg(bin)
+        .arg("mutfuzz")
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("CARGO_TARGET_DIR");
+    Some(cmd.output().unwrap())
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bad_corpus_input_a_full_disk_and_ctrl_c_stop_fuzzing_cleanly_and_keep_what_was_saved() {
+    use std::time::{Duration, Instant};
+
+    let tmp = copy_of("tests/fixtures/crasher");
+    let corpus = tmp.path().join("mutfuzz/corpus/check");
+    std::fs::create_dir_all(&corpus).unwrap();
+    // A stored input cut short: its bytes no longer hash to its name.
+    let name = mutfuzz_contract::content_name(&[7, 7, 7, 7]);
+    std::fs::write(corpus.join(&name), [7, 7]).unwrap();
+    let out = mutfuzz(tmp.path(), &["fuzz", "check", "--trials", "100"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains(&format!("warning: {}: damaged", corpus.join(&name).display())), "{stderr}");
+    assert_eq!(std::fs::read(corpus.join(&name)).unwrap(), [7, 7], "never deleted nor changed");
+    assert!(files_in(&corpus).len() > 1, "the campaign went on and saved inputs");
+
+    // A corpus directory that cannot be written: named, before any build.
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let bad = file.join("corpus");
+    let out = mutfuzz(tmp.path(), &["fuzz", "check", "--trials", "5", "--corpus", bad.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: cannot write the corpus directory {}", bad.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pass a writable one with --corpus DIR"), "{stderr}");
+
+    // A full disk under the corpus: the campaign stops with the reason, and every file
+    // saved there is whole (named by its content).
+    let small = tmp.path().join("small");
+    let saved = tmp.path().join("saved");
+    if let Some(out) = on_a_tiny_disk(
+        tmp.path(),
+        &small,
+        &saved,
+        12,
+        &["fuzz", "check", "--trials", "100000", "--corpus", small.to_str().unwrap()],
+    ) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(70), "{stderr}");
+        let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_default();
+        assert!(line.starts_with("error: the disk is full, the campaign stopped"), "{stderr}");
+        assert!(
+            line.contains("No space left on device") && line.contains("run the same command again"),
+            "{line}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        // What the full disk held: whole inputs only, each named by its content.
+        let kept = files_in(&saved);
+        assert!(!kept.is_empty(), "nothing was saved before the disk filled");
+        for f in kept {
+            let bytes = std::fs::read(&f).unwrap();
+            assert_eq!(
+                mutfuzz_contract::content_name(&bytes),
+                f.file_name().unwrap().to_string_lossy(),
+                "{}",
+                f.display()
+            );
+        }
+    }
+
+    // Ctrl-C in the middle of a campaign: it stops, no process of it is left, and the
+    // records and corpus read back whole.
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
+    cmd.args(["mutfuzz", "fuzz", "check", "--jobs", "2"])
+        .current_dir(tmp.path())
+        .env_remove("CARGO_TARGET_DIR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let before = files_in(&corpus).len();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while files_in(&corpus).len() == before && child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the campaign saved nothing in time");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: sends a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "Ctrl-C is how an open-ended campaign ends: {stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !common::processes_under(tmp.path()).is_empty() {
+        assert!(Instant::now() < deadline, "still running: {:?}", common::processes_under(tmp.path()));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    jsonl(&tmp.path().join("target/mutfuzz/check/kills.jsonl"));
+    for f in files_in(&corpus) {
+        let bytes = std::fs::read(&f).unwrap();
+        let file_name = f.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(file_name == name || mutfuzz_contract::content_name(&bytes) == file_name, "{}", f.display());
+    }
+
+    // The package stops building: the user's own error, exit code 4.
+    let lib = tmp.path().join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("sum * 2", "sum * \"2\"");
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz(tmp.path(), &["fuzz", "check", "--trials", "5"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("error: the harness does not build with the package, even without mutants"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("src/lib.rs:15"), "the user's line: {stderr}");
+}

@@ -253,16 +253,67 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 }
 
 /// Store `bytes` as `dir/name` (creating `dir`) unless that file exists: inputs are
-/// named by their content, so an existing file already holds these bytes. Returns the
-/// path and whether it was written now.
+/// named by their content, so an existing file already holds these bytes — unless it was
+/// damaged (see [`read_corpus`]), and then it is written again. Returns the path and
+/// whether it was written now.
 pub fn store_new(dir: &Path, name: &str, bytes: &[u8]) -> Result<(PathBuf, bool), FileError> {
     let path = dir.join(name);
-    if path.is_file() {
+    if path.is_file() && fs::read(&path).is_ok_and(|old| old == bytes) {
         return Ok((path, false));
     }
     fs::create_dir_all(dir).map_err(|e| FileError::io(dir, e))?;
     write_atomic(&path, bytes)?;
     Ok((path, true))
+}
+
+/// The inputs of a corpus directory.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CorpusFiles {
+    /// Each usable input's file name and bytes, in name order.
+    pub inputs: Vec<(String, Vec<u8>)>,
+    /// One line per file skipped (damaged or unreadable), for a warning.
+    pub skipped: Vec<String>,
+}
+
+/// Whether `name` has the form of [`crate::content_name`]: 32 lowercase hex digits.
+fn is_content_name(name: &str) -> bool {
+    name.len() == 32 && name.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// Read every input of the corpus directory `dir` (none if it does not exist). Hidden
+/// files and directories are not inputs. A file named by a content hash whose bytes do
+/// not hash to its name was damaged (truncated, overwritten), and a file that cannot be
+/// read is no input either: each is skipped and named in [`CorpusFiles::skipped`], never
+/// deleted and never an error. Files of other names are inputs the user put there.
+pub fn read_corpus(dir: &Path) -> Result<CorpusFiles, FileError> {
+    let mut out = CorpusFiles::default();
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(FileError::io(dir, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| FileError::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // A directory, or a symlink to one, is not an input.
+        if name.starts_with('.') || entry.path().is_dir() {
+            continue;
+        }
+        match fs::read(entry.path()) {
+            Ok(bytes) if is_content_name(&name) && crate::content_name(&bytes) != name => {
+                out.skipped.push(format!(
+                    "{}: damaged (its {} bytes do not match its name); skipped",
+                    entry.path().display(),
+                    bytes.len()
+                ))
+            }
+            Ok(bytes) => out.inputs.push((name, bytes)),
+            Err(e) => out.skipped.push(format!("{}: cannot be read ({e}); skipped", entry.path().display())),
+        }
+    }
+    out.inputs.sort();
+    out.skipped.sort();
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -279,6 +330,31 @@ mod tests {
             input: "ab".into(),
             trial: 0,
         }
+    }
+
+    #[test]
+    fn a_damaged_corpus_file_is_skipped_with_a_reason_and_left_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = crate::content_name(b"good input");
+        let cut = crate::content_name(b"a longer input");
+        fs::write(dir.path().join(&good), b"good input").unwrap();
+        fs::write(dir.path().join(&cut), b"a longer").unwrap();
+        fs::write(dir.path().join("seed-from-user"), b"anything").unwrap();
+        fs::write(dir.path().join(".hidden"), b"x").unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        let read = read_corpus(dir.path()).unwrap();
+        assert_eq!(
+            read.inputs,
+            [(good.clone(), b"good input".to_vec()), ("seed-from-user".to_owned(), b"anything".to_vec())]
+        );
+        assert_eq!(read.skipped.len(), 1);
+        assert!(read.skipped[0].contains(&cut) && read.skipped[0].contains("damaged"), "{:?}", read.skipped);
+        assert!(dir.path().join(&cut).exists());
+        // Storing the input of that name again repairs the file.
+        assert!(store_new(dir.path(), &cut, b"a longer input").unwrap().1);
+        assert!(!store_new(dir.path(), &good, b"good input").unwrap().1);
+        assert!(read_corpus(dir.path()).unwrap().skipped.is_empty());
+        assert_eq!(read_corpus(&dir.path().join("missing")).unwrap(), CorpusFiles::default());
     }
 
     #[test]

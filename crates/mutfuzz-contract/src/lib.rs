@@ -31,7 +31,8 @@ pub mod stats;
 pub use budget::Budget;
 pub use content::{StreamHash, content_name};
 pub use files::{
-    FileError, Jsonl, JsonlWriter, Record, Torn, append_record, read_jsonl, store_new, write_atomic,
+    CorpusFiles, FileError, Jsonl, JsonlWriter, Record, Torn, append_record, read_corpus, read_jsonl,
+    store_new, write_atomic,
 };
 pub use guidance::GuidanceKind;
 pub use layout::CampaignDir;

@@ -51,6 +51,13 @@ pub struct ConfigFile {
     pub skip_calls: Vec<String>,
     /// Skip [`DEFAULT_SKIP_CALLS`] too (default true).
     pub skip_calls_defaults: Option<bool>,
+    /// Paths (relative to the directory of `mutfuzz.toml`, or absolute) that the processes
+    /// running mutants may write besides `target/mutfuzz/` and their temp directory.
+    #[serde(default)]
+    pub sandbox_writable: Vec<String>,
+    /// Let the processes running mutants open TCP connections (default false).
+    #[serde(default)]
+    pub sandbox_network: bool,
 }
 
 /// Where the config came from.
@@ -75,6 +82,8 @@ pub struct Config {
     /// Extra arguments for `cargo test` (cargo-mutants' `additional_cargo_test_args`).
     pub additional_cargo_test_args: Vec<String>,
     source: Source,
+    /// The directory of the config file read, if any.
+    dir: Option<PathBuf>,
     exclude_files: GlobSet,
     exclude_functions: Vec<Regex>,
     exclude_operators: Vec<Operator>,
@@ -122,8 +131,20 @@ impl Config {
                     .with_context(|| format!("failed to read {}", path.display()))?;
                 let file: ConfigFile =
                     toml::from_str(&text).with_context(|| format!("failed to parse {}", path.display()))?;
-                let mut config = Config::new(file).with_context(|| format!("in {}", path.display()))?;
+                let mut config = Config::new(file).map_err(|e| {
+                    // The value is wrong, not the TOML: point at the key's line.
+                    let text_of_error = format!("{e:#}");
+                    let line = ["exclude_files", "exclude_functions", "exclude_operators"]
+                        .iter()
+                        .filter(|k| text_of_error.contains(&format!("in {k}")))
+                        .find_map(|k| key_line(&text, k));
+                    match line {
+                        Some(n) => e.context(format!("in {}, line {n}", path.display())),
+                        None => e.context(format!("in {}", path.display())),
+                    }
+                })?;
                 config.source = Source::Mutfuzz { ignored_cargo_mutants: cargo_mutants };
+                config.dir = Some(dir.to_path_buf());
                 return Ok(config);
             }
         }
@@ -188,11 +209,24 @@ impl Config {
         &self.file.error_values
     }
 
+    /// `sandbox_writable`, each relative path resolved against the config's directory.
+    pub fn sandbox_writable(&self) -> Vec<PathBuf> {
+        let base = self.dir.as_deref().unwrap_or(Path::new("."));
+        self.file.sandbox_writable.iter().map(|p| base.join(p)).collect()
+    }
+
     /// Are calls to functions or methods named `name` left unmutated?
     pub fn skips_call(&self, name: &str) -> bool {
         self.file.skip_calls.iter().any(|s| s == name)
             || (self.file.skip_calls_defaults != Some(false) && DEFAULT_SKIP_CALLS.contains(&name))
     }
+}
+
+/// The line (from 1) where `key` is set in the TOML `text`.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| l.trim_start().strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('=')))
+        .map(|i| i + 1)
 }
 
 fn regexes(patterns: &[String], key: &str) -> Result<Vec<Regex>> {
@@ -244,6 +278,42 @@ mod tests {
         let c = Config::new(file).unwrap();
         assert!(c.skips_call("push"));
         assert!(!c.skips_call("with_capacity"));
+    }
+
+    #[test]
+    fn sandbox_paths_are_relative_to_the_config_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(
+            tmp.path().join(CONFIG_FILE),
+            "sandbox_writable = ['out', '/abs']\nsandbox_network = true\n",
+        )
+        .unwrap();
+        let c = Config::load(&[tmp.path()]).unwrap();
+        assert_eq!(c.sandbox_writable(), [tmp.path().join("out"), PathBuf::from("/abs")]);
+        assert!(c.file.sandbox_network);
+        assert!(!Config::default().file.sandbox_network);
+    }
+
+    #[test]
+    fn a_bad_key_is_named_with_its_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\nsandbox_writeable = ['x']\n")
+            .unwrap();
+        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        assert!(err.contains("mutfuzz.toml") && err.contains("line 2"), "{err}");
+        assert!(
+            err.contains("unknown field `sandbox_writeable`") && err.contains("sandbox_writable"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_bad_value_is_named_with_its_key_and_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\n\nexclude_files = ['a[b']\n")
+            .unwrap();
+        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        assert!(err.contains("mutfuzz.toml, line 3: bad glob \"a[b\" in exclude_files"), "{err}");
     }
 
     #[test]

@@ -450,21 +450,13 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 self.table.ended_process(i, record.kind);
             }
         }
-        let dir = store.corpus_dir().to_path_buf();
-        let mut files = Vec::new();
-        for entry in std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))? {
-            let entry = entry.map_err(|e| Error::io(&dir, e))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.starts_with('.') && entry.file_type().is_ok_and(|t| t.is_file()) {
-                files.push((name, entry.path()));
-            }
+        // A damaged or unreadable file is skipped (the CLI warned about it), never fatal.
+        let corpus = mutfuzz_contract::read_corpus(store.corpus_dir())?;
+        for skipped in &corpus.skipped {
+            eprintln!("warning: {skipped}");
         }
-        files.sort();
-        let count = files.len();
-        for (_, path) in files {
-            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-            self.seeds.push_back(bytes);
-        }
+        let count = corpus.inputs.len();
+        self.seeds.extend(corpus.inputs.into_iter().map(|(_, bytes)| bytes));
         Ok(count)
     }
 

@@ -324,21 +324,12 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     let corpus = args.need(&args.corpus, "--corpus DIR")?;
     let out = args.need(&args.out, "--out FILE")?;
     let mutants = MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
-    let mut inputs = Vec::new();
-    if corpus.is_dir() {
-        let entries =
-            std::fs::read_dir(corpus).map_err(|e| format!("cannot read {}: {e}", corpus.display()))?;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || !entry.path().is_file() {
-                continue;
-            }
-            let bytes = std::fs::read(entry.path())
-                .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
-            inputs.push((name, bytes));
-        }
+    // A damaged or unreadable file is skipped (the CLI warned about it), never fatal.
+    let read = mutfuzz_contract::read_corpus(corpus).map_err(|e| e.to_string())?;
+    for skipped in &read.skipped {
+        eprintln!("warning: {skipped}");
     }
-    inputs.sort();
+    let inputs = read.inputs;
     // Mutants already decided by an earlier (interrupted) run are kept. Opening the
     // writer first cuts off a line a killed run left incomplete.
     let (mut file, _) = JsonlWriter::open(out).map_err(|e| e.to_string())?;

@@ -1,0 +1,174 @@
+//! End-to-end tests of the sandbox: a mutant that deletes a file in the user's tree or
+//! connects to a local port is stopped, and its failing attempt gets it caught.
+
+#![cfg(target_os = "linux")]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+mod common;
+
+fn fixture() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/escape"), tmp.path());
+    tmp
+}
+
+/// `cargo mutfuzz test` on `dir`, with the fixture's victim file and port.
+fn mutfuzz_test(dir: &Path, victim: &Path, port: u16, extra: &[&str]) -> Output {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
+    cmd.args(["mutfuzz", "test", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["-j", "2"])
+        .args(extra);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("ESCAPE_VICTIM", victim).env("ESCAPE_PORT", port.to_string());
+    cmd.output().unwrap()
+}
+
+/// The outcome of every mutant that reaches the escape on the tests' input (`n = 5`).
+fn escaping(outcomes: &Value) -> Vec<(String, String)> {
+    let reaching = ["with true in", "with <= in", "with < in", "1000 with 0 in"];
+    outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| reaching.iter().any(|r| o["mutant"]["description"].as_str().unwrap().contains(r)))
+        .map(|o| {
+            (
+                o["mutant"]["description"].as_str().unwrap().to_owned(),
+                o["outcome"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn read_outcomes(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("mutfuzz.out/outcomes.json")).unwrap()).unwrap()
+}
+
+/// Connections the listener has waiting.
+fn connections(listener: &TcpListener) -> usize {
+    listener.set_nonblocking(true).unwrap();
+    std::iter::from_fn(|| listener.accept().ok()).count()
+}
+
+#[test]
+fn a_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stopped_and_caught() {
+    let tmp = fixture();
+    let victim: PathBuf = tmp.path().join("precious.txt");
+    std::fs::write(&victim, "the user's work").unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+
+    let out = mutfuzz_test(tmp.path(), &victim, port, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
+    let escaping_outcomes = escaping(&read_outcomes(tmp.path()));
+    assert_eq!(escaping_outcomes.len(), 8, "{escaping_outcomes:?}");
+    for (mutant, outcome) in &escaping_outcomes {
+        assert_eq!(outcome, "caught", "{mutant}");
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's work");
+    assert_eq!(connections(&listener), 0);
+    // The test processes' own temp directory is the sandbox's, inside target/mutfuzz/.
+    assert!(tmp.path().join("target/mutfuzz/tmp").is_dir());
+
+    // Without the sandbox the same mutants get out: the file is gone, the port reached,
+    // and a mutant whose escape succeeded is missed.
+    let out = mutfuzz_test(tmp.path(), &victim, port, &["--no-sandbox"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!victim.exists());
+    assert!(connections(&listener) > 0);
+    let escaping_outcomes = escaping(&read_outcomes(tmp.path()));
+    assert!(escaping_outcomes.iter().any(|(_, o)| o == "missed"), "{escaping_outcomes:?}");
+}
+
+#[test]
+fn a_test_that_needs_the_network_is_named_with_the_way_to_allow_it() {
+    let tmp = fixture();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    // The unmutated suite itself connects: the baseline fails in the sandbox only.
+    let tests = tmp.path().join("tests/small.rs");
+    let mut text = std::fs::read_to_string(&tests).unwrap();
+    text.push_str(
+        "\n#[test]\nfn reports_past_a_thousand() {\n    assert_eq!(escape::report(2000), 2002);\n}\n",
+    );
+    std::fs::write(&tests, text).unwrap();
+    let victim = tmp.path().join("absent.txt");
+    let out = mutfuzz_test(tmp.path(), &victim, port, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: test reports_past_a_thousand (in test small) fails in the sandbox but passes without it"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`sandbox_network = true`") && stderr.contains("--no-sandbox"), "{stderr}");
+
+    // Granted in mutfuzz.toml, the suite passes and the mutants run.
+    std::fs::write(tmp.path().join("mutfuzz.toml"), "sandbox_network = true\n").unwrap();
+    let out = mutfuzz_test(tmp.path(), &victim, port, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
+    assert!(stderr.contains("Baseline: 3 tests passed"), "{stderr}");
+}
+
+#[test]
+#[ignore = "slow: builds a fuzz harness (about a minute)"]
+fn a_fuzzed_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stopped_and_killed() {
+    let tmp = fixture();
+    let victim = tmp.path().join("precious.txt");
+    std::fs::write(&victim, "the user's work").unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let fuzz = |target: &str| {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
+        cmd.args(["mutfuzz", "fuzz", target, "--trials", "200", "--mutant-sample", "0"])
+            .current_dir(tmp.path())
+            .env_remove("CARGO_TARGET_DIR")
+            .env("ESCAPE_VICTIM", &victim)
+            .env("ESCAPE_PORT", port.to_string());
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let kills = std::fs::read_to_string(tmp.path().join(format!("target/mutfuzz/{target}/kills.jsonl")))
+            .unwrap_or_default();
+        let catalog: Value = serde_json::from_str(
+            &std::fs::read_to_string(tmp.path().join(format!("target/mutfuzz/{target}/mutants.json")))
+                .unwrap(),
+        )
+        .unwrap();
+        // Each mutant that always reaches the escape (the condition forced true) is
+        // killed by the panic of its failed attempt.
+        let forced: Vec<u64> = catalog
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| {
+                let d = m["description"].as_str().unwrap();
+                d.contains("with true in") && d.ends_with(&format!(" in {target}"))
+            })
+            .map(|m| m["id"].as_u64().unwrap())
+            .collect();
+        assert_eq!(forced.len(), 1, "{catalog}");
+        let killed: Vec<Value> = kills.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert!(
+            killed.iter().any(|k| k["mutant"].as_u64() == Some(forced[0]) && k["kind"] == "panic"),
+            "{kills}"
+        );
+    };
+    fuzz("tidy");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's work");
+    fuzz("report");
+    assert_eq!(connections(&listener), 0);
+}
