@@ -190,7 +190,8 @@ pub struct Ended {
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
-    let built = harness::build(&args.package, &args.target, args.dev)?;
+    let mut built = harness::build(&args.package, &args.target, args.dev)?;
+    built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -316,6 +317,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
             cmd,
             hang,
             &log,
+            &built.caps,
             &mut |line| {
                 let (t, _) = &mut *state.borrow_mut();
                 t.observe(line);

@@ -14,6 +14,7 @@ use mutfuzz_contract::{CampaignDir, UnviableRecord, write_atomic};
 use mutfuzz_mutate::{Discovery, Mutant};
 use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
+use crate::caps::Caps;
 use crate::cargo_build::{BuildFlags, BuildWhat};
 use crate::console::Console;
 use crate::engine;
@@ -201,6 +202,11 @@ pub struct Built {
     pub state: CampaignDir,
     /// Where the harness and the stored inputs run.
     pub cwd: PathBuf,
+    /// The package's `mutfuzz.toml` (or its defaults).
+    pub config: mutfuzz_mutate::config::ConfigFile,
+    /// Memory and output caps of the harness processes: `mutfuzz.toml`'s or the defaults,
+    /// until a command sets its own (see [`Built::set_caps`]).
+    pub caps: Caps,
 }
 
 impl Built {
@@ -214,6 +220,13 @@ impl Built {
         let mut cmd = Command::new(&self.binary);
         cmd.args(args).current_dir(&self.cwd);
         cmd
+    }
+
+    /// The caps from the command line, else from `mutfuzz.toml`, else the defaults.
+    pub fn set_caps(&mut self, memory: Option<&str>, output: Option<&str>) -> Result<()> {
+        self.caps = Caps::resolve(memory, output, &self.config).map_err(exit_code::usage)?;
+        eprintln!("Caps per harness process: {}", self.caps.describe());
+        Ok(())
     }
 
     /// The default corpus directory of `target`: `mutfuzz/corpus/<target>` in the harness.
@@ -231,7 +244,8 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool) -> Result<Built> {
     let ws = Workspace::open(args)?;
     let package = single_package(&ws)?.clone();
     let harness = find(&ws, &package).map_err(exit_code::usage)?;
-    let (discovery, _config) = ws.discover()?;
+    let (discovery, config) = ws.discover()?;
+    let caps = Caps::resolve(None, None, &config.file).map_err(exit_code::usage)?;
     crate::list::report(&console, &discovery);
     let scratch = Scratch::new(&ws);
     // The harness's manifest is patched into the copy; its build output and corpus stay out.
@@ -283,6 +297,8 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool) -> Result<Built> {
         unviable: build.unviable,
         layout: scratch.layout.clone(),
         state,
+        config: config.file,
+        caps,
     };
     let targets = list_targets(&built)?;
     if !targets.iter().any(|t| t == target) {

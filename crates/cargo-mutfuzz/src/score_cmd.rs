@@ -189,7 +189,8 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
     let start = Instant::now();
-    let built = harness::build(&args.package, &args.target, args.dev)?;
+    let mut built = harness::build(&args.package, &args.target, args.dev)?;
+    built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -271,6 +272,7 @@ pub fn score_corpus(
             built.command(&a),
             hang,
             &log,
+            &built.caps,
             &mut |line| tracker.borrow_mut().observe(line),
             &mut || {
                 if last_note.elapsed() >= Duration::from_secs(5) {

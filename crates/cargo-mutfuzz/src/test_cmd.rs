@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::baseline::{self, TestRecord};
 use crate::cargo_build::{self, BuildFlags, BuildWhat};
+use crate::caps::Caps;
 use crate::console::{Console, duration};
 use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
@@ -182,7 +183,10 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         baseline: None,
     };
 
-    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
+    let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file)
+        .map_err(exit_code::usage)?;
+    console.message(&format!("Caps per test process: {}", caps.describe()));
+    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout), caps };
     match mutation_test(args, &ws, &discovery, limits, jobs, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
         Ok(Some(code)) => results.finish(&console).map(|_| code),
@@ -286,6 +290,7 @@ fn mutation_test(
         max_id + 1,
         &scratch.layout.baseline(),
         baseline_timeout,
+        &limits.caps,
         jobs,
         console,
     );
@@ -301,6 +306,13 @@ fn mutation_test(
                 (
                     format!("did not finish within {}", duration(baseline_timeout)),
                     " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)",
+                )
+            } else if let Exit::TooMuchOutput(_) = f.exit {
+                (format!("fails ({})", f.exit), " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)")
+            } else if matches!(f.exit, Exit::Signal(_)) && limits.caps.memory.is_some() {
+                (
+                    format!("fails ({})", f.exit),
+                    " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)",
                 )
             } else {
                 (format!("fails ({})", f.exit), "")
