@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use mutfuzz_contract::{
-    CampaignDir, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record, content_name,
+    CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record, content_name,
     store_new,
 };
 
@@ -66,7 +66,12 @@ impl Tracker {
                 self.trial_lines += 1;
             }
             Line::Mutant(id) => self.running = Running::Mutant(id),
-            Line::Stats(r) => self.stats = Some(r.stats),
+            // Printed between trials only: nothing runs now. A harness that stops with an
+            // error prints one first, so the error is not blamed on the last mutant.
+            Line::Stats(r) => {
+                self.stats = Some(r.stats);
+                self.running = Running::Nothing;
+            }
             Line::Done(r) => {
                 self.stats = Some(r.stats);
                 self.done = true;
@@ -338,6 +343,26 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         match outcome.ending {
             Ending::Interrupted => break Stop::Interrupted,
             Ending::Exited(Exit::Code(0)) if t.done || t.running == Running::Nothing => break Stop::Budget,
+            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.running == Running::Nothing => {
+                // The harness found its global state changed by a mutant; it recorded
+                // what it found in the state directory. A clean process goes on.
+                restarts += 1;
+                let progressed = t.stats.is_some_and(|s| s.mutants_killed > killed_before);
+                stalled = if progressed { 0 } else { stalled + 1 };
+                let words = outcome.last_words().unwrap_or("global state drifted");
+                status_line.message(&format!(
+                    "{}; restarting the harness in a clean process",
+                    words.trim_start_matches("error: ").chars().take(300).collect::<String>()
+                ));
+                if stalled >= MAX_STALLED_RESTARTS {
+                    status_line.finish();
+                    bail!(
+                        "the harness drifted {stalled} times in a row without finding the mutant that \
+                         causes it; its log is {}",
+                        log.display()
+                    );
+                }
+            }
             Ending::Exited(Exit::Code(2)) if !matches!(t.running, Running::Mutant(_)) => {
                 status_line.finish();
                 return Err(exit_code::usage(anyhow::anyhow!(

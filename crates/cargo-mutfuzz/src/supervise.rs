@@ -98,6 +98,11 @@ pub fn run(
     for var in [env::ACTIVE, env::RECORD, env::MUTANTS, env::FUEL, env::DEPTH, env::ON_EXHAUST] {
         cmd.env_remove(var);
     }
+    // A mutant that aborts (out of memory, stack overflow) must not print a backtrace
+    // where its last words belong, whatever the user's shell sets.
+    for (key, value) in crate::baseline::QUIET_ENV {
+        cmd.env(key, value);
+    }
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     interrupt::own_group(&mut cmd);
     caps.limit_memory(&mut cmd);

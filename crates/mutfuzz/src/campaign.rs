@@ -16,8 +16,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{
-    Budget, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, read_jsonl,
+    Budget, DriftRecord, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, encode_hex, read_jsonl,
+    write_atomic,
 };
+use mutfuzz_contract::protocol::decode_hex;
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
@@ -75,6 +77,10 @@ pub struct Config {
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
+    /// After every trial that ran mutants in this process, re-run the original on the
+    /// process's first input and stop with [`Error::Drift`] if its result changed (a
+    /// mutant changed global state that outlives its run).
+    pub check_drift: bool,
 }
 
 impl Default for Config {
@@ -93,6 +99,7 @@ impl Default for Config {
             parallel_min_work: PARALLEL_MIN_WORK,
             verify_pruning: false,
             check_determinism: true,
+            check_drift: true,
         }
     }
 }
@@ -148,6 +155,18 @@ pub enum Error {
         /// How it was killed.
         kind: KillKind,
     },
+    /// The original's result on the process's first input changed after mutants ran:
+    /// one of them changed global state (a `static`, a cache) that later runs read. The
+    /// trial is not kept; `drift.json` names the suspects, and the process must end.
+    Drift {
+        /// The mutants that ran in this process since the last check (or, when settling,
+        /// the one found to cause it).
+        suspects: Vec<u32>,
+        /// The original's result as recorded, rendered.
+        recorded: String,
+        /// Its result now, rendered.
+        now: String,
+    },
     /// The original gave two different results on the same input.
     Nondeterministic {
         /// The input's name (content hash).
@@ -182,6 +201,15 @@ impl fmt::Display for Error {
                 "infection pruning skipped mutant {mutant} on input {input}, but running it kills it \
                  ({kind}): its site's infection probe is wrong; run with --prune execution"
             ),
+            Error::Drift { suspects, recorded, now } => {
+                let ids: Vec<String> = suspects.iter().map(u32::to_string).collect();
+                write!(
+                    f,
+                    "global state drifted: after mutants {} ran, the original gave `{now}` where it \
+                     gave `{recorded}` before; the process must restart clean",
+                    ids.join(", ")
+                )
+            }
             Error::Nondeterministic { input, bytes, first, second } => {
                 let shown = &bytes[..bytes.len().min(64)];
                 let hex: String = shown.iter().map(|b| format!("{b:02x}")).collect();
@@ -279,6 +307,11 @@ pub struct Campaign<T, O> {
     last_fuel: u64,
     events: Option<EventSink>,
     edges: EdgeMap,
+    /// The first input this process ran, and the original's result on it before any
+    /// mutant ran here (the drift check's reference).
+    sentinel: Option<(Vec<u8>, OriginalEnd<O>)>,
+    /// Ids of the mutants run in this process since the last drift check.
+    ran_here: Vec<u32>,
 }
 
 type EventSink = Box<dyn FnMut(Event<'_>)>;
@@ -354,6 +387,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             last_fuel: 0,
             events: None,
             edges: EdgeMap::default(),
+            sentinel: None,
+            ran_here: Vec::new(),
             config,
         })
     }
@@ -563,6 +598,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.edges.reset();
         let original = self.exec.run_original(value, self.n_ids, &*self.oracle);
         let edges = self.edges.read();
+        if self.sentinel.is_none() && self.drift_checked() {
+            // No mutant ran in this process yet: what the original gives now is clean.
+            let end = self.exec.run_plain_original(input.as_bytes(), &*self.oracle);
+            self.sentinel = Some((input.as_bytes().to_vec(), end));
+        }
         let seen_before = self.table.seen_count();
         let new_sites = self.table.see(&original.hits);
         self.stats.mutants_seen += self.table.seen_count() - seen_before;
@@ -608,6 +648,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             mutants_run = self.to_run.len();
             self.stats.mutant_runs += mutants_run as u64;
             mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+            // Before anything of this trial is kept: its verdicts may be false if drifted.
+            self.check_drift(input.as_bytes())?;
         }
 
         let facts = TrialFacts {
@@ -699,6 +741,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
             let end = self.exec.run_mutant(id, bytes, fuel, depth);
             self.verdicts[p] = Some(judge(&*self.oracle, original, &end));
+            self.ran_here.push(id);
         }
         if parallel && let Some(workers) = &mut self.workers {
             // Ids are unique in one trial's list: map each answer back to its position.
@@ -749,6 +792,100 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         hits.iter()
             .map(|&s| table.at_site(s).iter().filter(|&&mi| table.killed(mi).is_none()).count() as u64)
             .sum()
+    }
+
+    /// Whether this campaign checks for drift: a background mutant stands in for the
+    /// original, and its runs are not the original's.
+    fn drift_checked(&self) -> bool {
+        self.config.check_drift && self.config.background.is_none()
+    }
+
+    /// The original on the sentinel input must give what it gave before any mutant ran
+    /// here; if not, one of the mutants run here since the last check changed global
+    /// state. `drift.json` then names them (with the trial's `input`), for a clean
+    /// process to find the one (see [`Campaign::settle_drift`]).
+    fn check_drift(&mut self, input: &[u8]) -> Result<(), Error> {
+        if self.ran_here.is_empty() {
+            return Ok(());
+        }
+        let Some((bytes, recorded)) = &self.sentinel else { return Ok(()) };
+        let now = self.exec.run_plain_original(bytes, &*self.oracle);
+        if recorded.agrees_with(&now, &*self.oracle) {
+            self.ran_here.clear();
+            return Ok(());
+        }
+        let suspects = std::mem::take(&mut self.ran_here);
+        if let Some(store) = &self.store {
+            let record = DriftRecord { suspects: suspects.clone(), input: encode_hex(input), sentinel: encode_hex(bytes) };
+            write_drift(&store.files().drift(), Some(&record))?;
+        }
+        Err(Error::Drift { suspects, recorded: recorded.render(), now: now.render() })
+    }
+
+    /// Settles a drift found by an earlier process (`drift.json`), in this clean one:
+    /// runs each suspect alone on the trial's input, then the original on the sentinel
+    /// input. The first suspect after which the original's result changes caused the
+    /// drift: it is recorded killed (by its own verdict on the input if it has one, else
+    /// by `crash`: it took the process's usefulness down, and never runs again), the
+    /// input stored first, and [`Error::Drift`] returned, since this process has drifted
+    /// too; `drift.json` keeps the suspects not yet run. When no suspect reproduces the
+    /// drift, the file is removed and the campaign goes on.
+    pub fn settle_drift(&mut self) -> Result<(), Error> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let path = store.files().drift();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        // A record cut short or unreadable: nothing to settle, the check will find it again.
+        let record: Option<DriftRecord> = serde_json::from_str(&text).ok();
+        let decoded = record.as_ref().and_then(|r| Some((decode_hex(&r.input)?, decode_hex(&r.sentinel)?)));
+        let (Some(record), Some((input, sentinel))) = (record, decoded) else {
+            return write_drift(&path, None);
+        };
+        let _quiet = RunGuard::start();
+        let reference = self.exec.run_plain_original(&sentinel, &*self.oracle);
+        if let Some(events) = &mut self.events {
+            events(Event::Trial(&input));
+        }
+        let original = self.exec.rerun_original(&input, self.n_ids, &*self.oracle);
+        let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
+        let index = self.table.index_by_id();
+        for (k, &id) in record.suspects.iter().enumerate() {
+            let Some(&mi) = index.get(&id) else { continue };
+            if let Some(events) = &mut self.events {
+                events(Event::Mutant(id));
+            }
+            let end = self.exec.run_mutant(id, &input, fuel, depth);
+            mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+            let verdict = judge(&*self.oracle, &original.end, &end);
+            let now = self.exec.run_plain_original(&sentinel, &*self.oracle);
+            if reference.agrees_with(&now, &*self.oracle) {
+                continue;
+            }
+            let (kind, limit) = match verdict {
+                Some((kind, limit)) if self.table.killed(mi).is_none() => (kind, limit),
+                _ => (KillKind::Crash, None),
+            };
+            let name = content_name(&input);
+            let info = self.table.info(mi);
+            let kill = KillRecord { mutant: info.id, site: info.site, kind, limit, input: name.clone(), trial: self.stats.trials };
+            if let Some(store) = &mut self.store {
+                store.save_input(&name, &input)?;
+                store.append_kill(&kill)?;
+            }
+            if self.table.kill(mi, kind) {
+                self.stats.mutants_killed += 1;
+                self.kills.push(kill);
+            } else {
+                self.table.ended_process(mi, kind);
+            }
+            let rest = DriftRecord { suspects: record.suspects[k + 1..].to_vec(), ..record.clone() };
+            write_drift(&path, (!rest.suspects.is_empty()).then_some(&rest))?;
+            return Err(Error::Drift { suspects: vec![id], recorded: reference.render(), now: now.render() });
+        }
+        write_drift(&path, None)
     }
 
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
@@ -836,4 +973,19 @@ fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
     let ok = mutfuzz_rt::site_hits().contains(&max_site);
     mutfuzz_rt::activate(0);
     if ok || max_site == 0 { Ok(()) } else { Err(Error::SiteTable { site: max_site }) }
+}
+
+/// Writes `drift.json` atomically, or removes it.
+fn write_drift(path: &Path, record: Option<&DriftRecord>) -> Result<(), Error> {
+    match record {
+        Some(r) => {
+            let text = serde_json::to_string(r).map_err(|e| Error::io(path, io::Error::other(e)))? + "\n";
+            Ok(write_atomic(path, text.as_bytes())?)
+        }
+        None => match std::fs::remove_file(path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(path, e)),
+        },
+    }
 }

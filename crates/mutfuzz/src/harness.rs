@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{
-    CampaignDir, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
+    CampaignDir, EXIT_DRIFT, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
 };
 
 use crate::campaign::{Campaign, Config, Event};
@@ -218,6 +218,15 @@ fn protocol(line: Line<'_>) {
     }
 }
 
+/// Ends a campaign that cannot go on in this process: the error on stderr, the counters
+/// (no run is under way any more, the supervisor learns), and the exit code: a drift is
+/// [`EXIT_DRIFT`] (restart clean), anything else [`EXIT_ERROR`].
+fn stop<T: Gen, O: Debug + 'static>(campaign: &Campaign<T, O>, e: &crate::campaign::Error, start: Instant) -> i32 {
+    eprintln!("error: {e}");
+    protocol(Line::Stats(report(campaign.stats(), start.elapsed())));
+    if matches!(e, crate::campaign::Error::Drift { .. }) { EXIT_DRIFT } else { EXIT_ERROR }
+}
+
 fn report(stats: Stats, elapsed: Duration) -> Report {
     Report { elapsed: elapsed.as_secs_f64(), stats }
 }
@@ -271,6 +280,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         campaign = campaign.with_workers(workers);
     }
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    // A drift found by the process before: find its cause here, in a clean process.
+    if let Err(e) = campaign.settle_drift() {
+        return Ok(stop(&campaign, &e, start));
+    }
 
     let csv_path = CampaignDir::new(&state).stats_csv();
     let mut csv = std::fs::OpenOptions::new()
@@ -281,7 +295,6 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     if csv.metadata().map(|m| m.len() == 0).unwrap_or(false) {
         let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
-    let start = Instant::now();
     let deadline = args.time.map(|t| start + Duration::from_secs_f64(t.max(0.0)));
     let mut last_report = start;
     loop {
@@ -293,8 +306,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         // Small slices keep the stats line and the stop conditions timely.
         let step = trials_left.unwrap_or(u64::MAX).min(16);
         if let Err(e) = campaign.run_trials(step) {
-            eprintln!("error: {e}");
-            return Ok(EXIT_ERROR);
+            return Ok(stop(&campaign, &e, start));
         }
         if last_report.elapsed() >= Duration::from_secs(1) {
             last_report = Instant::now();
