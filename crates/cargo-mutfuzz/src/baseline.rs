@@ -299,7 +299,11 @@ mod tests {
         // `process::exit(0)` in the second test: one dot, no summary.
         assert!(!all_passed(&libtest, 2, "\nrunning 2 tests\n."));
         assert!(!all_passed(&libtest, 3, ok), "a selected test did not run");
-        assert!(!all_passed(&libtest, 2, &ok.replace("ok. 2 passed; 0 failed", "FAILED. 1 passed; 1 failed")));
+        assert!(!all_passed(
+            &libtest,
+            2,
+            &ok.replace("ok. 2 passed; 0 failed", "FAILED. 1 passed; 1 failed")
+        ));
         // The summary must end the run: output after it is a run that did not finish.
         assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 2 tests\n.")));
         let doctests = bin(Runner::Doctests(crate::binaries::Doctests {

@@ -56,7 +56,8 @@ impl Caps {
             // touches no memory shared with the parent.
             unsafe {
                 cmd.pre_exec(move || {
-                    let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+                    let limit =
+                        libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
                     if libc::setrlimit(libc::RLIMIT_DATA, &limit) != 0 {
                         return Err(std::io::Error::last_os_error());
                     }
@@ -80,7 +81,8 @@ fn default_memory() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: sysconf only reads system constants.
-        let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        let (pages, size) =
+            unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
         if pages > 0 && size > 0 {
             return Some(pages as u64 * size as u64 / 2);
         }
@@ -148,8 +150,14 @@ mod tests {
         assert_eq!(caps, Caps { memory: None, output: Some(2048) });
         let defaults = Caps::resolve(None, None, &Default::default()).unwrap();
         assert_eq!(defaults.output, Some(DEFAULT_MAX_OUTPUT));
-        let bad = mutfuzz_mutate::config::ConfigFile { max_output: Some("much".into()), ..Default::default() };
-        assert!(Caps::resolve(None, None, &bad).unwrap_err().to_string().starts_with("max_output in mutfuzz.toml"));
+        let bad =
+            mutfuzz_mutate::config::ConfigFile { max_output: Some("much".into()), ..Default::default() };
+        assert!(
+            Caps::resolve(None, None, &bad)
+                .unwrap_err()
+                .to_string()
+                .starts_with("max_output in mutfuzz.toml")
+        );
     }
 
     #[cfg(target_os = "linux")]

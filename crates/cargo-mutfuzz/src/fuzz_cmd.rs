@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use mutfuzz_contract::{
-    CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record, content_name,
-    store_new,
+    CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record,
+    content_name, store_new,
 };
 
 use crate::exit_code;

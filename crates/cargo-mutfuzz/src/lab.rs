@@ -18,8 +18,8 @@ use mutfuzz_mutate::Mutant;
 use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, Exhausted, Limit, env};
 
 use crate::baseline::{TestCase, TestRecord, all_passed, log_since, test_command};
-use crate::caps::Caps;
 use crate::binaries::TestBinary;
+use crate::caps::Caps;
 use crate::console::Console;
 use crate::interrupt;
 use crate::outcome::{MutantOutcome, Outcome};

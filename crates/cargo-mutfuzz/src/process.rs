@@ -56,7 +56,12 @@ impl std::fmt::Display for Exit {
 
 /// Run `cmd` to completion or until `timeout`, with stdout and stderr appended to `log`
 /// (or discarded), under `caps`.
-pub fn run(cmd: &mut Command, timeout: Duration, log: Option<&Path>, caps: &Caps) -> Result<(Exit, Duration)> {
+pub fn run(
+    cmd: &mut Command,
+    timeout: Duration,
+    log: Option<&Path>,
+    caps: &Caps,
+) -> Result<(Exit, Duration)> {
     let mut copier = None;
     match log {
         Some(path) => {
@@ -151,7 +156,11 @@ fn copy_capped(mut from: impl Read, mut to: File, cap: u64, over: impl FnOnce())
         let _ = to.write_all(&buf[..keep]);
         total += n as u64;
         if total > cap {
-            let _ = writeln!(to, "\n[cargo mutfuzz: output past the cap of {}: the process was killed]", human(cap));
+            let _ = writeln!(
+                to,
+                "\n[cargo mutfuzz: output past the cap of {}: the process was killed]",
+                human(cap)
+            );
             over();
             return;
         }

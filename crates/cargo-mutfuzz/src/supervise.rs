@@ -191,7 +191,11 @@ pub fn run(
             if capped.load(Ordering::SeqCst)
                 && let Some(f) = log_file.as_mut()
             {
-                let _ = writeln!(f, "[cargo mutfuzz: a run's output went past the cap of {}: killed]", crate::caps::human(cap));
+                let _ = writeln!(
+                    f,
+                    "[cargo mutfuzz: a run's output went past the cap of {}: killed]",
+                    crate::caps::human(cap)
+                );
             }
             let _ = tail_tx.send(tail.into());
         });
@@ -343,6 +347,10 @@ mod tests {
         assert!(lines.iter().all(|l| !matches!(l, Line::Other(t) if t.len() > MAX_LINE)));
         assert!(start.elapsed() < Duration::from_secs(20));
         let text = std::fs::read_to_string(&log).unwrap();
-        assert_eq!(text.bytes().take_while(|&b| b == b'e').count(), 90_000, "the runs under the cap are logged whole");
+        assert_eq!(
+            text.bytes().take_while(|&b| b == b'e').count(),
+            90_000,
+            "the runs under the cap are logged whole"
+        );
     }
 }

@@ -15,8 +15,8 @@ use mutfuzz_mutate::{Discovery, Mutant};
 use serde::Serialize;
 
 use crate::baseline::{self, TestRecord};
-use crate::cargo_build::{self, BuildFlags, BuildWhat};
 use crate::caps::Caps;
+use crate::cargo_build::{self, BuildFlags, BuildWhat};
 use crate::console::{Console, duration};
 use crate::doctest_target::{self, DoctestTarget};
 use crate::exit_code;
@@ -308,7 +308,10 @@ fn mutation_test(
                     " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)",
                 )
             } else if let Exit::TooMuchOutput(_) = f.exit {
-                (format!("fails ({})", f.exit), " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)")
+                (
+                    format!("fails ({})", f.exit),
+                    " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)",
+                )
             } else if matches!(f.exit, Exit::Signal(_)) && limits.caps.memory.is_some() {
                 (
                     format!("fails ({})", f.exit),

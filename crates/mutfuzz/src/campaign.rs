@@ -15,14 +15,15 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use mutfuzz_contract::{
-    Budget, DriftRecord, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, encode_hex, read_jsonl,
-    write_atomic,
-};
 use mutfuzz_contract::protocol::decode_hex;
+use mutfuzz_contract::{
+    Budget, DriftRecord, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, encode_hex,
+    read_jsonl,
+};
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
+use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
@@ -309,9 +310,11 @@ pub struct Campaign<T, O> {
     edges: EdgeMap,
     /// The first input this process ran, and the original's result on it before any
     /// mutant ran here (the drift check's reference).
-    sentinel: Option<(Vec<u8>, OriginalEnd<O>)>,
+    sentinel: Option<Sentinel<O>>,
     /// Ids of the mutants run in this process since the last drift check.
     ran_here: Vec<u32>,
+    /// A drift found after a kill during this trial's mutant runs (the results then).
+    drifted: Option<(String, String)>,
 }
 
 type EventSink = Box<dyn FnMut(Event<'_>)>;
@@ -389,6 +392,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             edges: EdgeMap::default(),
             sentinel: None,
             ran_here: Vec::new(),
+            drifted: None,
             config,
         })
     }
@@ -600,8 +604,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let edges = self.edges.read();
         if self.sentinel.is_none() && self.drift_checked() {
             // No mutant ran in this process yet: what the original gives now is clean.
-            let end = self.exec.run_plain_original(input.as_bytes(), &*self.oracle);
-            self.sentinel = Some((input.as_bytes().to_vec(), end));
+            self.sentinel = Some(Sentinel::take(&mut self.exec, input.as_bytes(), &*self.oracle));
         }
         let seen_before = self.table.seen_count();
         let new_sites = self.table.see(&original.hits);
@@ -740,8 +743,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 events(Event::Mutant(id));
             }
             let end = self.exec.run_mutant(id, bytes, fuel, depth);
-            self.verdicts[p] = Some(judge(&*self.oracle, original, &end));
+            let verdict = judge(&*self.oracle, original, &end);
+            self.verdicts[p] = Some(verdict);
             self.ran_here.push(id);
+            // A kill is what drift fakes: check at once, before the next mutant runs.
+            if verdict.is_some()
+                && let Some(sentinel) = &self.sentinel
+                && let Some(results) = sentinel.drifted(&mut self.exec, &*self.oracle)
+            {
+                self.drifted = Some(results);
+                break;
+            }
         }
         if parallel && let Some(workers) = &mut self.workers {
             // Ids are unique in one trial's list: map each answer back to its position.
@@ -801,25 +813,29 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 
     /// The original on the sentinel input must give what it gave before any mutant ran
-    /// here; if not, one of the mutants run here since the last check changed global
+    /// here (checked after each kill in this process, and after the trial's runs); if not, one of the mutants run here since the last check changed global
     /// state. `drift.json` then names them (with the trial's `input`), for a clean
     /// process to find the one (see [`Campaign::settle_drift`]).
     fn check_drift(&mut self, input: &[u8]) -> Result<(), Error> {
         if self.ran_here.is_empty() {
             return Ok(());
         }
-        let Some((bytes, recorded)) = &self.sentinel else { return Ok(()) };
-        let now = self.exec.run_plain_original(bytes, &*self.oracle);
-        if recorded.agrees_with(&now, &*self.oracle) {
+        let Some(sentinel) = &self.sentinel else { return Ok(()) };
+        let found = self.drifted.take().or_else(|| sentinel.drifted(&mut self.exec, &*self.oracle));
+        let Some((recorded, now)) = found else {
             self.ran_here.clear();
             return Ok(());
-        }
+        };
         let suspects = std::mem::take(&mut self.ran_here);
         if let Some(store) = &self.store {
-            let record = DriftRecord { suspects: suspects.clone(), input: encode_hex(input), sentinel: encode_hex(bytes) };
+            let record = DriftRecord {
+                suspects: suspects.clone(),
+                input: encode_hex(input),
+                sentinel: encode_hex(&sentinel.bytes),
+            };
             write_drift(&store.files().drift(), Some(&record))?;
         }
-        Err(Error::Drift { suspects, recorded: recorded.render(), now: now.render() })
+        Err(Error::Drift { suspects, recorded, now })
     }
 
     /// Settles a drift found by an earlier process (`drift.json`), in this clean one:
@@ -833,59 +849,52 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     pub fn settle_drift(&mut self) -> Result<(), Error> {
         let Some(store) = &self.store else { return Ok(()) };
         let path = store.files().drift();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(Error::io(&path, e)),
-        };
-        // A record cut short or unreadable: nothing to settle, the check will find it again.
-        let record: Option<DriftRecord> = serde_json::from_str(&text).ok();
-        let decoded = record.as_ref().and_then(|r| Some((decode_hex(&r.input)?, decode_hex(&r.sentinel)?)));
-        let (Some(record), Some((input, sentinel))) = (record, decoded) else {
-            return write_drift(&path, None);
-        };
+        let Some(record) = read_drift(&path)? else { return Ok(write_drift(&path, None)?) };
+        let Some(input) = decode_hex(&record.input) else { return Ok(write_drift(&path, None)?) };
         let _quiet = RunGuard::start();
-        let reference = self.exec.run_plain_original(&sentinel, &*self.oracle);
         if let Some(events) = &mut self.events {
             events(Event::Trial(&input));
         }
-        let original = self.exec.rerun_original(&input, self.n_ids, &*self.oracle);
-        let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
-        let index = self.table.index_by_id();
-        for (k, &id) in record.suspects.iter().enumerate() {
-            let Some(&mi) = index.get(&id) else { continue };
-            if let Some(events) = &mut self.events {
-                events(Event::Mutant(id));
-            }
-            let end = self.exec.run_mutant(id, &input, fuel, depth);
-            mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
-            let verdict = judge(&*self.oracle, &original.end, &end);
-            let now = self.exec.run_plain_original(&sentinel, &*self.oracle);
-            if reference.agrees_with(&now, &*self.oracle) {
-                continue;
-            }
-            let (kind, limit) = match verdict {
-                Some((kind, limit)) if self.table.killed(mi).is_none() => (kind, limit),
-                _ => (KillKind::Crash, None),
-            };
-            let name = content_name(&input);
-            let info = self.table.info(mi);
-            let kill = KillRecord { mutant: info.id, site: info.site, kind, limit, input: name.clone(), trial: self.stats.trials };
-            if let Some(store) = &mut self.store {
-                store.save_input(&name, &input)?;
-                store.append_kill(&kill)?;
-            }
-            if self.table.kill(mi, kind) {
-                self.stats.mutants_killed += 1;
-                self.kills.push(kill);
-            } else {
-                self.table.ended_process(mi, kind);
-            }
-            let rest = DriftRecord { suspects: record.suspects[k + 1..].to_vec(), ..record.clone() };
-            write_drift(&path, (!rest.suspects.is_empty()).then_some(&rest))?;
-            return Err(Error::Drift { suspects: vec![id], recorded: reference.render(), now: now.render() });
+        let events = &mut self.events;
+        let cause =
+            find_cause(&mut self.exec, &*self.oracle, &record, self.n_ids, self.config.budget, &mut |id| {
+                if let Some(events) = events {
+                    events(Event::Mutant(id));
+                }
+            });
+        let Some(cause) = cause else { return Ok(write_drift(&path, None)?) };
+        let Some(&mi) = self.table.index_by_id().get(&cause.mutant) else {
+            return Ok(write_drift(&path, None)?);
+        };
+        let (kind, limit) = match cause.verdict {
+            Some((kind, limit)) if self.table.killed(mi).is_none() => (kind, limit),
+            _ => (KillKind::Crash, None),
+        };
+        let name = content_name(&input);
+        let info = self.table.info(mi);
+        let kill = KillRecord {
+            mutant: info.id,
+            site: info.site,
+            kind,
+            limit,
+            input: name.clone(),
+            trial: self.stats.trials,
+        };
+        if let Some(store) = &mut self.store {
+            // The input first: a kill record never names an input that is not stored.
+            store.save_input(&name, &input)?;
+            store.append_kill(&kill)?;
         }
-        write_drift(&path, None)
+        if self.table.kill(mi, kind) {
+            self.stats.mutants_killed += 1;
+            self.kills.push(kill);
+        } else {
+            self.table.ended_process(mi, kind);
+        }
+        let rest = DriftRecord { suspects: record.suspects[cause.position + 1..].to_vec(), ..record };
+        write_drift(&path, Some(&rest))?;
+        let (recorded, now) = cause.results;
+        Err(Error::Drift { suspects: vec![cause.mutant], recorded, now })
     }
 
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
@@ -973,19 +982,4 @@ fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
     let ok = mutfuzz_rt::site_hits().contains(&max_site);
     mutfuzz_rt::activate(0);
     if ok || max_site == 0 { Ok(()) } else { Err(Error::SiteTable { site: max_site }) }
-}
-
-/// Writes `drift.json` atomically, or removes it.
-fn write_drift(path: &Path, record: Option<&DriftRecord>) -> Result<(), Error> {
-    match record {
-        Some(r) => {
-            let text = serde_json::to_string(r).map_err(|e| Error::io(path, io::Error::other(e)))? + "\n";
-            Ok(write_atomic(path, text.as_bytes())?)
-        }
-        None => match std::fs::remove_file(path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::io(path, e)),
-        },
-    }
 }

@@ -221,7 +221,11 @@ fn protocol(line: Line<'_>) {
 /// Ends a campaign that cannot go on in this process: the error on stderr, the counters
 /// (no run is under way any more, the supervisor learns), and the exit code: a drift is
 /// [`EXIT_DRIFT`] (restart clean), anything else [`EXIT_ERROR`].
-fn stop<T: Gen, O: Debug + 'static>(campaign: &Campaign<T, O>, e: &crate::campaign::Error, start: Instant) -> i32 {
+fn stop<T: Gen, O: Debug + 'static>(
+    campaign: &Campaign<T, O>,
+    e: &crate::campaign::Error,
+    start: Instant,
+) -> i32 {
     eprintln!("error: {e}");
     protocol(Line::Stats(report(campaign.stats(), start.elapsed())));
     if matches!(e, crate::campaign::Error::Drift { .. }) { EXIT_DRIFT } else { EXIT_ERROR }
@@ -349,7 +353,8 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         read_jsonl::<ScoreLine>(out).map_err(|e| e.to_string())?.records.iter().map(|l| l.mutant).collect();
     let mut write_error = None;
     let oracle = oracle_for(compare);
-    score(
+    let drift = drift_path(out);
+    let scored = score(
         target,
         &*oracle,
         &mutants,
@@ -357,6 +362,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         &done,
         Limits::default(),
         SCORE_BUDGET,
+        Some(&drift),
         |line| {
             if let Err(e) = file.append(line) {
                 write_error.get_or_insert(e);
@@ -367,10 +373,29 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             ScoreEvent::Mutant(id) => protocol(Line::Mutant(id)),
         },
     );
-    match write_error {
-        Some(e) => Err(e.to_string()),
-        None => Ok(0),
+    if let Some(e) = write_error {
+        return Err(e.to_string());
     }
+    match scored {
+        Ok(()) => {
+            // The end, said: exit code 0 alone could be a mutant's `process::exit(0)`.
+            protocol(Line::Done(report(Stats::default(), Duration::ZERO)));
+            Ok(0)
+        }
+        Err(drifted) => {
+            eprintln!("error: {drifted}");
+            // Nothing runs any more: the supervisor restarts a clean process, blaming nothing.
+            protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
+            Ok(EXIT_DRIFT)
+        }
+    }
+}
+
+/// Where `score` keeps a pending drift: beside its output, `<out>.drift.json`.
+fn drift_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".drift.json");
+    out.with_file_name(name)
 }
 
 fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(

@@ -70,6 +70,7 @@ extern crate self as mutfuzz;
 pub mod campaign;
 pub mod corpus;
 pub mod coverage;
+pub mod drift;
 pub mod edit;
 mod r#gen;
 pub mod guidance;
