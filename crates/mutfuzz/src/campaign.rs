@@ -603,8 +603,21 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let original = self.exec.run_original(value, self.n_ids, &*self.oracle);
         let edges = self.edges.read();
         if self.sentinel.is_none() && self.drift_checked() {
-            // No mutant ran in this process yet: what the original gives now is clean.
-            self.sentinel = Some(Sentinel::take(&mut self.exec, input.as_bytes(), &*self.oracle));
+            // No mutant ran in this process yet: what the original gives now is clean,
+            // unless the target disagrees with itself (then it is no reference of drift).
+            let sentinel = Sentinel::take(&mut self.exec, input.as_bytes(), &*self.oracle);
+            if sentinel.end.agrees_with(&original.end, &*self.oracle) {
+                self.sentinel = Some(sentinel);
+            } else if self.config.check_determinism {
+                return Err(Error::Nondeterministic {
+                    input: content_name(input.as_bytes()),
+                    bytes: input.as_bytes().to_vec(),
+                    first: original.end.render(),
+                    second: sentinel.end.render(),
+                });
+            } else {
+                self.config.check_drift = false;
+            }
         }
         let seen_before = self.table.seen_count();
         let new_sites = self.table.see(&original.hits);

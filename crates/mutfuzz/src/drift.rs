@@ -69,6 +69,10 @@ pub(crate) fn find_cause<T: Gen, O: Debug>(
 ) -> Option<Cause> {
     let (input, sentinel) = (decode_hex(&record.input)?, decode_hex(&record.sentinel)?);
     let reference = Sentinel::take(exec, &sentinel, oracle);
+    // A target that disagrees with itself is nondeterministic, not drifted.
+    if reference.drifted(exec, oracle).is_some() {
+        return None;
+    }
     let original = exec.rerun_original(&input, n_ids, oracle);
     let (fuel, depth) = budget.limits(original.fuel, original.depth);
     for (position, &id) in record.suspects.iter().enumerate() {

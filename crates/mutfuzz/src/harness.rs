@@ -41,7 +41,7 @@ use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
-use crate::score::{SCORE_BUDGET, ScoreEvent, score};
+use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreStop, score};
 use crate::workers::Workers;
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
@@ -382,11 +382,15 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             protocol(Line::Done(report(Stats::default(), Duration::ZERO)));
             Ok(0)
         }
-        Err(drifted) => {
+        Err(ScoreStop::Drift(drifted)) => {
             eprintln!("error: {drifted}");
             // Nothing runs any more: the supervisor restarts a clean process, blaming nothing.
             protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
             Ok(EXIT_DRIFT)
+        }
+        Err(ScoreStop::Error(e)) => {
+            protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
+            Err(e)
         }
     }
 }

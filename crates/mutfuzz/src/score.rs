@@ -52,7 +52,7 @@ pub fn score<T: Gen, O: Debug>(
     drift: Option<&Path>,
     mut line: impl FnMut(&ScoreLine),
     mut events: impl FnMut(ScoreEvent<'_>),
-) -> Result<(), String> {
+) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
     let mut exec = Executor::new(Box::new(target), limits);
     let table = mutants.iter().map(|m| m.site as usize + 1).max().unwrap_or(1).max(1024);
@@ -73,7 +73,17 @@ pub fn score<T: Gen, O: Debug>(
         let value = exec.regenerate(bytes);
         let original = exec.run_original(value, table, oracle);
         if drift.is_some() && sentinel.is_none() {
-            sentinel = Some(Sentinel::take(&mut exec, bytes, oracle));
+            let s = Sentinel::take(&mut exec, bytes, oracle);
+            if !s.end.agrees_with(&original.end, oracle) {
+                return Err(ScoreStop::Error(format!(
+                    "the target is nondeterministic: input {name} gave `{}` and then `{}`; mutants \
+                     cannot be judged against it (look for HashMap order, time, addresses or global \
+                     state in the output)",
+                    original.end.render(),
+                    s.end.render()
+                )));
+            }
+            sentinel = Some(s);
         }
         let (fuel, depth) = budget.limits(original.fuel, original.depth);
         open.retain(|m| {
@@ -108,13 +118,13 @@ pub fn score<T: Gen, O: Debug>(
         {
             let record =
                 DriftRecord { suspects: ran, input: encode_hex(bytes), sentinel: encode_hex(&s.bytes) };
-            write_drift(path, Some(&record)).map_err(|e| e.to_string())?;
+            write_drift(path, Some(&record)).map_err(ScoreStop::file)?;
             let ids: Vec<String> = record.suspects.iter().map(u32::to_string).collect();
-            return Err(format!(
+            return Err(ScoreStop::Drift(format!(
                 "global state drifted: after mutants {} ran, the original gave `{now}` where it gave \
                  `{recorded}` before; the process must restart clean",
                 ids.join(", ")
-            ));
+            )));
         }
         ran.clear();
         for k in kills.drain(..) {
@@ -140,17 +150,17 @@ fn settle<T: Gen, O: Debug>(
     path: &Path,
     line: &mut impl FnMut(&ScoreLine),
     events: &mut impl FnMut(ScoreEvent<'_>),
-) -> Result<(), String> {
-    let Some(mut record) = read_drift(path).map_err(|e| e.to_string())? else {
-        return write_drift(path, None).map_err(|e| e.to_string());
+) -> Result<(), ScoreStop> {
+    let Some(mut record) = read_drift(path).map_err(ScoreStop::file)? else {
+        return write_drift(path, None).map_err(ScoreStop::file);
     };
     // Mutants decided since (by a crash the supervisor recorded) are no suspects.
     record.suspects.retain(|id| !done.contains(id));
     let name = decode_hex(&record.input).and_then(|b| inputs.iter().find(|(_, i)| *i == b)).map(|(n, _)| n);
-    let Some(name) = name else { return write_drift(path, None).map_err(|e| e.to_string()) };
+    let Some(name) = name else { return write_drift(path, None).map_err(ScoreStop::file) };
     events(ScoreEvent::Input(name));
     let cause = find_cause(exec, oracle, &record, n_ids, budget, &mut |id| events(ScoreEvent::Mutant(id)));
-    let Some(cause) = cause else { return write_drift(path, None).map_err(|e| e.to_string()) };
+    let Some(cause) = cause else { return write_drift(path, None).map_err(ScoreStop::file) };
     let kind = cause.verdict.map_or(KillKind::Crash, |(kind, _)| kind);
     line(&ScoreLine {
         mutant: cause.mutant,
@@ -159,11 +169,34 @@ fn settle<T: Gen, O: Debug>(
         input: Some(name.clone()),
     });
     let rest = DriftRecord { suspects: record.suspects[cause.position + 1..].to_vec(), ..record };
-    write_drift(path, Some(&rest)).map_err(|e| e.to_string())?;
+    write_drift(path, Some(&rest)).map_err(ScoreStop::file)?;
     let (recorded, now) = cause.results;
-    Err(format!(
+    Err(ScoreStop::Drift(format!(
         "global state drifted: mutant {} changes it (the original gave `{now}` where it gave `{recorded}`); \
          killed by {kind}; the process must restart clean",
         cause.mutant
-    ))
+    )))
+}
+
+/// Why scoring stopped before the end.
+#[derive(Debug)]
+pub enum ScoreStop {
+    /// Global state drifted: a clean process must go on (see [`crate::drift`]).
+    Drift(String),
+    /// It cannot go on: a nondeterministic target, a file that cannot be written.
+    Error(String),
+}
+
+impl ScoreStop {
+    fn file(e: mutfuzz_contract::FileError) -> ScoreStop {
+        ScoreStop::Error(e.to_string())
+    }
+}
+
+impl std::fmt::Display for ScoreStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreStop::Drift(m) | ScoreStop::Error(m) => f.write_str(m),
+        }
+    }
 }
