@@ -443,6 +443,9 @@ fn fuzz_command(
     if args.verify_pruning {
         a.push("--verify-pruning".into());
     }
+    if args.no_drift_check {
+        a.push("--no-drift-check".into());
+    }
     if let Some(id) = args.background {
         a.extend(["--background".into(), id.to_string().into()]);
     }

@@ -166,6 +166,10 @@ pub struct FuzzArgs {
     /// check of the infection probes; slow).
     #[arg(long, hide = true)]
     pub verify_pruning: bool,
+    /// Do not re-run the original on the process's first input after each trial that ran
+    /// mutants (the check that no mutant changed global state that later runs read).
+    #[arg(long)]
+    pub no_drift_check: bool,
     /// Seed of every random choice.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,

@@ -100,7 +100,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -143,6 +143,7 @@ pub struct Args {
     kill_factor: Option<u32>,
     background: Option<u32>,
     verify_pruning: bool,
+    no_drift_check: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
 }
@@ -165,6 +166,7 @@ impl Args {
                 "--prune" => a.prune = value(word)?.parse()?,
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
                 "--verify-pruning" => a.verify_pruning = true,
+                "--no-drift-check" => a.no_drift_check = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
@@ -249,6 +251,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         prune: args.prune,
         sample: args.sample,
         verify_pruning: args.verify_pruning,
+        check_drift: !args.no_drift_check,
         kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
         background: args.background,
         // A tuning knob (and what tests use to force parallel runs on small targets).
