@@ -197,6 +197,7 @@ pub struct BaselineFailure {
 }
 
 /// Run each test alone with recording on, `jobs` at a time.
+#[allow(clippy::too_many_arguments)]
 pub fn record(
     binaries: &[TestBinary],
     cases: &[TestCase],

@@ -405,12 +405,25 @@ mod tests {
         for l in ["input aa", "mutant 3", "mutant 4"] {
             t.observe(Line::parse(l));
         }
-        assert_eq!(t, ScoreTracker { mutant: Some(4), input: Some("aa".into()), inputs: 1, mutant_runs: 2 });
+        let tracker = |mutant, input: &str, inputs, mutant_runs, done| ScoreTracker {
+            mutant,
+            input: Some(input.into()),
+            inputs,
+            mutant_runs,
+            done,
+        };
+        assert_eq!(t, tracker(Some(4), "aa", 1, 2, false));
         // A new input: its original runs, no mutant is to blame yet.
         t.observe(Line::parse("input bb"));
         t.observe(Line::parse("mutant 3"));
         t.observe(Line::parse("input cc"));
-        assert_eq!(t, ScoreTracker { mutant: None, input: Some("cc".into()), inputs: 3, mutant_runs: 3 });
+        assert_eq!(t, tracker(None, "cc", 3, 3, false));
+        // A stop (a drift) blames no mutant; only `done` is the end.
+        t.observe(Line::parse("mutant 5"));
+        t.observe(Line::Stats(Default::default()));
+        assert_eq!(t, tracker(None, "cc", 3, 4, false));
+        t.observe(Line::Done(Default::default()));
+        assert_eq!(t, tracker(None, "cc", 3, 4, true));
     }
 
     #[test]
