@@ -9,6 +9,7 @@ pub mod binaries;
 pub mod caps;
 pub mod cargo_build;
 pub mod console;
+pub mod dev_deps;
 pub mod diagnostics;
 pub mod doctest_target;
 pub mod engine;

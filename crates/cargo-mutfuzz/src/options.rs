@@ -107,6 +107,10 @@ pub struct TestArgs {
     /// Do not run doctests (they are compiled per run, so they cost more than unit tests).
     #[arg(long)]
     pub no_doctests: bool,
+    /// Build every dev-dependency, even those that only benchmarks name (by default they
+    /// are left out of the scratch copy, and put back if the tests do not build without).
+    #[arg(long)]
+    pub keep_dev_deps: bool,
     /// Directory for results (default: `mutfuzz.out` in the workspace root).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub output: Option<PathBuf>,

@@ -22,6 +22,9 @@ pub struct Scratch {
     pub work: PathBuf,
     /// The user's workspace root.
     root: PathBuf,
+    /// Whether the mutated packages' dev-dependencies that no test build names are
+    /// left out of the copy (see [`crate::dev_deps`]).
+    pub trim_dev_deps: bool,
 }
 
 impl Scratch {
@@ -32,7 +35,7 @@ impl Scratch {
         let physical = fs::canonicalize(&ws.root).unwrap_or_else(|_| ws.root.clone());
         let names: Vec<_> = physical.ancestors().take(MIRRORED_LEVELS).filter_map(Path::file_name).collect();
         let work = names.iter().rev().fold(layout.work(), |w, n| w.join(n));
-        Scratch { work, layout, root: ws.root.clone() }
+        Scratch { work, layout, root: ws.root.clone(), trim_dev_deps: false }
     }
 
     /// Where the copy of a user's path is (paths outside the workspace are not copied).
@@ -45,8 +48,9 @@ impl Scratch {
 
     /// Copy the workspace (but not what is written over the copy anyway: the schema's
     /// sources and the manifests; nor results, nor `skip`), write the engine and the
-    /// run-time crate, and patch the manifests.
-    pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<()> {
+    /// run-time crate, and patch the manifests. Returns the dev-dependencies left out
+    /// (as `package: dependency`), if [`Scratch::trim_dev_deps`] is set.
+    pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<Vec<String>> {
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
@@ -60,7 +64,7 @@ impl Scratch {
         self.mirror_ancestors();
         crate::engine::write(&self.layout)?;
         self.seed_dependency_cache(ws);
-        self.patch_manifests(ws)
+        self.patch_manifests(ws, skip)
     }
 
     /// On the first run, start the schema's target dir from the user's own debug build:
@@ -96,7 +100,8 @@ impl Scratch {
         }
     }
 
-    fn patch_manifests(&self, ws: &Workspace) -> Result<()> {
+    fn patch_manifests(&self, ws: &Workspace, skip: &[PathBuf]) -> Result<Vec<String>> {
+        let mut trimmed = Vec::new();
         let mutated: Vec<PathBuf> = ws.packages.iter().map(|p| p.root.join("Cargo.toml")).collect();
         let mut manifests = ws.member_manifests.clone();
         let root_manifest = ws.root.join("Cargo.toml");
@@ -122,6 +127,13 @@ impl Scratch {
                     );
                     deps.insert("mutfuzz_rt", value(rt));
                 }
+                if self.trim_dev_deps {
+                    let unused = crate::dev_deps::unused(&doc, dir, skip);
+                    crate::dev_deps::remove(&mut doc, &unused);
+                    let package = doc.get("package").and_then(|p| p.get("name")).and_then(Item::as_str);
+                    let package = package.unwrap_or("?").to_owned();
+                    trimmed.extend(unused.into_iter().map(|d| format!("{package}: {d}")));
+                }
             }
             if original == root_manifest && !doc.contains_key("workspace") {
                 // Keep the copy out of any workspace above the target dir.
@@ -129,7 +141,7 @@ impl Scratch {
             }
             write_if_changed(&copy, &doc.to_string())?;
         }
-        Ok(())
+        Ok(trimmed)
     }
 }
 

@@ -211,11 +211,18 @@ fn mutation_test(
 ) -> Result<Option<i32>> {
     let out_path = results.out.path.clone();
     let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
-    let scratch = Scratch::new(ws);
+    let mut scratch = Scratch::new(ws);
+    scratch.trim_dev_deps = !args.keep_dev_deps;
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
     let skip = [out_path.clone(), PathBuf::from(old)];
-    scratch.prepare(ws, discovery, &skip)?;
+    let trimmed = scratch.prepare(ws, discovery, &skip)?;
+    if !trimmed.is_empty() {
+        console.message(&format!(
+            "Dev-dependencies no test names are not built: {} (--keep-dev-deps builds them)",
+            trimmed.join(", ")
+        ));
+    }
 
     let flags = BuildFlags {
         features: args.features.clone(),
@@ -233,28 +240,36 @@ fn mutation_test(
             std::fs::remove_file(&stale)?;
         }
     }
-    let build =
-        match schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console) {
-            Ok(b) => b,
-            Err(BuildFailure::Baseline(schema_text)) => {
-                // The user's own code's messages, from a build of the untouched sources.
-                let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
-                    Ok(Some(text)) => text,
-                    Ok(None) => format!(
-                        "(the untouched sources build: the schema's rewriting broke them, a bug of \
+    let mut build =
+        schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console);
+    if matches!(build, Err(BuildFailure::Baseline(_))) && !trimmed.is_empty() && !interrupt::interrupted() {
+        // A dependency was needed after all (named in a way the scan cannot see).
+        console.message("The tests need the dev-dependencies left out; building again with all of them");
+        scratch.trim_dev_deps = false;
+        scratch.prepare(ws, discovery, &skip)?;
+        build = schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console);
+    }
+    let build = match build {
+        Ok(b) => b,
+        Err(BuildFailure::Baseline(schema_text)) => {
+            // The user's own code's messages, from a build of the untouched sources.
+            let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
+                Ok(Some(text)) => text,
+                Ok(None) => format!(
+                    "(the untouched sources build: the schema's rewriting broke them, a bug of \
                      cargo-mutfuzz; please report it with this message)\n{schema_text}"
-                    ),
-                    Err(_) if interrupt::interrupted() => return Ok(None),
-                    Err(e) => {
-                        format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
-                    }
-                };
-                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-                results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
-                return Ok(Some(exit_code::BASELINE_FAILED));
-            }
-            Err(BuildFailure::Internal(e)) => return Err(e),
-        };
+                ),
+                Err(_) if interrupt::interrupted() => return Ok(None),
+                Err(e) => {
+                    format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
+                }
+            };
+            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+            results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
+            return Ok(Some(exit_code::BASELINE_FAILED));
+        }
+        Err(BuildFailure::Internal(e)) => return Err(e),
+    };
     results.rounds = build.rounds.clone();
     results.viability_cached = build.cached;
     console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));

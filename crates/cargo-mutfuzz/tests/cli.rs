@@ -318,3 +318,48 @@ fn a_cargo_mutants_config_is_read_and_named() {
     assert!(!text.contains("triple"), "{text}");
     assert!(text.contains("clamp_percent"), "{text}");
 }
+
+fn copy_dev_deps_fixture() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dev-deps"), tmp.path());
+    tmp
+}
+
+#[test]
+fn dev_dependencies_only_benchmarks_name_are_not_built_unless_kept() {
+    let tmp = copy_dev_deps_fixture();
+    let crate_dir = tmp.path().join("bench-only");
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(&crate_dir)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("Dev-dependencies no test names are not built: bench-only: broken"), "{stderr}");
+    assert_eq!(
+        common::outcome_lines(&read_outcomes(&crate_dir)),
+        "caught      src/lib.rs:2:5: replace double -> u32 with 0\n\
+         caught      src/lib.rs:2:5: replace double -> u32 with 1\n\
+         caught      src/lib.rs:2:7: replace * with + in double\n\
+         caught      src/lib.rs:2:7: replace * with / in double\n\
+         caught      src/lib.rs:2:9: replace 2 with 0 in double\n\
+         caught      src/lib.rs:2:9: replace 2 with 3 in double\n\
+         caught      src/lib.rs:2:9: replace 2 with 1 in double\n"
+    );
+
+    // Kept, the broken dependency is built, and the package does not build.
+    let out = mutfuzz(&["test", "--keep-dev-deps", "--manifest-path", &manifest(&crate_dir)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("the dev-dependency only benchmarks use was built"), "{stderr}");
+}
+
+#[test]
+fn a_dev_dependency_needed_without_being_named_is_put_back() {
+    let tmp = copy_dev_deps_fixture();
+    let crate_dir = tmp.path().join("needs-hidden");
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(&crate_dir)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("not built: needs-hidden: hidden"), "{stderr}");
+    assert!(stderr.contains("building again with all of them"), "{stderr}");
+    let outcomes = read_outcomes(&crate_dir);
+    assert_eq!(outcomes["summary"]["caught"], outcomes["summary"]["total"], "{}", outcomes["summary"]);
+}
