@@ -10,6 +10,7 @@ use anyhow::{Context, Result, bail};
 use mutfuzz_rt::{Record, env};
 
 use crate::binaries::{Runner, TestBinary};
+use crate::caps::Caps;
 use crate::console::Console;
 use crate::process::{self, Exit};
 use crate::sandbox::Sandbox;
@@ -139,6 +140,39 @@ pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     cmd
 }
 
+/// Did every one of the `selected` tests of a run of `bin` that exited with code 0
+/// report passing? Exit code 0 alone does not say so: a test that calls
+/// `std::process::exit(0)` ends its process with it before the rest ran. libtest ends
+/// a finished run with `test result: ok. N passed; 0 failed; …` as its last line: in
+/// `output` (the run's part of the log) it must count every selected test (doctest
+/// filters are words of their names and may select more; cargo, which runs them, may
+/// print after it). A plain program has only its exit code.
+pub fn all_passed(bin: &TestBinary, selected: usize, output: &str) -> bool {
+    if bin.is_plain() {
+        return true;
+    }
+    let mut lines = output.lines().rev().map(str::trim).filter(|l| !l.is_empty());
+    let summary = if bin.is_doctests() {
+        lines.find_map(|l| l.strip_prefix("test result: "))
+    } else {
+        lines.next().and_then(|l| l.strip_prefix("test result: "))
+    };
+    let Some(summary) = summary else { return false };
+    let Some(counts) = summary.strip_prefix("ok. ") else { return false };
+    let count = |word: &str| -> Option<usize> {
+        counts.split("; ").find_map(|part| part.strip_suffix(word)?.trim().parse().ok())
+    };
+    let passed = count(" passed").unwrap_or(0);
+    count(" failed") == Some(0) && passed >= selected && (bin.is_doctests() || passed == selected)
+}
+
+/// The part of `log` from byte `from` on (a run's own output; earlier runs of the same
+/// mutant come before it).
+pub fn log_since(log: &Path, from: u64) -> String {
+    let text = std::fs::read(log).unwrap_or_default();
+    String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default()).into_owned()
+}
+
 /// The space-free word of doctest `name` found in the fewest of `all` names (ideally in
 /// it alone), such as `672)` in `src/lib.rs - f (line 672)`: a substring filter that
 /// selects it and, when no word is unique, as few others as can be.
@@ -174,6 +208,8 @@ pub struct Runs<'a> {
     pub jobs: usize,
     /// Where they run.
     pub sandbox: &'a Sandbox,
+    /// Their memory and output caps.
+    pub caps: &'a Caps,
 }
 
 /// Run each test alone with recording on, `runs.jobs` at a time.
@@ -185,14 +221,14 @@ pub fn record(
     runs: Runs<'_>,
     console: &Console,
 ) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
-    let Runs { timeout, jobs, sandbox } = runs;
+    let Runs { timeout, jobs, sandbox, caps } = runs;
     std::fs::create_dir_all(record_dir)?;
     let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
     let results = crate::pool::run(
         &indexed,
         jobs,
         |&(i, case)| {
-            let r = record_one(binaries, case, i, mutant_ids, record_dir, timeout, sandbox);
+            let r = record_one(binaries, case, i, mutant_ids, record_dir, timeout, sandbox, caps);
             console.step(&case.name);
             r
         },
@@ -211,6 +247,7 @@ pub fn record(
     Ok(Ok(records))
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn record_one(
     binaries: &[TestBinary],
     case: &TestCase,
@@ -219,6 +256,7 @@ pub(crate) fn record_one(
     dir: &Path,
     timeout: Duration,
     sandbox: &Sandbox,
+    caps: &Caps,
 ) -> Result<Result<TestRecord, BaselineFailure>> {
     let bin = &binaries[case.binary];
     let record = dir.join(format!("{index}.rec"));
@@ -228,7 +266,10 @@ pub(crate) fn record_one(
     let mut cmd = test_command(bin, &[&case.filter]);
     cmd.env(env::RECORD, &record).env(env::MUTANTS, mutant_ids.to_string());
     sandbox.apply(&mut cmd);
-    let (exit, duration) = process::run(&mut cmd, timeout, Some(&log))?;
+    let (mut exit, duration) = process::run(&mut cmd, timeout, Some(&log), caps)?;
+    if exit.success() && !all_passed(bin, 1, &log_since(&log, 0)) {
+        exit = Exit::NoVerdict;
+    }
     if !exit.success() {
         let output = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = output.lines().rev().take(40).collect();
@@ -266,6 +307,32 @@ mod tests {
         for var in ["RUST_BACKTRACE", "RUST_LIB_BACKTRACE"] {
             assert!(env.contains(&(var.to_owned(), Some("0".to_owned()))), "{var} in {env:?}");
         }
+    }
+
+    #[test]
+    fn a_run_passes_only_when_libtest_counts_every_selected_test_passed() {
+        let bin = |runner| TestBinary { package: "p".into(), target: "lib".into(), cwd: ".".into(), runner };
+        let libtest = bin(Runner::Libtest("/bin/true".into()));
+        let ok = "\nrunning 2 tests\n..\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 7 filtered out; finished in 0.00s\n";
+        assert!(all_passed(&libtest, 2, ok));
+        // `process::exit(0)` in the second test: one dot, no summary.
+        assert!(!all_passed(&libtest, 2, "\nrunning 2 tests\n."));
+        assert!(!all_passed(&libtest, 3, ok), "a selected test did not run");
+        assert!(!all_passed(
+            &libtest,
+            2,
+            &ok.replace("ok. 2 passed; 0 failed", "FAILED. 1 passed; 1 failed")
+        ));
+        // The summary must end the run: output after it is a run that did not finish.
+        assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 2 tests\n.")));
+        let doctests = bin(Runner::Doctests(crate::binaries::Doctests {
+            cargo: "cargo".into(),
+            manifest: "Cargo.toml".into(),
+            target_dir: "t".into(),
+            cargo_args: Vec::new(),
+        }));
+        assert!(all_passed(&doctests, 1, ok), "a doctest filter may select more");
+        assert!(all_passed(&bin(Runner::Plain("/bin/true".into())), 1, ""));
     }
 
     #[test]

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use mutfuzz_contract::{
-    CampaignDir, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record, content_name,
-    store_new,
+    CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record,
+    content_name, store_new,
 };
 
 use crate::exit_code;
@@ -66,7 +66,12 @@ impl Tracker {
                 self.trial_lines += 1;
             }
             Line::Mutant(id) => self.running = Running::Mutant(id),
-            Line::Stats(r) => self.stats = Some(r.stats),
+            // Printed between trials only: nothing runs now. A harness that stops with an
+            // error prints one first, so the error is not blamed on the last mutant.
+            Line::Stats(r) => {
+                self.stats = Some(r.stats);
+                self.running = Running::Nothing;
+            }
             Line::Done(r) => {
                 self.stats = Some(r.stats);
                 self.done = true;
@@ -203,7 +208,8 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     if let Some(dir) = &args.corpus {
         check_corpus(&std::path::absolute(dir)?)?;
     }
-    let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
+    let mut built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
+    built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -365,6 +371,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
             cmd,
             hang,
             &log,
+            &built.caps,
             &mut |line| {
                 let (t, _) = &mut *state.borrow_mut();
                 t.observe(line);
@@ -389,6 +396,26 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         match outcome.ending {
             Ending::Interrupted => break Stop::Interrupted,
             Ending::Exited(Exit::Code(0)) if t.done || t.running == Running::Nothing => break Stop::Budget,
+            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.running == Running::Nothing => {
+                // The harness found its global state changed by a mutant; it recorded
+                // what it found in the state directory. A clean process goes on.
+                restarts += 1;
+                let progressed = t.stats.is_some_and(|s| s.mutants_killed > killed_before);
+                stalled = if progressed { 0 } else { stalled + 1 };
+                let words = outcome.last_words().unwrap_or("global state drifted");
+                status_line.message(&format!(
+                    "{}; restarting the harness in a clean process",
+                    words.trim_start_matches("error: ").chars().take(300).collect::<String>()
+                ));
+                if stalled >= MAX_STALLED_RESTARTS {
+                    status_line.finish();
+                    bail!(
+                        "the harness drifted {stalled} times in a row without finding the mutant that \
+                         causes it; its log is {}",
+                        log.display()
+                    );
+                }
+            }
             Ending::Exited(Exit::Code(2)) if !matches!(t.running, Running::Mutant(_)) => {
                 status_line.finish();
                 return Err(exit_code::usage(anyhow::anyhow!(
@@ -468,6 +495,9 @@ fn fuzz_command(
     }
     if args.verify_pruning {
         a.push("--verify-pruning".into());
+    }
+    if args.no_drift_check {
+        a.push("--no-drift-check".into());
     }
     if let Some(id) = args.background {
         a.extend(["--background".into(), id.to_string().into()]);

@@ -14,6 +14,7 @@ use mutfuzz_contract::{CampaignDir, UnviableRecord, write_atomic};
 use mutfuzz_mutate::{Discovery, Mutant};
 use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
+use crate::caps::Caps;
 use crate::cargo_build::{BuildFlags, BuildWhat};
 use crate::console::Console;
 use crate::engine;
@@ -204,6 +205,11 @@ pub struct Built {
     pub cwd: PathBuf,
     /// What the harness may write (`None`: `--no-sandbox`).
     pub sandbox: Option<Policy>,
+    /// The package's `mutfuzz.toml` (or its defaults).
+    pub config: mutfuzz_mutate::config::ConfigFile,
+    /// Memory and output caps of the harness processes: `mutfuzz.toml`'s or the defaults,
+    /// until a command sets its own (see [`Built::set_caps`]).
+    pub caps: Caps,
 }
 
 impl Built {
@@ -228,6 +234,13 @@ impl Built {
         Ok(cmd)
     }
 
+    /// The caps from the command line, else from `mutfuzz.toml`, else the defaults.
+    pub fn set_caps(&mut self, memory: Option<&str>, output: Option<&str>) -> Result<()> {
+        self.caps = Caps::resolve(memory, output, &self.config).map_err(exit_code::usage)?;
+        eprintln!("Caps per harness process: {}", self.caps.describe());
+        Ok(())
+    }
+
     /// The default corpus directory of `target`: `mutfuzz/corpus/<target>` in the harness.
     pub fn default_corpus(&self, target: &str) -> PathBuf {
         self.harness.dir.join("corpus").join(target)
@@ -244,6 +257,7 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
     let package = single_package(&ws)?.clone();
     let harness = find(&ws, &package).map_err(exit_code::usage)?;
     let (discovery, config) = ws.discover()?;
+    let caps = Caps::resolve(None, None, &config.file).map_err(exit_code::usage)?;
     crate::list::report(&console, &discovery);
     let scratch = Scratch::new(&ws);
     // The harness's manifest is patched into the copy; its build output and corpus stay out.
@@ -296,6 +310,8 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
         sandbox: Policy::of(&scratch.layout, &config, no_sandbox),
         layout: scratch.layout.clone(),
         state,
+        config: config.file,
+        caps,
     };
     let targets = list_targets(&built)?;
     if !targets.iter().any(|t| t == target) {

@@ -17,8 +17,9 @@ use mutfuzz_contract::Budget;
 use mutfuzz_mutate::Mutant;
 use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, Exhausted, Limit, env};
 
-use crate::baseline::{TestCase, TestRecord, test_command};
+use crate::baseline::{TestCase, TestRecord, all_passed, log_since, test_command};
 use crate::binaries::TestBinary;
+use crate::caps::Caps;
 use crate::console::Console;
 use crate::interrupt;
 use crate::outcome::{MutantOutcome, Outcome};
@@ -35,6 +36,8 @@ pub struct Limits {
     pub multiplier: f64,
     /// Smallest wall-clock timeout of one process.
     pub minimum_timeout: Duration,
+    /// Memory and output caps of each process.
+    pub caps: Caps,
 }
 
 /// Everything the mutant runs need.
@@ -142,7 +145,11 @@ impl Lab<'_> {
                 .env(env::ON_EXHAUST, "exit")
                 .env_remove(env::RECORD);
             let log_start = std::fs::metadata(&log).map_or(0, |m| m.len());
-            let (exit, _) = process::run(&mut cmd, timeout, Some(&log))?;
+            let (mut exit, _) = process::run(&mut cmd, timeout, Some(&log), &self.limits.caps)?;
+            // Exit code 0 passes only with libtest's word that every selected test passed.
+            if exit.success() && !all_passed(bin, group.len(), &log_since(&log, log_start)) {
+                exit = Exit::NoVerdict;
+            }
             if interrupt::interrupted() {
                 // Killed by the interrupt, or not: either way not a verdict.
                 return Ok(None);

@@ -6,6 +6,7 @@
 
 pub mod baseline;
 pub mod binaries;
+pub mod caps;
 pub mod cargo_build;
 pub mod console;
 pub mod dev_deps;

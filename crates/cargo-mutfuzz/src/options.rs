@@ -83,6 +83,14 @@ pub struct TestArgs {
     /// hung (exit code 4), in seconds (default 300).
     #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
     pub baseline_timeout: Option<f64>,
+    /// Memory cap of each test process (`512MiB`, `4GiB`; `0`: none). Default: half the
+    /// machine's memory, or `max_memory` in mutfuzz.toml.
+    #[arg(long, value_name = "SIZE", value_parser = size)]
+    pub max_memory: Option<String>,
+    /// Output cap of one test process, stdout and stderr together; past it the process is
+    /// killed and its mutant caught (default 64MiB, or `max_output` in mutfuzz.toml; `0`: none).
+    #[arg(long, value_name = "SIZE", value_parser = size)]
+    pub max_output: Option<String>,
     /// Features to enable in the package, as for cargo.
     #[arg(long, short = 'F', value_name = "FEATURES", help_heading = "Build")]
     pub features: Vec<String>,
@@ -167,6 +175,10 @@ pub struct FuzzArgs {
     /// check of the infection probes; slow).
     #[arg(long, hide = true)]
     pub verify_pruning: bool,
+    /// Do not re-run the original on the process's first input after each trial that ran
+    /// mutants (the check that no mutant changed global state that later runs read).
+    #[arg(long)]
+    pub no_drift_check: bool,
     /// Seed of every random choice.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -177,6 +189,15 @@ pub struct FuzzArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub hang_timeout: f64,
+    /// Memory cap of each harness process (`512MiB`, `4GiB`; `0`: none). Default: half
+    /// the machine's memory, or `max_memory` in mutfuzz.toml.
+    #[arg(long, value_name = "SIZE", value_parser = size)]
+    pub max_memory: Option<String>,
+    /// Output cap of one run (the original or a mutant on one input), stdout and stderr
+    /// together; past it the harness is killed and the mutant running killed by `crash`
+    /// (default 64MiB, or `max_output` in mutfuzz.toml; `0`: none).
+    #[arg(long, value_name = "SIZE", value_parser = size)]
+    pub max_output: Option<String>,
     /// Run each trial's mutants in N processes (the harness and N - 1 workers). The same
     /// seed and trials give the same kills, corpus and statistics whatever N is.
     #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -278,6 +299,15 @@ pub struct ScoreArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     pub hang_timeout: f64,
+    /// Memory cap of each harness process (`512MiB`, `4GiB`; `0`: none). Default: half
+    /// the machine's memory, or `max_memory` in mutfuzz.toml.
+    #[arg(long, value_name = "SIZE", value_parser = size)]
+    pub max_memory: Option<String>,
+    /// Output cap of one run (the original or a mutant on one input), stdout and stderr
+    /// together; past it the harness is killed and the mutant running killed by `crash`
+    /// (default 64MiB, or `max_output` in mutfuzz.toml; `0`: none).
+    #[arg(long, value_name = "SIZE", value_parser = size)]
+    pub max_output: Option<String>,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
@@ -344,6 +374,11 @@ pub struct RunArgs {
 }
 
 /// A positive, finite number of seconds.
+/// A size for `--max-memory`/`--max-output`, checked now and kept as written.
+fn size(text: &str) -> Result<String, String> {
+    crate::caps::parse_size(text).map(|_| text.to_owned())
+}
+
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n > 0.0 => Ok(n),

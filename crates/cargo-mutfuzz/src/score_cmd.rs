@@ -11,7 +11,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use mutfuzz_contract::{KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic};
+use mutfuzz_contract::{
+    EXIT_DRIFT, KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic,
+};
 use serde::Serialize;
 
 use crate::exit_code;
@@ -35,6 +37,8 @@ pub struct ScoreTracker {
     pub inputs: u64,
     /// Mutant runs started by this harness process (a mutant runs on many inputs).
     pub mutant_runs: u64,
+    /// Whether it said it scored everything (`done`).
+    pub done: bool,
 }
 
 impl ScoreTracker {
@@ -51,6 +55,12 @@ impl ScoreTracker {
                 self.input = Some(name.into_owned());
                 self.inputs += 1;
                 self.mutant = None;
+            }
+            // A harness that stops (a drift) says so first: nothing runs any more.
+            Line::Stats(_) => self.mutant = None,
+            Line::Done(_) => {
+                self.mutant = None;
+                self.done = true;
             }
             _ => {}
         }
@@ -189,7 +199,8 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
     let start = Instant::now();
-    let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
+    let mut built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
+    built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -245,8 +256,13 @@ pub fn score_corpus(
     crate::fuzz_cmd::warn_skipped_inputs(corpus)?;
     let inputs = count_files(corpus);
     // A new score: the corpus may have changed since the last one.
-    if out.exists() {
-        std::fs::remove_file(out).with_context(|| format!("failed to remove {}", out.display()))?;
+    // …and a drift the harness was settling belongs to the last one.
+    let mut drift = out.as_os_str().to_owned();
+    drift.push(".drift.json");
+    for path in [out, Path::new(&drift)] {
+        if path.exists() {
+            std::fs::remove_file(path).with_context(|| format!("failed to remove {}", path.display()))?;
+        }
     }
     let viable = built.viable().count();
     eprintln!("Scoring {} viable mutants on {inputs} inputs from {}", viable, corpus.display());
@@ -272,6 +288,7 @@ pub fn score_corpus(
             built.sandboxed_command(&a, &[corpus])?,
             hang,
             &log,
+            &built.caps,
             &mut |line| tracker.borrow_mut().observe(line),
             &mut || {
                 if last_note.elapsed() >= Duration::from_secs(5) {
@@ -292,7 +309,25 @@ pub fn score_corpus(
             Ending::Interrupted => {
                 return Ok(None);
             }
-            Ending::Exited(Exit::Code(0)) => break,
+            // Exit code 0 without `done` is a mutant's `process::exit(0)`: a crash.
+            Ending::Exited(Exit::Code(0)) if t.done => break,
+            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.mutant.is_none() => {
+                // A mutant changed the harness's global state; the harness recorded the
+                // suspects (or the culprit's verdict) itself. A clean process goes on.
+                let decided = records::read::<ScoreLine>(out)?.len();
+                stalled = if decided > decided_before { 0 } else { stalled + 1 };
+                eprintln!(
+                    "{}; restarting the harness in a clean process",
+                    outcome.last_words().unwrap_or("global state drifted").trim_start_matches("error: ")
+                );
+                if stalled >= MAX_STALLED_RESTARTS {
+                    bail!(
+                        "the harness drifted {stalled} times in a row without finding the mutant that causes \
+                         it; its log is {}",
+                        log.display()
+                    );
+                }
+            }
             Ending::Exited(Exit::Code(2)) if t.mutant.is_none() => {
                 return Err(exit_code::usage(anyhow::anyhow!(
                     "the harness refused to score (exit code 2):\n{}",
@@ -371,12 +406,25 @@ mod tests {
         for l in ["input aa", "mutant 3", "mutant 4"] {
             t.observe(Line::parse(l));
         }
-        assert_eq!(t, ScoreTracker { mutant: Some(4), input: Some("aa".into()), inputs: 1, mutant_runs: 2 });
+        let tracker = |mutant, input: &str, inputs, mutant_runs, done| ScoreTracker {
+            mutant,
+            input: Some(input.into()),
+            inputs,
+            mutant_runs,
+            done,
+        };
+        assert_eq!(t, tracker(Some(4), "aa", 1, 2, false));
         // A new input: its original runs, no mutant is to blame yet.
         t.observe(Line::parse("input bb"));
         t.observe(Line::parse("mutant 3"));
         t.observe(Line::parse("input cc"));
-        assert_eq!(t, ScoreTracker { mutant: None, input: Some("cc".into()), inputs: 3, mutant_runs: 3 });
+        assert_eq!(t, tracker(None, "cc", 3, 3, false));
+        // A stop (a drift) blames no mutant; only `done` is the end.
+        t.observe(Line::parse("mutant 5"));
+        t.observe(Line::Stats(Default::default()));
+        assert_eq!(t, tracker(None, "cc", 3, 4, false));
+        t.observe(Line::Done(Default::default()));
+        assert_eq!(t, tracker(None, "cc", 3, 4, true));
     }
 
     #[test]

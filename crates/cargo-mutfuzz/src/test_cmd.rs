@@ -15,6 +15,7 @@ use mutfuzz_mutate::{Discovery, Mutant};
 use serde::Serialize;
 
 use crate::baseline::{self, TestRecord};
+use crate::caps::Caps;
 use crate::cargo_build::{self, BuildFlags, BuildWhat};
 use crate::console::{Console, duration};
 use crate::doctest_target::{self, DoctestTarget};
@@ -190,7 +191,10 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         baseline: None,
     };
 
-    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout) };
+    let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file)
+        .map_err(exit_code::usage)?;
+    console.message(&format!("Caps per test process: {}", caps.describe()));
+    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout), caps };
     let env = Env { limits, jobs, config: &config };
     match mutation_test(args, &ws, &discovery, env, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
@@ -318,7 +322,7 @@ fn mutation_test(
         &cases,
         max_id + 1,
         &scratch.layout.baseline(),
-        baseline::Runs { timeout: baseline_timeout, jobs, sandbox: &sandbox },
+        baseline::Runs { timeout: baseline_timeout, jobs, sandbox: &sandbox, caps: &limits.caps },
         console,
     );
     console.finish();
@@ -333,6 +337,16 @@ fn mutation_test(
                 (
                     format!("did not finish within {}", duration(baseline_timeout)),
                     " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)",
+                )
+            } else if let Exit::TooMuchOutput(_) = f.exit {
+                (
+                    format!("fails ({})", f.exit),
+                    " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)",
+                )
+            } else if matches!(f.exit, Exit::Signal(_)) && limits.caps.memory.is_some() {
+                (
+                    format!("fails ({})", f.exit),
+                    " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)",
                 )
             } else {
                 (format!("fails ({})", f.exit), "")
@@ -361,7 +375,8 @@ fn mutation_test(
                         max_id + 1,
                         &dir,
                         baseline_timeout,
-                        &Sandbox::off()
+                        &Sandbox::off(),
+                        &limits.caps
                     ),
                     Ok(Ok(_))
                 );

@@ -2,6 +2,7 @@
 //! the `cargo-mutfuzz` binary on a copy of an example or fixture crate, which builds the
 //! schema and the harness against the engine the binary carries.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -346,50 +347,111 @@ fn fuzz_without_a_harness_says_how_to_make_one() {
     assert!(stderr.contains("no fuzz harness") && stderr.contains("cargo mutfuzz init"), "{stderr}");
 }
 
+/// What a campaign has on disk: each corpus file's bytes, and the kill records (a last
+/// line cut short by a kill is left out: the next writer cuts it off).
+fn campaign_files(corpus: &Path, kills: &Path) -> (BTreeMap<String, Vec<u8>>, Vec<Value>) {
+    let files = files_in(corpus)
+        .into_iter()
+        .map(|f| (f.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&f).unwrap()))
+        .collect();
+    let text = std::fs::read_to_string(kills).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut records = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        match serde_json::from_str(line) {
+            Ok(v) => records.push(v),
+            Err(e) => assert!(
+                i + 1 == lines.len() && !text.ends_with('\n'),
+                "line {} of {}: {e}",
+                i + 1,
+                kills.display()
+            ),
+        }
+    }
+    (files, records)
+}
+
+/// Every input and kill of `before` is in `after`, unchanged; every kill names a stored
+/// input; no file in the corpus is anything but a stored input.
+fn nothing_lost(
+    before: &(BTreeMap<String, Vec<u8>>, Vec<Value>),
+    after: &(BTreeMap<String, Vec<u8>>, Vec<Value>),
+) {
+    for (name, bytes) in &before.0 {
+        assert_eq!(after.0.get(name), Some(bytes), "corpus file {name} lost or changed");
+    }
+    for k in &before.1 {
+        assert!(after.1.contains(k), "lost the kill record {k}");
+    }
+    for k in &after.1 {
+        assert!(after.0.contains_key(k["input"].as_str().unwrap()), "{k} names no stored input");
+    }
+    for name in after.0.keys() {
+        assert!(name.len() == 32 && name.bytes().all(|b| b.is_ascii_hexdigit()), "stray corpus file {name}");
+    }
+}
+
 #[test]
-fn a_campaign_killed_with_sigkill_resumes_and_loses_no_corpus_file_and_no_kill() {
+fn a_campaign_killed_with_sigkill_again_and_again_resumes_and_loses_no_corpus_file_and_no_kill() {
     let tmp = copy_of("../../examples/insertion-sort");
     let state = tmp.path().join("target/mutfuzz/sort_by_key");
     let corpus_dir = tmp.path().join("mutfuzz/corpus/sort_by_key");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"))
-        .args(["mutfuzz", "fuzz", "sort_by_key", "--time", "600"])
-        .current_dir(tmp.path())
-        .env_remove("CARGO_TARGET_DIR")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let start = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"))
+            .args(["mutfuzz", "fuzz", "sort_by_key", "--time", "600"])
+            .current_dir(tmp.path())
+            .env_remove("CARGO_TARGET_DIR")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    // SIGKILL, as the OOM killer or a CI timeout does; the harness notices on its next
+    // write and stops too. Nothing may run on before the next start.
+    let kill = |mut child: std::process::Child| {
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !common::processes_under(tmp.path()).is_empty() {
+            assert!(std::time::Instant::now() < deadline, "{:?}", common::processes_under(tmp.path()));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    let child = start();
     // Let it build and find something, then kill it without warning.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
     while jsonl(&state.join("kills.jsonl")).len() < 5 || files_in(&corpus_dir).len() < 5 {
         assert!(std::time::Instant::now() < deadline, "the campaign found nothing in time");
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    // Its harness notices on its next write and stops too.
-    std::thread::sleep(std::time::Duration::from_secs(1));
-    let corpus_before: Vec<(PathBuf, Vec<u8>)> =
-        files_in(&corpus_dir).into_iter().map(|f| (f.clone(), std::fs::read(&f).unwrap())).collect();
-    let kills_before: Vec<u64> =
-        jsonl(&state.join("kills.jsonl")).iter().map(|k| k["mutant"].as_u64().unwrap()).collect();
+    kill(child);
+    let mut before = campaign_files(&corpus_dir, &state.join("kills.jsonl"));
+    // Then at random moments (a fixed sequence of them): while cargo checks the build,
+    // while the harness resumes, in the middle of trials and writes.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..4 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let child = start();
+        std::thread::sleep(std::time::Duration::from_millis(300 + x % 4000));
+        kill(child);
+        let after = campaign_files(&corpus_dir, &state.join("kills.jsonl"));
+        nothing_lost(&before, &after);
+        before = after;
+    }
 
     let out = mutfuzz(tmp.path(), &["fuzz", "sort_by_key", "--trials", "500"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let corpus_after = files_in(&corpus_dir);
-    for (f, bytes) in &corpus_before {
-        assert!(corpus_after.contains(f), "lost corpus file {}", f.display());
-        assert_eq!(&std::fs::read(f).unwrap(), bytes, "corpus file {} changed", f.display());
-    }
-    let kills_after: Vec<u64> =
-        jsonl(&state.join("kills.jsonl")).iter().map(|k| k["mutant"].as_u64().unwrap()).collect();
-    for k in &kills_before {
-        assert!(kills_after.contains(k), "lost the kill of mutant {k}");
-    }
-    let mut unique = kills_after.clone();
-    unique.sort_unstable();
-    unique.dedup();
-    assert_eq!(unique.len(), kills_after.len(), "a mutant was recorded killed twice: {kills_after:?}");
+    let after = campaign_files(&corpus_dir, &state.join("kills.jsonl"));
+    nothing_lost(&before, &after);
+    // Re-read on resume: the records are whole, and no mutant was killed twice.
+    let kills = jsonl(&state.join("kills.jsonl"));
+    let mut ids: Vec<u64> = kills.iter().map(|k| k["mutant"].as_u64().unwrap()).collect();
+    ids.sort_unstable();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "a mutant was recorded killed twice: {kills:?}");
 }
 
 #[test]

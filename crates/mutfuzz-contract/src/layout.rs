@@ -32,6 +32,8 @@ pub const UNVIABLE: &str = "unviable.json";
 pub const HARNESS_LOG: &str = "harness.log";
 /// Stored inputs, when the corpus is not kept elsewhere.
 pub const CORPUS: &str = "corpus";
+/// A pending drift: the mutants that may have changed the harness's global state.
+pub const DRIFT: &str = "drift.json";
 
 /// A campaign's state directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +110,11 @@ impl CampaignDir {
     /// `harness.log`.
     pub fn harness_log(&self) -> PathBuf {
         self.path.join(HARNESS_LOG)
+    }
+
+    /// `drift.json`: a [`DriftRecord`](crate::DriftRecord) while a drift is being settled.
+    pub fn drift(&self) -> PathBuf {
+        self.path.join(DRIFT)
     }
 
     /// `corpus/`, the default place of stored inputs.

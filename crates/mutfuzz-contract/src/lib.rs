@@ -36,7 +36,9 @@ pub use files::{
 };
 pub use guidance::GuidanceKind;
 pub use layout::CampaignDir;
-pub use protocol::{Line, Report};
+pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex};
 pub use prune::Prune;
-pub use records::{FailureRecord, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, UnviableRecord};
+pub use records::{
+    DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, UnviableRecord,
+};
 pub use stats::Stats;

@@ -83,6 +83,15 @@ impl fmt::Display for Line<'_> {
     }
 }
 
+/// Exit code of a harness whose global state drifted (see [`DriftRecord`](crate::DriftRecord)):
+/// the supervisor restarts it in a clean process, blaming nothing.
+pub const EXIT_DRIFT: i32 = 3;
+
+/// Hex digits of `bytes`, as `decode_hex` reads them.
+pub fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Bytes from hex digits (an empty string is the empty input).
 pub fn decode_hex(text: &str) -> Option<Vec<u8>> {
     let text = text.trim();

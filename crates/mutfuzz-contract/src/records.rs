@@ -200,6 +200,20 @@ impl Record for ScoreLine {
     }
 }
 
+/// A drift of the harness's global state found after mutants ran in its process (the
+/// original disagreed with its recorded result on `sentinel`), kept in `drift.json`
+/// until a clean process has run each suspect alone to find the one that causes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriftRecord {
+    /// Mutants that ran in the process since its last check, in the order they ran.
+    pub suspects: Vec<u32>,
+    /// Hex bytes of the input they ran on.
+    pub input: String,
+    /// Hex bytes of the input whose original result changed.
+    pub sentinel: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,6 +42,10 @@ pub struct ConfigFile {
     pub timeout_multiplier: Option<f64>,
     /// Smallest wall-clock timeout, in seconds, for one test process.
     pub minimum_timeout: Option<f64>,
+    /// Memory cap of each process that runs mutants (`"2GiB"`; `"0"`: none).
+    pub max_memory: Option<String>,
+    /// Output cap of one mutant run, stdout and stderr together (`"64MiB"`; `"0"`: none).
+    pub max_output: Option<String>,
     /// Expressions of an error type: a function returning `Result` also gets a `fn_return`
     /// mutant returning `Err(value)` for each (`"anyhow::anyhow!(\"mutated\")"`).
     #[serde(default)]

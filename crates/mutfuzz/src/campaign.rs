@@ -15,12 +15,15 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use mutfuzz_contract::protocol::decode_hex;
 use mutfuzz_contract::{
-    Budget, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, read_jsonl,
+    Budget, DriftRecord, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, encode_hex,
+    read_jsonl,
 };
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
+use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
@@ -75,6 +78,10 @@ pub struct Config {
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
+    /// After every trial that ran mutants in this process, re-run the original on the
+    /// process's first input and stop with [`Error::Drift`] if its result changed (a
+    /// mutant changed global state that outlives its run).
+    pub check_drift: bool,
 }
 
 impl Default for Config {
@@ -93,6 +100,7 @@ impl Default for Config {
             parallel_min_work: PARALLEL_MIN_WORK,
             verify_pruning: false,
             check_determinism: true,
+            check_drift: true,
         }
     }
 }
@@ -148,6 +156,18 @@ pub enum Error {
         /// How it was killed.
         kind: KillKind,
     },
+    /// The original's result on the process's first input changed after mutants ran:
+    /// one of them changed global state (a `static`, a cache) that later runs read. The
+    /// trial is not kept; `drift.json` names the suspects, and the process must end.
+    Drift {
+        /// The mutants that ran in this process since the last check (or, when settling,
+        /// the one found to cause it).
+        suspects: Vec<u32>,
+        /// The original's result as recorded, rendered.
+        recorded: String,
+        /// Its result now, rendered.
+        now: String,
+    },
     /// The original gave two different results on the same input.
     Nondeterministic {
         /// The input's name (content hash).
@@ -182,6 +202,15 @@ impl fmt::Display for Error {
                 "infection pruning skipped mutant {mutant} on input {input}, but running it kills it \
                  ({kind}): its site's infection probe is wrong; run with --prune execution"
             ),
+            Error::Drift { suspects, recorded, now } => {
+                let ids: Vec<String> = suspects.iter().map(u32::to_string).collect();
+                write!(
+                    f,
+                    "global state drifted: after mutants {} ran, the original gave `{now}` where it \
+                     gave `{recorded}` before; the process must restart clean",
+                    ids.join(", ")
+                )
+            }
             Error::Nondeterministic { input, bytes, first, second } => {
                 let shown = &bytes[..bytes.len().min(64)];
                 let hex: String = shown.iter().map(|b| format!("{b:02x}")).collect();
@@ -279,6 +308,13 @@ pub struct Campaign<T, O> {
     last_fuel: u64,
     events: Option<EventSink>,
     edges: EdgeMap,
+    /// The first input this process ran, and the original's result on it before any
+    /// mutant ran here (the drift check's reference).
+    sentinel: Option<Sentinel<O>>,
+    /// Ids of the mutants run in this process since the last drift check.
+    ran_here: Vec<u32>,
+    /// A drift found after a kill during this trial's mutant runs (the results then).
+    drifted: Option<(String, String)>,
 }
 
 type EventSink = Box<dyn FnMut(Event<'_>)>;
@@ -354,6 +390,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             last_fuel: 0,
             events: None,
             edges: EdgeMap::default(),
+            sentinel: None,
+            ran_here: Vec::new(),
+            drifted: None,
             config,
         })
     }
@@ -555,6 +594,23 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.edges.reset();
         let original = self.exec.run_original(value, self.n_ids, &*self.oracle);
         let edges = self.edges.read();
+        if self.sentinel.is_none() && self.drift_checked() {
+            // No mutant ran in this process yet: what the original gives now is clean,
+            // unless the target disagrees with itself (then it is no reference of drift).
+            let sentinel = Sentinel::take(&mut self.exec, input.as_bytes(), &*self.oracle);
+            if sentinel.end.agrees_with(&original.end, &*self.oracle) {
+                self.sentinel = Some(sentinel);
+            } else if self.config.check_determinism {
+                return Err(Error::Nondeterministic {
+                    input: content_name(input.as_bytes()),
+                    bytes: input.as_bytes().to_vec(),
+                    first: original.end.render(),
+                    second: sentinel.end.render(),
+                });
+            } else {
+                self.config.check_drift = false;
+            }
+        }
         let seen_before = self.table.seen_count();
         let new_sites = self.table.see(&original.hits);
         self.stats.mutants_seen += self.table.seen_count() - seen_before;
@@ -600,6 +656,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             mutants_run = self.to_run.len();
             self.stats.mutant_runs += mutants_run as u64;
             mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+            // Before anything of this trial is kept: its verdicts may be false if drifted.
+            self.check_drift(input.as_bytes())?;
         }
 
         let facts = TrialFacts {
@@ -690,7 +748,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 events(Event::Mutant(id));
             }
             let end = self.exec.run_mutant(id, bytes, fuel, depth);
-            self.verdicts[p] = Some(judge(&*self.oracle, original, &end));
+            let verdict = judge(&*self.oracle, original, &end);
+            self.verdicts[p] = Some(verdict);
+            self.ran_here.push(id);
+            // A kill is what drift fakes: check at once, before the next mutant runs.
+            if verdict.is_some()
+                && let Some(sentinel) = &self.sentinel
+                && let Some(results) = sentinel.drifted(&mut self.exec, &*self.oracle)
+            {
+                self.drifted = Some(results);
+                break;
+            }
         }
         if parallel && let Some(workers) = &mut self.workers {
             // Ids are unique in one trial's list: map each answer back to its position.
@@ -741,6 +809,97 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         hits.iter()
             .map(|&s| table.at_site(s).iter().filter(|&&mi| table.killed(mi).is_none()).count() as u64)
             .sum()
+    }
+
+    /// Whether this campaign checks for drift: a background mutant stands in for the
+    /// original, and its runs are not the original's.
+    fn drift_checked(&self) -> bool {
+        self.config.check_drift && self.config.background.is_none()
+    }
+
+    /// The original on the sentinel input must give what it gave before any mutant ran
+    /// here (checked after each kill in this process, and after the trial's runs); if not, one of the mutants run here since the last check changed global
+    /// state. `drift.json` then names them (with the trial's `input`), for a clean
+    /// process to find the one (see [`Campaign::settle_drift`]).
+    fn check_drift(&mut self, input: &[u8]) -> Result<(), Error> {
+        if self.ran_here.is_empty() {
+            return Ok(());
+        }
+        let Some(sentinel) = &self.sentinel else { return Ok(()) };
+        let found = self.drifted.take().or_else(|| sentinel.drifted(&mut self.exec, &*self.oracle));
+        let Some((recorded, now)) = found else {
+            self.ran_here.clear();
+            return Ok(());
+        };
+        let suspects = std::mem::take(&mut self.ran_here);
+        if let Some(store) = &self.store {
+            let record = DriftRecord {
+                suspects: suspects.clone(),
+                input: encode_hex(input),
+                sentinel: encode_hex(&sentinel.bytes),
+            };
+            write_drift(&store.files().drift(), Some(&record))?;
+        }
+        Err(Error::Drift { suspects, recorded, now })
+    }
+
+    /// Settles a drift found by an earlier process (`drift.json`), in this clean one:
+    /// runs each suspect alone on the trial's input, then the original on the sentinel
+    /// input. The first suspect after which the original's result changes caused the
+    /// drift: it is recorded killed (by its own verdict on the input if it has one, else
+    /// by `crash`: it took the process's usefulness down, and never runs again), the
+    /// input stored first, and [`Error::Drift`] returned, since this process has drifted
+    /// too; `drift.json` keeps the suspects not yet run. When no suspect reproduces the
+    /// drift, the file is removed and the campaign goes on.
+    pub fn settle_drift(&mut self) -> Result<(), Error> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let path = store.files().drift();
+        let Some(record) = read_drift(&path)? else { return Ok(write_drift(&path, None)?) };
+        let Some(input) = decode_hex(&record.input) else { return Ok(write_drift(&path, None)?) };
+        let _quiet = RunGuard::start();
+        if let Some(events) = &mut self.events {
+            events(Event::Trial(&input));
+        }
+        let events = &mut self.events;
+        let cause =
+            find_cause(&mut self.exec, &*self.oracle, &record, self.n_ids, self.config.budget, &mut |id| {
+                if let Some(events) = events {
+                    events(Event::Mutant(id));
+                }
+            });
+        let Some(cause) = cause else { return Ok(write_drift(&path, None)?) };
+        let Some(&mi) = self.table.index_by_id().get(&cause.mutant) else {
+            return Ok(write_drift(&path, None)?);
+        };
+        let (kind, limit) = match cause.verdict {
+            Some((kind, limit)) if self.table.killed(mi).is_none() => (kind, limit),
+            _ => (KillKind::Crash, None),
+        };
+        let name = content_name(&input);
+        let info = self.table.info(mi);
+        let kill = KillRecord {
+            mutant: info.id,
+            site: info.site,
+            kind,
+            limit,
+            input: name.clone(),
+            trial: self.stats.trials,
+        };
+        if let Some(store) = &mut self.store {
+            // The input first: a kill record never names an input that is not stored.
+            store.save_input(&name, &input)?;
+            store.append_kill(&kill)?;
+        }
+        if self.table.kill(mi, kind) {
+            self.stats.mutants_killed += 1;
+            self.kills.push(kill);
+        } else {
+            self.table.ended_process(mi, kind);
+        }
+        let rest = DriftRecord { suspects: record.suspects[cause.position + 1..].to_vec(), ..record };
+        write_drift(&path, Some(&rest))?;
+        let (recorded, now) = cause.results;
+        Err(Error::Drift { suspects: vec![cause.mutant], recorded, now })
     }
 
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {

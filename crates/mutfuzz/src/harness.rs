@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{
-    CampaignDir, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
+    CampaignDir, EXIT_DRIFT, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
 };
 
 use crate::campaign::{Campaign, Config, Event};
@@ -42,7 +42,7 @@ use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
-use crate::score::{SCORE_BUDGET, ScoreEvent, score};
+use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreStop, score};
 use crate::workers::Workers;
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
@@ -101,7 +101,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -146,6 +146,7 @@ pub struct Args {
     kill_factor: Option<u32>,
     background: Option<u32>,
     verify_pruning: bool,
+    no_drift_check: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
 }
@@ -169,6 +170,7 @@ impl Args {
                 "--prune" => a.prune = value(word)?.parse()?,
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
                 "--verify-pruning" => a.verify_pruning = true,
+                "--no-drift-check" => a.no_drift_check = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
@@ -222,6 +224,19 @@ fn protocol(line: Line<'_>) {
     }
 }
 
+/// Ends a campaign that cannot go on in this process: the error on stderr, the counters
+/// (no run is under way any more, the supervisor learns), and the exit code: a drift is
+/// [`EXIT_DRIFT`] (restart clean), anything else [`EXIT_ERROR`].
+fn stop<T: Gen, O: Debug + 'static>(
+    campaign: &Campaign<T, O>,
+    e: &crate::campaign::Error,
+    clock: &Clock,
+) -> i32 {
+    eprintln!("error: {e}");
+    protocol(Line::Stats(report(campaign.stats(), clock.elapsed())));
+    if matches!(e, crate::campaign::Error::Drift { .. }) { EXIT_DRIFT } else { EXIT_ERROR }
+}
+
 fn report(stats: Stats, elapsed: Duration) -> Report {
     Report { elapsed: elapsed.as_secs_f64(), stats }
 }
@@ -240,6 +255,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         prune: args.prune,
         sample: args.sample,
         verify_pruning: args.verify_pruning,
+        check_drift: !args.no_drift_check,
         kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
         background: args.background,
         // A tuning knob (and what tests use to force parallel runs on small targets).
@@ -279,6 +295,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         campaign = campaign.with_workers(workers);
     }
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
+    let clock = Clock::start(args.cpu_time);
+    // A drift found by the process before: find its cause here, in a clean process.
+    if let Err(e) = campaign.settle_drift() {
+        return Ok(stop(&campaign, &e, &clock));
+    }
 
     let csv_path = CampaignDir::new(&state).stats_csv();
     let mut csv = std::fs::OpenOptions::new()
@@ -289,7 +310,6 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     if csv.metadata().map(|m| m.len() == 0).unwrap_or(false) {
         let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
-    let clock = Clock::start(args.cpu_time);
     let budget = args.time.map(|t| Duration::from_secs_f64(t.max(0.0)));
     let mut last_report = Instant::now();
     loop {
@@ -301,8 +321,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         // Small slices keep the stats line and the stop conditions timely.
         let step = trials_left.unwrap_or(u64::MAX).min(16);
         if let Err(e) = campaign.run_trials(step) {
-            eprintln!("error: {e}");
-            return Ok(EXIT_ERROR);
+            return Ok(stop(&campaign, &e, &clock));
         }
         if last_report.elapsed() >= Duration::from_secs(1) {
             last_report = Instant::now();
@@ -337,7 +356,8 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         read_jsonl::<ScoreLine>(out).map_err(|e| e.to_string())?.records.iter().map(|l| l.mutant).collect();
     let mut write_error = None;
     let oracle = oracle_for(compare);
-    score(
+    let drift = drift_path(out);
+    let scored = score(
         target,
         &*oracle,
         &mutants,
@@ -345,6 +365,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         &done,
         Limits::default(),
         SCORE_BUDGET,
+        Some(&drift),
         |line| {
             if let Err(e) = file.append(line) {
                 write_error.get_or_insert(e);
@@ -355,10 +376,33 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             ScoreEvent::Mutant(id) => protocol(Line::Mutant(id)),
         },
     );
-    match write_error {
-        Some(e) => Err(e.to_string()),
-        None => Ok(0),
+    if let Some(e) = write_error {
+        return Err(e.to_string());
     }
+    match scored {
+        Ok(()) => {
+            // The end, said: exit code 0 alone could be a mutant's `process::exit(0)`.
+            protocol(Line::Done(report(Stats::default(), Duration::ZERO)));
+            Ok(0)
+        }
+        Err(ScoreStop::Drift(drifted)) => {
+            eprintln!("error: {drifted}");
+            // Nothing runs any more: the supervisor restarts a clean process, blaming nothing.
+            protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
+            Ok(EXIT_DRIFT)
+        }
+        Err(ScoreStop::Error(e)) => {
+            protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
+            Err(e)
+        }
+    }
+}
+
+/// Where `score` keeps a pending drift: beside its output, `<out>.drift.json`.
+fn drift_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".drift.json");
+    out.with_file_name(name)
 }
 
 fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(

@@ -71,6 +71,7 @@ pub mod campaign;
 pub mod clock;
 pub mod corpus;
 pub mod coverage;
+pub mod drift;
 pub mod edit;
 mod r#gen;
 pub mod guidance;

@@ -4,9 +4,13 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use mutfuzz_contract::{Budget, ScoreLine, ScoreOutcome};
+use std::path::Path;
+
+use mutfuzz_contract::protocol::decode_hex;
+use mutfuzz_contract::{Budget, DriftRecord, KillKind, ScoreLine, ScoreOutcome, encode_hex};
 
 use crate::campaign::RunGuard;
+use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
@@ -28,7 +32,14 @@ pub enum ScoreEvent<'a> {
 
 /// Score `inputs` (name, bytes) against every mutant not in `done`: each input's
 /// original run once, then each undecided mutant whose site it reaches. `line` receives
-/// each verdict as it is decided (kills at once, survivors and uncovered at the end).
+/// each verdict as it is decided (an input's kills once the drift check after them
+/// passed, survivors and uncovered at the end).
+///
+/// Drift (see [`crate::drift`]): the first input's original result is the sentinel,
+/// checked after each kill and after each input's mutants. A drift writes `drift` and ends scoring with
+/// the error's words (that input's kills unsaid); the next process, clean, first finds
+/// the mutant that causes it, says its verdict (its own kill on that input, else
+/// `crash`), and ends again: its process has drifted too.
 #[allow(clippy::too_many_arguments)]
 pub fn score<T: Gen, O: Debug>(
     target: impl Fn(T) -> O + 'static,
@@ -38,14 +49,22 @@ pub fn score<T: Gen, O: Debug>(
     done: &HashSet<u32>,
     limits: Limits,
     budget: Budget,
+    drift: Option<&Path>,
     mut line: impl FnMut(&ScoreLine),
     mut events: impl FnMut(ScoreEvent<'_>),
-) {
+) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
     let mut exec = Executor::new(Box::new(target), limits);
     let table = mutants.iter().map(|m| m.site as usize + 1).max().unwrap_or(1).max(1024);
+    if let Some(path) = drift {
+        settle(&mut exec, oracle, inputs, done, table, budget, path, &mut line, &mut events)?;
+    }
     let mut open: Vec<MutantInfo> = mutants.iter().copied().filter(|m| !done.contains(&m.id)).collect();
     let mut seen: HashSet<u32> = HashSet::new();
+    let mut sentinel: Option<Sentinel<O>> = None;
+    let mut kills: Vec<ScoreLine> = Vec::new();
+    let mut ran: Vec<u32> = Vec::new();
+    let mut drifted: Option<(String, String)> = None;
     for (name, bytes) in inputs {
         if open.is_empty() {
             break;
@@ -53,31 +72,131 @@ pub fn score<T: Gen, O: Debug>(
         events(ScoreEvent::Input(name));
         let value = exec.regenerate(bytes);
         let original = exec.run_original(value, table, oracle);
+        if drift.is_some() && sentinel.is_none() {
+            let s = Sentinel::take(&mut exec, bytes, oracle);
+            if !s.end.agrees_with(&original.end, oracle) {
+                return Err(ScoreStop::Error(format!(
+                    "the target is nondeterministic: input {name} gave `{}` and then `{}`; mutants \
+                     cannot be judged against it (look for HashMap order, time, addresses or global \
+                     state in the output)",
+                    original.end.render(),
+                    s.end.render()
+                )));
+            }
+            sentinel = Some(s);
+        }
         let (fuel, depth) = budget.limits(original.fuel, original.depth);
         open.retain(|m| {
-            if original.hits.binary_search(&m.site).is_err() {
+            if drifted.is_some() || original.hits.binary_search(&m.site).is_err() {
                 return true;
             }
             seen.insert(m.id);
             events(ScoreEvent::Mutant(m.id));
+            ran.push(m.id);
             let end = exec.run_mutant(m.id, bytes, fuel, depth);
             match judge(oracle, &original.end, &end) {
                 Some((kind, _)) => {
-                    line(&ScoreLine {
+                    kills.push(ScoreLine {
                         mutant: m.id,
                         outcome: ScoreOutcome::Killed,
                         kind: Some(kind),
                         input: Some(name.clone()),
                     });
+                    // A kill is what drift fakes: check at once, before the next mutant.
+                    if let Some(s) = &sentinel {
+                        drifted = s.drifted(&mut exec, oracle);
+                    }
                     false
                 }
                 None => true,
             }
         });
         mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
+        if let (Some(path), Some(s)) = (drift, &sentinel)
+            && !ran.is_empty()
+            && let Some((recorded, now)) = drifted.take().or_else(|| s.drifted(&mut exec, oracle))
+        {
+            let record =
+                DriftRecord { suspects: ran, input: encode_hex(bytes), sentinel: encode_hex(&s.bytes) };
+            write_drift(path, Some(&record)).map_err(ScoreStop::file)?;
+            let ids: Vec<String> = record.suspects.iter().map(u32::to_string).collect();
+            return Err(ScoreStop::Drift(format!(
+                "global state drifted: after mutants {} ran, the original gave `{now}` where it gave \
+                 `{recorded}` before; the process must restart clean",
+                ids.join(", ")
+            )));
+        }
+        ran.clear();
+        for k in kills.drain(..) {
+            line(&k);
+        }
     }
     for m in open {
         let outcome = if seen.contains(&m.id) { ScoreOutcome::Survived } else { ScoreOutcome::NotCovered };
         line(&ScoreLine { mutant: m.id, outcome, kind: None, input: None });
+    }
+    Ok(())
+}
+
+/// Settles the drift recorded in `path`, if any (see [`score`]).
+#[allow(clippy::too_many_arguments)]
+fn settle<T: Gen, O: Debug>(
+    exec: &mut Executor<T, O>,
+    oracle: &dyn Oracle<O>,
+    inputs: &[(String, Vec<u8>)],
+    done: &HashSet<u32>,
+    n_ids: usize,
+    budget: Budget,
+    path: &Path,
+    line: &mut impl FnMut(&ScoreLine),
+    events: &mut impl FnMut(ScoreEvent<'_>),
+) -> Result<(), ScoreStop> {
+    let Some(mut record) = read_drift(path).map_err(ScoreStop::file)? else {
+        return write_drift(path, None).map_err(ScoreStop::file);
+    };
+    // Mutants decided since (by a crash the supervisor recorded) are no suspects.
+    record.suspects.retain(|id| !done.contains(id));
+    let name = decode_hex(&record.input).and_then(|b| inputs.iter().find(|(_, i)| *i == b)).map(|(n, _)| n);
+    let Some(name) = name else { return write_drift(path, None).map_err(ScoreStop::file) };
+    events(ScoreEvent::Input(name));
+    let cause = find_cause(exec, oracle, &record, n_ids, budget, &mut |id| events(ScoreEvent::Mutant(id)));
+    let Some(cause) = cause else { return write_drift(path, None).map_err(ScoreStop::file) };
+    let kind = cause.verdict.map_or(KillKind::Crash, |(kind, _)| kind);
+    line(&ScoreLine {
+        mutant: cause.mutant,
+        outcome: ScoreOutcome::Killed,
+        kind: Some(kind),
+        input: Some(name.clone()),
+    });
+    let rest = DriftRecord { suspects: record.suspects[cause.position + 1..].to_vec(), ..record };
+    write_drift(path, Some(&rest)).map_err(ScoreStop::file)?;
+    let (recorded, now) = cause.results;
+    Err(ScoreStop::Drift(format!(
+        "global state drifted: mutant {} changes it (the original gave `{now}` where it gave `{recorded}`); \
+         killed by {kind}; the process must restart clean",
+        cause.mutant
+    )))
+}
+
+/// Why scoring stopped before the end.
+#[derive(Debug)]
+pub enum ScoreStop {
+    /// Global state drifted: a clean process must go on (see [`crate::drift`]).
+    Drift(String),
+    /// It cannot go on: a nondeterministic target, a file that cannot be written.
+    Error(String),
+}
+
+impl ScoreStop {
+    fn file(e: mutfuzz_contract::FileError) -> ScoreStop {
+        ScoreStop::Error(e.to_string())
+    }
+}
+
+impl std::fmt::Display for ScoreStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScoreStop::Drift(m) | ScoreStop::Error(m) => f.write_str(m),
+        }
     }
 }

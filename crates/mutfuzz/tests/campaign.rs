@@ -445,3 +445,61 @@ fn the_previous_panic_hook_is_back_after_a_run() {
     assert_eq!(HOOK_CALLS.load(Ordering::Relaxed), 1);
     std::panic::set_hook(before);
 }
+
+// ---- drift: a mutant that changes global state the original reads -----------------
+//
+// site 11: mutant 11  `if false { LEVEL = 5 }` → `if true`   poisons every later run
+// site 12: mutant 12  `if false { LEVEL = 1 }` → `if true`   equivalent in a clean process
+
+static LEVEL: AtomicU32 = AtomicU32::new(1);
+
+fn leveled(x: u8) -> u32 {
+    let __m = enter();
+    if at(__m, 11, 1) == 1 {
+        LEVEL.store(5, Ordering::Relaxed);
+    }
+    if at(__m, 12, 1) == 1 {
+        LEVEL.store(1, Ordering::Relaxed);
+    }
+    u32::from(x) * LEVEL.load(Ordering::Relaxed)
+}
+
+#[test]
+fn a_mutant_that_poisons_global_state_is_found_in_a_clean_process_and_nothing_else_is_killed() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = || vec![MutantInfo::new(11, 11), MutantInfo::new(12, 12)];
+    let cfg = Config { dir: Some(dir.path().to_path_buf()), sample: Some(0), ..config(5) };
+    LEVEL.store(1, Ordering::Relaxed);
+    let mut c = Campaign::new(cfg.clone(), catalog(), leveled).unwrap();
+    let err = c.run_trials(50).unwrap_err();
+    let Error::Drift { suspects, .. } = &err else { panic!("{err}") };
+    assert!(suspects.contains(&11), "{err}");
+    assert!(err.to_string().starts_with("global state drifted: after mutants "), "{err}");
+    // Nothing of the drifted trial was kept: mutant 12's kill there would be false.
+    assert!(c.kills().iter().all(|k| k.mutant != 12), "{:?}", c.kills());
+    let drift = dir.path().join("drift.json");
+    let record: mutfuzz::contract::DriftRecord =
+        serde_json::from_str(&std::fs::read_to_string(&drift).unwrap()).unwrap();
+    assert_eq!(&record.suspects, suspects);
+
+    // A clean process (the global as a fresh one has it) runs the suspects alone.
+    LEVEL.store(1, Ordering::Relaxed);
+    let mut c = Campaign::new(cfg.clone(), catalog(), leveled).unwrap();
+    c.resume_from_dir().unwrap();
+    let err = c.settle_drift().unwrap_err();
+    assert!(matches!(&err, Error::Drift { suspects, .. } if suspects == &[11]), "{err}");
+    let kill = c.kills().iter().find(|k| k.mutant == 11).expect("mutant 11 is killed");
+    assert_eq!(kill.kind, KillKind::OutputDiffers);
+    assert!(dir.path().join("corpus").join(&kill.input).is_file());
+
+    // The next clean process settles what is left and fuzzes on: 12 survives.
+    LEVEL.store(1, Ordering::Relaxed);
+    let mut c = Campaign::new(cfg, catalog(), leveled).unwrap();
+    c.resume_from_dir().unwrap();
+    c.settle_drift().unwrap();
+    assert!(!drift.exists());
+    c.run_trials(200).unwrap();
+    let killed: Vec<u32> = c.kills().iter().map(|k| k.mutant).collect();
+    assert_eq!(killed, [11], "on disk: {}", std::fs::read_to_string(dir.path().join("kills.jsonl")).unwrap());
+}
