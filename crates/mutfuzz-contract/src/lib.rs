@@ -4,7 +4,7 @@
 //! read by the functions here, so the two sides cannot drift apart.
 //!
 //! - [`layout`]: the names of the files in a campaign's state directory;
-//! - [`records`]: kill, failure, unviable and score records ([`KillRecord`], [`ScoreLine`], …);
+//! - [`records`]: kill, failure, unviable, score and replay records ([`KillRecord`], [`ScoreLine`], …);
 //! - [`stats`]: a campaign's counters ([`Stats`]), as reported live and in `stats.csv`;
 //! - [`protocol`]: the lines a harness prints on stdout for its supervisor ([`Line`]);
 //! - [`content`]: the content hash that names stored inputs ([`content_name`]);
@@ -37,5 +37,8 @@ pub use guidance::GuidanceKind;
 pub use layout::CampaignDir;
 pub use protocol::{Line, Report};
 pub use prune::Prune;
-pub use records::{FailureRecord, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, UnviableRecord};
+pub use records::{
+    FailureRecord, KillKind, KillLimit, KillRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome,
+    UnviableRecord,
+};
 pub use stats::Stats;

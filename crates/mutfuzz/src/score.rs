@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use mutfuzz_contract::{Budget, ScoreLine, ScoreOutcome};
+use mutfuzz_contract::{Budget, KillKind, RENDER_LIMIT, ScoreLine, ScoreOutcome};
 
 use crate::campaign::RunGuard;
 use crate::r#gen::Gen;
@@ -63,11 +63,22 @@ pub fn score<T: Gen, O: Debug>(
             let end = exec.run_mutant(m.id, bytes, fuel, depth);
             match judge(oracle, &original.end, &end) {
                 Some((kind, _)) => {
+                    // What the report shows beside the kill; a timeout's story is its limit.
+                    let (original_output, mutant_output) = if kind == KillKind::Timeout {
+                        (None, None)
+                    } else {
+                        (
+                            Some(original.end.render_bounded(RENDER_LIMIT)),
+                            Some(end.render_bounded(RENDER_LIMIT)),
+                        )
+                    };
                     line(&ScoreLine {
                         mutant: m.id,
                         outcome: ScoreOutcome::Killed,
                         kind: Some(kind),
                         input: Some(name.clone()),
+                        original_output,
+                        mutant_output,
                     });
                     false
                 }
@@ -78,6 +89,13 @@ pub fn score<T: Gen, O: Debug>(
     }
     for m in open {
         let outcome = if seen.contains(&m.id) { ScoreOutcome::Survived } else { ScoreOutcome::NotCovered };
-        line(&ScoreLine { mutant: m.id, outcome, kind: None, input: None });
+        line(&ScoreLine {
+            mutant: m.id,
+            outcome,
+            kind: None,
+            input: None,
+            original_output: None,
+            mutant_output: None,
+        });
     }
 }
