@@ -41,4 +41,4 @@ pub use records::{
     FailureRecord, KillKind, KillLimit, KillRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome,
     UnviableRecord,
 };
-pub use stats::Stats;
+pub use stats::{Stats, StatsRow, parse_stats_csv};
