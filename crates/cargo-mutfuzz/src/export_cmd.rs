@@ -53,7 +53,7 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
 
     // How the original ends on each input, from the harness built against the schema
     // (no mutant active: the original code).
-    let recorded = built.state.path().join("export.jsonl");
+    let recorded = built.state.export();
     let a: [&OsStr; 6] = [
         "outputs".as_ref(),
         args.target.as_ref(),

@@ -31,7 +31,7 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
             let mut r = Report::read_score(format!("fuzz target {target} of {}", names.join(", ")), &state)
                 .map_err(exit_code::usage)?;
             r.notes.push(format!("cargo mutfuzz score {target} · records in {}", state.path().display()));
-            (r, state.path().join("report.html"))
+            (r, state.report())
         }
     };
     report.load_sources(&ws.root);

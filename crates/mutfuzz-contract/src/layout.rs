@@ -30,6 +30,10 @@ pub const VIABLE: &str = "viable.json";
 pub const UNVIABLE: &str = "unviable.json";
 /// The harness processes' stderr.
 pub const HARNESS_LOG: &str = "harness.log";
+/// The HTML report of the last score (`cargo mutfuzz report <target>`).
+pub const REPORT: &str = "report.html";
+/// The endings recorded by `cargo mutfuzz export`, before they are copied to `tests/`.
+pub const EXPORT: &str = "export.jsonl";
 /// Stored inputs, when the corpus is not kept elsewhere.
 pub const CORPUS: &str = "corpus";
 
@@ -108,6 +112,16 @@ impl CampaignDir {
     /// `harness.log`.
     pub fn harness_log(&self) -> PathBuf {
         self.path.join(HARNESS_LOG)
+    }
+
+    /// `report.html`.
+    pub fn report(&self) -> PathBuf {
+        self.path.join(REPORT)
+    }
+
+    /// `export.jsonl`.
+    pub fn export(&self) -> PathBuf {
+        self.path.join(EXPORT)
     }
 
     /// `corpus/`, the default place of stored inputs.

@@ -324,6 +324,8 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             let _ = csv.write_all(s.csv_row(start.elapsed().as_secs_f64()).as_bytes());
         }
     }
+    // The last counters always make a row: a short campaign has one at least.
+    let _ = csv.write_all(campaign.stats().csv_row(start.elapsed().as_secs_f64()).as_bytes());
     protocol(Line::Done(report(campaign.stats(), start.elapsed())));
     Ok(0)
 }

@@ -378,13 +378,20 @@ fn mutant_html(h: &mut String, e: &Entry, mode: Mode) {
             esc(&shorten(&m.replacement, 60))
         );
     }
-    if let Some(how) = &e.how {
-        let by = match (mode, e.by.as_slice()) {
-            (_, []) => String::new(),
-            (Mode::Test, tests) => format!(": {}", tests.join(", ")),
-            (Mode::Score, [input, ..]) => format!(" on input {input}"),
-        };
-        let _ = write!(h, "<div class=\"why kill\">killed by {}{}</div>", esc(how), esc(&by));
+    match (mode, e.by.as_slice()) {
+        (Mode::Test, []) => {}
+        (Mode::Test, [test]) => {
+            let _ = write!(h, "<div class=\"why kill\">caught by test {}</div>", esc(test));
+        }
+        (Mode::Test, tests) => {
+            let _ = write!(h, "<div class=\"why kill\">caught by tests {}</div>", esc(&tests.join(", ")));
+        }
+        (Mode::Score, by) => {
+            if let Some(how) = &e.how {
+                let on = by.first().map_or(String::new(), |input| format!(" on input {input}"));
+                let _ = write!(h, "<div class=\"why kill\">killed by {}{}</div>", esc(how), esc(&on));
+            }
+        }
     }
     if let Some((original, mutant)) = &e.outputs {
         let _ = write!(

@@ -90,7 +90,7 @@ pub struct Entry {
     pub mutant: Mutant,
     /// Its verdict.
     pub status: Status,
-    /// How it was killed: a kill kind (`output-differs`, `panic`, …) or `test failed`.
+    /// How a fuzz target's input killed it: a kill kind (`output-differs`, `panic`, …).
     pub how: Option<String>,
     /// What killed it: the input's name, or the failing tests.
     pub by: Vec<String>,
@@ -184,7 +184,7 @@ impl Report {
                 Entry {
                     mutant: o.mutant.clone(),
                     status,
-                    how: (status == Status::Killed).then(|| "test failed".to_owned()),
+                    how: None,
                     by: o.failing_tests.clone(),
                     outputs: None,
                     detail,
