@@ -140,10 +140,7 @@ impl Report {
             counts.detected(),
             counts.scored()
         );
-        for s in Status::ALL {
-            if s == Status::NotRun && counts.get(s) == 0 {
-                continue;
-            }
+        for s in self.columns(counts) {
             let _ = write!(
                 h,
                 "<div class=\"card\" data-count=\"{}\"><div class=\"n\">{}</div><div class=\"l\"><span class=\"badge b-{}\">{}</span></div></div>",
@@ -196,6 +193,19 @@ impl Report {
         h.push_str("</section>\n");
     }
 
+    /// The statuses the summary shows: a fuzz target's timeouts are kills (counted by
+    /// kind instead), and `not-run` only appears after an interrupted run.
+    fn columns(&self, counts: &Counts) -> Vec<Status> {
+        Status::ALL
+            .into_iter()
+            .filter(|&s| match s {
+                Status::Timeout => self.mode() == Mode::Test,
+                Status::NotRun => counts.get(s) > 0,
+                _ => true,
+            })
+            .collect()
+    }
+
     fn table(
         &self,
         h: &mut String,
@@ -204,14 +214,15 @@ impl Report {
         mode: Mode,
         rows: impl Iterator<Item = (String, Counts)>,
     ) {
+        let columns = self.columns(&self.counts());
         let _ = write!(h, "<h3>{what}s</h3><table class=\"sum\" id=\"{id}\"><tr><th>{what}</th>");
-        for s in Status::ALL {
+        for &s in &columns {
             let _ = write!(h, "<th>{}</th>", s.label(mode));
         }
         h.push_str("<th>total</th><th>score</th></tr>");
         for (name, c) in rows {
             let _ = write!(h, "<tr><td class=\"name\">{}</td>", esc(&name));
-            for s in Status::ALL {
+            for &s in &columns {
                 let _ = write!(h, "<td>{}</td>", c.get(s));
             }
             let score = c.score().map_or("–".to_owned(), |s| format!("{s:.0}%"));
