@@ -9,7 +9,8 @@
 //! values, so the engine crates this binary carries are written into the harness as
 //! `engine/`, and the package gets `mutfuzz` (and the harness's other dependencies) as
 //! dev-dependencies. Under `cargo mutfuzz test` the scratch copy points that dependency
-//! at the engine the schema links.
+//! at the engine the schema links. The test file uses no syntax newer than edition 2015,
+//! since it compiles in the package's edition.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -141,7 +142,7 @@ mod harness;
 fn {fn_name}_ends_as_recorded_on_every_input_of_its_corpus() {{
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/{stem}.jsonl");
     if let Err(differences) = harness::mutfuzz_targets().replay("{target}", &data) {{
-        panic!("{{differences}}");
+        panic!("{{}}", differences);
     }}
 }}
 "#,
