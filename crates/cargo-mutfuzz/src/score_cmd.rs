@@ -312,6 +312,7 @@ pub fn score_corpus(
                             outcome: ScoreOutcome::Killed,
                             kind: Some(kind),
                             input: t.input,
+                            input_value: None,
                             original_output: None,
                             mutant_output: None,
                         };
@@ -388,6 +389,7 @@ mod tests {
             outcome,
             kind,
             input: None,
+            input_value: None,
             original_output: None,
             mutant_output: None,
         };

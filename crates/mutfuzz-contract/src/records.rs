@@ -184,6 +184,10 @@ pub struct ScoreLine {
     /// The first input (by name order) that killed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
+    /// The value that input generates (its `Debug` rendering, cut to [`RENDER_LIMIT`]
+    /// bytes), so a reader sees what killed the mutant without replaying it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_value: Option<String>,
     /// For a kill by output, panic or discard: how the original ended on that input
     /// (its output's `Debug` rendering, `panic: <message>` or `discarded`), cut to
     /// [`RENDER_LIMIT`] bytes; the report shows it beside the mutant's.
@@ -272,6 +276,7 @@ mod tests {
             outcome,
             kind,
             input: None,
+            input_value: None,
             original_output: None,
             mutant_output: None,
         };

@@ -11,7 +11,7 @@ use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::Oracle;
-use crate::trial::{Executor, judge};
+use crate::trial::{Executor, judge, render_bounded};
 
 /// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
 /// mistaken for runaways.
@@ -30,7 +30,7 @@ pub enum ScoreEvent<'a> {
 /// original run once, then each undecided mutant whose site it reaches. `line` receives
 /// each verdict as it is decided (kills at once, survivors and uncovered at the end).
 #[allow(clippy::too_many_arguments)]
-pub fn score<T: Gen, O: Debug>(
+pub fn score<T: Gen + Debug, O: Debug>(
     target: impl Fn(T) -> O + 'static,
     oracle: &dyn Oracle<O>,
     mutants: &[MutantInfo],
@@ -72,11 +72,13 @@ pub fn score<T: Gen, O: Debug>(
                             Some(end.render_bounded(RENDER_LIMIT)),
                         )
                     };
+                    let value = exec.regenerate(bytes);
                     line(&ScoreLine {
                         mutant: m.id,
                         outcome: ScoreOutcome::Killed,
                         kind: Some(kind),
                         input: Some(name.clone()),
+                        input_value: Some(render_bounded(format_args!("{value:?}"), RENDER_LIMIT)),
                         original_output,
                         mutant_output,
                     });
@@ -94,6 +96,7 @@ pub fn score<T: Gen, O: Debug>(
             outcome,
             kind: None,
             input: None,
+            input_value: None,
             original_output: None,
             mutant_output: None,
         });

@@ -112,6 +112,13 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
     assert_eq!(outcome(3), Some(ScoreOutcome::Killed));
     assert_eq!(outcome(4), Some(ScoreOutcome::NotCovered));
     assert_eq!(lines.len(), 4);
+    // Each kill says what the input was and, for an output or panic kill, how both ended.
+    for l in lines.iter().filter(|l| l.outcome == ScoreOutcome::Killed) {
+        assert!(l.input_value.is_some(), "{l:?}");
+        if matches!(l.kind, Some(mutfuzz::KillKind::OutputDiffers | mutfuzz::KillKind::Panic)) {
+            assert!(l.original_output.is_some() && l.original_output != l.mutant_output, "{l:?}");
+        }
+    }
     // A second score run decides nothing again.
     assert_eq!(score().unwrap(), 0);
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 4);

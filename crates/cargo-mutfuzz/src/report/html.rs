@@ -68,6 +68,7 @@ tr.muts td{padding:2px 8px 6px}
 .mutant.s-timeout{border-color:var(--timeout)}.mutant.s-not-covered{border-color:var(--not-covered)}
 .mutant.s-unviable{border-color:var(--unviable)}.mutant.s-not-run{border-color:var(--not-run)}
 .mutant code{background:#eef;padding:0 3px;border-radius:2px}
+.mutant code.input{white-space:pre-wrap;word-break:break-all}
 .mutant .why{color:#555}
 .outputs{display:grid;grid-template-columns:1fr 1fr;gap:6px;margin:4px 0}
 .outputs div{min-width:0}
@@ -400,7 +401,11 @@ fn mutant_html(h: &mut String, e: &Entry, mode: Mode) {
         (Mode::Score, by) => {
             if let Some(how) = &e.how {
                 let on = by.first().map_or(String::new(), |input| format!(" on input {input}"));
-                let _ = write!(h, "<div class=\"why kill\">killed by {}{}</div>", esc(how), esc(&on));
+                let _ = write!(h, "<div class=\"why kill\">killed by {}{}", esc(how), esc(&on));
+                if let Some(value) = &e.input_value {
+                    let _ = write!(h, ": <code class=\"input\">{}</code>", esc(value));
+                }
+                h.push_str("</div>");
             }
         }
     }
@@ -454,6 +459,7 @@ mod tests {
             status,
             how: how.map(str::to_owned),
             by: vec!["abc".into()],
+            input_value: Some("[2, 1]".into()),
             outputs: None,
             detail: None,
         };
@@ -466,7 +472,10 @@ mod tests {
         let html = r.to_html();
         assert!(html.contains("<tr class=\"line has s-killed\" id=\"L0-2\">"), "{html}");
         assert!(html.contains("<tr class=\"line has s-survived\" id=\"L0-3\">"), "{html}");
-        assert!(html.contains("killed by output-differs on input abc"), "{html}");
+        assert!(
+            html.contains("killed by output-differs on input abc: <code class=\"input\">[2, 1]</code>"),
+            "{html}"
+        );
         assert!(html.contains("<pre class=\"original\">[1, 2]</pre>"), "{html}");
         assert!(html.contains("<pre class=\"mutant-output\"><mark>&lt;oops&gt;</mark></pre>"), "{html}");
         assert!(html.contains("<pre class=\"detail\">error[E0308]: expected `u8`</pre>"), "{html}");

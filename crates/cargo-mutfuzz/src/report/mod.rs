@@ -94,6 +94,8 @@ pub struct Entry {
     pub how: Option<String>,
     /// What killed it: the input's name, or the failing tests.
     pub by: Vec<String>,
+    /// The value the killing input generates (`Debug`), when recorded.
+    pub input_value: Option<String>,
     /// For an output (or panic) kill: how the original and the mutant ended.
     pub outputs: Option<(String, String)>,
     /// The compiler's message of an unviable mutant, or more about a run's end.
@@ -186,6 +188,7 @@ impl Report {
                     status,
                     how: None,
                     by: o.failing_tests.clone(),
+                    input_value: None,
                     outputs: None,
                     detail,
                 }
@@ -217,6 +220,7 @@ impl Report {
                     status: Status::NotRun,
                     how: None,
                     by: Vec::new(),
+                    input_value: None,
                     outputs: None,
                     detail: None,
                 };
@@ -231,6 +235,7 @@ impl Report {
                     };
                     e.how = l.kind.map(|k| k.name().to_owned());
                     e.by = l.input.iter().cloned().collect();
+                    e.input_value = l.input_value.clone();
                     if let (Some(o), Some(m)) = (&l.original_output, &l.mutant_output) {
                         e.outputs = Some((o.clone(), m.clone()));
                     }
@@ -315,6 +320,7 @@ pub(crate) mod tests {
             outcome,
             kind,
             input: kind.map(|_| "abc".to_owned()),
+            input_value: kind.map(|_| "[2, 1]".to_owned()),
             original_output: (kind == Some(KillKind::OutputDiffers)).then(|| "[1, 2]".to_owned()),
             mutant_output: (kind == Some(KillKind::OutputDiffers)).then(|| "[2, 1]".to_owned()),
         }
@@ -338,6 +344,7 @@ pub(crate) mod tests {
             [Status::Killed, Status::Survived, Status::NotCovered, Status::Unviable, Status::NotRun]
         );
         assert_eq!(r.entries[0].outputs, Some(("[1, 2]".into(), "[2, 1]".into())));
+        assert_eq!(r.entries[0].input_value.as_deref(), Some("[2, 1]"));
         assert_eq!(
             (r.entries[0].how.as_deref(), &r.entries[0].by[..]),
             (Some("output-differs"), &["abc".to_owned()][..])
