@@ -403,7 +403,8 @@ fn mutant_html(h: &mut String, e: &Entry, mode: Mode) {
                 let on = by.first().map_or(String::new(), |input| format!(" on input {input}"));
                 let _ = write!(h, "<div class=\"why kill\">killed by {}{}", esc(how), esc(&on));
                 if let Some(value) = &e.input_value {
-                    let _ = write!(h, ": <code class=\"input\">{}</code>", esc(value));
+                    // The start says what the input is; `cargo mutfuzz run` shows all of it.
+                    let _ = write!(h, ": <code class=\"input\">{}</code>", esc(&shorten(value, 240)));
                 }
                 h.push_str("</div>");
             }
