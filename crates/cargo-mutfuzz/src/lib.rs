@@ -15,6 +15,7 @@ pub mod doctest_target;
 pub mod engine;
 mod eval_cmd;
 pub mod exit_code;
+mod export_cmd;
 pub mod fpf;
 pub mod fs_util;
 mod fuzz_cmd;
@@ -35,6 +36,8 @@ pub mod output;
 mod pool;
 pub mod process;
 pub mod records;
+pub mod report;
+mod report_cmd;
 mod run_cmd;
 pub mod rustc_wrapper;
 pub mod sandbox;
@@ -78,6 +81,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Score(a) => score_cmd::run(a),
         Command::Run(a) => run_cmd::run(a),
         Command::Eval(a) => eval_cmd::run(a),
+        Command::Report(a) => report_cmd::run(a),
+        Command::Export(a) => export_cmd::run(a),
     };
     match result {
         Ok(code) => code,

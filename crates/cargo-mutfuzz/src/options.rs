@@ -33,6 +33,10 @@ pub enum Command {
     Run(RunArgs),
     /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
     Eval(EvalArgs),
+    /// Write the HTML report of `test` results, or of a fuzz target's score.
+    Report(ReportArgs),
+    /// Write a target's corpus as a regression test under tests/, replaying each input.
+    Export(ExportArgs),
 }
 
 /// Which package, shared by every command.
@@ -373,12 +377,44 @@ pub struct RunArgs {
     pub no_sandbox: bool,
 }
 
-/// A positive, finite number of seconds.
+/// `cargo mutfuzz report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A fuzz target whose score to report (after `cargo mutfuzz score <target>`);
+    /// without it, the results of `cargo mutfuzz test`.
+    pub target: Option<String>,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// The results directory of `cargo mutfuzz test` (default: mutfuzz.out in the workspace root).
+    #[arg(long, value_name = "DIR", conflicts_with = "target")]
+    pub results: Option<PathBuf>,
+    /// Where to write the HTML file (default: report.html in the results directory, or in
+    /// target/mutfuzz/<target>/).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `cargo mutfuzz export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// The corpus to export (default: the target's corpus, mutfuzz/corpus/<target>).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Option<PathBuf>,
+    /// Build the schema and harness unoptimized (the dev profile).
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
+}
+
 /// A size for `--max-memory`/`--max-output`, checked now and kept as written.
 fn size(text: &str) -> Result<String, String> {
     crate::caps::parse_size(text).map(|_| text.to_owned())
 }
 
+/// A positive, finite number of seconds.
 fn positive_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n > 0.0 => Ok(n),

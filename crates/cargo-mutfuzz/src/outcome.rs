@@ -1,11 +1,11 @@
 //! The fixed vocabulary of mutant outcomes in test mode, and their tally.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use mutfuzz_mutate::Mutant;
 
 /// What the test suite did about one mutant (names as in cargo-mutants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// A test failed with the mutant active.
@@ -53,7 +53,7 @@ impl Outcome {
 }
 
 /// One mutant's outcome, with how it was reached.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MutantOutcome {
     /// The mutant.
     pub mutant: Mutant,
@@ -62,16 +62,16 @@ pub struct MutantOutcome {
     /// Tests run with the mutant active.
     pub tests_run: usize,
     /// Tests that failed (for `caught`), as libtest named them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failing_tests: Vec<String>,
     /// Time spent running it, in seconds.
     pub seconds: f64,
     /// More about the outcome: the compiler error of an unviable mutant, how a run ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// Why a real build of this mutant may not compile although the schema did: the
     /// crate denies a lint that the deleted code can trigger (see `lints`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lint_risk: Option<String>,
 }
 

@@ -7,9 +7,26 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use mutfuzz_contract::write_atomic;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::outcome::{MutantOutcome, Outcome};
+
+/// The part of `outcomes.json` that is read back (by `cargo mutfuzz report`).
+#[derive(Deserialize)]
+struct OutcomesRead {
+    outcomes: Vec<MutantOutcome>,
+}
+
+/// Every mutant's outcome from the `outcomes.json` of the results directory `dir`.
+pub fn read_outcomes(dir: &Path) -> Result<Vec<MutantOutcome>> {
+    let path = dir.join("outcomes.json");
+    let text = fs::read_to_string(&path).with_context(|| {
+        format!("no results at {}: run `cargo mutfuzz test` first, or pass --results DIR", path.display())
+    })?;
+    let read: OutcomesRead = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not the outcomes.json of `cargo mutfuzz test`", path.display()))?;
+    Ok(read.outcomes)
+}
 
 /// The results directory of one run.
 pub struct OutputDir {

@@ -348,6 +348,9 @@ pub fn score_corpus(
                             outcome: ScoreOutcome::Killed,
                             kind: Some(kind),
                             input: t.input,
+                            input_value: None,
+                            original_output: None,
+                            mutant_output: None,
                         };
                         append_record(out, &line)?;
                         eprintln!("mutant {id} killed by {kind} ({how}); restarting the harness");
@@ -430,7 +433,15 @@ mod tests {
     #[test]
     fn the_table_adds_up() {
         let mut t = Table::default();
-        let line = |outcome, kind| ScoreLine { mutant: 1, outcome, kind, input: None };
+        let line = |outcome, kind| ScoreLine {
+            mutant: 1,
+            outcome,
+            kind,
+            input: None,
+            input_value: None,
+            original_output: None,
+            mutant_output: None,
+        };
         for l in [
             line(ScoreOutcome::Killed, Some(KillKind::OutputDiffers)),
             line(ScoreOutcome::Killed, Some(KillKind::Panic)),

@@ -127,6 +127,7 @@ impl Scratch {
                 text.parse().with_context(|| format!("failed to parse {}", original.display()))?;
             let dir = original.parent().unwrap_or(Path::new("."));
             absolutize_paths(doc.as_table_mut(), dir, &ws.root);
+            self.point_engine_at_the_carried_copy(doc.as_table_mut());
             if mutated.contains(&original) {
                 let deps = doc.entry("dependencies").or_insert(Item::Table(Table::new()));
                 if let Some(deps) = deps.as_table_like_mut() {
@@ -153,6 +154,27 @@ impl Scratch {
             write_if_changed(&copy, &doc.to_string())?;
         }
         Ok(trimmed)
+    }
+}
+
+impl Scratch {
+    /// Point every `path` dependency on an engine crate (the `mutfuzz` dev-dependency of
+    /// tests that `cargo mutfuzz export` wrote, pointing at the copy it vendored) at the
+    /// engine this binary writes out, which the schema links: one `mutfuzz-rt` in every
+    /// test binary.
+    fn point_engine_at_the_carried_copy(&self, manifest: &mut Table) {
+        for kind in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            let Some(deps) = manifest.get_mut(kind).and_then(Item::as_table_like_mut) else { continue };
+            for (key, item) in deps.iter_mut() {
+                let name = item.get("package").and_then(Item::as_str).unwrap_or(key.get()).to_owned();
+                if !crate::engine::crates().contains(&name.as_str()) {
+                    continue;
+                }
+                if let Some(path) = item.get_mut("path") {
+                    *path = value(self.layout.engine_crate(&name).to_string_lossy().as_ref());
+                }
+            }
+        }
     }
 }
 

@@ -30,6 +30,10 @@ pub const VIABLE: &str = "viable.json";
 pub const UNVIABLE: &str = "unviable.json";
 /// The harness processes' stderr.
 pub const HARNESS_LOG: &str = "harness.log";
+/// The HTML report of the last score (`cargo mutfuzz report <target>`).
+pub const REPORT: &str = "report.html";
+/// The endings recorded by `cargo mutfuzz export`, before they are copied to `tests/`.
+pub const EXPORT: &str = "export.jsonl";
 /// Stored inputs, when the corpus is not kept elsewhere.
 pub const CORPUS: &str = "corpus";
 /// A pending drift: the mutants that may have changed the harness's global state.
@@ -115,6 +119,16 @@ impl CampaignDir {
     /// `drift.json`: a [`DriftRecord`](crate::DriftRecord) while a drift is being settled.
     pub fn drift(&self) -> PathBuf {
         self.path.join(DRIFT)
+    }
+
+    /// `report.html`.
+    pub fn report(&self) -> PathBuf {
+        self.path.join(REPORT)
+    }
+
+    /// `export.jsonl`.
+    pub fn export(&self) -> PathBuf {
+        self.path.join(EXPORT)
     }
 
     /// `corpus/`, the default place of stored inputs.

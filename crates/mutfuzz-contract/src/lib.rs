@@ -4,7 +4,7 @@
 //! read by the functions here, so the two sides cannot drift apart.
 //!
 //! - [`layout`]: the names of the files in a campaign's state directory;
-//! - [`records`]: kill, failure, unviable and score records ([`KillRecord`], [`ScoreLine`], …);
+//! - [`records`]: kill, failure, unviable, score and replay records ([`KillRecord`], [`ScoreLine`], …);
 //! - [`stats`]: a campaign's counters ([`Stats`]), as reported live and in `stats.csv`;
 //! - [`protocol`]: the lines a harness prints on stdout for its supervisor ([`Line`]);
 //! - [`content`]: the content hash that names stored inputs ([`content_name`]);
@@ -39,6 +39,7 @@ pub use layout::CampaignDir;
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex};
 pub use prune::Prune;
 pub use records::{
-    DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, UnviableRecord,
+    DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, RENDER_LIMIT, ReplayRecord, ScoreLine,
+    ScoreOutcome, UnviableRecord,
 };
-pub use stats::Stats;
+pub use stats::{Stats, StatsRow, parse_stats_csv};

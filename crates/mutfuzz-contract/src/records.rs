@@ -184,6 +184,47 @@ pub struct ScoreLine {
     /// The first input (by name order) that killed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
+    /// The value that input generates (its `Debug` rendering, cut to [`RENDER_LIMIT`]
+    /// bytes), so a reader sees what killed the mutant without replaying it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_value: Option<String>,
+    /// For a kill by output, panic or discard: how the original ended on that input
+    /// (its output's `Debug` rendering, `panic: <message>` or `discarded`), cut to
+    /// [`RENDER_LIMIT`] bytes; the report shows it beside the mutant's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_output: Option<String>,
+    /// How the mutant ended on that input, rendered the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutant_output: Option<String>,
+}
+
+/// The most bytes of a rendered output kept in a [`ScoreLine`]: enough to see a
+/// difference, bounded so that a mutant's output flood cannot bloat the record.
+pub const RENDER_LIMIT: usize = 2048;
+
+/// One stored input and how the original ended on it: a line of the data file that
+/// `cargo mutfuzz export` writes beside the regression test it makes, which replays the
+/// input and asserts the same ending.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRecord {
+    /// The input's name (its content hash) in the corpus.
+    pub input: String,
+    /// Its bytes, as hex digits.
+    pub bytes: String,
+    /// The original's output `Debug` rendering (`{:?}`), `panic: <message>` or `discarded`.
+    pub output: String,
+}
+
+impl Record for ReplayRecord {
+    const WHAT: &'static str = "replay record";
+
+    fn check(&self) -> Result<(), String> {
+        if crate::protocol::decode_hex(&self.bytes).is_none() {
+            return Err(format!("input {}: the bytes are not hex digits", self.input));
+        }
+        Ok(())
+    }
 }
 
 impl Record for ScoreLine {
@@ -244,10 +285,22 @@ mod tests {
         assert!(kill(KillKind::Timeout, Some(KillLimit::Wall)).check().is_ok());
         assert!(kill(KillKind::Panic, Some(KillLimit::Fuel)).check().is_err());
         assert!(KillRecord { site: 3, ..kill(KillKind::Panic, None) }.check().is_err());
-        let line = |outcome, kind| ScoreLine { mutant: 1, outcome, kind, input: None };
+        let line = |outcome, kind| ScoreLine {
+            mutant: 1,
+            outcome,
+            kind,
+            input: None,
+            input_value: None,
+            original_output: None,
+            mutant_output: None,
+        };
         assert!(line(ScoreOutcome::Killed, Some(KillKind::Panic)).check().is_ok());
         assert!(line(ScoreOutcome::Killed, None).check().is_err());
         assert!(line(ScoreOutcome::Survived, Some(KillKind::Panic)).check().is_err());
         assert!(line(ScoreOutcome::NotCovered, None).check().is_ok());
+        let replay =
+            |bytes: &str| ReplayRecord { input: "a".into(), bytes: bytes.into(), output: "1".into() };
+        assert!(replay("00ff").check().is_ok() && replay("").check().is_ok());
+        assert!(replay("0g").check().is_err());
     }
 }

@@ -50,15 +50,71 @@ pub struct Stats {
 
 impl Stats {
     /// The header line of `stats.csv` (with its newline).
-    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures\n";
+    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges\n";
 
     /// One row of `stats.csv` (with its newline), `seconds` into the campaign.
     pub fn csv_row(&self, seconds: f64) -> String {
         format!(
-            "{seconds:.0},{},{},{},{},{}\n",
-            self.trials, self.corpus, self.mutants_seen, self.mutants_killed, self.failures
+            "{seconds:.0},{},{},{},{},{},{}\n",
+            self.trials, self.corpus, self.mutants_seen, self.mutants_killed, self.failures, self.edges
         )
     }
+}
+
+/// One row of `stats.csv`, as read back (for the report's plots).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatsRow {
+    /// Seconds into the campaign, over all its harness processes.
+    pub seconds: u64,
+    /// Trials run.
+    pub trials: u64,
+    /// Saved inputs.
+    pub corpus: u64,
+    /// Mutants whose site some input reached.
+    pub mutants_seen: u64,
+    /// Mutants killed.
+    pub mutants_killed: u64,
+    /// Distinct failures of the original.
+    pub failures: u64,
+    /// Edges covered (`None` in files written before the column existed).
+    pub edges: Option<u64>,
+}
+
+/// The rows of a `stats.csv` text. Each harness process counts its seconds from 0, so
+/// when they go back the later rows are shifted to follow the earlier ones. Header lines
+/// (one per process that found the file empty) are skipped; a torn last line (a process
+/// killed while writing) is dropped; any other bad row is an error naming its line.
+pub fn parse_stats_csv(text: &str) -> Result<Vec<StatsRow>, String> {
+    let mut rows: Vec<StatsRow> = Vec::new();
+    let (mut offset, mut last) = (0u64, 0u64);
+    let lines: Vec<&str> = text.split('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("seconds") {
+            continue;
+        }
+        let fields: Result<Vec<u64>, _> = line.split(',').map(str::parse::<u64>).collect();
+        let torn = i + 1 == lines.len() && !text.ends_with('\n');
+        let fields = match fields {
+            Ok(f) if f.len() == 6 || f.len() == 7 => f,
+            _ if torn => break,
+            _ => return Err(format!("line {}: not a row of 6 or 7 counters: {line:?}", i + 1)),
+        };
+        if fields[0] < last {
+            offset += last;
+        }
+        last = fields[0];
+        rows.push(StatsRow {
+            seconds: offset + fields[0],
+            trials: fields[1],
+            corpus: fields[2],
+            mutants_seen: fields[3],
+            mutants_killed: fields[4],
+            failures: fields[5],
+            edges: fields.get(6).copied(),
+        });
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -73,9 +129,36 @@ mod tests {
             mutants_seen: 4,
             mutants_killed: 3,
             failures: 1,
+            edges: 57,
             ..Stats::default()
         };
-        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1\n");
+        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,57\n");
         assert_eq!(Stats::CSV_HEADER.split(',').count(), s.csv_row(0.0).split(',').count());
+        let text = format!("{}{}", Stats::CSV_HEADER, s.csv_row(1.6));
+        let rows = parse_stats_csv(&text).unwrap();
+        assert_eq!(
+            rows,
+            [StatsRow {
+                seconds: 2,
+                trials: 10,
+                corpus: 2,
+                mutants_seen: 4,
+                mutants_killed: 3,
+                failures: 1,
+                edges: Some(57)
+            }]
+        );
+    }
+
+    #[test]
+    fn stats_of_restarted_processes_follow_each_other_and_old_rows_read() {
+        let text = "seconds,trials,corpus,mutants_seen,mutants_killed,failures\n1,5,1,2,1,0\n3,9,2,3,2,0\n\
+                    seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges\n1,12,2,3,2,0,40\n2,1";
+        let rows = parse_stats_csv(text).unwrap();
+        let seconds: Vec<u64> = rows.iter().map(|r| r.seconds).collect();
+        assert_eq!(seconds, [1, 3, 4]);
+        assert_eq!((rows[0].edges, rows[2].edges), (None, Some(40)));
+        let err = parse_stats_csv("1,2,x,4,5,6\n").unwrap_err();
+        assert!(err.starts_with("line 1:"), "{err}");
     }
 }

@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{
-    CampaignDir, EXIT_DRIFT, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
+    CampaignDir, EXIT_DRIFT, GuidanceKind, JsonlWriter, Line, Prune, ReplayRecord, Report, ScoreLine, Stats,
+    read_jsonl,
 };
 
 use crate::campaign::{Campaign, Config, Event};
@@ -81,6 +82,23 @@ impl Registry {
         self.targets.push((name, Box::new(move |args| dispatch(args, target, Some(compare)))));
     }
 
+    /// Replay the inputs of a data file written by `cargo mutfuzz export` through
+    /// `target`, checking that each ends as recorded (the `Debug` rendering of its output,
+    /// or its panic). Returns how many inputs were replayed, or the differences found.
+    /// This is what an exported regression test calls.
+    pub fn replay(&self, target: &str, data: &Path) -> Result<usize, String> {
+        let Some((_, runner)) = self.targets.iter().find(|(n, _)| *n == target) else {
+            return Err(format!("the harness has no target named {target:?}"));
+        };
+        let args = Args {
+            command: "replay".to_owned(),
+            target: target.to_owned(),
+            positional: vec![data.to_string_lossy().into_owned()],
+            ..Args::default()
+        };
+        runner(&args).map(|n| n as usize)
+    }
+
     /// Run the command line and exit.
     pub fn main(self) -> ! {
         let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -102,7 +120,7 @@ impl Registry {
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
                  [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE | run <target> FILE; targets: {}",
+                 --mutants FILE --out FILE | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -207,8 +225,12 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "fuzz" => fuzz(args, target, compare),
         "score" => score_corpus(args, target, compare),
         "run" => run_one(args, target),
+        "outputs" => write_outputs(args, target),
+        "replay" => replay(args, target),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
-        other => Err(format!("unknown command {other:?}: use list, fuzz, score, run or worker")),
+        other => {
+            Err(format!("unknown command {other:?}: use list, fuzz, score, outputs, replay, run or worker"))
+        }
     }
 }
 
@@ -331,6 +353,8 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             let _ = csv.write_all(s.csv_row(elapsed.as_secs_f64()).as_bytes());
         }
     }
+    // The last counters always make a row: a short campaign has one at least.
+    let _ = csv.write_all(campaign.stats().csv_row(clock.elapsed().as_secs_f64()).as_bytes());
     protocol(Line::Done(report(campaign.stats(), clock.elapsed())));
     Ok(0)
 }
@@ -343,12 +367,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     let corpus = args.need(&args.corpus, "--corpus DIR")?;
     let out = args.need(&args.out, "--out FILE")?;
     let mutants = MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
-    // A damaged or unreadable file is skipped (the CLI warned about it), never fatal.
-    let read = mutfuzz_contract::read_corpus(corpus).map_err(|e| e.to_string())?;
-    for skipped in &read.skipped {
-        eprintln!("warning: {skipped}");
-    }
-    let inputs = read.inputs;
+    let inputs = read_corpus(corpus)?;
     // Mutants already decided by an earlier (interrupted) run are kept. Opening the
     // writer first cuts off a line a killed run left incomplete.
     let (mut file, _) = JsonlWriter::open(out).map_err(|e| e.to_string())?;
@@ -425,18 +444,117 @@ fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
     }
 }
 
+/// The stored inputs of `corpus` (name, bytes), in name order; a missing directory holds none.
+fn read_corpus(corpus: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    // A damaged or unreadable file is skipped (the CLI warned about it), never fatal.
+    let read = mutfuzz_contract::read_corpus(corpus).map_err(|e| e.to_string())?;
+    for skipped in &read.skipped {
+        eprintln!("warning: {skipped}");
+    }
+    Ok(read.inputs)
+}
+
+/// How the target ends on the value `bytes` generate, as an exported test records it:
+/// the output's `Debug` rendering, `panic: <message>`, or `discarded`. Whatever mutant
+/// the process runs stays active (a test process of `cargo mutfuzz test`).
+fn ending<T: Gen, O: Debug>(target: fn(T) -> O, bytes: &[u8]) -> String {
+    let value: T = Source::new(bytes.to_vec(), Rng::new(0)).with_limits(Limits::default()).draw();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target(value))) {
+        Ok(output) => format!("{output:?}"),
+        Err(p) if p.is::<crate::panics::Discard>() => "discarded".to_owned(),
+        Err(p) => format!("panic: {}", crate::panics::payload_message(&*p)),
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// `outputs <target> --corpus DIR --out FILE`: the original's ending on every stored
+/// input, one [`ReplayRecord`] per line (what `cargo mutfuzz export` writes).
+fn write_outputs<T: Gen + Debug + 'static, O: Debug + 'static>(
+    args: &Args,
+    target: fn(T) -> O,
+) -> Result<i32, String> {
+    let corpus = args.need(&args.corpus, "--corpus DIR")?;
+    let out = args.need(&args.out, "--out FILE")?;
+    let mut text = String::new();
+    for (name, bytes) in read_corpus(corpus)? {
+        let record = ReplayRecord { output: ending(target, &bytes), bytes: hex(&bytes), input: name };
+        text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
+        text.push('\n');
+    }
+    mutfuzz_contract::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(0)
+}
+
+/// The most differences a replay lists before it stops: a mutant that breaks every
+/// input is told apart quickly, and the message stays readable.
+const MAX_DIFFERENCES: usize = 5;
+
+/// `replay <target> FILE`: every input of the data file ends as recorded; the number of
+/// inputs replayed, or the differences.
+fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
+    args: &Args,
+    target: fn(T) -> O,
+) -> Result<i32, String> {
+    let Some(file) = args.positional.first() else {
+        return Err("`replay` needs the data file: replay <target> FILE".to_owned());
+    };
+    let records = read_jsonl::<ReplayRecord>(Path::new(file)).map_err(|e| e.to_string())?;
+    if let Some(torn) = records.torn {
+        return Err(torn.to_string());
+    }
+    let mut differences = Vec::new();
+    for r in &records.records {
+        let bytes = mutfuzz_contract::protocol::decode_hex(&r.bytes).unwrap_or_default();
+        let now = ending(target, &bytes);
+        if now != r.output {
+            differences.push(format!("input {}:\n  recorded: {}\n  now:      {now}", r.input, r.output));
+            if differences.len() == MAX_DIFFERENCES {
+                break;
+            }
+        }
+    }
+    if differences.is_empty() {
+        Ok(records.records.len() as i32)
+    } else {
+        Err(format!(
+            "{} of {} replayed inputs of {file} no longer end as recorded{}:\n{}",
+            differences.len(),
+            records.records.len(),
+            if differences.len() == MAX_DIFFERENCES { " (the first ones)" } else { "" },
+            differences.join("\n")
+        ))
+    }
+}
+
 /// Declare a harness's targets and generate its `main`.
 ///
 /// Each target is a function taking one generated value (any [`Gen`](crate::Gen) +
 /// `Debug` type, so failing inputs can be shown) and returning an output that implements `Debug` (or `()` for panic-only checking);
 /// `name(compare = path)` judges its outputs with `fn(&O, &O) -> bool` instead.
+///
+/// Besides `main`, it defines `mutfuzz_targets()`, the [`Registry`], through which the
+/// regression tests that `cargo mutfuzz export` writes replay inputs.
 #[macro_export]
 macro_rules! targets {
     ($($name:ident $(( compare = $cmp:path ))?),+ $(,)?) => {
-        fn main() {
+        /// The targets of this harness.
+        #[allow(dead_code)]
+        pub(crate) fn mutfuzz_targets() -> $crate::harness::Registry {
             let mut registry = $crate::harness::Registry::new();
             $( $crate::__mutfuzz_add_target!(registry, $name $(, $cmp)?); )+
-            registry.main()
+            registry
+        }
+
+        fn main() {
+            mutfuzz_targets().main()
         }
     };
 }
@@ -475,5 +593,39 @@ mod tests {
         r.add("double", double);
         assert!(r.run(&argv(&["fuzz", "nope"])).unwrap_err().contains("no target named \"nope\""));
         assert!(r.run(&argv(&["fuzz", "double"])).unwrap_err().contains("needs --state DIR"));
+    }
+
+    fn halve(x: u8) -> u8 {
+        assert!(x != 7, "seven");
+        x / 2
+    }
+
+    fn halve_wrongly(x: u8) -> u8 {
+        x / 3
+    }
+
+    #[test]
+    fn recorded_outputs_replay_and_a_changed_output_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = dir.path().join("corpus");
+        std::fs::create_dir(&corpus).unwrap();
+        std::fs::write(corpus.join("a"), [8u8]).unwrap();
+        std::fs::write(corpus.join("b"), [7u8]).unwrap();
+        let data = dir.path().join("halve.jsonl");
+        let mut r = Registry::new();
+        r.add("halve", halve);
+        r.add("halve_wrongly", halve_wrongly);
+        let words =
+            ["outputs", "halve", "--corpus", corpus.to_str().unwrap(), "--out", data.to_str().unwrap()];
+        assert_eq!(r.run(&argv(&words)), Ok(0));
+        let records = read_jsonl::<ReplayRecord>(&data).unwrap().records;
+        let ending =
+            |i: usize| (records[i].input.as_str(), records[i].bytes.as_str(), records[i].output.as_str());
+        assert_eq!((ending(0), ending(1)), (("a", "08", "4"), ("b", "07", "panic: seven")));
+        assert_eq!(r.replay("halve", &data), Ok(2));
+        let err = r.replay("halve_wrongly", &data).unwrap_err();
+        assert!(err.starts_with("2 of 2 replayed inputs"), "{err}");
+        assert!(err.contains("input a:\n  recorded: 4\n  now:      2"), "{err}");
+        assert!(r.replay("nope", &data).unwrap_err().contains("no target named"));
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use std::path::Path;
 
 use mutfuzz_contract::protocol::decode_hex;
-use mutfuzz_contract::{Budget, DriftRecord, KillKind, ScoreLine, ScoreOutcome, encode_hex};
+use mutfuzz_contract::{Budget, DriftRecord, KillKind, RENDER_LIMIT, ScoreLine, ScoreOutcome, encode_hex};
 
 use crate::campaign::RunGuard;
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
@@ -15,7 +15,7 @@ use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::Oracle;
-use crate::trial::{Executor, judge};
+use crate::trial::{Executor, judge, render_bounded};
 
 /// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
 /// mistaken for runaways.
@@ -41,7 +41,7 @@ pub enum ScoreEvent<'a> {
 /// the mutant that causes it, says its verdict (its own kill on that input, else
 /// `crash`), and ends again: its process has drifted too.
 #[allow(clippy::too_many_arguments)]
-pub fn score<T: Gen, O: Debug>(
+pub fn score<T: Gen + Debug, O: Debug>(
     target: impl Fn(T) -> O + 'static,
     oracle: &dyn Oracle<O>,
     mutants: &[MutantInfo],
@@ -96,11 +96,24 @@ pub fn score<T: Gen, O: Debug>(
             let end = exec.run_mutant(m.id, bytes, fuel, depth);
             match judge(oracle, &original.end, &end) {
                 Some((kind, _)) => {
+                    // What the report shows beside the kill; a timeout's story is its limit.
+                    let (original_output, mutant_output) = if kind == KillKind::Timeout {
+                        (None, None)
+                    } else {
+                        (
+                            Some(original.end.render_bounded(RENDER_LIMIT)),
+                            Some(end.render_bounded(RENDER_LIMIT)),
+                        )
+                    };
+                    let value = exec.regenerate(bytes);
                     kills.push(ScoreLine {
                         mutant: m.id,
                         outcome: ScoreOutcome::Killed,
                         kind: Some(kind),
                         input: Some(name.clone()),
+                        input_value: Some(render_bounded(format_args!("{value:?}"), RENDER_LIMIT)),
+                        original_output,
+                        mutant_output,
                     });
                     // A kill is what drift fakes: check at once, before the next mutant.
                     if let Some(s) = &sentinel {
@@ -133,7 +146,15 @@ pub fn score<T: Gen, O: Debug>(
     }
     for m in open {
         let outcome = if seen.contains(&m.id) { ScoreOutcome::Survived } else { ScoreOutcome::NotCovered };
-        line(&ScoreLine { mutant: m.id, outcome, kind: None, input: None });
+        line(&ScoreLine {
+            mutant: m.id,
+            outcome,
+            kind: None,
+            input: None,
+            input_value: None,
+            original_output: None,
+            mutant_output: None,
+        });
     }
     Ok(())
 }
@@ -167,6 +188,10 @@ fn settle<T: Gen, O: Debug>(
         outcome: ScoreOutcome::Killed,
         kind: Some(kind),
         input: Some(name.clone()),
+        // The original's result changed, not the output on this input: nothing to set side by side.
+        input_value: None,
+        original_output: None,
+        mutant_output: None,
     });
     let rest = DriftRecord { suspects: record.suspects[cause.position + 1..].to_vec(), ..record };
     write_drift(path, Some(&rest)).map_err(ScoreStop::file)?;

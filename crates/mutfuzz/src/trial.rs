@@ -7,7 +7,7 @@
 //! generator and the target themselves allocate.
 
 use std::any::Any;
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use mutfuzz_contract::{KillKind, KillLimit};
@@ -208,6 +208,62 @@ impl<T: Gen, O: Debug> Executor<T, O> {
     }
 }
 
+/// A rendering cut to `limit` bytes (at a char boundary, with `…` appended when cut):
+/// the `Debug` formatter stops as soon as the limit is passed, so a huge output costs
+/// no more than the limit.
+pub(crate) fn render_bounded(value: fmt::Arguments<'_>, limit: usize) -> String {
+    struct Bounded {
+        text: String,
+        limit: usize,
+        cut: bool,
+    }
+    impl fmt::Write for Bounded {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            let room = self.limit - self.text.len();
+            if s.len() <= room {
+                self.text.push_str(s);
+                return Ok(());
+            }
+            let mut end = room;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&s[..end]);
+            self.cut = true;
+            Err(fmt::Error)
+        }
+    }
+    let mut b = Bounded { text: String::new(), limit, cut: false };
+    let _ = fmt::write(&mut b, value);
+    if b.cut {
+        b.text.push('…');
+    }
+    b.text
+}
+
+impl<O: Debug> OriginalEnd<O> {
+    /// How the original ended, as a score line records it (at most `limit` bytes).
+    pub(crate) fn render_bounded(&self, limit: usize) -> String {
+        match self {
+            OriginalEnd::Returned { output, .. } => render_bounded(format_args!("{output:?}"), limit),
+            OriginalEnd::Panicked { message, .. } => render_bounded(format_args!("panic: {message}"), limit),
+            OriginalEnd::Discarded => "discarded".to_owned(),
+        }
+    }
+}
+
+impl<O: Debug> RunEnd<O> {
+    /// How a mutant run ended, rendered as [`OriginalEnd::render_bounded`] renders the original.
+    pub(crate) fn render_bounded(&self, limit: usize) -> String {
+        match self {
+            RunEnd::Returned(output) => render_bounded(format_args!("{output:?}"), limit),
+            RunEnd::Panicked(p) => render_bounded(format_args!("panic: {}", payload_message(&**p)), limit),
+            RunEnd::Discarded => "discarded".to_owned(),
+            RunEnd::Exhausted(e) => render_bounded(format_args!("{e}"), limit),
+        }
+    }
+}
+
 /// Judges a mutant's run against the original's: the kind of kill, and for a timeout
 /// which limit ran out; `None` when the mutant survived this input.
 pub(crate) fn judge<O>(
@@ -278,5 +334,16 @@ mod tests {
         assert_eq!(kind(&OriginalEnd::Discarded, &RunEnd::Returned(1)), Some(KillKind::Discard));
         assert_eq!(kind(&returned(1), &RunEnd::Discarded), Some(KillKind::Discard));
         assert_eq!(kind(&OriginalEnd::Discarded, &timeout), Some(KillKind::Timeout));
+    }
+
+    #[test]
+    fn renderings_are_cut_at_the_limit_on_a_char_boundary() {
+        assert_eq!(render_bounded(format_args!("{:?}", vec![1, 2]), 100), "[1, 2]");
+        assert_eq!(render_bounded(format_args!("{:?}", "ééé"), 4), "\"é…");
+        let long = vec![7u8; 100_000];
+        assert_eq!(render_bounded(format_args!("{long:?}"), 10), "[7, 7, 7, …");
+        assert_eq!(returned(3).render_bounded(10), "3");
+        assert_eq!(panicked("boom").render_bounded(100), "panic: boom");
+        assert_eq!(payload("bang").render_bounded(100), "panic: bang");
     }
 }

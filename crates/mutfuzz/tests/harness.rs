@@ -84,7 +84,10 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
     let files = std::fs::read_dir(&corpus).unwrap().count();
     assert!(files >= 2, "corpus has {files} files");
     let csv = std::fs::read_to_string(state.join("stats.csv")).unwrap();
-    assert!(csv.starts_with("seconds,trials,corpus,mutants_seen,mutants_killed,failures\n"), "{csv}");
+    assert!(csv.starts_with("seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges\n"), "{csv}");
+    // The last counters make a row even when the campaign took less than a second.
+    let rows = mutfuzz::contract::parse_stats_csv(&csv).unwrap();
+    assert!(rows.last().is_some_and(|r| r.mutants_killed >= 3), "{csv}");
 
     // Score the corpus: the same three killed, mutant 4 not covered.
     let out = tmp.path().join("score.jsonl");
@@ -109,6 +112,13 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
     assert_eq!(outcome(3), Some(ScoreOutcome::Killed));
     assert_eq!(outcome(4), Some(ScoreOutcome::NotCovered));
     assert_eq!(lines.len(), 4);
+    // Each kill says what the input was and, for an output or panic kill, how both ended.
+    for l in lines.iter().filter(|l| l.outcome == ScoreOutcome::Killed) {
+        assert!(l.input_value.is_some(), "{l:?}");
+        if matches!(l.kind, Some(mutfuzz::KillKind::OutputDiffers | mutfuzz::KillKind::Panic)) {
+            assert!(l.original_output.is_some() && l.original_output != l.mutant_output, "{l:?}");
+        }
+    }
     // A second score run decides nothing again.
     assert_eq!(score().unwrap(), 0);
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 4);

@@ -1,0 +1,254 @@
+//! End-to-end tests of `cargo mutfuzz report` and `cargo mutfuzz export`: each runs the
+//! `cargo-mutfuzz` binary on a copy of an example crate, then reads what it wrote — the
+//! HTML as written and, in headless Chromium, as a browser renders it; the exported test
+//! under plain `cargo test` and under `cargo mutfuzz test`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command as Plain, Output};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+mod common;
+use common::copy_dir;
+
+/// A copy of `dir` (relative to this crate) in a fresh temp dir.
+fn copy_of(dir: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), tmp.path());
+    tmp
+}
+
+/// `cargo mutfuzz <args>` in `cwd`, with a clean environment; fails the test on an
+/// unexpected exit code.
+fn mutfuzz(cwd: &Path, args: &[&str], code: i32) -> Output {
+    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
+    cmd.arg("mutfuzz").args(args).current_dir(cwd);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Each mutant the HTML shows: id → the text of its `<div class="mutant …">`.
+fn mutant_divs(html: &str) -> BTreeMap<u64, String> {
+    let mut found = BTreeMap::new();
+    for part in html.split("<div class=\"mutant s-").skip(1) {
+        let id = part.split("data-id=\"").nth(1).and_then(|r| r.split('"').next()).unwrap();
+        // The div ends where the next mutant or the line's cell ends.
+        let end = part.find("</td>").unwrap_or(part.len());
+        found.insert(id.parse().unwrap(), part[..end].to_owned());
+    }
+    found
+}
+
+/// The status a mutant's div carries.
+fn status(div: &str) -> &str {
+    div.split("data-status=\"").nth(1).and_then(|r| r.split('"').next()).unwrap()
+}
+
+/// The headless Chromium on this machine, if any (`.ci/run` installs Debian's).
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| Plain::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+}
+
+/// The DOM of `html` after Chromium loaded it and ran its script; `None` (with the
+/// reason printed) when no Chromium is installed.
+fn rendered(html: &Path) -> Option<String> {
+    let Some(browser) = chromium() else {
+        println!("skipped the browser check: no chromium installed (apt-get install chromium)");
+        return None;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let out = Plain::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    Some(String::from_utf8(out.stdout).unwrap())
+}
+
+/// What Chromium renders: a row per mutant with the status of the file, and the count
+/// the report's script wrote (so the script ran).
+fn check_in_browser(path: &Path, expected: &BTreeMap<u64, String>) {
+    let Some(dom) = rendered(path) else { return };
+    let shown = mutant_divs(&dom);
+    assert_eq!(shown.len(), expected.len());
+    for (id, div) in &shown {
+        assert_eq!(status(div), expected[id], "mutant {id}");
+    }
+    let n = expected.len();
+    assert!(dom.contains(&format!("<span id=\"shown\">{n} of {n} mutants shown</span>")), "{dom}");
+}
+
+#[test]
+fn the_report_of_a_score_marks_every_mutant_as_scored_and_shows_both_outputs_of_an_output_kill() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"], 0);
+    mutfuzz(tmp.path(), &["score", "sort"], 0);
+    let out = mutfuzz(tmp.path(), &["report", "sort"], 0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let path = tmp.path().join("target/mutfuzz/sort/report.html");
+    assert!(stderr.contains(&format!("report in {}", path.display())), "{stderr}");
+    let html = std::fs::read_to_string(&path).unwrap();
+
+    let score = json(&tmp.path().join("target/mutfuzz/sort/score.json"));
+    let mutants = score["mutants"].as_array().unwrap();
+    let expected: BTreeMap<u64, String> = mutants
+        .iter()
+        .map(|m| (m["id"].as_u64().unwrap(), m["outcome"].as_str().unwrap().to_owned()))
+        .collect();
+    let shown = mutant_divs(&html);
+    assert_eq!(shown.len(), mutants.len());
+    let mut output_kills = 0;
+    for m in mutants {
+        let id = m["id"].as_u64().unwrap();
+        let div = &shown[&id];
+        assert_eq!(status(div), expected[&id], "mutant {id}: {div}");
+        if let Some(kind) = m["kind"].as_str() {
+            let input = m["input"].as_str().unwrap();
+            assert!(div.contains(&format!("killed by {kind} on input {input}")), "{div}");
+        }
+        if m["kind"] == "output-differs" {
+            output_kills += 1;
+            let pre = |class: &str| {
+                let start = div.find(&format!("<pre class=\"{class}\">")).unwrap_or_else(|| panic!("{div}"));
+                div[start..].split("</pre>").next().unwrap().to_owned()
+            };
+            // Both outputs, side by side, and they differ (the mutant's from where it differs).
+            assert!(pre("mutant-output").contains("<mark>"), "{div}");
+            assert_ne!(pre("original"), pre("mutant-output").replace("<mark>", "").replace("</mark>", ""));
+        }
+    }
+    assert!(output_kills > 0, "{score}");
+    let killed =
+        score["summary"]["output_differs"].as_u64().unwrap() + score["summary"]["panic"].as_u64().unwrap();
+    assert!(killed > 0);
+    // The summary's score is the scoring run's.
+    let percent = score["score_percent"].as_f64().unwrap();
+    assert!(html.contains(&format!("<div class=\"n\">{percent:.1}%</div>")), "{percent}");
+    // Survived mutants are the to-do list; the plots come from stats.csv.
+    for (id, s) in &expected {
+        assert_eq!(
+            html.contains(&format!("<li class=\"todo-item\" data-id=\"{id}\">")),
+            s == "survived",
+            "{id}"
+        );
+    }
+    for title in ["Mutants killed", "Corpus size", "Edge coverage"] {
+        assert!(html.contains(title), "{title}");
+    }
+    assert_eq!(html.matches("<svg").count(), 3);
+    for outside in ["src=", "href=\"http", "<link", "@import", "url("] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+    check_in_browser(&path, &expected);
+}
+
+#[test]
+fn the_report_of_test_results_marks_caught_missed_and_not_covered_mutants() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    mutfuzz(tmp.path(), &["test"], 2);
+    let report = tmp.path().join("report.html");
+    mutfuzz(tmp.path(), &["report", "--output", report.to_str().unwrap()], 0);
+    let html = std::fs::read_to_string(&report).unwrap();
+    let outcomes = json(&tmp.path().join("mutfuzz.out/outcomes.json"));
+    let outcomes = outcomes["outcomes"].as_array().unwrap();
+    // The test vocabulary's names for the report's statuses.
+    fn status_of(outcome: &str) -> &str {
+        match outcome {
+            "caught" => "killed",
+            "missed" => "survived",
+            other => other,
+        }
+    }
+    let expected: BTreeMap<u64, String> = outcomes
+        .iter()
+        .map(|o| (o["mutant"]["id"].as_u64().unwrap(), status_of(o["outcome"].as_str().unwrap()).to_owned()))
+        .collect();
+    let shown = mutant_divs(&html);
+    assert_eq!(shown.len(), outcomes.len());
+    for o in outcomes {
+        let id = o["mutant"]["id"].as_u64().unwrap();
+        let div = &shown[&id];
+        assert_eq!(status(div), expected[&id], "{div}");
+        if let Some(test) = o["failing_tests"].as_array().and_then(|t| t.first()) {
+            assert!(div.contains("caught by test") && div.contains(test.as_str().unwrap()), "{div}");
+        }
+    }
+    let missed = expected.values().filter(|s| *s == "survived").count();
+    assert!(missed > 0 && html.contains(&format!("To do: {missed} missed mutants")), "{missed}");
+    assert!(!html.contains("<svg"), "no campaign, no plots");
+    check_in_browser(&report, &expected);
+}
+
+#[test]
+#[ignore = "slow: builds the engine's dependencies for plain `cargo test`, then mutation-tests the exported test"]
+fn exported_tests_pass_with_plain_cargo_test_and_catch_what_score_killed_by_output_or_panic() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"], 0);
+    mutfuzz(tmp.path(), &["score", "sort"], 0);
+    let out = mutfuzz(tmp.path(), &["export", "sort"], 0);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let inputs = std::fs::read_dir(tmp.path().join("mutfuzz/corpus/sort")).unwrap().count();
+    assert!(stderr.contains(&format!("Exported {inputs} inputs of sort")), "{stderr}");
+    let data = std::fs::read_to_string(tmp.path().join("tests/mutfuzz_sort.jsonl")).unwrap();
+    assert_eq!(data.lines().count(), inputs);
+
+    // Plain `cargo test`, no mutfuzz involved.
+    let mut cargo = Plain::new(env!("CARGO"));
+    cargo.args(["test", "--test", "mutfuzz_sort"]).current_dir(tmp.path()).env_remove("CARGO_TARGET_DIR");
+    let out = cargo.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("test sort_ends_as_recorded_on_every_input_of_its_corpus ... ok"), "{stdout}");
+
+    // A recorded output that no longer holds fails it, naming the input.
+    let first = data.lines().next().unwrap();
+    let mut record: Value = serde_json::from_str(first).unwrap();
+    record["output"] = "[]".into();
+    let edited = data.replacen(first, &record.to_string(), 1);
+    std::fs::write(tmp.path().join("tests/mutfuzz_sort.jsonl"), edited).unwrap();
+    let out = cargo.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!("input {}:\n  recorded: []", record["input"].as_str().unwrap())),
+        "{stdout}"
+    );
+    std::fs::write(tmp.path().join("tests/mutfuzz_sort.jsonl"), &data).unwrap();
+
+    // Only the exported test: it catches every mutant the score killed by output or panic.
+    mutfuzz(tmp.path(), &["test", "--", "ends_as_recorded"], 2);
+    let outcomes = json(&tmp.path().join("mutfuzz.out/outcomes.json"));
+    let outcome: BTreeMap<u64, &str> = outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["mutant"]["id"].as_u64().unwrap(), o["outcome"].as_str().unwrap()))
+        .collect();
+    let score = json(&tmp.path().join("target/mutfuzz/sort/score.json"));
+    let mut checked = 0;
+    for m in score["mutants"].as_array().unwrap() {
+        if matches!(m["kind"].as_str(), Some("output-differs" | "panic")) {
+            let id = m["id"].as_u64().unwrap();
+            assert_eq!(outcome[&id], "caught", "mutant {id}: {m}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "{score}");
+}
