@@ -46,17 +46,32 @@ pub struct Stats {
     /// messages; mutants-first phases only).
     #[serde(default)]
     pub mutant_panics: usize,
+    /// Children waiting in the schedule's queues (MUTAGEN's batches; 0 for Zest's).
+    #[serde(default)]
+    pub queued: u64,
+    /// How many times each random edit of a batch is sampled (MUTAGEN's adaptive R; 0
+    /// for a schedule without batches).
+    #[serde(default)]
+    pub random_edits: u32,
 }
 
 impl Stats {
     /// The header line of `stats.csv` (with its newline).
-    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures\n";
+    pub const CSV_HEADER: &'static str =
+        "seconds,trials,corpus,mutants_seen,mutants_killed,failures,discards,queued,random_edits\n";
 
     /// One row of `stats.csv` (with its newline), `seconds` into the campaign.
     pub fn csv_row(&self, seconds: f64) -> String {
         format!(
-            "{seconds:.0},{},{},{},{},{}\n",
-            self.trials, self.corpus, self.mutants_seen, self.mutants_killed, self.failures
+            "{seconds:.0},{},{},{},{},{},{},{},{}\n",
+            self.trials,
+            self.corpus,
+            self.mutants_seen,
+            self.mutants_killed,
+            self.failures,
+            self.discards,
+            self.queued,
+            self.random_edits
         )
     }
 }
@@ -75,7 +90,7 @@ mod tests {
             failures: 1,
             ..Stats::default()
         };
-        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1\n");
+        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,0,0,0\n");
         assert_eq!(Stats::CSV_HEADER.split(',').count(), s.csv_row(0.0).split(',').count());
     }
 }

@@ -105,6 +105,11 @@ impl EdgeMap {
         reading
     }
 
+    /// The last run's hit-count bucket bits, one byte per counter (its trace).
+    pub fn last(&self) -> &[u8] {
+        &self.last
+    }
+
     /// Remember the last run's buckets as seen (its input was saved); returns how many
     /// edges the saved inputs now cover.
     pub fn keep_last(&mut self) -> usize {
