@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use mutfuzz::{EditKind, ScheduleKind};
 use mutfuzz_contract::{
     CampaignDir, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record, content_name,
     store_new,
@@ -310,7 +311,13 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
                 p.killed = s.mutants_killed as u64;
                 p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
                 p.failures = s.failures as u64;
+                p.discards = s.discards;
+                p.queued = s.queued;
+                p.random_edits = s.random_edits;
             }
+            // Strategies other than the defaults are named on the line.
+            p.edit = if args.edit == EditKind::default() { "" } else { args.edit.name() };
+            p.schedule = if args.schedule == ScheduleKind::default() { "" } else { args.schedule.name() };
         };
         let outcome = supervise::run(
             cmd,
@@ -405,6 +412,10 @@ fn fuzz_command(
         args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
         "--guidance".into(),
         args.guidance.name().into(),
+        "--edit".into(),
+        args.edit.name().into(),
+        "--schedule".into(),
+        args.schedule.name().into(),
         "--prune".into(),
         args.prune.name().into(),
         "--kill-factor".into(),

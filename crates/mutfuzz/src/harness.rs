@@ -100,7 +100,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -138,6 +138,8 @@ pub struct Args {
     trials: Option<u64>,
     time: Option<f64>,
     guidance: GuidanceKind,
+    edit: crate::edit::EditKind,
+    schedule: crate::schedule::ScheduleKind,
     prune: Prune,
     sample: Option<usize>,
     kill_factor: Option<u32>,
@@ -162,6 +164,8 @@ impl Args {
                 "--trials" => a.trials = Some(number(word, &value(word)?)?),
                 "--time" => a.time = Some(number(word, &value(word)?)?),
                 "--guidance" => a.guidance = value(word)?.parse()?,
+                "--edit" => a.edit = value(word)?.parse()?,
+                "--schedule" => a.schedule = value(word)?.parse()?,
                 "--prune" => a.prune = value(word)?.parse()?,
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
                 "--verify-pruning" => a.verify_pruning = true,
@@ -233,6 +237,8 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     let config = Config {
         seed: args.seed,
         guidance: args.guidance,
+        edit: args.edit,
+        schedule: args.schedule,
         prune: args.prune,
         sample: args.sample,
         verify_pruning: args.verify_pruning,
@@ -425,6 +431,10 @@ mod tests {
         let a =
             Args::parse("fuzz", &argv(&["--seed", "7", "--trials", "10", "--guidance", "coverage"])).unwrap();
         assert_eq!((a.seed, a.trials, a.guidance), (7, Some(10), GuidanceKind::Coverage));
+        let a = Args::parse("fuzz", &argv(&["--edit", "structure", "--schedule", "mutagen"])).unwrap();
+        assert_eq!((a.edit.name(), a.schedule.name()), ("structure", "mutagen"));
+        let err = Args::parse("fuzz", &argv(&["--schedule", "afl"])).unwrap_err();
+        assert_eq!(err, "unknown schedule `afl`; choose one of: zest, mutagen");
         assert_eq!(Args::parse("fuzz", &argv(&["--seed"])).unwrap_err(), "--seed needs a value");
         assert_eq!(Args::parse("fuzz", &argv(&["--bogus"])).unwrap_err(), "unknown option --bogus");
         let mut r = Registry::new();
