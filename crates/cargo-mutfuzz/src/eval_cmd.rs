@@ -75,7 +75,9 @@ impl Config {
         let mut configs: Vec<Config> = GuidanceKind::ALL
             .map(|k| Config { name: k.name().to_owned(), args: vec!["--guidance".into(), k.name().into()] })
             .to_vec();
-        for (name, flag, value) in [("structure", "--edit", "structure"), ("mutagen", "--schedule", "mutagen")] {
+        for (name, flag, value) in
+            [("structure", "--edit", "structure"), ("mutagen", "--schedule", "mutagen")]
+        {
             configs.push(Config { name: name.into(), args: vec![flag.into(), value.into()] });
         }
         configs

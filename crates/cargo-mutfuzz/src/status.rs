@@ -161,9 +161,17 @@ mod tests {
         assert!(format(&q).contains("(0/s)"), "{}", format(&q));
         assert!(format(&q).contains("score -"), "{}", format(&q));
         assert!(format(&q).ends_with("restarts 2"), "{}", format(&q));
-        let m = Progress { discards: 12_000, edit: "structure", schedule: "mutagen", queued: 30, random_edits: 2, ..p };
+        let m = Progress {
+            discards: 12_000,
+            edit: "structure",
+            schedule: "mutagen",
+            queued: 30,
+            random_edits: 2,
+            ..p
+        };
         assert!(
-            format(&m).ends_with("failures 1  valid 400 (6/s)  edit structure  schedule mutagen (R 2, 30 queued)"),
+            format(&m)
+                .ends_with("failures 1  valid 400 (6/s)  edit structure  schedule mutagen (R 2, 30 queued)"),
             "{}",
             format(&m)
         );

@@ -14,6 +14,11 @@ use crate::input::{Input, Rng, Spans};
 pub const DEPTH_LIMIT: usize = 16;
 /// Uninteresting trials after which the trace log is reset and R doubles (the paper's 1000).
 pub const RESET_THRESHOLD: u64 = 1000;
+/// With both queues empty, the share of inputs that re-sample a spent valid batch's random
+/// edits rather than being generated fresh.
+pub const RECYCLE_SHARE: f64 = 0.5;
+/// Spent valid inputs kept for recycling (the oldest go first).
+const MAX_SPENT: usize = 1024;
 
 /// The queued edits of one interesting input.
 #[derive(Debug)]
@@ -90,6 +95,9 @@ pub struct MutagenSchedule {
     depth_limit: usize,
     order: Vec<usize>,
     scratch: Vec<SpanEdit>,
+    /// Valid inputs whose batches are done, and the next to recycle.
+    spent: std::collections::VecDeque<(Input, Spans)>,
+    recycle: usize,
 }
 
 impl Default for MutagenSchedule {
@@ -120,6 +128,8 @@ impl MutagenSchedule {
             depth_limit,
             order: Vec::new(),
             scratch: Vec::new(),
+            spent: std::collections::VecDeque::new(),
+            recycle: 0,
         }
     }
 
@@ -144,8 +154,9 @@ impl MutagenSchedule {
         new
     }
 
-    /// Every edit of every span of `spans` down to the depth limit, spans in level order.
-    fn batch(&mut self, input: &Input, spans: &Spans, valid: bool) -> Batch {
+    /// Every edit of every span of `spans` down to the depth limit, spans in level order
+    /// (only the random ones when `random_only`).
+    fn batch(&mut self, input: &Input, spans: &Spans, valid: bool, random_only: bool) -> Batch {
         self.order.clear();
         self.order.extend((0..spans.len()).filter(|&i| spans[i].depth <= self.depth_limit));
         // Stable: spans of one level keep their pre-order.
@@ -155,7 +166,7 @@ impl MutagenSchedule {
             let at = self.order[k];
             self.scratch.clear();
             edits_at(input.as_bytes(), spans, at, &mut self.scratch);
-            edits.extend(self.scratch.iter().map(|&e| (at, e)));
+            edits.extend(self.scratch.iter().filter(|e| !random_only || e.is_random()).map(|&e| (at, e)));
         }
         Batch {
             input: input.clone(),
@@ -182,6 +193,7 @@ impl MutagenSchedule {
     fn pick(
         queue: &mut BinaryHeap<Queued>,
         queued: &mut u64,
+        spent: &mut std::collections::VecDeque<(Input, Spans)>,
         corpus: &Corpus,
         rng: &mut Rng,
         out: &mut Vec<u8>,
@@ -189,7 +201,13 @@ impl MutagenSchedule {
         while let Some(mut top) = queue.peek_mut() {
             let b = &mut top.batch;
             if b.next >= b.edits.len() {
-                std::collections::binary_heap::PeekMut::pop(top);
+                let done = std::collections::binary_heap::PeekMut::pop(top).batch;
+                if done.valid {
+                    if spent.len() == MAX_SPENT {
+                        spent.pop_front();
+                    }
+                    spent.push_back((done.input, done.spans));
+                }
                 continue;
             }
             let (at, edit) = b.edits[b.next];
@@ -215,8 +233,19 @@ impl Schedule for MutagenSchedule {
     }
 
     fn next(&mut self, corpus: &Corpus, rng: &mut Rng, out: &mut Vec<u8>) -> Next {
-        let picked = MutagenSchedule::pick(&mut self.valid, &mut self.queued, corpus, rng, out)
-            .or_else(|| MutagenSchedule::pick(&mut self.discarded, &mut self.queued, corpus, rng, out));
+        let (valid, discarded, spent) = (&mut self.valid, &mut self.discarded, &mut self.spent);
+        let mut picked = MutagenSchedule::pick(valid, &mut self.queued, spent, corpus, rng, out)
+            .or_else(|| MutagenSchedule::pick(discarded, &mut self.queued, spent, corpus, rng, out));
+        if picked.is_none() && !self.spent.is_empty() && rng.chance(RECYCLE_SHARE) {
+            // Generation rarely passes a sparse precondition: re-sample the random edits
+            // of a valid input instead (with today's R), round-robin over the spent ones.
+            self.recycle = (self.recycle + 1) % self.spent.len();
+            let (input, spans) = self.spent[self.recycle].clone();
+            let batch = self.batch(&input, &spans, true, true);
+            self.enqueue(batch, 0, true);
+            let (valid, spent) = (&mut self.valid, &mut self.spent);
+            picked = MutagenSchedule::pick(valid, &mut self.queued, spent, corpus, rng, out);
+        }
         match picked {
             Some((next, valid)) => {
                 self.parent_valid = Some(valid);
@@ -247,11 +276,11 @@ impl Schedule for MutagenSchedule {
         }
         self.boring = 0;
         if !trial.discarded {
-            let batch = self.batch(trial.input, trial.spans, true);
+            let batch = self.batch(trial.input, trial.spans, true, false);
             self.enqueue(batch, priority, true);
         } else if self.parent_valid == Some(true) {
             // Only "almost valid" discarded inputs: those whose parent was valid.
-            let batch = self.batch(trial.input, trial.spans, false);
+            let batch = self.batch(trial.input, trial.spans, false, false);
             self.enqueue(batch, priority, false);
         }
     }
