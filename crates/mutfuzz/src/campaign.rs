@@ -636,6 +636,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             spans: &spans,
             hits: &original.hits,
             edges: self.edges.last(),
+            edge_hits: self.edges.last_hits(),
             new_kills: self.pending.len(),
             discarded: facts.discarded,
         });

@@ -33,6 +33,8 @@ pub struct Observation<'a> {
     pub hits: &'a [u32],
     /// Hit-count bucket bits of every edge counter (empty without instrumentation).
     pub edges: &'a [u8],
+    /// The counters hit, as indices into `edges`.
+    pub edge_hits: &'a [u32],
     /// Mutants it killed that no saved input had killed.
     pub new_kills: usize,
     /// Whether the original discarded it (`assume`).

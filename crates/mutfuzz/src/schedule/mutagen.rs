@@ -147,9 +147,11 @@ impl MutagenSchedule {
         if self.edges.len() < trial.edges.len() {
             self.edges.resize(trial.edges.len(), 0);
         }
-        for (seen, &b) in self.edges.iter_mut().zip(trial.edges) {
-            new += u64::from(b & !*seen != 0);
-            *seen |= b;
+        // Only the counters the run hit: the map may have many thousands.
+        for &i in trial.edge_hits {
+            let (i, b) = (i as usize, trial.edges[i as usize]);
+            new += u64::from(b & !self.edges[i] != 0);
+            self.edges[i] |= b;
         }
         new
     }
@@ -310,7 +312,7 @@ mod tests {
     }
 
     fn see<'a>(input: &'a Input, spans: &'a Spans, hits: &'a [u32], discarded: bool) -> Observation<'a> {
-        Observation { input, spans, hits, edges: &[], new_kills: 0, discarded }
+        Observation { input, spans, hits, edges: &[], edge_hits: &[], new_kills: 0, discarded }
     }
 
     #[test]
@@ -363,6 +365,27 @@ mod tests {
         s.parent_valid = Some(false);
         s.observe(&see(&a, &sa, &[11], true));
         assert_eq!(s.discarded.len(), 1);
+    }
+
+    #[test]
+    fn new_edge_buckets_and_new_kills_are_novelty() {
+        let mut s = MutagenSchedule::new();
+        let (a, sa) = observed(vec![1, 0]);
+        let edges = [0u8, 1, 0, 8];
+        let seen = |s: &mut MutagenSchedule, edges: &[u8], hits: &[u32], kills| {
+            let before = s.valid.len();
+            s.observe(&Observation { edges, edge_hits: hits, new_kills: kills, ..see(&a, &sa, &[], false) });
+            s.valid.len() > before
+        };
+        assert!(seen(&mut s, &edges, &[1, 3], 0));
+        assert!(!seen(&mut s, &edges, &[1, 3], 0));
+        // The same edge in another hit-count bucket is new.
+        assert!(seen(&mut s, &[0, 2, 0, 8], &[1, 3], 0));
+        assert!(seen(&mut s, &edges, &[1, 3], 2));
+        // Two new edges, one new bucket, two new kills: the newest of the equals first.
+        let order: Vec<(u64, u64)> =
+            std::iter::from_fn(|| s.valid.pop()).map(|q| (q.priority, q.seq)).collect();
+        assert_eq!(order, [(2, 3), (2, 1), (1, 2)]);
     }
 
     #[test]
