@@ -372,6 +372,23 @@ mod tests {
     }
 
     #[test]
+    fn edits_and_schedules_are_chosen_by_name_with_zest_havoc_by_default() {
+        let parse = |extra: &[&str]| {
+            let argv = ["cargo-mutfuzz", "fuzz", "t"].iter().chain(extra).copied();
+            match Cli::try_parse_from(argv) {
+                Ok(Cli { command: Command::Fuzz(a) }) => Ok((a.edit, a.schedule)),
+                Ok(_) => unreachable!(),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        assert_eq!(parse(&[]), Ok((EditKind::Havoc, ScheduleKind::Zest)));
+        let both = parse(&["--edit", "structure", "--schedule", "mutagen"]);
+        assert_eq!(both, Ok((EditKind::Structure, ScheduleKind::Mutagen)));
+        let err = parse(&["--schedule", "afl"]).unwrap_err();
+        assert!(err.contains("zest") && err.contains("mutagen"), "{err}");
+    }
+
+    #[test]
     fn durations_parse_with_units() {
         assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));

@@ -1,4 +1,4 @@
-//! Structure-preserving edits over spans (MUTAGEN's mutators): replace a span with a
+//! Structure-preserving edits over spans (as MUTAGEN edits values): replace a span with a
 //! same-typed descendant, switch an enum's variant, minimise, re-draw, splice from
 //! another input, duplicate or drop a collection element; and [`Structure`], the edit
 //! that picks one of them (or havoc) at random.
@@ -30,7 +30,7 @@ pub enum SpanEdit {
 }
 
 impl SpanEdit {
-    /// Whether the edit gives a different child each time (MUTAGEN's random mutants).
+    /// Whether the edit gives a different child each time (MUTAGEN's random edits).
     pub fn is_random(self) -> bool {
         matches!(self, SpanEdit::Resample | SpanEdit::Splice)
     }
@@ -66,7 +66,7 @@ fn gap_before(spans: &Spans, at: usize, child: usize) -> usize {
     spans[child].start - prev_end
 }
 
-/// Lists every structure-preserving edit of span `at` (MUTAGEN's mutants of one position).
+/// Lists every structure-preserving edit of span `at` (MUTAGEN's edits of one position).
 pub fn edits_at(bytes: &[u8], spans: &Spans, at: usize, out: &mut Vec<SpanEdit>) {
     let span = spans[at];
     // Nearest same-typed descendants: no span of the type between them and `at`.
