@@ -507,6 +507,22 @@ fn print_summary(
                 .unwrap_or_default(),
         );
     }
+    if let Some(s) = last.filter(|s| s.discards > 0 || s.random_edits > 0 || args.edit != EditKind::default())
+    {
+        let r = if s.random_edits > 0 {
+            format!(" (random edits sampled {} times each, {} children queued)", s.random_edits, s.queued)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "Inputs: edit {}, schedule {}{r}; {} of {} trials valid ({} discarded by assume)",
+            args.edit,
+            args.schedule,
+            s.trials.saturating_sub(s.discards),
+            s.trials,
+            s.discards
+        );
+    }
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
         eprintln!(
             "Children ({}, kill factor {}): {} kept inputs got more for their kills, {} fewer",
