@@ -68,11 +68,19 @@ impl Config {
         Ok(Config { name: name.to_owned(), args })
     }
 
-    /// The default set: one configuration per guidance, named after it.
+    /// The default set: one configuration per guidance, named after it, then the input
+    /// strategies under the default guidance: `structure` (`--edit structure`) and
+    /// `mutagen` (`--schedule mutagen`).
     pub fn defaults() -> Vec<Config> {
-        GuidanceKind::ALL
+        let mut configs: Vec<Config> = GuidanceKind::ALL
             .map(|k| Config { name: k.name().to_owned(), args: vec!["--guidance".into(), k.name().into()] })
-            .to_vec()
+            .to_vec();
+        for (name, flag, value) in
+            [("structure", "--edit", "structure"), ("mutagen", "--schedule", "mutagen")]
+        {
+            configs.push(Config { name: name.into(), args: vec![flag.into(), value.into()] });
+        }
+        configs
     }
 
     /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them.
@@ -103,6 +111,10 @@ pub struct RunReport {
     pub trials: u64,
     /// Trials per second.
     pub trials_per_sec: f64,
+    /// Trials whose input the original discarded (`assume`).
+    pub discards: u64,
+    /// Trials per second whose input was not discarded.
+    pub valid_per_sec: f64,
     /// Inputs in the corpus.
     pub corpus: usize,
     /// Edges the corpus covers (the engine's count at the end).
@@ -150,6 +162,8 @@ pub struct ConfigReport {
     pub mean_edges: f64,
     /// Mean trials per second.
     pub mean_trials_per_sec: f64,
+    /// Mean trials per second whose input was not discarded.
+    pub mean_valid_per_sec: f64,
 }
 
 /// Table I of the Mu2 paper for one pair of configurations.
@@ -233,6 +247,7 @@ impl EvalReport {
             let n = c.runs.len().max(1) as f64;
             c.mean_edges = c.runs.iter().map(|r| r.edges as f64).sum::<f64>() / n;
             c.mean_trials_per_sec = c.runs.iter().map(|r| r.trials_per_sec).sum::<f64>() / n;
+            c.mean_valid_per_sec = c.runs.iter().map(|r| r.valid_per_sec).sum::<f64>() / n;
             let done = scores(c);
             if !done.is_empty() && done.len() == c.runs.len() {
                 let killed: u64 = done.iter().map(|s| s.killed).sum();
@@ -270,8 +285,8 @@ impl EvalReport {
         let w = self.configs.iter().map(|c| c.config.name.len()).max().unwrap_or(0).max(6);
         let _ = writeln!(
             out,
-            "{:<w$}  {:>12}  {:<20}  {:>9}  {:>7}  {:>9}",
-            "config", "killed(mean)", "killed per seed", "by output", "edges", "trials/s"
+            "{:<w$}  {:>12}  {:<20}  {:>9}  {:>7}  {:>9}  {:>9}",
+            "config", "killed(mean)", "killed per seed", "by output", "edges", "trials/s", "valid/s"
         );
         for c in &self.configs {
             let per_seed: Vec<String> = c
@@ -281,13 +296,14 @@ impl EvalReport {
                 .collect();
             let _ = writeln!(
                 out,
-                "{:<w$}  {:>12}  {:<20}  {:>9}  {:>7.0}  {:>9.0}",
+                "{:<w$}  {:>12}  {:<20}  {:>9}  {:>7.0}  {:>9.0}  {:>9.0}",
                 c.config.name,
                 c.mean_killed.map_or_else(|| "-".to_owned(), |k| format!("{k:.1}")),
                 per_seed.join(" "),
                 c.output_differs_share.map_or_else(|| "-".to_owned(), |s| format!("{:.1}%", s * 100.0)),
                 c.mean_edges,
-                c.mean_trials_per_sec
+                c.mean_trials_per_sec,
+                c.mean_valid_per_sec
             );
         }
         if let (Some(reached), Some(killed)) = (self.reached_by_any, self.killed_by_any) {
@@ -390,6 +406,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
                 output_differs_share: None,
                 mean_edges: 0.0,
                 mean_trials_per_sec: 0.0,
+                mean_valid_per_sec: 0.0,
             })
             .collect(),
         pairs: Vec::new(),
@@ -421,6 +438,12 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
                 seconds: secs,
                 trials: ended.trials,
                 trials_per_sec: if secs > 0.0 { ended.trials as f64 / secs } else { 0.0 },
+                discards: last.discards,
+                valid_per_sec: if secs > 0.0 {
+                    ended.trials.saturating_sub(last.discards) as f64 / secs
+                } else {
+                    0.0
+                },
                 corpus: fuzz_cmd::count_files(&dir.corpus),
                 edges: last.edges,
                 mutant_runs: last.mutant_runs,
@@ -475,8 +498,8 @@ fn run_line(r: &RunReport) -> String {
         )
     });
     format!(
-        "   {} trials in {:.1}s ({:.0}/s), corpus {}, edges {}{score}",
-        r.trials, r.seconds, r.trials_per_sec, r.corpus, r.edges
+        "   {} trials in {:.1}s ({:.0}/s, {:.0} valid/s), corpus {}, edges {}{score}",
+        r.trials, r.seconds, r.trials_per_sec, r.valid_per_sec, r.corpus, r.edges
     )
 }
 
@@ -520,7 +543,12 @@ mod tests {
         let bad = Config::parse("a=--guidance zest").unwrap().fuzz_args("t", 0, Duration::from_secs(1));
         assert!(bad.unwrap_err().contains("not `fuzz` arguments"));
         let names: Vec<String> = Config::defaults().into_iter().map(|c| c.name).collect();
-        assert_eq!(names, GuidanceKind::ALL.map(|k| k.name().to_owned()));
+        let mut expected: Vec<String> = GuidanceKind::ALL.map(|k| k.name().to_owned()).to_vec();
+        expected.extend(["structure".to_owned(), "mutagen".to_owned()]);
+        assert_eq!(names, expected);
+        for c in Config::defaults() {
+            assert!(c.fuzz_args("t", 0, Duration::from_secs(1)).is_ok(), "{c:?}");
+        }
     }
 
     #[test]
@@ -530,6 +558,8 @@ mod tests {
             seconds: 1.0,
             trials: 10,
             trials_per_sec: 10.0,
+            discards: 0,
+            valid_per_sec: 10.0,
             corpus: 1,
             edges: 4,
             mutant_runs: 0,
@@ -548,6 +578,7 @@ mod tests {
             output_differs_share: None,
             mean_edges: 0.0,
             mean_trials_per_sec: 0.0,
+            mean_valid_per_sec: 0.0,
         };
         let mut r = EvalReport {
             target: "t".into(),

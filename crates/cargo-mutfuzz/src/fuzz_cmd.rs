@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use mutfuzz::{EditKind, ScheduleKind};
 use mutfuzz_contract::{
     CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record,
     content_name, store_new,
@@ -365,7 +366,13 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
                 p.killed = s.mutants_killed as u64;
                 p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
                 p.failures = s.failures as u64;
+                p.discards = s.discards;
+                p.queued = s.queued;
+                p.random_edits = s.random_edits;
             }
+            // Strategies other than the defaults are named on the line.
+            p.edit = if args.edit == EditKind::default() { "" } else { args.edit.name() };
+            p.schedule = if args.schedule == ScheduleKind::default() { "" } else { args.schedule.name() };
         };
         let outcome = supervise::run(
             cmd,
@@ -485,6 +492,10 @@ fn fuzz_command(
         args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
         "--guidance".into(),
         args.guidance.name().into(),
+        "--edit".into(),
+        args.edit.name().into(),
+        "--schedule".into(),
+        args.schedule.name().into(),
         "--prune".into(),
         args.prune.name().into(),
         "--kill-factor".into(),
@@ -580,6 +591,22 @@ fn print_summary(
                 .filter(|&k| k > 0)
                 .map(|k| format!(", at most {k} per trial"))
                 .unwrap_or_default(),
+        );
+    }
+    if let Some(s) = last.filter(|s| s.discards > 0 || s.random_edits > 0 || args.edit != EditKind::default())
+    {
+        let r = if s.random_edits > 0 {
+            format!(" (random edits sampled {} times each, {} children queued)", s.random_edits, s.queued)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "Inputs: edit {}, schedule {}{r}; {} of {} trials valid ({} discarded by assume)",
+            args.edit,
+            args.schedule,
+            s.trials.saturating_sub(s.discards),
+            s.trials,
+            s.discards
         );
     }
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {

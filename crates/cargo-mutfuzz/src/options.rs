@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
+use mutfuzz::{EditKind, ScheduleKind};
 use mutfuzz_contract::{GuidanceKind, Prune};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
@@ -144,6 +145,18 @@ fn guidance_parser() -> impl TypedValueParser<Value = GuidanceKind> {
         .map(|name| GuidanceKind::from_name(&name).expect("a possible value"))
 }
 
+/// `--edit`: each edit strategy with its one-line description.
+fn edit_parser() -> impl TypedValueParser<Value = EditKind> {
+    PossibleValuesParser::new(EditKind::ALL.map(|k| PossibleValue::new(k.name()).help(k.description())))
+        .map(|name| name.parse::<EditKind>().expect("a possible value"))
+}
+
+/// `--schedule`: each schedule with its one-line description.
+fn schedule_parser() -> impl TypedValueParser<Value = ScheduleKind> {
+    PossibleValuesParser::new(ScheduleKind::ALL.map(|k| PossibleValue::new(k.name()).help(k.description())))
+        .map(|name| name.parse::<ScheduleKind>().expect("a possible value"))
+}
+
 /// `cargo mutfuzz fuzz`.
 #[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
@@ -160,6 +173,13 @@ pub struct FuzzArgs {
     /// Which inputs to keep.
     #[arg(long, default_value = "mu2", value_parser = guidance_parser())]
     pub guidance: GuidanceKind,
+    /// How a child input is made from a saved one. Works with every guidance and schedule.
+    #[arg(long, default_value = "havoc", value_parser = edit_parser())]
+    pub edit: EditKind,
+    /// Which inputs are edited, and how often. `mutagen` makes its children itself with
+    /// the structure-preserving edits (whatever `--edit` says); works with every guidance.
+    #[arg(long, default_value = "zest", value_parser = schedule_parser())]
+    pub schedule: ScheduleKind,
     /// Which surviving mutants of the sites an input reaches run: `infection` skips those
     /// whose site computed the original's value on it (Mu2's infection pruning),
     /// `execution` runs them all.
@@ -331,7 +351,7 @@ pub struct EvalArgs {
     #[command(flatten)]
     pub package: PackageArgs,
     /// A configuration: a name and the `fuzz` arguments it adds, as in
-    /// `--config zest="--guidance coverage"`. Repeat it; default: one per guidance.
+    /// `--config zest="--guidance coverage"`. Repeat it; default: one per guidance, then `structure` (`--edit structure`) and `mutagen` (`--schedule mutagen`).
     #[arg(long = "config", value_name = "NAME=ARGS")]
     pub configs: Vec<String>,
     /// Campaigns per configuration, with seeds FIRST-SEED, FIRST-SEED + 1, ….
@@ -457,6 +477,23 @@ mod tests {
         assert_eq!(a.guidance, GuidanceKind::default());
         let err = Cli::try_parse_from(["cargo-mutfuzz", "fuzz", "t", "--guidance", "zest"]).unwrap_err();
         assert!(err.to_string().contains("mu2") && err.to_string().contains("coverage"), "{err}");
+    }
+
+    #[test]
+    fn edits_and_schedules_are_chosen_by_name_with_zest_havoc_by_default() {
+        let parse = |extra: &[&str]| {
+            let argv = ["cargo-mutfuzz", "fuzz", "t"].iter().chain(extra).copied();
+            match Cli::try_parse_from(argv) {
+                Ok(Cli { command: Command::Fuzz(a) }) => Ok((a.edit, a.schedule)),
+                Ok(_) => unreachable!(),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        assert_eq!(parse(&[]), Ok((EditKind::Havoc, ScheduleKind::Zest)));
+        let both = parse(&["--edit", "structure", "--schedule", "mutagen"]);
+        assert_eq!(both, Ok((EditKind::Structure, ScheduleKind::Mutagen)));
+        let err = parse(&["--schedule", "afl"]).unwrap_err();
+        assert!(err.contains("zest") && err.contains("mutagen"), "{err}");
     }
 
     #[test]

@@ -29,6 +29,14 @@ pub struct Progress {
     pub failures: u64,
     /// Harness restarts after a crash or hang.
     pub restarts: u32,
+    /// Trials whose input the original discarded (`assume`).
+    pub discards: u64,
+    /// The `--edit` and `--schedule` in use (`""`: the defaults, not shown).
+    pub edit: &'static str,
+    pub schedule: &'static str,
+    /// MUTAGEN's queued children and its R (shown with a schedule that queues).
+    pub queued: u64,
+    pub random_edits: u32,
 }
 
 /// `1m02s  12345 trials (199/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
@@ -48,6 +56,20 @@ pub fn format(p: &Progress) -> String {
         percent(p.killed, p.total),
         p.failures
     );
+    if p.discards > 0 {
+        let valid = p.trials.saturating_sub(p.discards);
+        let valid_rate = if secs > 0.0 { valid as f64 / secs } else { 0.0 };
+        line.push_str(&format!("  valid {valid} ({valid_rate:.0}/s)"));
+    }
+    if !p.edit.is_empty() {
+        line.push_str(&format!("  edit {}", p.edit));
+    }
+    if !p.schedule.is_empty() {
+        line.push_str(&format!("  schedule {}", p.schedule));
+        if p.random_edits > 0 {
+            line.push_str(&format!(" (R {}, {} queued)", p.random_edits, p.queued));
+        }
+    }
     if p.restarts > 0 {
         line.push_str(&format!("  restarts {}", p.restarts));
     }
@@ -129,6 +151,7 @@ mod tests {
             total: 80,
             failures: 1,
             restarts: 0,
+            ..Progress::default()
         };
         assert_eq!(
             format(&p),
@@ -138,5 +161,19 @@ mod tests {
         assert!(format(&q).contains("(0/s)"), "{}", format(&q));
         assert!(format(&q).contains("score -"), "{}", format(&q));
         assert!(format(&q).ends_with("restarts 2"), "{}", format(&q));
+        let m = Progress {
+            discards: 12_000,
+            edit: "structure",
+            schedule: "mutagen",
+            queued: 30,
+            random_edits: 2,
+            ..p
+        };
+        assert!(
+            format(&m)
+                .ends_with("failures 1  valid 400 (6/s)  edit structure  schedule mutagen (R 2, 30 queued)"),
+            "{}",
+            format(&m)
+        );
     }
 }

@@ -137,6 +137,34 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
 }
 
 #[test]
+fn structure_edits_and_the_mutagen_schedule_fuzz_deterministically_and_report_their_counters() {
+    let tmp = copy_of("../../examples/insertion-sort");
+    // The default corpus (state in target/mutfuzz/sort), then another one with the same seed.
+    let run = |corpus: Option<&str>| {
+        let mut args = vec!["fuzz", "sort", "--trials", "3000", "--seed", "4", "--edit", "structure"];
+        args.extend(["--schedule", "mutagen"]);
+        args.extend(corpus.map(|c| ["--corpus", c]).into_iter().flatten());
+        let out = mutfuzz(tmp.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        let dir = tmp.path().join(corpus.unwrap_or("mutfuzz/corpus/sort"));
+        let mut names: Vec<_> = files_in(&dir).iter().map(|p| p.file_name().unwrap().to_owned()).collect();
+        names.sort();
+        (stderr, names)
+    };
+    let (stderr, first) = run(None);
+    assert!(!first.is_empty(), "{stderr}");
+    // `sort` takes any Vec<i64>: nothing is discarded.
+    assert!(stderr.contains("Inputs: edit structure, schedule mutagen (random edits sampled"), "{stderr}");
+    assert!(stderr.contains("3000 of 3000 trials valid (0 discarded by assume)"), "{stderr}");
+    let csv = std::fs::read_to_string(tmp.path().join("target/mutfuzz/sort/stats.csv")).unwrap();
+    let header = "seconds,trials,corpus,mutants_seen,mutants_killed,failures,discards,queued,random_edits\n";
+    assert!(csv.starts_with(header), "{csv}");
+    let (_, second) = run(Some("c2"));
+    assert_eq!(first, second);
+}
+
+#[test]
 fn a_mutants_first_campaign_hands_what_each_mutant_found_to_the_original() {
     let tmp = copy_of("../../examples/insertion-sort");
     let args = [

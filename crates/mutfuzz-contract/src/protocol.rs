@@ -124,6 +124,8 @@ mod tests {
             boosted: 2,
             reduced: 1,
             mutant_panics: 1,
+            queued: 12,
+            random_edits: 4,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

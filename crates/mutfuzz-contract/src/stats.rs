@@ -46,17 +46,33 @@ pub struct Stats {
     /// messages; mutants-first phases only).
     #[serde(default)]
     pub mutant_panics: usize,
+    /// Children waiting in the schedule's queues (MUTAGEN's batches; 0 for Zest's).
+    #[serde(default)]
+    pub queued: u64,
+    /// How many times each random edit of a batch is sampled (MUTAGEN's adaptive R; 0
+    /// for a schedule without batches).
+    #[serde(default)]
+    pub random_edits: u32,
 }
 
 impl Stats {
     /// The header line of `stats.csv` (with its newline).
-    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges\n";
+    pub const CSV_HEADER: &'static str =
+        "seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges,discards,queued,random_edits\n";
 
     /// One row of `stats.csv` (with its newline), `seconds` into the campaign.
     pub fn csv_row(&self, seconds: f64) -> String {
         format!(
-            "{seconds:.0},{},{},{},{},{},{}\n",
-            self.trials, self.corpus, self.mutants_seen, self.mutants_killed, self.failures, self.edges
+            "{seconds:.0},{},{},{},{},{},{},{},{},{}\n",
+            self.trials,
+            self.corpus,
+            self.mutants_seen,
+            self.mutants_killed,
+            self.failures,
+            self.edges,
+            self.discards,
+            self.queued,
+            self.random_edits
         )
     }
 }
@@ -96,9 +112,10 @@ pub fn parse_stats_csv(text: &str) -> Result<Vec<StatsRow>, String> {
         let fields: Result<Vec<u64>, _> = line.split(',').map(str::parse::<u64>).collect();
         let torn = i + 1 == lines.len() && !text.ends_with('\n');
         let fields = match fields {
-            Ok(f) if f.len() == 6 || f.len() == 7 => f,
+            // 6: before edges were counted; 7: before the input-strategy counters; 10: now.
+            Ok(f) if matches!(f.len(), 6 | 7 | 10) => f,
             _ if torn => break,
-            _ => return Err(format!("line {}: not a row of 6 or 7 counters: {line:?}", i + 1)),
+            _ => return Err(format!("line {}: not a row of 6, 7 or 10 counters: {line:?}", i + 1)),
         };
         if fields[0] < last {
             offset += last;
@@ -132,7 +149,7 @@ mod tests {
             edges: 57,
             ..Stats::default()
         };
-        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,57\n");
+        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,57,0,0,0\n");
         assert_eq!(Stats::CSV_HEADER.split(',').count(), s.csv_row(0.0).split(',').count());
         let text = format!("{}{}", Stats::CSV_HEADER, s.csv_row(1.6));
         let rows = parse_stats_csv(&text).unwrap();

@@ -24,14 +24,14 @@ use mutfuzz_contract::{
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
-use crate::edit::{Edit, Havoc};
+use crate::edit::{Edit, EditKind};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Input, Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
-use crate::schedule::{Schedule, ZestSchedule};
+use crate::schedule::{self, Observation, Schedule, ScheduleKind};
 use crate::select::{self, Prune, Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
 use crate::workers::{Verdict, Workers};
@@ -48,6 +48,10 @@ pub struct Config {
     pub seed: u64,
     /// The feedback strategy.
     pub guidance: GuidanceKind,
+    /// How children are made from parents.
+    pub edit: EditKind,
+    /// Which inputs are edited, and how often.
+    pub schedule: ScheduleKind,
     /// Where to write the corpus and records as they are found; `None` keeps them in memory only.
     pub dir: Option<PathBuf>,
     /// Where saved inputs go, if not `dir/corpus`.
@@ -89,6 +93,8 @@ impl Default for Config {
         Config {
             seed: 0,
             guidance: GuidanceKind::Mu2,
+            edit: EditKind::default(),
+            schedule: ScheduleKind::default(),
             dir: None,
             corpus_dir: None,
             limits: Limits::default(),
@@ -352,7 +358,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             None => None,
         };
         let n = table.len();
-        let edit: Box<dyn Edit> = Box::new(Havoc::default());
+        let edit = config.edit.build();
         // A background mutant is the program: only coverage can guide that phase.
         let kind = if config.background.is_some() { GuidanceKind::Coverage } else { config.guidance };
         let guidance = guidance::build(kind, config.kill_factor);
@@ -368,7 +374,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             exec,
             oracle: Box::new(DebugHash),
             guidance,
-            schedule: Box::new(ZestSchedule::new()),
+            schedule: config.schedule.build(),
             selector: select::build(config.prune, sample),
             edit,
             rng: Rng::new(config.seed),
@@ -574,17 +580,19 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.stats.trials += 1;
 
         let mut bytes = std::mem::take(&mut self.buf);
+        let mut rewrite = None;
         if let Some(seed) = self.seeds.pop_front() {
             bytes = seed;
         } else {
-            match self.schedule.next_parent(&self.corpus, &mut self.rng) {
-                Some(i) => self.edit.edit(&self.corpus.entries()[i], &mut self.rng, &mut bytes),
-                None => bytes.clear(),
-            }
+            let next = self.schedule.next(&self.corpus, &mut self.rng, &mut bytes);
+            rewrite = schedule::make_child(next, &self.corpus, &mut *self.edit, &mut self.rng, &mut bytes);
         }
         let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
             .with_limits(self.config.limits)
-            .with_spans(self.edit.needs_spans());
+            .with_spans(self.edit.needs_spans() || self.schedule.needs_spans());
+        if let Some(rewrite) = rewrite {
+            src = src.with_rewrite(rewrite);
+        }
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
 
@@ -673,6 +681,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             failed: matches!(original.end, OriginalEnd::Panicked { .. }),
         };
         let verdict = self.guidance.judge(&facts);
+        self.schedule.observe(&Observation {
+            input: &input,
+            spans: &spans,
+            hits: &original.hits,
+            edges: self.edges.last(),
+            edge_hits: self.edges.last_hits(),
+            new_kills: self.pending.len(),
+            discarded: facts.discarded,
+        });
+        self.stats.queued = self.schedule.queued();
+        self.stats.random_edits = self.schedule.random_edits();
         // Check every new corpus entry, and the first input, so that a target whose
         // output drifts is caught even when nothing is saved.
         if self.config.check_determinism && (verdict.save || trial == 0) {

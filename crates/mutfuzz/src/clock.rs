@@ -45,19 +45,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cpu_clock_advances_with_work_and_not_with_sleep() {
+    fn the_cpu_clock_advances_with_work() {
+        // (Whether it stands still in a sleep cannot be seen here: it counts every thread
+        // of the process, and other tests run beside this one. The harness's end-to-end
+        // test checks that a campaign's CPU seconds stay below its wall seconds.)
         let clock = Clock::start(true);
-        std::thread::sleep(Duration::from_millis(200));
-        let slept = clock.elapsed();
         let mut x = 0u64;
         let busy = Instant::now();
         while busy.elapsed() < Duration::from_millis(200) {
             x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
-        let worked = clock.elapsed() - slept;
-        assert!(slept < Duration::from_millis(100), "sleeping used {slept:?} of CPU");
         // Busy for 200 ms of wall time: at least some of it on a CPU, even when loaded.
-        assert!(worked > Duration::from_millis(5), "working used {worked:?} of CPU");
+        assert!(clock.elapsed() > Duration::from_millis(5), "working used {:?} of CPU", clock.elapsed());
     }
 
     #[test]

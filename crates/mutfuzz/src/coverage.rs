@@ -52,6 +52,8 @@ pub struct EdgeMap {
     seen: Vec<u8>,
     /// Bucket bits of the last run.
     last: Vec<u8>,
+    /// Indices of the counters the last run hit (reused: no allocation once grown).
+    hit: Vec<u32>,
 }
 
 /// What one run covered.
@@ -87,6 +89,7 @@ impl EdgeMap {
             self.last.resize(total, 0);
         }
         let mut reading = EdgeReading::default();
+        self.hit.clear();
         let mut at = 0;
         for &(start, len) in regions.iter() {
             // SAFETY: as in `reset`; other threads of the target may still write, which
@@ -96,6 +99,7 @@ impl EdgeMap {
                 let b = bucket(c);
                 self.last[at + i] = b;
                 if b != 0 {
+                    self.hit.push((at + i) as u32);
                     reading.edges += 1;
                     reading.new += usize::from(self.seen[at + i] & b == 0);
                 }
@@ -103,6 +107,16 @@ impl EdgeMap {
             at += len;
         }
         reading
+    }
+
+    /// The last run's hit-count bucket bits, one byte per counter (its trace).
+    pub fn last(&self) -> &[u8] {
+        &self.last
+    }
+
+    /// The counters the last run hit, as indices into [`last`](EdgeMap::last).
+    pub fn last_hits(&self) -> &[u32] {
+        &self.hit
     }
 
     /// Remember the last run's buckets as seen (its input was saved); returns how many
@@ -144,6 +158,8 @@ mod tests {
         let first = map.read();
         assert_eq!(first.edges, 2);
         assert_eq!(first.new, 2);
+        assert_eq!(map.last_hits(), [0, 2]);
+        assert_eq!(map.last()[..3], [1, 0, 8]);
         map.keep_last();
         map.reset();
         unsafe { *start += 1 };

@@ -119,7 +119,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -159,6 +159,8 @@ pub struct Args {
     /// `--time` and the reported times are this process's CPU time, not wall time.
     cpu_time: bool,
     guidance: GuidanceKind,
+    edit: crate::edit::EditKind,
+    schedule: crate::schedule::ScheduleKind,
     prune: Prune,
     sample: Option<usize>,
     kill_factor: Option<u32>,
@@ -185,6 +187,8 @@ impl Args {
                 "--time" => a.time = Some(number(word, &value(word)?)?),
                 "--cpu-time" => a.cpu_time = true,
                 "--guidance" => a.guidance = value(word)?.parse()?,
+                "--edit" => a.edit = value(word)?.parse()?,
+                "--schedule" => a.schedule = value(word)?.parse()?,
                 "--prune" => a.prune = value(word)?.parse()?,
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
                 "--verify-pruning" => a.verify_pruning = true,
@@ -274,6 +278,8 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     let config = Config {
         seed: args.seed,
         guidance: args.guidance,
+        edit: args.edit,
+        schedule: args.schedule,
         prune: args.prune,
         sample: args.sample,
         verify_pruning: args.verify_pruning,
@@ -587,6 +593,10 @@ mod tests {
         let a =
             Args::parse("fuzz", &argv(&["--seed", "7", "--trials", "10", "--guidance", "coverage"])).unwrap();
         assert_eq!((a.seed, a.trials, a.guidance), (7, Some(10), GuidanceKind::Coverage));
+        let a = Args::parse("fuzz", &argv(&["--edit", "structure", "--schedule", "mutagen"])).unwrap();
+        assert_eq!((a.edit.name(), a.schedule.name()), ("structure", "mutagen"));
+        let err = Args::parse("fuzz", &argv(&["--schedule", "afl"])).unwrap_err();
+        assert_eq!(err, "unknown schedule `afl`; choose one of: zest, mutagen");
         assert_eq!(Args::parse("fuzz", &argv(&["--seed"])).unwrap_err(), "--seed needs a value");
         assert_eq!(Args::parse("fuzz", &argv(&["--bogus"])).unwrap_err(), "unknown option --bogus");
         let mut r = Registry::new();

@@ -88,10 +88,10 @@ pub mod workers;
 
 pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
 pub use corpus::{Corpus, Entry, Store};
-pub use edit::{Edit, Havoc, Resample};
+pub use edit::{Edit, EditKind, Havoc, Resample, Structure};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
 pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
-pub use input::{Input, Int, Limits, Repeat, Rng, Source, Span, Spans};
+pub use input::{Donor, Fill, Input, Int, Limits, Repeat, Rewrite, Rng, Source, Span, SpanKind, Spans};
 pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
 pub use mutfuzz_contract as contract;
@@ -101,6 +101,6 @@ pub use mutfuzz_contract::{
 pub use mutfuzz_derive::Gen;
 pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::assume;
-pub use schedule::{Schedule, ZestSchedule};
+pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
 pub use workers::Workers;

@@ -18,12 +18,13 @@ impl Gen for String {
 }
 
 impl GenLen for String {
-    /// `len` counts chars, not bytes. Chars are plain choices, not spans.
+    /// `len` counts chars, not bytes. Each char is its own span, so edits can
+    /// re-draw, copy or drop single chars.
     fn generate_len(src: &mut Source, len: impl RangeBounds<usize>) -> Self {
         let mut repeat = src.repeat(len);
         let mut out = String::new();
         while repeat.more(src) {
-            out.push(src.char());
+            out.push(src.draw::<char>());
         }
         out
     }

@@ -2,14 +2,17 @@
 //! them, the byte encoding of each choice, the spans recorded, and the engine's PRNG.
 
 mod encoding;
+mod rewrite;
 mod rng;
 mod source;
 mod span;
 
 pub use encoding::Int;
+pub(crate) use encoding::width as choice_width;
+pub use rewrite::{Donor, Fill, Rewrite};
 pub use rng::Rng;
 pub use source::{Limits, Repeat, Source};
-pub use span::{Span, Spans};
+pub use span::{Span, SpanKind, Spans};
 
 /// An input: the compact stored form of a generated value, a sequence of choice bytes.
 ///

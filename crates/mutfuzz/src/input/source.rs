@@ -6,8 +6,9 @@ use std::ops::{Bound, RangeBounds};
 
 use super::Input;
 use super::encoding::{self, Int, IntRange};
+use super::rewrite::{Active, Fill, Rewrite};
 use super::rng::Rng;
-use super::span::{Span, Spans};
+use super::span::{Span, SpanKind, Spans};
 use crate::r#gen::{Gen, GenLen, arbitrary_from_bytes};
 
 /// Budgets that make generation terminate.
@@ -67,8 +68,12 @@ pub struct Source {
     limits: Limits,
     record: bool,
     spans: Vec<Span>,
+    kinds: Vec<(usize, SpanKind)>,
     open: Vec<usize>,
     depth: usize,
+    /// Spans opened so far (recorded or not): the pre-order index of the next one.
+    opened: usize,
+    rewrite: Option<Box<Active>>,
 }
 
 impl Source {
@@ -85,9 +90,20 @@ impl Source {
             limits: Limits::default(),
             record: true,
             spans: Vec::new(),
+            kinds: Vec::new(),
             open: Vec::new(),
             depth: 0,
+            opened: 0,
+            rewrite: None,
         }
+    }
+
+    /// Replays one span as `rewrite` says: the span a structure-preserving edit replaced
+    /// ends where its new content ends, and choices it reads past that are filled in
+    /// (see [`Rewrite`]).
+    pub fn with_rewrite(mut self, rewrite: Rewrite) -> Self {
+        self.rewrite = Some(Box::new(Active::new(rewrite)));
+        self
     }
 
     /// Replaces the default size and depth budget.
@@ -133,7 +149,7 @@ impl Source {
     /// shortest one that replays to the same value.
     pub fn into_input(mut self) -> (Input, Spans) {
         self.bytes.truncate(self.pos);
-        (Input::new(self.bytes), Spans::new(self.spans))
+        (Input::new(self.bytes), Spans::with_kinds(self.spans, self.kinds))
     }
 
     // ---- spans -------------------------------------------------------------
@@ -145,6 +161,9 @@ impl Source {
 
     /// Runs a custom generator `f` for a `T`, recording what it draws as one span of type `T`.
     pub fn spanned<T>(&mut self, f: impl FnOnce(&mut Source) -> T) -> T {
+        let ordinal = self.opened;
+        self.opened += 1;
+        let rewritten = self.rewrite.is_some() && self.enter_rewrite(ordinal, type_name::<T>());
         let index = self.record.then(|| {
             let index = self.spans.len();
             self.spans.push(Span {
@@ -160,11 +179,99 @@ impl Source {
         self.depth += 1;
         let value = f(self);
         self.depth -= 1;
+        if rewritten {
+            self.leave_rewrite();
+        }
         if let Some(index) = index {
             self.open.pop();
             self.spans[index].end = self.pos;
         }
         value
+    }
+
+    /// Whether the span about to open (the `ordinal`-th, of type `name`) is the rewritten
+    /// one, or a field of it that takes a donor's bytes; either ends where its content does.
+    #[cold]
+    fn enter_rewrite(&mut self, ordinal: usize, name: &'static str) -> bool {
+        let Some(rw) = self.rewrite.as_deref_mut() else { return false };
+        if rw.open {
+            // A field of the new variant that starts past the content: reuse an old field
+            // of its type, once.
+            if self.depth != rw.inner_depth || self.pos < rw.limit {
+                return false;
+            }
+            let Some(k) = (0..rw.used.len()).find(|&k| !rw.used[k] && rw.plan.donors[k].type_name == name)
+            else {
+                return false;
+            };
+            rw.used[k] = true;
+            let at = rw.limit;
+            let bytes = &rw.plan.donors[k].bytes;
+            self.bytes.splice(at..at, bytes.iter().copied());
+            rw.limit += bytes.len();
+            return true;
+        }
+        if rw.done || ordinal != rw.plan.span || self.pos != rw.plan.start {
+            return false;
+        }
+        rw.open = true;
+        rw.inner_depth = self.depth + 1;
+        true
+    }
+
+    /// Ends the rewritten span (or a donor field): drops the content it left unread.
+    #[cold]
+    fn leave_rewrite(&mut self) {
+        let Some(rw) = self.rewrite.as_deref_mut() else { return };
+        if rw.limit > self.pos {
+            self.bytes.drain(self.pos..rw.limit);
+            rw.limit = self.pos;
+        }
+        if self.depth + 1 == rw.inner_depth {
+            rw.open = false;
+            rw.done = true;
+        }
+    }
+
+    /// Inside a rewritten span, puts the `width` bytes of the next choice in place when
+    /// they run past the content: `minimal` or a `fresh` value, as the rewrite fills.
+    /// Returns the fresh closure back when there is nothing to fill.
+    fn fill_choice<F: FnOnce(&mut Rng) -> u128>(
+        &mut self,
+        width: usize,
+        minimal: u128,
+        fresh: F,
+    ) -> Option<F> {
+        let end = self.pos + width;
+        let Some(rw) = self.rewrite.as_deref_mut().filter(|rw| rw.open && end > rw.limit) else {
+            return Some(fresh);
+        };
+        let have = rw.limit - self.pos;
+        let value = match rw.plan.fill {
+            Fill::Minimal => minimal,
+            Fill::Fresh => fresh(&mut self.rng),
+        };
+        let mut buf = [0u8; 16];
+        encoding::write_le(value, &mut buf[..width]);
+        let at = rw.limit;
+        self.bytes.splice(at..at, buf[have..width].iter().copied());
+        rw.limit = end;
+        self.fresh += width - have;
+        None
+    }
+
+    /// Notes what the generator of the span just opened draws first, for edits.
+    fn note_kind(&mut self, kind: SpanKind) {
+        if !self.record {
+            return;
+        }
+        if let Some(&open) = self.open.last()
+            && self.spans.len() == open + 1
+            && self.spans[open].start == self.pos
+            && self.kinds.last().is_none_or(|&(i, _)| i != open)
+        {
+            self.kinds.push((open, kind));
+        }
     }
 
     /// Draws an integer in `range`, recorded as one span.
@@ -238,6 +345,23 @@ impl Source {
     /// stored index that is already a leaf keeps its meaning when the budget
     /// runs out, so edits that shrink an input do not reshuffle its leaves.
     pub fn choose_variant(&mut self, n: usize, leaves: &[usize]) -> usize {
+        if n > 1 {
+            self.note_kind(SpanKind::Enum(n));
+        }
+        // The simplest value of a rewritten span takes the first variant that does not recurse.
+        let minimal = self.rewrite.as_deref().is_some_and(|rw| rw.open && rw.plan.fill == Fill::Minimal);
+        if minimal
+            && n > 1
+            && let Some(&leaf) = leaves.first()
+        {
+            let range = IntRange::new(0, n - 1);
+            let width = encoding::width(range.max_index());
+            if self.fill_choice(width, leaf as u128, |_| 0).is_none() {
+                let raw = encoding::read_le(&self.bytes[self.pos..self.pos + width]);
+                self.pos += width;
+                return usize::from_bits(range.value_at(encoding::index_from_raw(raw, range.max_index())));
+            }
+        }
         if !self.is_exhausted() || leaves.is_empty() {
             return self.choose(n);
         }
@@ -286,7 +410,8 @@ impl Source {
     }
 
     /// Starts drawing a collection whose length lies in `len`; see [`Repeat`].
-    pub fn repeat(&self, len: impl RangeBounds<usize>) -> Repeat {
+    pub fn repeat(&mut self, len: impl RangeBounds<usize>) -> Repeat {
+        self.note_kind(SpanKind::Collection);
         let (min, max) = length_bounds(&len, usize::MAX);
         Repeat { min, max, count: 0, rejected: 0 }
     }
@@ -310,6 +435,18 @@ impl Source {
             return 0;
         }
         let end = self.pos + width;
+        let fresh = if self.rewrite.is_some() {
+            match self.fill_choice(width, 0, fresh) {
+                Some(fresh) => fresh,
+                None => {
+                    let raw = encoding::read_le(&self.bytes[self.pos..end]);
+                    self.pos = end;
+                    return raw;
+                }
+            }
+        } else {
+            fresh
+        };
         if end > self.bytes.len() {
             let have = self.bytes.len() - self.pos;
             let mut buf = [0u8; 16];
@@ -326,6 +463,20 @@ impl Source {
     fn raw_bytes(&mut self, n: usize) -> &[u8] {
         let start = self.pos;
         let end = start + n;
+        if let Some(rw) = self.rewrite.as_deref_mut().filter(|rw| rw.open && end > rw.limit) {
+            let at = rw.limit;
+            let missing = end - at;
+            match rw.plan.fill {
+                Fill::Minimal => drop(self.bytes.splice(at..at, std::iter::repeat_n(0, missing))),
+                Fill::Fresh => {
+                    let mut fill = vec![0; missing];
+                    self.rng.fill_bytes(&mut fill);
+                    drop(self.bytes.splice(at..at, fill));
+                }
+            }
+            rw.limit = end;
+            self.fresh += missing;
+        }
         if end > self.bytes.len() {
             let have = self.bytes.len();
             self.bytes.resize(end, 0);

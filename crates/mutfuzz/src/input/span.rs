@@ -38,16 +38,32 @@ impl Span {
     }
 }
 
+/// What the generator of a span drew first, when it tells how the span's bytes are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpanKind {
+    /// A derived enum: its first choice picks one of this many variants, its children are
+    /// the variant's fields in declaration order.
+    Enum(usize),
+    /// A collection drawn with [`Source::repeat`](crate::Source::repeat): its children are
+    /// its elements, each optional one preceded by one continuation byte.
+    Collection,
+}
+
 /// The spans recorded while generating one value, in pre-order.
 ///
 /// A parent always comes before its children, so `spans[i].parent < Some(i)`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Spans(Vec<Span>);
+pub struct Spans(Vec<Span>, Vec<(usize, SpanKind)>);
 
 impl Spans {
-    /// Wraps spans recorded in pre-order.
-    pub(crate) fn new(spans: Vec<Span>) -> Self {
-        Spans(spans)
+    /// Wraps spans recorded in pre-order with the kinds known of some of them (by index, increasing).
+    pub(crate) fn with_kinds(spans: Vec<Span>, kinds: Vec<(usize, SpanKind)>) -> Self {
+        Spans(spans, kinds)
+    }
+
+    /// What is known of the layout of the span at `index`: an enum or a collection.
+    pub fn kind(&self, index: usize) -> Option<SpanKind> {
+        self.1.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.1[k].1)
     }
 
     /// The direct children of the span at `index`, with their indices.
