@@ -25,6 +25,7 @@ pub mod lint_check;
 pub mod lints;
 pub mod list;
 pub mod loader;
+mod merge_cmd;
 mod mutants_cmd;
 pub mod mutants_first;
 pub mod options;
@@ -38,6 +39,7 @@ pub mod rustc_wrapper;
 pub mod schema_build;
 mod score_cmd;
 pub mod scratch;
+pub mod selection;
 pub mod status;
 pub mod supervise;
 mod test_cmd;
@@ -75,6 +77,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Score(a) => score_cmd::run(a),
         Command::Run(a) => run_cmd::run(a),
         Command::Eval(a) => eval_cmd::run(a),
+        Command::Merge(a) => merge_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -33,6 +33,39 @@ pub enum Command {
     Run(RunArgs),
     /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
     Eval(EvalArgs),
+    /// Combine the results of `test --shard k/n` (or `score --shard k/n`) runs into one.
+    Merge(MergeArgs),
+}
+
+/// The switches that make a run a CI step, shared by `test` and `score`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CiArgs {
+    /// Exit with code 5 when the mutation score is below P percent (test: caught and
+    /// timed-out mutants over viable ones; score: killed over viable).
+    #[arg(long, value_name = "P", value_parser = crate::selection::parse_min_score, help_heading = "CI")]
+    pub min_score: Option<f64>,
+    /// Run only the k-th of n parts of the mutants (whole sites, dealt round-robin in
+    /// catalog order); combine the parts with `cargo mutfuzz merge`.
+    #[arg(long, value_name = "k/n", help_heading = "CI")]
+    pub shard: Option<crate::selection::Shard>,
+    /// Only the mutants on lines this unified diff adds or changes (`git diff` output).
+    #[arg(long, value_name = "FILE", help_heading = "CI")]
+    pub in_diff: Option<PathBuf>,
+}
+
+/// `cargo mutfuzz merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' results: `mutfuzz.out` directories of `test --shard`, or `score.json`
+    /// files (or directories holding one) of `score --shard`; one per shard.
+    #[arg(required = true, value_name = "SHARD")]
+    pub inputs: Vec<PathBuf>,
+    /// Where to write the merged result: a directory with the files of an unsharded run.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: PathBuf,
+    /// Exit with code 5 when the merged score is below P percent.
+    #[arg(long, value_name = "P", value_parser = crate::selection::parse_min_score)]
+    pub min_score: Option<f64>,
 }
 
 /// Which package, shared by every command.
@@ -102,6 +135,8 @@ pub struct TestArgs {
     /// Directory for results (default: `mutfuzz.out` in the workspace root).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub ci: CiArgs,
     /// Arguments for the test binaries' listing (filters, `--skip`, `--include-ignored`).
     #[arg(last = true, value_name = "TEST ARGS")]
     pub test_args: Vec<String>,
@@ -260,6 +295,13 @@ pub struct ScoreArgs {
     /// mutant running then is killed by `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     pub hang_timeout: f64,
+    /// How the corpus files encode inputs: `mutfuzz` (choice sequences, as `fuzz` stores
+    /// them) or `arbitrary` (raw bytes, as cargo-fuzz and libFuzzer store them, decoded
+    /// with `Arbitrary::arbitrary_take_rest` as `fuzz_target!(|x: T| …)` does).
+    #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
+    pub format: String,
+    #[command(flatten)]
+    pub ci: CiArgs,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]

@@ -41,6 +41,7 @@ use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
+use crate::raw::RawDecoder;
 use crate::score::{SCORE_BUDGET, ScoreEvent, score};
 use crate::workers::Workers;
 
@@ -48,6 +49,13 @@ use crate::workers::Workers;
 pub const EXIT_ERROR: i32 = 2;
 
 type Runner = Box<dyn Fn(&Args) -> Result<i32, String>>;
+
+/// One registered target: the function, its oracle, and its cargo-fuzz decoder.
+struct Target<T, O> {
+    target: fn(T) -> O,
+    compare: Option<fn(&O, &O) -> bool>,
+    raw: Option<RawDecoder<T>>,
+}
 
 /// The targets of one harness binary; built by [`targets!`](crate::targets).
 #[derive(Default)]
@@ -67,7 +75,7 @@ impl Registry {
         name: &'static str,
         target: fn(T) -> O,
     ) {
-        self.targets.push((name, Box::new(move |args| dispatch(args, target, None))));
+        self.add_target(name, target, None, None);
     }
 
     /// Register `target`, judged by `compare(original, mutant)` (true when they agree).
@@ -77,7 +85,21 @@ impl Registry {
         target: fn(T) -> O,
         compare: fn(&O, &O) -> bool,
     ) {
-        self.targets.push((name, Box::new(move |args| dispatch(args, target, Some(compare)))));
+        self.add_target(name, target, Some(compare), None);
+    }
+
+    /// Register `target`, judged by `compare` (or equal `Debug` renderings), reading
+    /// files in cargo-fuzz's format with `raw` (`--format arbitrary`) when its input
+    /// type implements `Arbitrary` ([`targets!`](crate::targets) finds that out).
+    pub fn add_target<T: Gen + Debug + 'static, O: Debug + 'static>(
+        &mut self,
+        name: &'static str,
+        target: fn(T) -> O,
+        compare: Option<fn(&O, &O) -> bool>,
+        raw: Option<RawDecoder<T>>,
+    ) {
+        let t = Target { target, compare, raw };
+        self.targets.push((name, Box::new(move |args| dispatch(args, &t))));
     }
 
     /// Run the command line and exit.
@@ -101,7 +123,7 @@ impl Registry {
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
                  [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE | run <target> FILE; targets: {}",
+                 --mutants FILE --out FILE [--format mutfuzz|arbitrary] | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -145,6 +167,8 @@ pub struct Args {
     verify_pruning: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
+    /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
+    format: Option<String>,
 }
 
 impl Args {
@@ -169,6 +193,13 @@ impl Args {
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
                 "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
+                "--format" => {
+                    let f = value(word)?;
+                    if f != "mutfuzz" && f != "arbitrary" {
+                        return Err(format!("--format is mutfuzz or arbitrary, not {f:?}"));
+                    }
+                    a.format = Some(f);
+                }
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -194,13 +225,13 @@ fn oracle_for<O: Debug + 'static>(compare: Option<fn(&O, &O) -> bool>) -> Box<dy
 
 fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
-    target: fn(T) -> O,
-    compare: Option<fn(&O, &O) -> bool>,
+    t: &Target<T, O>,
 ) -> Result<i32, String> {
+    let (target, compare) = (t.target, t.compare);
     match args.command.as_str() {
         "fuzz" => fuzz(args, target, compare),
-        "score" => score_corpus(args, target, compare),
-        "run" => run_one(args, target),
+        "score" => score_corpus(args, target, compare, raw_decoder(args, t)?),
+        "run" => run_one(args, target, raw_decoder(args, t)?),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
         other => Err(format!("unknown command {other:?}: use list, fuzz, score, run or worker")),
     }
@@ -307,10 +338,29 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     Ok(0)
 }
 
+/// The decoder `--format` asks for: none for choice sequences, cargo-fuzz's for
+/// `arbitrary` (an error when the target's input type is not `Arbitrary`).
+fn raw_decoder<T: 'static, O>(args: &Args, t: &Target<T, O>) -> Result<Option<RawDecoder<T>>, String> {
+    if args.format.as_deref() != Some("arbitrary") {
+        return Ok(None);
+    }
+    match t.raw {
+        Some(decode) => Ok(Some(decode)),
+        None => Err(format!(
+            "target {:?} takes a `{}`, which does not implement `arbitrary::Arbitrary`, so files in \
+             cargo-fuzz's format cannot be decoded for it; give the target a type that implements \
+             both `Gen` and `Arbitrary` (the type of the cargo-fuzz target, or `mutfuzz::Arb<T>`)",
+            args.target,
+            std::any::type_name::<T>()
+        )),
+    }
+}
+
 fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
+    raw: Option<RawDecoder<T>>,
 ) -> Result<i32, String> {
     let corpus = args.need(&args.corpus, "--corpus DIR")?;
     let out = args.need(&args.out, "--out FILE")?;
@@ -330,6 +380,18 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         }
     }
     inputs.sort();
+    if let Some(decode) = raw {
+        // As cargo-fuzz's `fuzz_target!` does, the target never sees a rejected file.
+        let before = inputs.len();
+        inputs.retain(|(_, bytes)| decode(bytes).is_some());
+        if inputs.len() < before {
+            eprintln!(
+                "{} of {before} files left out: `Arbitrary` rejects them (shorter than the type's \
+                 size hint, or refused), so cargo-fuzz's target never runs on them",
+                before - inputs.len()
+            );
+        }
+    }
     // Mutants already decided by an earlier (interrupted) run are kept. Opening the
     // writer first cuts off a line a killed run left incomplete.
     let (mut file, _) = JsonlWriter::open(out).map_err(|e| e.to_string())?;
@@ -345,6 +407,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         &done,
         Limits::default(),
         SCORE_BUDGET,
+        raw,
         |line| {
             if let Err(e) = file.append(line) {
                 write_error.get_or_insert(e);
@@ -364,12 +427,22 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
 fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
     target: fn(T) -> O,
+    raw: Option<RawDecoder<T>>,
 ) -> Result<i32, String> {
     let Some(file) = args.positional.first() else {
         return Err("`run` needs the input file: run <target> FILE".to_owned());
     };
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read input {file}: {e}"))?;
-    let value: T = Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw();
+    let value: T = match raw {
+        Some(decode) => match decode(&bytes) {
+            Some(value) => value,
+            None => {
+                println!("input: rejected by `Arbitrary`: cargo-fuzz's target does not run on it");
+                return Ok(0);
+            }
+        },
+        None => Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw(),
+    };
     println!("input: {value:#?}");
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target(value))) {
         Ok(output) => {
@@ -401,10 +474,20 @@ macro_rules! targets {
 #[macro_export]
 macro_rules! __mutfuzz_add_target {
     ($registry:ident, $name:ident) => {
-        $registry.add(stringify!($name), $name as fn(_) -> _)
+        $registry.add_target(
+            stringify!($name),
+            $name as fn(_) -> _,
+            None,
+            $crate::__mutfuzz_raw_decoder!($name),
+        )
     };
     ($registry:ident, $name:ident, $cmp:path) => {
-        $registry.add_with_compare(stringify!($name), $name as fn(_) -> _, $cmp)
+        $registry.add_target(
+            stringify!($name),
+            $name as fn(_) -> _,
+            Some($cmp),
+            $crate::__mutfuzz_raw_decoder!($name),
+        )
     };
 }
 

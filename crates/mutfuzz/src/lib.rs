@@ -78,6 +78,7 @@ mod input;
 pub mod mutants;
 pub mod oracle;
 mod panics;
+pub mod raw;
 pub mod schedule;
 pub mod score;
 pub mod select;

@@ -11,6 +11,7 @@ use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::Oracle;
+use crate::raw::RawDecoder;
 use crate::trial::{Executor, judge};
 
 /// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
@@ -29,6 +30,7 @@ pub enum ScoreEvent<'a> {
 /// Score `inputs` (name, bytes) against every mutant not in `done`: each input's
 /// original run once, then each undecided mutant whose site it reaches. `line` receives
 /// each verdict as it is decided (kills at once, survivors and uncovered at the end).
+/// With `raw`, inputs are files in cargo-fuzz's format, each one the decoder accepts.
 #[allow(clippy::too_many_arguments)]
 pub fn score<T: Gen, O: Debug>(
     target: impl Fn(T) -> O + 'static,
@@ -38,11 +40,15 @@ pub fn score<T: Gen, O: Debug>(
     done: &HashSet<u32>,
     limits: Limits,
     budget: Budget,
+    raw: Option<RawDecoder<T>>,
     mut line: impl FnMut(&ScoreLine),
     mut events: impl FnMut(ScoreEvent<'_>),
 ) {
     let _guard = RunGuard::start();
     let mut exec = Executor::new(Box::new(target), limits);
+    if let Some(decode) = raw {
+        exec = exec.with_raw(decode);
+    }
     let table = mutants.iter().map(|m| m.site as usize + 1).max().unwrap_or(1).max(1024);
     let mut open: Vec<MutantInfo> = mutants.iter().copied().filter(|m| !done.contains(&m.id)).collect();
     let mut seen: HashSet<u32> = HashSet::new();
