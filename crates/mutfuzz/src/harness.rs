@@ -45,6 +45,9 @@ use crate::raw::RawDecoder;
 use crate::score::{SCORE_BUDGET, ScoreEvent, score};
 use crate::workers::Workers;
 
+/// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
+const COMMANDS: [&str; 5] = ["list", "fuzz", "score", "run", "worker"];
+
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
 
@@ -102,10 +105,31 @@ impl Registry {
         self.targets.push((name, Box::new(move |args| dispatch(args, &t))));
     }
 
-    /// Run the command line and exit.
+    /// Run the command line and exit: `cargo mutfuzz`'s commands, or libFuzzer's
+    /// command line (see [`crate::libfuzzer`]).
     pub fn main(self) -> ! {
-        let argv: Vec<String> = std::env::args().skip(1).collect();
-        let code = match self.run(&argv) {
+        // ClusterFuzz takes a binary holding this symbol name for a fuzz target.
+        std::hint::black_box(&crate::libfuzzer::MARKER);
+        let mut all = std::env::args();
+        let argv0 = all.next().unwrap_or_default();
+        let argv: Vec<String> = all.collect();
+        let result = match self.libfuzzer_target(&argv0, &argv, std::env::var("MUTFUZZ_TARGET").ok()) {
+            Some(Ok(target)) => {
+                let args = Args {
+                    command: "libfuzzer".into(),
+                    target: target.into(),
+                    positional: argv,
+                    ..Args::default()
+                };
+                self.targets
+                    .iter()
+                    .find(|(n, _)| *n == target)
+                    .map_or(Ok(EXIT_ERROR), |(_, runner)| runner(&args))
+            }
+            Some(Err(message)) => Err(message),
+            None => self.run(&argv),
+        };
+        let code = match result {
             Ok(code) => code,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -114,6 +138,44 @@ impl Registry {
         };
         let _ = std::io::stdout().flush();
         std::process::exit(code)
+    }
+
+    /// The target a libFuzzer command line runs, when `argv` is one: not one of our
+    /// commands, and the binary named after a target (`<target>` or `<target>_fuzzer`),
+    /// or `MUTFUZZ_TARGET` set, or libFuzzer flags or paths given to a one-target harness.
+    fn libfuzzer_target(
+        &self,
+        argv0: &str,
+        argv: &[String],
+        env_target: Option<String>,
+    ) -> Option<Result<&'static str, String>> {
+        if argv.first().is_some_and(|a| COMMANDS.contains(&a.as_str())) {
+            return None;
+        }
+        let find = |name: &str| self.targets.iter().map(|(n, _)| *n).find(|n| *n == name);
+        let file = Path::new(argv0).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some(t) = find(&file).or_else(|| file.strip_suffix("_fuzzer").and_then(find)) {
+            return Some(Ok(t));
+        }
+        if let Some(name) = env_target {
+            return Some(find(&name).ok_or_else(|| {
+                let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
+                format!("MUTFUZZ_TARGET={name:?} is not a target; targets: {}", names.join(", "))
+            }));
+        }
+        let libfuzzer_like = argv.first().is_some_and(|a| a.starts_with('-') || Path::new(a).exists());
+        match &self.targets[..] {
+            _ if !libfuzzer_like => None,
+            [(only, _)] => Some(Ok(*only)),
+            many => {
+                let names: Vec<&str> = many.iter().map(|(n, _)| *n).collect();
+                Some(Err(format!(
+                    "a libFuzzer command line runs one target: name the binary after it (<target> or \
+                     <target>_fuzzer) or set MUTFUZZ_TARGET; targets: {}",
+                    names.join(", ")
+                )))
+            }
+        }
     }
 
     /// Run one command line (without the program name); returns the exit code.
@@ -233,6 +295,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "score" => score_corpus(args, target, compare, raw_decoder(args, t)?),
         "run" => run_one(args, target, raw_decoder(args, t)?),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
+        "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
         other => Err(format!("unknown command {other:?}: use list, fuzz, score, run or worker")),
     }
 }
@@ -514,5 +577,29 @@ mod tests {
         r.add("double", double);
         assert!(r.run(&argv(&["fuzz", "nope"])).unwrap_err().contains("no target named \"nope\""));
         assert!(r.run(&argv(&["fuzz", "double"])).unwrap_err().contains("needs --state DIR"));
+    }
+
+    fn triple(x: u8) -> u16 {
+        u16::from(x) * 3
+    }
+
+    #[test]
+    fn a_libfuzzer_command_line_runs_the_target_the_binary_is_named_after() {
+        let mut r = Registry::new();
+        r.add("double", double);
+        r.add("triple", triple);
+        let lf = |argv0: &str, args: &[&str], env: Option<&str>| {
+            r.libfuzzer_target(argv0, &argv(args), env.map(str::to_owned))
+        };
+        assert_eq!(lf("/out/triple", &["-runs=10", "corpus"], None), Some(Ok("triple")));
+        assert_eq!(lf("/out/double_fuzzer", &[], None), Some(Ok("double")));
+        assert_eq!(lf("/out/harness", &["-runs=1"], Some("double")), Some(Ok("double")));
+        // Our own commands are never libFuzzer's, whatever the binary is called.
+        assert_eq!(lf("/out/triple", &["worker", "triple"], None), None);
+        assert_eq!(lf("/out/harness", &[], None), None);
+        assert!(lf("/out/harness", &["-runs=1"], None).unwrap().unwrap_err().contains("MUTFUZZ_TARGET"));
+        let mut one = Registry::new();
+        one.add("double", double);
+        assert_eq!(one.libfuzzer_target("h", &argv(&["-runs=1"]), None), Some(Ok("double")));
     }
 }

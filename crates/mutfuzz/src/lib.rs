@@ -75,6 +75,7 @@ mod r#gen;
 pub mod guidance;
 pub mod harness;
 mod input;
+pub mod libfuzzer;
 pub mod mutants;
 pub mod oracle;
 mod panics;
