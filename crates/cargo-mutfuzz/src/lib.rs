@@ -6,6 +6,7 @@
 
 pub mod baseline;
 pub mod binaries;
+mod build_cmd;
 pub mod cargo_build;
 pub mod console;
 pub mod diagnostics;
@@ -78,6 +79,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Run(a) => run_cmd::run(a),
         Command::Eval(a) => eval_cmd::run(a),
         Command::Merge(a) => merge_cmd::run(a),
+        Command::Build(a) => build_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -33,6 +33,9 @@ pub enum Command {
     Run(RunArgs),
     /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
     Eval(EvalArgs),
+    /// Build the harness and copy it out as one libFuzzer-style binary per target (with
+    /// its mutant catalog), for ClusterFuzzLite and OSS-Fuzz.
+    Build(BuildArgs),
     /// Combine the results of `test --shard k/n` (or `score --shard k/n`) runs into one.
     Merge(MergeArgs),
 }
@@ -51,6 +54,23 @@ pub struct CiArgs {
     /// Only the mutants on lines this unified diff adds or changes (`git diff` output).
     #[arg(long, value_name = "FILE", help_heading = "CI")]
     pub in_diff: Option<PathBuf>,
+}
+
+/// `cargo mutfuzz build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The targets: functions named in the harness's `mutfuzz::targets!`.
+    #[arg(required = true, value_name = "TARGET")]
+    pub targets: Vec<String>,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Where to put `<TARGET>` (the harness, taking libFuzzer's command line when named
+    /// so) and `<TARGET>.mutants.json` (its mutant catalog), as into `$OUT`.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: PathBuf,
+    /// Build the schema and harness unoptimized (the dev profile).
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
 }
 
 /// `cargo mutfuzz merge`.

@@ -410,7 +410,7 @@ fn raw_decoder<T: 'static, O>(args: &Args, t: &Target<T, O>) -> Result<Option<Ra
     match t.raw {
         Some(decode) => Ok(Some(decode)),
         None => Err(format!(
-            "target {:?} takes a `{}`, which does not implement `arbitrary::Arbitrary`, so files in \
+            "the input type of target {:?}, `{}`, does not implement `arbitrary::Arbitrary`, so files in \
              cargo-fuzz's format cannot be decoded for it; give the target a type that implements \
              both `Gen` and `Arbitrary` (the type of the cargo-fuzz target, or `mutfuzz::Arb<T>`)",
             args.target,

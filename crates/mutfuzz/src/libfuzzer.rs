@@ -322,7 +322,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         guidance,
         // Every mutant run goes to the worker, so a mutant that kills its process ends
         // only the worker.
-        parallel_min_work: 0,
+        isolate_mutants: true,
         dir: out_dir.map(|_| state.to_path_buf()),
         corpus_dir: out_dir.cloned(),
         ..Config::default()
