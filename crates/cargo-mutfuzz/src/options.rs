@@ -362,6 +362,10 @@ pub struct RunArgs {
     pub input: PathBuf,
     #[command(flatten)]
     pub package: PackageArgs,
+    /// How the file encodes its input: `mutfuzz` (a choice sequence) or `arbitrary`
+    /// (raw bytes, as cargo-fuzz keeps a corpus or a crash).
+    #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
+    pub format: String,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]

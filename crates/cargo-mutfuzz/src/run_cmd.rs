@@ -18,7 +18,13 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let input = std::path::absolute(&args.input)?;
     let built = harness::build(&args.package, &args.target, args.dev)?;
     let status = built
-        .command(&["run".as_ref(), args.target.as_ref(), input.as_os_str()])
+        .command(&[
+            "run".as_ref(),
+            args.target.as_ref(),
+            input.as_os_str(),
+            "--format".as_ref(),
+            args.format.as_ref(),
+        ])
         .status()
         .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
     Ok(match status.code() {

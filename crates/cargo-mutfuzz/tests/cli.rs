@@ -363,11 +363,8 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     assert!(merged.get("shard").is_none());
     assert_eq!(merged["summary"], whole["summary"]);
     assert_eq!(lists(&tmp.path().join("merged")), lists(&tmp.path().join("whole")));
-    // Which tests caught each mutant, too.
-    let failing = |v: &Value| -> Vec<Value> {
-        v["outcomes"].as_array().unwrap().iter().map(|o| o["failing_tests"].clone()).collect()
-    };
-    assert_eq!(failing(&merged), failing(&whole));
+    // (Which test catches a mutant first is not compared: the cheapest binary runs first,
+    // by the baseline's times, which vary from run to run, sharded or not.)
     assert_eq!(
         std::fs::read_dir(tmp.path().join("merged/log")).unwrap().count(),
         std::fs::read_dir(tmp.path().join("whole/log")).unwrap().count()

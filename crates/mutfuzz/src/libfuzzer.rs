@@ -291,7 +291,7 @@ fn run_files<T: Gen + Debug + 'static, O: Debug + 'static>(flags: &Flags, target
         let value: T = Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw();
         // The panic hook prints the message and where.
         if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target(value))).is_err() {
-            eprintln!("==={}== ERROR: libFuzzer: deadly signal", std::process::id());
+            eprintln!("=={}== ERROR: libFuzzer: deadly signal", std::process::id());
             return flags.error_exitcode;
         }
         eprintln!("Executed {} in {} ms", path.display(), start.elapsed().as_millis());
@@ -396,6 +396,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         campaign.run_trials(1).map_err(|e| e.to_string())?;
         let s = campaign.stats();
         if let Some(failure) = campaign.failures().first() {
+            // libFuzzer never keeps a crashing input in the corpus; the campaign may
+            // have (it reached new code).
+            if let Some(dir) = out_dir {
+                let _ = std::fs::remove_file(dir.join(&failure.name));
+            }
             return crash(flags, failure.input.as_bytes(), &failure.message, failure.location.as_deref());
         }
         if !inited && s.trials >= seeds as u64 {
