@@ -319,6 +319,11 @@ fn a_cargo_mutants_config_is_read_and_named() {
     assert!(text.contains("clamp_percent"), "{text}");
 }
 
+/// `outcomes.json` of the results directory `dir`.
+fn outcomes_in(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("outcomes.json")).unwrap()).unwrap()
+}
+
 /// The files of a results directory that an unsharded run and a merge both write.
 fn lists(dir: &Path) -> Vec<(String, String)> {
     ["mutants.json", "caught.txt", "missed.txt", "timeout.txt", "unviable.txt", "not_covered.txt"]
@@ -338,7 +343,7 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(&format!("Shard {k}: ")), "{stderr}");
-        let outcomes = read_outcomes(&tmp.path().join(&k[..1]));
+        let outcomes = outcomes_in(&tmp.path().join(&k[..1]));
         assert_eq!(outcomes["shard"], k);
         shard_lines.push(common::outcome_lines(&outcomes));
     }
@@ -357,8 +362,8 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "-o", &dir("whole")]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 
-    let merged = read_outcomes(&tmp.path().join("merged"));
-    let whole = read_outcomes(&tmp.path().join("whole"));
+    let merged = outcomes_in(&tmp.path().join("merged"));
+    let whole = outcomes_in(&tmp.path().join("whole"));
     assert_eq!(common::outcome_lines(&merged), common::outcome_lines(&whole));
     assert!(merged.get("shard").is_none());
     assert_eq!(merged["summary"], whole["summary"]);
@@ -413,7 +418,7 @@ fn in_diff_tests_only_the_mutants_on_changed_lines_and_min_score_sets_the_exit_c
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(5), "{stderr}");
     assert!(stderr.contains("In the diff: 12 of 95 mutants"), "{stderr}");
-    let outcomes = read_outcomes(&tmp.path().join("mutfuzz.out"));
+    let outcomes = outcomes_in(&tmp.path().join("mutfuzz.out"));
     // The mutants on line 47, and the replacements of the body that holds it.
     assert_eq!(
         common::outcome_lines(&outcomes),
