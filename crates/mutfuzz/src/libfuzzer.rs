@@ -374,7 +374,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             edges: s.edges,
             corpus: s.corpus,
             corpus_bytes: c.corpus().entries().iter().map(|e| e.input.as_bytes().len()).sum(),
-            execs_per_sec: if secs == 0 { s.trials } else { s.trials / secs },
+            execs_per_sec: s.trials.checked_div(secs).unwrap_or(s.trials),
             rss_mb: rss_mb(),
             kills: s.mutants_killed,
         }
