@@ -465,7 +465,17 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
 }
 
 fn score_run(built: &Built, target: &str, dir: &RunDir) -> Result<RunScore> {
-    let Some(scored) = score_cmd::score_corpus(built, target, &dir.corpus, &dir.score_lines, SCORE_HANG)?
+    let Some(scored) = score_cmd::score_corpus(
+        built,
+        target,
+        &dir.corpus,
+        &dir.score_lines,
+        SCORE_HANG,
+        &score_cmd::ScoreHow {
+            selection: &crate::selection::Selection::all(&built.discovery.mutants),
+            format: "mutfuzz",
+        },
+    )?
     else {
         return Err(exit_code::interrupted());
     };

@@ -12,6 +12,9 @@ pub const FOUND_PROBLEMS: i32 = 2;
 pub const TIMEOUT: i32 = 3;
 /// The package does not build, or its tests fail, without any mutant active.
 pub const BASELINE_FAILED: i32 = 4;
+/// `--min-score P` was given and the mutation score is below P (whatever else was found:
+/// with a minimum, the score decides, not single missed mutants).
+pub const BELOW_MIN_SCORE: i32 = 5;
 /// mutfuzz itself failed (an I/O error, cargo could not be run, …).
 pub const SOFTWARE: i32 = 70;
 /// Interrupted by Ctrl-C, SIGTERM or SIGHUP (as a shell reports Ctrl-C: 128 + SIGINT).

@@ -6,6 +6,7 @@
 
 pub mod baseline;
 pub mod binaries;
+mod build_cmd;
 pub mod caps;
 pub mod cargo_build;
 pub mod console;
@@ -28,6 +29,7 @@ pub mod lint_check;
 pub mod lints;
 pub mod list;
 pub mod loader;
+mod merge_cmd;
 mod mutants_cmd;
 pub mod mutants_first;
 pub mod options;
@@ -44,6 +46,7 @@ pub mod sandbox;
 pub mod schema_build;
 mod score_cmd;
 pub mod scratch;
+pub mod selection;
 pub mod status;
 pub mod supervise;
 mod test_cmd;
@@ -83,6 +86,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Eval(a) => eval_cmd::run(a),
         Command::Report(a) => report_cmd::run(a),
         Command::Export(a) => export_cmd::run(a),
+        Command::Merge(a) => merge_cmd::run(a),
+        Command::Build(a) => build_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -38,6 +38,59 @@ pub enum Command {
     Report(ReportArgs),
     /// Write a target's corpus as a regression test under tests/, replaying each input.
     Export(ExportArgs),
+    /// Build the harness and copy it out as one libFuzzer-style binary per target (with
+    /// its mutant catalog), for ClusterFuzzLite and OSS-Fuzz.
+    Build(BuildArgs),
+    /// Combine the results of `test --shard k/n` (or `score --shard k/n`) runs into one.
+    Merge(MergeArgs),
+}
+
+/// The switches that make a run a CI step, shared by `test` and `score`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CiArgs {
+    /// Exit with code 5 when the mutation score is below P percent (test: caught and
+    /// timed-out mutants over viable ones; score: killed over viable).
+    #[arg(long, value_name = "P", value_parser = crate::selection::parse_min_score, help_heading = "CI")]
+    pub min_score: Option<f64>,
+    /// Run only the k-th of n parts of the mutants (whole sites, dealt round-robin in
+    /// catalog order); combine the parts with `cargo mutfuzz merge`.
+    #[arg(long, value_name = "k/n", help_heading = "CI")]
+    pub shard: Option<crate::selection::Shard>,
+    /// Only the mutants on lines this unified diff adds or changes (`git diff` output).
+    #[arg(long, value_name = "FILE", help_heading = "CI")]
+    pub in_diff: Option<PathBuf>,
+}
+
+/// `cargo mutfuzz build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The targets: functions named in the harness's `mutfuzz::targets!`.
+    #[arg(required = true, value_name = "TARGET")]
+    pub targets: Vec<String>,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Where to put `<TARGET>` (the harness, taking libFuzzer's command line when named
+    /// so) and `<TARGET>.mutants.json` (its mutant catalog), as into `$OUT`.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: PathBuf,
+    /// Build the schema and harness unoptimized (the dev profile).
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
+}
+
+/// `cargo mutfuzz merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' results: `mutfuzz.out` directories of `test --shard`, or `score.json`
+    /// files (or directories holding one) of `score --shard`; one per shard.
+    #[arg(required = true, value_name = "SHARD")]
+    pub inputs: Vec<PathBuf>,
+    /// Where to write the merged result: a directory with the files of an unsharded run.
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: PathBuf,
+    /// Exit with code 5 when the merged score is below P percent.
+    #[arg(long, value_name = "P", value_parser = crate::selection::parse_min_score)]
+    pub min_score: Option<f64>,
 }
 
 /// Which package, shared by every command.
@@ -124,6 +177,8 @@ pub struct TestArgs {
     /// opening network connections.
     #[arg(long)]
     pub no_sandbox: bool,
+    #[command(flatten)]
+    pub ci: CiArgs,
     /// Arguments for the test binaries' listing (filters, `--skip`, `--include-ignored`).
     #[arg(last = true, value_name = "TEST ARGS")]
     pub test_args: Vec<String>,
@@ -332,6 +387,13 @@ pub struct ScoreArgs {
     /// (default 64MiB, or `max_output` in mutfuzz.toml; `0`: none).
     #[arg(long, value_name = "SIZE", value_parser = size)]
     pub max_output: Option<String>,
+    /// How the corpus files encode inputs: `mutfuzz` (choice sequences, as `fuzz` stores
+    /// them) or `arbitrary` (raw bytes, as cargo-fuzz and libFuzzer store them, decoded
+    /// with `Arbitrary::arbitrary_take_rest` as `fuzz_target!(|x: T| …)` does).
+    #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
+    pub format: String,
+    #[command(flatten)]
+    pub ci: CiArgs,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
@@ -386,6 +448,10 @@ pub struct RunArgs {
     pub input: PathBuf,
     #[command(flatten)]
     pub package: PackageArgs,
+    /// How the file encodes its input: `mutfuzz` (a choice sequence) or `arbitrary`
+    /// (raw bytes, as cargo-fuzz keeps a corpus or a crash).
+    #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
+    pub format: String,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]

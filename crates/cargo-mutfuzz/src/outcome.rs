@@ -1,8 +1,12 @@
-//! The fixed vocabulary of mutant outcomes in test mode, and their tally.
+//! The fixed vocabulary of mutant outcomes in test mode, their tally, and
+//! `outcomes.json` as a type (written by `test`, read back by `merge`).
 
 use serde::{Deserialize, Serialize};
 
 use mutfuzz_mutate::Mutant;
+
+use crate::selection::Shard;
+use crate::viability::Round;
 
 /// What the test suite did about one mutant (names as in cargo-mutants).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -76,7 +80,7 @@ pub struct MutantOutcome {
 }
 
 /// Counts by outcome.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     /// Total mutants.
     pub total: usize,
@@ -91,12 +95,72 @@ pub struct Summary {
     /// Not covered.
     pub not_covered: usize,
     /// Not run: the command was interrupted first (only in an interrupted run).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub not_run: usize,
     /// Whether the command was interrupted (Ctrl-C, SIGTERM, SIGHUP) before every
     /// mutant had its outcome.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+}
+
+/// `outcomes.json`: a `test` run's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OutcomesFile {
+    /// The version of cargo-mutfuzz that wrote it.
+    pub mutfuzz_version: String,
+    /// Counts by outcome.
+    pub summary: Summary,
+    /// Wall time of the run (of a merged run: its longest shard's).
+    pub total_seconds: f64,
+    /// The rounds of the schema build.
+    pub schema_build: Vec<Round>,
+    /// The viability cache held `schema_build`'s result: this run built once.
+    pub schema_build_cached: bool,
+    /// `None` when interrupted before the baseline ran.
+    pub baseline: Option<BaselineSummary>,
+    /// The part of the mutants this run covered (`--shard k/n`); absent for every mutant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Every mutant the run covered, in catalog order.
+    pub outcomes: Vec<MutantOutcome>,
+}
+
+/// The unmutated tests' run, as `outcomes.json` records it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BaselineSummary {
+    /// Test binaries (and doctest runners).
+    pub binaries: usize,
+    /// Tests.
+    pub tests: usize,
+    /// Wall time.
+    pub seconds: f64,
+    /// Why the unmutated package cannot serve as a baseline (exit code 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<BaselineFailed>,
+}
+
+/// The baseline's failure, as `outcomes.json` records it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BaselineFailed {
+    /// The failing (or hanging) test; none when the package does not build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    /// `does not build`, `fails (exit code 101)`, `did not finish within 5m`.
+    pub reason: String,
+    /// The compiler's messages, or the end of the test's output.
+    pub output: String,
+}
+
+impl BaselineSummary {
+    /// A baseline that failed.
+    pub fn failed(test: Option<String>, reason: &str, output: String) -> BaselineSummary {
+        BaselineSummary {
+            binaries: 0,
+            tests: 0,
+            seconds: 0.0,
+            failure: Some(BaselineFailed { test, reason: reason.to_owned(), output }),
+        }
+    }
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -119,6 +183,25 @@ impl Summary {
         }
         s.interrupted = s.not_run > 0;
         s
+    }
+
+    /// The mutation score, in percent: caught and timed-out mutants (a runaway the tests
+    /// end is detected, as PIT counts it) over the viable ones that ran or are not
+    /// covered. With no viable mutant, 100: there is nothing to detect.
+    pub fn score_percent(&self) -> f64 {
+        let viable = self.total - self.unviable - self.not_run;
+        if viable == 0 { 100.0 } else { (self.caught + self.timeout) as f64 * 100.0 / viable as f64 }
+    }
+
+    /// The exit code for these counts with `--min-score` (see [`crate::exit_code`]): with
+    /// a minimum, the score decides.
+    pub fn exit_code_with(&self, min_score: Option<f64>) -> i32 {
+        match min_score {
+            Some(_) if self.interrupted => crate::interrupt::EXIT_CODE,
+            Some(min) if self.score_percent() < min => crate::exit_code::BELOW_MIN_SCORE,
+            Some(_) => crate::exit_code::SUCCESS,
+            None => self.exit_code(),
+        }
     }
 
     /// The exit code for these counts (see [`crate::exit_code`]).
@@ -164,6 +247,16 @@ mod tests {
         assert_eq!(summary(3, 0, 0, 1).exit_code(), 2);
         assert_eq!(summary(3, 0, 1, 0).exit_code(), 3);
         assert_eq!(Summary { interrupted: true, ..summary(3, 1, 0, 0) }.exit_code(), 130);
+    }
+
+    #[test]
+    fn a_minimum_score_decides_the_exit_code() {
+        let s = Summary { total: 10, unviable: 2, ..summary(5, 2, 1, 0) };
+        assert_eq!(s.score_percent(), 75.0);
+        assert_eq!(s.exit_code_with(None), 2);
+        assert_eq!(s.exit_code_with(Some(75.0)), 0);
+        assert_eq!(s.exit_code_with(Some(75.1)), 5);
+        assert_eq!(Summary::default().score_percent(), 100.0);
     }
 
     #[test]

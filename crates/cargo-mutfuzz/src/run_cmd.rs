@@ -19,7 +19,16 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
     // The original only reads the input: nothing but target/mutfuzz/ is writable.
     let status = built
-        .sandboxed_command(&["run".as_ref(), args.target.as_ref(), input.as_os_str()], &[])?
+        .sandboxed_command(
+            &[
+                "run".as_ref(),
+                args.target.as_ref(),
+                input.as_os_str(),
+                "--format".as_ref(),
+                args.format.as_ref(),
+            ],
+            &[],
+        )?
         .status()
         .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
     Ok(match status.code() {

@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 use mutfuzz_contract::{
     EXIT_DRIFT, KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::exit_code;
 use crate::fuzz_cmd::{MAX_STALLED_RESTARTS, check_hang_timeout, count_files};
@@ -23,6 +23,7 @@ use crate::interrupt;
 use crate::options::ScoreArgs;
 use crate::process::Exit;
 use crate::records;
+use crate::selection::{Selection, Shard};
 use crate::status::percent;
 use crate::supervise::{self, Ending};
 
@@ -68,7 +69,7 @@ impl ScoreTracker {
 }
 
 /// The numbers of the score table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     /// Killed because the output differed.
     pub output_differs: u64,
@@ -101,8 +102,14 @@ impl Table {
         percent(self.killed(), self.total - self.unviable)
     }
 
+    /// The score in percent (0 with no viable mutant, as `score.json` has it).
+    pub fn score_percent(&self) -> f64 {
+        let viable = self.total - self.unviable;
+        if viable == 0 { 0.0 } else { self.killed() as f64 * 100.0 / viable as f64 }
+    }
+
     /// Count one verdict (a valid line: a kill has its kind).
-    fn count(&mut self, line: &ScoreLine) {
+    pub fn count(&mut self, line: &ScoreLine) {
         *match (line.outcome, line.kind) {
             (ScoreOutcome::Killed, Some(KillKind::OutputDiffers)) => &mut self.output_differs,
             (ScoreOutcome::Killed, Some(KillKind::Panic)) => &mut self.panic,
@@ -145,12 +152,16 @@ impl Table {
 }
 
 /// A mutant's verdict in `score.json`: a scoring verdict, or `unviable`.
-#[derive(Clone, Copy, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-enum Verdict {
+pub enum Verdict {
+    /// Some input kills it.
     Killed,
+    /// Some input reaches it, none kills it.
     Survived,
+    /// No input reaches its site.
     NotCovered,
+    /// It does not compile.
     Unviable,
 }
 
@@ -164,26 +175,73 @@ impl From<ScoreOutcome> for Verdict {
     }
 }
 
-#[derive(Serialize)]
-struct MutantScore {
-    id: u32,
-    name: String,
-    outcome: Verdict,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<KillKind>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input: Option<String>,
+/// One mutant in `score.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MutantScore {
+    /// Its id.
+    pub id: u32,
+    /// Its name, as `cargo mutfuzz mutants` prints it.
+    pub name: String,
+    /// Its verdict.
+    pub outcome: Verdict,
+    /// How it was killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<KillKind>,
+    /// The stored input that killed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// The value that input generates, as the report shows it (`Debug`, bounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_value: Option<String>,
+    /// The original's output on it, for a kill the report sets side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_output: Option<String>,
+    /// The mutant's output on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutant_output: Option<String>,
 }
 
-#[derive(Serialize)]
-struct ScoreFile<'a> {
-    target: &'a str,
-    corpus: &'a Path,
-    inputs: usize,
-    seconds: f64,
-    summary: &'a Table,
-    score_percent: f64,
-    mutants: Vec<MutantScore>,
+impl MutantScore {
+    /// The verdict as a score line (`None` for an unviable mutant, which has none).
+    pub fn line(&self) -> Option<ScoreLine> {
+        let outcome = match self.outcome {
+            Verdict::Killed => ScoreOutcome::Killed,
+            Verdict::Survived => ScoreOutcome::Survived,
+            Verdict::NotCovered => ScoreOutcome::NotCovered,
+            Verdict::Unviable => return None,
+        };
+        Some(ScoreLine {
+            mutant: self.id,
+            outcome,
+            kind: self.kind,
+            input: self.input.clone(),
+            input_value: self.input_value.clone(),
+            original_output: self.original_output.clone(),
+            mutant_output: self.mutant_output.clone(),
+        })
+    }
+}
+
+/// `score.json`: a corpus's score (written by `score`, read back by `merge`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ScoreFile {
+    /// The fuzz target.
+    pub target: String,
+    /// The corpus scored.
+    pub corpus: std::path::PathBuf,
+    /// Files in it.
+    pub inputs: usize,
+    /// Wall time (of a merged score: its longest shard's).
+    pub seconds: f64,
+    /// The counts.
+    pub summary: Table,
+    /// Killed over viable mutants, in percent.
+    pub score_percent: f64,
+    /// The part of the mutants this score covers (`--shard k/n`); absent for every mutant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Every mutant it covers, in catalog order.
+    pub mutants: Vec<MutantScore>,
 }
 
 /// A corpus scored: every mutant's verdict, and the table.
@@ -206,36 +264,84 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         None => built.default_corpus(&args.target),
     };
     let hang = Duration::from_secs_f64(args.hang_timeout);
-    let Some(scored) = score_corpus(&built, &args.target, &corpus, &built.state.score_lines(), hang)? else {
+    let selection =
+        Selection::from_args(&built.discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    if let Some(text) = selection.describe() {
+        eprintln!("{text}");
+    }
+    let how = ScoreHow { selection: &selection, format: &args.format };
+    let Some(scored) = score_corpus(&built, &args.target, &corpus, &built.state.score_lines(), hang, &how)?
+    else {
         eprintln!("interrupted: the score is incomplete");
         return Ok(interrupt::EXIT_CODE);
     };
     let table = &scored.table;
     let mut mutants = Vec::new();
-    for m in &built.discovery.mutants {
-        let (outcome, kind, input) = if built.unviable.contains_key(&m.id) {
-            (Verdict::Unviable, None, None)
-        } else {
-            let l = &scored.verdicts[&m.id];
-            (l.outcome.into(), l.kind, l.input.clone())
+    for (i, m) in built.discovery.mutants.iter().enumerate() {
+        if !selection.selected(i) {
+            continue;
+        }
+        let score = match scored.verdicts.get(&m.id) {
+            Some(l) if !built.unviable.contains_key(&m.id) => MutantScore {
+                id: m.id,
+                name: m.name(),
+                outcome: l.outcome.into(),
+                kind: l.kind,
+                input: l.input.clone(),
+                input_value: l.input_value.clone(),
+                original_output: l.original_output.clone(),
+                mutant_output: l.mutant_output.clone(),
+            },
+            _ => MutantScore {
+                id: m.id,
+                name: m.name(),
+                outcome: Verdict::Unviable,
+                kind: None,
+                input: None,
+                input_value: None,
+                original_output: None,
+                mutant_output: None,
+            },
         };
-        mutants.push(MutantScore { id: m.id, name: m.name(), outcome, kind, input });
+        mutants.push(score);
     }
     print!("{}", table.render());
-    let viable_n = table.total - table.unviable;
     let file = ScoreFile {
-        target: &args.target,
-        corpus: &corpus,
+        target: args.target.clone(),
+        corpus: corpus.clone(),
         inputs: count_files(&corpus),
         seconds: start.elapsed().as_secs_f64(),
-        summary: table,
-        score_percent: if viable_n == 0 { 0.0 } else { table.killed() as f64 * 100.0 / viable_n as f64 },
+        summary: table.clone(),
+        score_percent: table.score_percent(),
+        shard: selection.shard,
         mutants,
     };
     let path = built.state.score();
     write_atomic(&path, (serde_json::to_string_pretty(&file)? + "\n").as_bytes())?;
     eprintln!("Scores in {}", path.display());
-    Ok(exit_code::SUCCESS)
+    Ok(min_score_exit(table, args.ci.min_score))
+}
+
+/// The exit code of a score with `--min-score`: below it [`exit_code::BELOW_MIN_SCORE`].
+/// A score of no viable mutant passes (there is nothing to kill).
+pub fn min_score_exit(table: &Table, min_score: Option<f64>) -> i32 {
+    let Some(min) = min_score else { return exit_code::SUCCESS };
+    let viable = table.total - table.unviable;
+    let below = viable > 0 && table.score_percent() < min;
+    eprintln!(
+        "Mutation score {:.1}% (killed over viable mutants): {} --min-score {min}",
+        table.score_percent(),
+        if below { "below" } else { "at or above" }
+    );
+    if below { exit_code::BELOW_MIN_SCORE } else { exit_code::SUCCESS }
+}
+
+/// What a score covers and how its corpus is read.
+pub struct ScoreHow<'a> {
+    /// The mutants scored; the others are left out of the table.
+    pub selection: &'a Selection,
+    /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
+    pub format: &'a str,
 }
 
 /// Score the inputs in `corpus` against every viable mutant of a built harness, writing
@@ -246,6 +352,7 @@ pub fn score_corpus(
     corpus: &Path,
     out: &Path,
     hang: Duration,
+    how: &ScoreHow<'_>,
 ) -> Result<Option<Scored>> {
     if !corpus.is_dir() {
         return Err(exit_code::usage(anyhow::anyhow!(
@@ -264,14 +371,37 @@ pub fn score_corpus(
             std::fs::remove_file(path).with_context(|| format!("failed to remove {}", path.display()))?;
         }
     }
-    let viable = built.viable().count();
-    eprintln!("Scoring {} viable mutants on {inputs} inputs from {}", viable, corpus.display());
+    let selection = how.selection;
+    let viable = built
+        .discovery
+        .mutants
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| selection.selected(*i) && !built.unviable.contains_key(&m.id))
+        .count();
+    let format = if how.format == "mutfuzz" { String::new() } else { format!(" (format {})", how.format) };
+    eprintln!("Scoring {viable} viable mutants on {inputs} inputs from {}{format}", corpus.display());
     let log = built.state.harness_log();
-    let viable_catalog = built.state.viable();
+    let viable_catalog = if selection.is_all() {
+        built.state.viable()
+    } else {
+        // The harness scores the mutants of the catalog it is given.
+        let path = built.state.path().join("viable-selected.json");
+        let picked: Vec<&mutfuzz_mutate::Mutant> = built
+            .discovery
+            .mutants
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| selection.selected(*i) && !built.unviable.contains_key(&m.id))
+            .map(|(_, m)| m)
+            .collect();
+        write_atomic(&path, (serde_json::to_string_pretty(&picked)? + "\n").as_bytes())?;
+        path
+    };
     let mut stalled = 0u32;
     let mut last_note = Instant::now();
     loop {
-        let a: [&OsStr; 8] = [
+        let a: [&OsStr; 10] = [
             "score".as_ref(),
             target.as_ref(),
             "--corpus".as_ref(),
@@ -280,6 +410,8 @@ pub fn score_corpus(
             viable_catalog.as_os_str(),
             "--out".as_ref(),
             out.as_os_str(),
+            "--format".as_ref(),
+            how.format.as_ref(),
         ];
         let tracker = RefCell::new(ScoreTracker::default());
         // Verdicts already written by earlier harness processes (after a restart).
@@ -378,7 +510,10 @@ pub fn score_corpus(
     }
     let mut table = Table::default();
     let mut missing = Vec::new();
-    for m in &built.discovery.mutants {
+    for (i, m) in built.discovery.mutants.iter().enumerate() {
+        if !selection.selected(i) {
+            continue;
+        }
         if built.unviable.contains_key(&m.id) {
             table.unviable += 1;
             table.total += 1;

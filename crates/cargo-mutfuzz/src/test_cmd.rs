@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use mutfuzz_mutate::{Discovery, Mutant};
-use serde::Serialize;
 
 use crate::baseline::{self, TestRecord};
 use crate::caps::Caps;
@@ -25,12 +24,13 @@ use crate::lab::{Lab, Limits};
 use crate::lint_check;
 use crate::lints;
 use crate::options::TestArgs;
-use crate::outcome::{MutantOutcome, Outcome, Summary};
+use crate::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesFile, Summary};
 use crate::output::OutputDir;
 use crate::process::Exit;
 use crate::sandbox::{Policy, Sandbox};
 use crate::schema_build;
 use crate::scratch::Scratch;
+use crate::selection::Selection;
 use crate::viability::{BuildFailure, Round};
 use crate::workspace::Workspace;
 
@@ -40,20 +40,6 @@ const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
 const DEFAULT_MINIMUM_TIMEOUT: f64 = 3.0;
 /// Seconds one unmutated test may run before the baseline is declared hung.
 const DEFAULT_BASELINE_TIMEOUT: f64 = 300.0;
-
-/// `outcomes.json`.
-#[derive(Serialize)]
-struct OutcomesFile<'a> {
-    mutfuzz_version: &'static str,
-    summary: &'a Summary,
-    total_seconds: f64,
-    schema_build: &'a [Round],
-    /// The viability cache held `schema_build`'s result: this run built once.
-    schema_build_cached: bool,
-    /// `None` when interrupted before the baseline ran.
-    baseline: Option<BaselineSummary>,
-    outcomes: &'a [MutantOutcome],
-}
 
 /// What is known so far; written out at the end, or when interrupted.
 struct Results<'a> {
@@ -65,17 +51,23 @@ struct Results<'a> {
     rounds: Vec<Round>,
     viability_cached: bool,
     baseline: Option<BaselineSummary>,
+    /// The mutants this run covers (`--in-diff`, `--shard`); the others get no outcome.
+    selection: Selection,
+    min_score: Option<f64>,
 }
 
 impl Results<'_> {
     /// Write `outcomes.json` and the lists, print the summary; returns the exit code.
     /// Mutants with no outcome yet are `not-run`.
     fn finish(self, console: &Console) -> Result<i32> {
+        let selection = &self.selection;
         let outcomes: Vec<MutantOutcome> = self
             .outcomes
             .into_iter()
             .zip(self.mutants)
-            .map(|(o, m)| {
+            .enumerate()
+            .filter(|(i, _)| selection.selected(*i))
+            .map(|(_, (o, m))| {
                 o.unwrap_or_else(|| MutantOutcome {
                     mutant: m.clone(),
                     outcome: Outcome::NotRun,
@@ -91,60 +83,33 @@ impl Results<'_> {
         let mut summary = Summary::of(&outcomes);
         // Mutants left unrun by a failed baseline were not interrupted.
         summary.interrupted &= interrupt::interrupted();
-        self.out.write_json(
-            "outcomes.json",
-            &OutcomesFile {
-                mutfuzz_version: env!("CARGO_PKG_VERSION"),
-                summary: &summary,
-                total_seconds: self.start.elapsed().as_secs_f64(),
-                schema_build: &self.rounds,
-                schema_build_cached: self.viability_cached,
-                baseline: self.baseline,
-                outcomes: &outcomes,
-            },
-        )?;
-        self.out.write_lists(&outcomes)?;
+        let file = OutcomesFile {
+            mutfuzz_version: env!("CARGO_PKG_VERSION").to_owned(),
+            summary: summary.clone(),
+            total_seconds: self.start.elapsed().as_secs_f64(),
+            schema_build: self.rounds,
+            schema_build_cached: self.viability_cached,
+            baseline: self.baseline,
+            shard: selection.shard,
+            outcomes,
+        };
+        self.out.write_json("outcomes.json", &file)?;
+        self.out.write_lists(&file.outcomes)?;
         if summary.interrupted {
             console.message("interrupted: stopped every process it had started");
         }
         if summary.interrupted || !baseline_failed {
             console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
         }
-        console.message(&format!("Results in {}", self.out.path.display()));
-        Ok(summary.exit_code())
-    }
-}
-
-#[derive(Serialize)]
-struct BaselineSummary {
-    binaries: usize,
-    tests: usize,
-    seconds: f64,
-    /// Why the unmutated package cannot serve as a baseline (exit code 4).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    failure: Option<BaselineFailed>,
-}
-
-/// The baseline's failure, as `outcomes.json` records it.
-#[derive(Serialize)]
-struct BaselineFailed {
-    /// The failing (or hanging) test; none when the package does not build.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    test: Option<String>,
-    /// `does not build`, `fails (exit code 101)`, `did not finish within 5m`.
-    reason: String,
-    /// The compiler's messages, or the end of the test's output.
-    output: String,
-}
-
-impl BaselineSummary {
-    fn failed(test: Option<String>, reason: &str, output: String) -> BaselineSummary {
-        BaselineSummary {
-            binaries: 0,
-            tests: 0,
-            seconds: 0.0,
-            failure: Some(BaselineFailed { test, reason: reason.to_owned(), output }),
+        if let Some(min) = self.min_score.filter(|_| !summary.interrupted && !baseline_failed) {
+            let verdict = if summary.score_percent() < min { "below" } else { "at or above" };
+            console.message(&format!(
+                "Mutation score {:.1}% (caught and timeout over viable mutants): {verdict} --min-score {min}",
+                summary.score_percent()
+            ));
         }
+        console.message(&format!("Results in {}", self.out.path.display()));
+        Ok(summary.exit_code_with(self.min_score))
     }
 }
 
@@ -173,6 +138,10 @@ pub fn run(args: &TestArgs) -> Result<i32> {
 
     crate::scratch::check_writable(&crate::layout::Layout::new(&ws.target_dir))?;
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
+    let selection = Selection::from_args(&discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    if let Some(text) = selection.describe() {
+        console.message(&text);
+    }
     let out = OutputDir::create(&out_path).map_err(|e| {
         exit_code::usage(anyhow::anyhow!(
             "cannot write the results directory {} ({:#}): pass a writable one with --output DIR",
@@ -180,7 +149,10 @@ pub fn run(args: &TestArgs) -> Result<i32> {
             e.root_cause()
         ))
     })?;
-    out.write_json("mutants.json", &discovery.mutants)?;
+    // The run's mutant set (every shard writes the same catalog, as an unsharded run).
+    let set: Vec<&Mutant> =
+        discovery.mutants.iter().enumerate().filter(|(i, _)| selection.in_set(*i)).map(|(_, m)| m).collect();
+    out.write_json("mutants.json", &set)?;
     let mut results = Results {
         start,
         out: &out,
@@ -189,6 +161,8 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         rounds: Vec::new(),
         viability_cached: false,
         baseline: None,
+        selection,
+        min_score: args.ci.min_score,
     };
 
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file)
@@ -224,6 +198,10 @@ fn mutation_test(
     console: &mut Console,
     results: &mut Results<'_>,
 ) -> Result<Option<i32>> {
+    if results.selection.count() == 0 {
+        console.message("No mutants to test in this selection: nothing built, nothing run");
+        return Ok(None);
+    }
     let out_path = results.out.path.clone();
     let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
     let mut scratch = Scratch::new(ws);
@@ -419,7 +397,7 @@ fn mutation_test(
     }
     let mut to_run = Vec::new();
     for (i, m) in discovery.mutants.iter().enumerate() {
-        if results.outcomes[i].is_some() {
+        if results.outcomes[i].is_some() || !results.selection.selected(i) {
             continue;
         }
         match covering.get(&m.site) {
@@ -498,8 +476,14 @@ fn lint_verdicts(
             .mutants
             .iter()
             .zip(&results.outcomes)
-            .filter(|(m, o)| o.is_none() && m.package == p.name && lints::deletes_code(m.operator))
-            .map(|(m, _)| m)
+            .enumerate()
+            .filter(|(i, (m, o))| {
+                results.selection.selected(*i)
+                    && o.is_none()
+                    && m.package == p.name
+                    && lints::deletes_code(m.operator)
+            })
+            .map(|(_, (m, _))| m)
             .collect();
         if denied.is_empty() || at_risk.is_empty() {
             continue;

@@ -363,3 +363,134 @@ fn a_dev_dependency_needed_without_being_named_is_put_back() {
     let outcomes = read_outcomes(&crate_dir);
     assert_eq!(outcomes["summary"]["caught"], outcomes["summary"]["total"], "{}", outcomes["summary"]);
 }
+
+/// `outcomes.json` of the results directory `dir`.
+fn outcomes_in(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("outcomes.json")).unwrap()).unwrap()
+}
+
+/// The files of a results directory that an unsharded run and a merge both write.
+fn lists(dir: &Path) -> Vec<(String, String)> {
+    ["mutants.json", "caught.txt", "missed.txt", "timeout.txt", "unviable.txt", "not_covered.txt"]
+        .iter()
+        .map(|f| (f.to_string(), std::fs::read_to_string(dir.join(f)).unwrap()))
+        .collect()
+}
+
+#[test]
+fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
+    let tmp = copy_example("textstats");
+    let m = manifest(tmp.path());
+    let dir = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    let mut shard_lines = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "--shard", k, "-o", &dir(&k[..1])]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("Shard {k}: ")), "{stderr}");
+        let outcomes = outcomes_in(&tmp.path().join(&k[..1]));
+        assert_eq!(outcomes["shard"], k);
+        shard_lines.push(common::outcome_lines(&outcomes));
+    }
+    // Each shard has part of the mutants, none twice.
+    let (one, two) = (shard_lines[0].lines().count(), shard_lines[1].lines().count());
+    assert!(one > 0 && two > 0 && one + two == 95, "{one} + {two}");
+
+    let out = mutfuzz(&["merge", "-o", &dir("merged"), &dir("2"), &dir("1")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The exit code an unsharded run gives.
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("95 mutants: 73 caught, 9 missed, 3 timeout, 3 unviable, 7 not covered"),
+        "{stderr}"
+    );
+    let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "-o", &dir("whole")]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let merged = outcomes_in(&tmp.path().join("merged"));
+    let whole = outcomes_in(&tmp.path().join("whole"));
+    assert_eq!(common::outcome_lines(&merged), common::outcome_lines(&whole));
+    assert!(merged.get("shard").is_none());
+    assert_eq!(merged["summary"], whole["summary"]);
+    assert_eq!(lists(&tmp.path().join("merged")), lists(&tmp.path().join("whole")));
+    // (Which test catches a mutant first is not compared: the cheapest binary runs first,
+    // by the baseline's times, which vary from run to run, sharded or not.)
+    assert_eq!(
+        std::fs::read_dir(tmp.path().join("merged/log")).unwrap().count(),
+        std::fs::read_dir(tmp.path().join("whole/log")).unwrap().count()
+    );
+
+    // A missing shard is named; the merge's score decides with --min-score.
+    let out = mutfuzz(&["merge", "-o", &dir("bad"), &dir("1")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2/2 missing"));
+    // 76 of 92 viable mutants caught or timed out: 82.6 %.
+    let out = mutfuzz(&["merge", "-o", &dir("m80"), &dir("1"), &dir("2"), "--min-score", "80"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = mutfuzz(&["merge", "-o", &dir("m90"), &dir("1"), &dir("2"), "--min-score", "90"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(
+        stderr
+            .contains("Mutation score 82.6% (caught and timeout over viable mutants): below --min-score 90")
+    );
+}
+
+#[test]
+fn in_diff_tests_only_the_mutants_on_changed_lines_and_min_score_sets_the_exit_code() {
+    let tmp = copy_example("textstats");
+    let diff = tmp.path().join("change.diff");
+    // `git diff` of a change to line 47 of src/lib.rs (`clamp_percent`'s `x > 100`).
+    std::fs::write(
+        &diff,
+        "diff --git a/src/lib.rs b/src/lib.rs\nindex 3f1c2e0..9a7b4d1 100644\n--- a/src/lib.rs\n\
+         +++ b/src/lib.rs\n@@ -46,3 +46,3 @@ pub fn clamp_percent(x: i32) -> i32 {\n         0\n\
+         -    } else if x >= 100 {\n+    } else if x > 100 {\n         100\n",
+    )
+    .unwrap();
+    let d = diff.to_string_lossy().into_owned();
+    let out = mutfuzz(&[
+        "test",
+        "--manifest-path",
+        &manifest(tmp.path()),
+        "-j",
+        "2",
+        "--in-diff",
+        &d,
+        "--min-score",
+        "80",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(stderr.contains("In the diff: 12 of 95 mutants"), "{stderr}");
+    let outcomes = outcomes_in(&tmp.path().join("mutfuzz.out"));
+    // The mutants on line 47, and the replacements of the body that holds it.
+    assert_eq!(
+        common::outcome_lines(&outcomes),
+        "caught      src/lib.rs:45:5: replace clamp_percent -> i32 with 0\n\
+         caught      src/lib.rs:45:5: replace clamp_percent -> i32 with 1\n\
+         caught      src/lib.rs:45:5: replace clamp_percent -> i32 with -1\n\
+         caught      src/lib.rs:47:15: replace if condition x > 100 with true in clamp_percent\n\
+         caught      src/lib.rs:47:15: replace if condition x > 100 with false in clamp_percent\n\
+         missed      src/lib.rs:47:17: replace > with >= in clamp_percent\n\
+         caught      src/lib.rs:47:17: replace > with <= in clamp_percent\n\
+         caught      src/lib.rs:47:17: replace > with == in clamp_percent\n\
+         caught      src/lib.rs:47:17: replace > with < in clamp_percent\n\
+         caught      src/lib.rs:47:19: replace 100 with 0 in clamp_percent\n\
+         missed      src/lib.rs:47:19: replace 100 with 101 in clamp_percent\n\
+         missed      src/lib.rs:47:19: replace 100 with 99 in clamp_percent\n"
+    );
+    assert!(
+        stderr
+            .contains("Mutation score 75.0% (caught and timeout over viable mutants): below --min-score 80")
+    );
+    let mutants: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("mutfuzz.out/mutants.json")).unwrap())
+            .unwrap();
+    assert_eq!(mutants.as_array().unwrap().len(), 12);
+    // Not a diff: a usage error that says what is expected.
+    std::fs::write(&diff, "just text\n").unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path()), "--in-diff", &d]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a unified diff"));
+}

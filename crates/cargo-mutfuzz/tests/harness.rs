@@ -778,3 +778,134 @@ fn bad_corpus_input_a_full_disk_and_ctrl_c_stop_fuzzing_cleanly_and_keep_what_wa
     );
     assert!(stderr.contains("src/lib.rs:15"), "the user's line: {stderr}");
 }
+
+/// `HARNESS <args>` in `cwd`, without the environment of the tests.
+fn harness_bin(bin: &Path, cwd: &Path, args: &[&str]) -> Output {
+    let mut cmd = std::process::Command::new(bin);
+    cmd.args(args).current_dir(cwd);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k.starts_with("RUST_BACKTRACE") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn a_cargo_fuzz_corpus_scores_and_the_harness_binary_speaks_libfuzzer_s_command_line() {
+    let tmp = copy_of("tests/fixtures/scaler");
+    let root = tmp.path();
+    let out_dir = root.join("out");
+    let out = mutfuzz(root, &["build", "scale", "--out", "out"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bin = out_dir.join("scale");
+    assert!(out_dir.join("scale.mutants.json").is_file());
+
+    // A corpus as cargo-fuzz keeps it for `fuzz_target!(|x: u8| …)`: raw bytes, decoded by
+    // `u8::arbitrary_take_rest`. The empty file is shorter than u8's size hint: skipped.
+    let cf = root.join("cargo-fuzz-corpus");
+    std::fs::create_dir_all(&cf).unwrap();
+    for (name, bytes) in [("five", &[5u8][..]), ("max", &[255]), ("empty", &[]), ("two", &[7, 9])] {
+        std::fs::write(cf.join(name), bytes).unwrap();
+    }
+    let score = |extra: &[&str]| {
+        let mut args = vec!["score", "scale", "--corpus", "cargo-fuzz-corpus", "--format", "arbitrary"];
+        args.extend_from_slice(extra);
+        let out = mutfuzz(root, &args);
+        let state = root.join("target/mutfuzz/scale/score.json");
+        (out, serde_json::from_str::<Value>(&std::fs::read_to_string(state).unwrap()).unwrap())
+    };
+    let (out, whole) = score(&[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("killed by output         7\nkilled by panic          2\n"), "{stdout}");
+    assert!(stdout.contains("killed by crash          3\n"), "{stdout}");
+    assert!(stdout.ends_with("score 63.2% (12 killed of 19 viable mutants)\n"), "{stdout}");
+    // The smallest file that kills each mutant is `five` (5: the first in name order).
+    for m in whole["mutants"].as_array().unwrap().iter().filter(|m| m["outcome"] == "killed") {
+        assert_eq!(m["input"], "five", "{m}");
+    }
+    let log = std::fs::read_to_string(root.join("target/mutfuzz/scale/harness.log")).unwrap();
+    assert!(log.contains("1 of 4 files left out: `Arbitrary` rejects them"), "{log}");
+
+    // Two shards of the score merge into the whole; --min-score decides the exit code.
+    let mut shards = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let (out, part) = score(&["--shard", k]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(part["shard"], k);
+        let path = root.join(format!("score-{}.json", &k[..1]));
+        std::fs::write(&path, part.to_string()).unwrap();
+        shards.push(path.to_string_lossy().into_owned());
+    }
+    let out = mutfuzz(root, &["merge", "-o", "merged", &shards[1], &shards[0], "--min-score", "70"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(
+        stderr.contains("Mutation score 63.2% (killed over viable mutants): below --min-score 70"),
+        "{stderr}"
+    );
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("merged/score.json")).unwrap()).unwrap();
+    assert_eq!(merged["mutants"], whole["mutants"]);
+    assert_eq!(merged["summary"], whole["summary"]);
+    assert!(merged.get("shard").is_none());
+    let (out, _) = score(&["--min-score", "60"]);
+    assert_eq!(out.status.code(), Some(0));
+
+    // libFuzzer's command line: a campaign into the first corpus directory, status lines,
+    // and mutants that abort killed in the worker, never ending the fuzzer.
+    let corpus = root.join("corpus");
+    let lf = |args: &[&str]| {
+        let out = harness_bin(&bin, root, args);
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = lf(&["-runs=40", "-seed=1", "-timeout=25", "corpus"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for line in [
+        "INFO: mutfuzz ignores the libFuzzer flag -timeout=25\n",
+        "INFO: Seed: 1\n",
+        "INFO: mutfuzz: target scale, 19 mutants from ",
+        "#0\tINITED cov: 0 ft: 0 corp: 0/0b ",
+        "#1\tNEW    cov: ",
+        "#40\tDONE   cov: ",
+        "Done 40 runs in ",
+    ] {
+        assert!(stderr.contains(line), "{line:?} not in:\n{stderr}");
+    }
+    let done = stderr.lines().find(|l| l.starts_with("#40\tDONE")).unwrap();
+    let kills: u32 = done.rsplit("kills: ").next().unwrap().parse().unwrap();
+    assert!(kills >= 3, "the aborting mutants are killed: {done}");
+    let stored = files_in(&corpus);
+    let bytes: u64 = stored.iter().map(|f| f.metadata().unwrap().len()).sum();
+    assert!(!stored.is_empty(), "{stderr}");
+    assert!(done.contains(&format!("corp: {}/{bytes}b", stored.len())), "{done}");
+
+    // Seed 3 runs into the bug (0xAB) within 40 runs: `crash-<sha1>` under the prefix.
+    std::fs::create_dir_all(root.join("art")).unwrap();
+    let (code, stderr) = lf(&["-runs=40", "-seed=3", "-artifact_prefix=art/", "corpus"]);
+    assert_eq!(code, Some(77), "{stderr}");
+    assert!(stderr.contains("0xAB is not a scale"), "{stderr}");
+    assert!(stderr.contains("== ERROR: libFuzzer: deadly signal"), "{stderr}");
+    let artifacts = files_in(&root.join("art"));
+    assert_eq!(artifacts.len(), 1);
+    let bytes = std::fs::read(&artifacts[0]).unwrap();
+    let name = format!("crash-{}", mutfuzz::libfuzzer::sha1_hex(&bytes));
+    assert_eq!(artifacts[0].file_name().unwrap().to_string_lossy(), name);
+    assert!(stderr.contains(&format!("Test unit written to art/{name}")), "{stderr}");
+    // Not kept in the corpus; running the artifact alone reproduces the crash.
+    assert!(!files_in(&corpus).iter().any(|f| std::fs::read(f).unwrap() == bytes));
+    let (code, stderr) = lf(&[&format!("art/{name}")]);
+    assert_eq!(code, Some(77), "{stderr}");
+    assert!(
+        stderr.contains(&format!("Running: art/{name}")) && stderr.contains("0xAB is not a scale"),
+        "{stderr}"
+    );
+
+    // -merge=1: the inputs of the other directories that the guidance keeps.
+    let (code, stderr) = lf(&["-merge=1", "merged-corpus", "corpus"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let merged = files_in(&root.join("merged-corpus")).len();
+    assert!(merged > 0 && merged <= files_in(&corpus).len(), "{stderr}");
+    assert!(stderr.contains("MERGE-OUTER: "), "{stderr}");
+}

@@ -79,6 +79,10 @@ pub struct Config {
     /// [`Error::UnsoundPruning`] if one is killed (a check of the probes, for tests and
     /// benchmarks; it costs every pruned run).
     pub verify_pruning: bool,
+    /// With workers, run every mutant in them and none in this process, so a mutant that
+    /// takes its process down never ends the campaign (the libFuzzer command line, which
+    /// has no supervisor to restart it).
+    pub isolate_mutants: bool,
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
@@ -105,6 +109,7 @@ impl Default for Config {
             background: None,
             parallel_min_work: PARALLEL_MIN_WORK,
             verify_pruning: false,
+            isolate_mutants: false,
             check_determinism: true,
             check_drift: true,
         }
@@ -746,22 +751,28 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let n = self.to_run.len();
         self.verdicts.clear();
         self.verdicts.resize(n, None);
-        let procs = self.workers.as_ref().map_or(1, |w| w.len() + 1);
+        let n_workers = self.workers.as_ref().map_or(0, Workers::len);
+        // Isolated, every mutant runs in a worker: this process runs only the original.
+        let isolated = self.config.isolate_mutants && n_workers > 0;
+        let procs = n_workers + usize::from(!isolated);
         // A round trip to a worker costs tens of microseconds: worth it only when the
         // trial's mutant runs are long (measured by the original's fuel, which keeps the
         // choice, like the verdicts, independent of timing).
         let work = (n as u64).saturating_mul(self.last_fuel.max(1));
-        let parallel = procs > 1 && n > 1 && work >= self.config.parallel_min_work;
+        let parallel = isolated || (procs > 1 && n > 1 && work >= self.config.parallel_min_work);
+        // Worker w's positions in the list: w + first, stepping by the processes.
+        let first = usize::from(!isolated);
         if parallel && let Some(workers) = &mut self.workers {
             let ids = &mut self.worker_ids;
             for w in 0..workers.len() {
                 ids.clear();
-                ids.extend((w + 1..n).step_by(procs).map(|p| self.table.info(self.to_run[p]).id));
+                ids.extend((w + first..n).step_by(procs).map(|p| self.table.info(self.to_run[p]).id));
                 workers.start(w, bytes, fuel, depth, ids);
             }
         }
         let step = if parallel { procs } else { 1 };
-        for p in (0..n).step_by(step) {
+        let local_end = if isolated { 0 } else { n };
+        for p in (0..local_end).step_by(step) {
             let id = self.table.info(self.to_run[p]).id;
             if let Some(events) = &mut self.events {
                 events(Event::Mutant(id));
@@ -784,7 +795,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             let (to_run, table, verdicts) = (&self.to_run, &self.table, &mut self.verdicts);
             for w in 0..workers.len() {
                 workers.finish(w, bytes, fuel, depth, &mut |id, v| {
-                    if let Some(p) = (w + 1..n).step_by(procs).find(|&p| table.info(to_run[p]).id == id) {
+                    if let Some(p) = (w + first..n).step_by(procs).find(|&p| table.info(to_run[p]).id == id) {
                         verdicts[p] = Some(v);
                     }
                 });

@@ -43,13 +43,24 @@ use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
+use crate::raw::RawDecoder;
 use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreStop, score};
 use crate::workers::Workers;
+
+/// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
+const COMMANDS: [&str; 5] = ["list", "fuzz", "score", "run", "worker"];
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
 
 type Runner = Box<dyn Fn(&Args) -> Result<i32, String>>;
+
+/// One registered target: the function, its oracle, and its cargo-fuzz decoder.
+struct Target<T, O> {
+    target: fn(T) -> O,
+    compare: Option<fn(&O, &O) -> bool>,
+    raw: Option<RawDecoder<T>>,
+}
 
 /// The targets of one harness binary; built by [`targets!`](crate::targets).
 #[derive(Default)]
@@ -69,7 +80,7 @@ impl Registry {
         name: &'static str,
         target: fn(T) -> O,
     ) {
-        self.targets.push((name, Box::new(move |args| dispatch(args, target, None))));
+        self.add_target(name, target, None, None);
     }
 
     /// Register `target`, judged by `compare(original, mutant)` (true when they agree).
@@ -79,7 +90,7 @@ impl Registry {
         target: fn(T) -> O,
         compare: fn(&O, &O) -> bool,
     ) {
-        self.targets.push((name, Box::new(move |args| dispatch(args, target, Some(compare)))));
+        self.add_target(name, target, Some(compare), None);
     }
 
     /// Replay the inputs of a data file written by `cargo mutfuzz export` through
@@ -99,10 +110,45 @@ impl Registry {
         runner(&args).map(|n| n as usize)
     }
 
-    /// Run the command line and exit.
+    /// Register `target`, judged by `compare` (or equal `Debug` renderings), reading
+    /// files in cargo-fuzz's format with `raw` (`--format arbitrary`) when its input
+    /// type implements `Arbitrary` ([`targets!`](crate::targets) finds that out).
+    pub fn add_target<T: Gen + Debug + 'static, O: Debug + 'static>(
+        &mut self,
+        name: &'static str,
+        target: fn(T) -> O,
+        compare: Option<fn(&O, &O) -> bool>,
+        raw: Option<RawDecoder<T>>,
+    ) {
+        let t = Target { target, compare, raw };
+        self.targets.push((name, Box::new(move |args| dispatch(args, &t))));
+    }
+
+    /// Run the command line and exit: `cargo mutfuzz`'s commands, or libFuzzer's
+    /// command line (see [`crate::libfuzzer`]).
     pub fn main(self) -> ! {
-        let argv: Vec<String> = std::env::args().skip(1).collect();
-        let code = match self.run(&argv) {
+        // ClusterFuzz takes a binary holding this symbol name for a fuzz target.
+        std::hint::black_box(&crate::libfuzzer::MARKER);
+        let mut all = std::env::args();
+        let argv0 = all.next().unwrap_or_default();
+        let argv: Vec<String> = all.collect();
+        let result = match self.libfuzzer_target(&argv0, &argv, std::env::var("MUTFUZZ_TARGET").ok()) {
+            Some(Ok(target)) => {
+                let args = Args {
+                    command: "libfuzzer".into(),
+                    target: target.into(),
+                    positional: argv,
+                    ..Args::default()
+                };
+                self.targets
+                    .iter()
+                    .find(|(n, _)| *n == target)
+                    .map_or(Ok(EXIT_ERROR), |(_, runner)| runner(&args))
+            }
+            Some(Err(message)) => Err(message),
+            None => self.run(&argv),
+        };
+        let code = match result {
             Ok(code) => code,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -113,6 +159,44 @@ impl Registry {
         std::process::exit(code)
     }
 
+    /// The target a libFuzzer command line runs, when `argv` is one: not one of our
+    /// commands, and the binary named after a target (`<target>` or `<target>_fuzzer`),
+    /// or `MUTFUZZ_TARGET` set, or libFuzzer flags or paths given to a one-target harness.
+    fn libfuzzer_target(
+        &self,
+        argv0: &str,
+        argv: &[String],
+        env_target: Option<String>,
+    ) -> Option<Result<&'static str, String>> {
+        if argv.first().is_some_and(|a| COMMANDS.contains(&a.as_str())) {
+            return None;
+        }
+        let find = |name: &str| self.targets.iter().map(|(n, _)| *n).find(|n| *n == name);
+        let file = Path::new(argv0).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some(t) = find(&file).or_else(|| file.strip_suffix("_fuzzer").and_then(find)) {
+            return Some(Ok(t));
+        }
+        if let Some(name) = env_target {
+            return Some(find(&name).ok_or_else(|| {
+                let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
+                format!("MUTFUZZ_TARGET={name:?} is not a target; targets: {}", names.join(", "))
+            }));
+        }
+        let libfuzzer_like = argv.first().is_some_and(|a| a.starts_with('-') || Path::new(a).exists());
+        match &self.targets[..] {
+            _ if !libfuzzer_like => None,
+            [(only, _)] => Some(Ok(*only)),
+            many => {
+                let names: Vec<&str> = many.iter().map(|(n, _)| *n).collect();
+                Some(Err(format!(
+                    "a libFuzzer command line runs one target: name the binary after it (<target> or \
+                     <target>_fuzzer) or set MUTFUZZ_TARGET; targets: {}",
+                    names.join(", ")
+                )))
+            }
+        }
+    }
+
     /// Run one command line (without the program name); returns the exit code.
     pub fn run(&self, argv: &[String]) -> Result<i32, String> {
         let usage = || {
@@ -120,7 +204,7 @@ impl Registry {
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
                  [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE; targets: {}",
+                 --mutants FILE --out FILE [--format mutfuzz|arbitrary] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -169,6 +253,8 @@ pub struct Args {
     no_drift_check: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
+    /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
+    format: Option<String>,
 }
 
 impl Args {
@@ -197,6 +283,13 @@ impl Args {
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
                 "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
+                "--format" => {
+                    let f = value(word)?;
+                    if f != "mutfuzz" && f != "arbitrary" {
+                        return Err(format!("--format is mutfuzz or arbitrary, not {f:?}"));
+                    }
+                    a.format = Some(f);
+                }
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -222,16 +315,17 @@ fn oracle_for<O: Debug + 'static>(compare: Option<fn(&O, &O) -> bool>) -> Box<dy
 
 fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
-    target: fn(T) -> O,
-    compare: Option<fn(&O, &O) -> bool>,
+    t: &Target<T, O>,
 ) -> Result<i32, String> {
+    let (target, compare) = (t.target, t.compare);
     match args.command.as_str() {
         "fuzz" => fuzz(args, target, compare),
-        "score" => score_corpus(args, target, compare),
-        "run" => run_one(args, target),
+        "score" => score_corpus(args, target, compare, raw_decoder(args, t)?),
+        "run" => run_one(args, target, raw_decoder(args, t)?),
         "outputs" => write_outputs(args, target),
         "replay" => replay(args, target),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
+        "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
         other => {
             Err(format!("unknown command {other:?}: use list, fuzz, score, outputs, replay, run or worker"))
         }
@@ -365,15 +459,46 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     Ok(0)
 }
 
+/// The decoder `--format` asks for: none for choice sequences, cargo-fuzz's for
+/// `arbitrary` (an error when the target's input type is not `Arbitrary`).
+fn raw_decoder<T: 'static, O>(args: &Args, t: &Target<T, O>) -> Result<Option<RawDecoder<T>>, String> {
+    if args.format.as_deref() != Some("arbitrary") {
+        return Ok(None);
+    }
+    match t.raw {
+        Some(decode) => Ok(Some(decode)),
+        None => Err(format!(
+            "the input type of target {:?}, `{}`, does not implement `arbitrary::Arbitrary`, so files in \
+             cargo-fuzz's format cannot be decoded for it; give the target a type that implements \
+             both `Gen` and `Arbitrary` (the type of the cargo-fuzz target, or `mutfuzz::Arb<T>`)",
+            args.target,
+            std::any::type_name::<T>()
+        )),
+    }
+}
+
 fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
+    raw: Option<RawDecoder<T>>,
 ) -> Result<i32, String> {
     let corpus = args.need(&args.corpus, "--corpus DIR")?;
     let out = args.need(&args.out, "--out FILE")?;
     let mutants = MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
-    let inputs = read_corpus(corpus)?;
+    let mut inputs = read_corpus(corpus)?;
+    if let Some(decode) = raw {
+        // As cargo-fuzz's `fuzz_target!` does, the target never sees a rejected file.
+        let before = inputs.len();
+        inputs.retain(|(_, bytes)| decode(bytes).is_some());
+        if inputs.len() < before {
+            eprintln!(
+                "{} of {before} files left out: `Arbitrary` rejects them (shorter than the type's \
+                 size hint, or refused), so cargo-fuzz's target never runs on them",
+                before - inputs.len()
+            );
+        }
+    }
     // Mutants already decided by an earlier (interrupted) run are kept. Opening the
     // writer first cuts off a line a killed run left incomplete.
     let (mut file, _) = JsonlWriter::open(out).map_err(|e| e.to_string())?;
@@ -391,6 +516,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         Limits::default(),
         SCORE_BUDGET,
         Some(&drift),
+        raw,
         |line| {
             if let Err(e) = file.append(line) {
                 write_error.get_or_insert(e);
@@ -433,12 +559,22 @@ fn drift_path(out: &Path) -> PathBuf {
 fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
     target: fn(T) -> O,
+    raw: Option<RawDecoder<T>>,
 ) -> Result<i32, String> {
     let Some(file) = args.positional.first() else {
         return Err("`run` needs the input file: run <target> FILE".to_owned());
     };
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read input {file}: {e}"))?;
-    let value: T = Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw();
+    let value: T = match raw {
+        Some(decode) => match decode(&bytes) {
+            Some(value) => value,
+            None => {
+                println!("input: rejected by `Arbitrary`: cargo-fuzz's target does not run on it");
+                return Ok(0);
+            }
+        },
+        None => Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw(),
+    };
     println!("input: {value:#?}");
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target(value))) {
         Ok(output) => {
@@ -569,10 +705,20 @@ macro_rules! targets {
 #[macro_export]
 macro_rules! __mutfuzz_add_target {
     ($registry:ident, $name:ident) => {
-        $registry.add(stringify!($name), $name as fn(_) -> _)
+        $registry.add_target(
+            stringify!($name),
+            $name as fn(_) -> _,
+            None,
+            $crate::__mutfuzz_raw_decoder!($name),
+        )
     };
     ($registry:ident, $name:ident, $cmp:path) => {
-        $registry.add_with_compare(stringify!($name), $name as fn(_) -> _, $cmp)
+        $registry.add_target(
+            stringify!($name),
+            $name as fn(_) -> _,
+            Some($cmp),
+            $crate::__mutfuzz_raw_decoder!($name),
+        )
     };
 }
 
@@ -637,5 +783,29 @@ mod tests {
         assert!(err.starts_with("2 of 2 replayed inputs"), "{err}");
         assert!(err.contains("input a:\n  recorded: 4\n  now:      2"), "{err}");
         assert!(r.replay("nope", &data).unwrap_err().contains("no target named"));
+    }
+
+    fn triple(x: u8) -> u16 {
+        u16::from(x) * 3
+    }
+
+    #[test]
+    fn a_libfuzzer_command_line_runs_the_target_the_binary_is_named_after() {
+        let mut r = Registry::new();
+        r.add("double", double);
+        r.add("triple", triple);
+        let lf = |argv0: &str, args: &[&str], env: Option<&str>| {
+            r.libfuzzer_target(argv0, &argv(args), env.map(str::to_owned))
+        };
+        assert_eq!(lf("/out/triple", &["-runs=10", "corpus"], None), Some(Ok("triple")));
+        assert_eq!(lf("/out/double_fuzzer", &[], None), Some(Ok("double")));
+        assert_eq!(lf("/out/harness", &["-runs=1"], Some("double")), Some(Ok("double")));
+        // Our own commands are never libFuzzer's, whatever the binary is called.
+        assert_eq!(lf("/out/triple", &["worker", "triple"], None), None);
+        assert_eq!(lf("/out/harness", &[], None), None);
+        assert!(lf("/out/harness", &["-runs=1"], None).unwrap().unwrap_err().contains("MUTFUZZ_TARGET"));
+        let mut one = Registry::new();
+        one.add("double", double);
+        assert_eq!(one.libfuzzer_target("h", &argv(&["-runs=1"]), None), Some(Ok("double")));
     }
 }

@@ -15,6 +15,7 @@ use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::Oracle;
+use crate::raw::RawDecoder;
 use crate::trial::{Executor, judge, render_bounded};
 
 /// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
@@ -40,6 +41,7 @@ pub enum ScoreEvent<'a> {
 /// the error's words (that input's kills unsaid); the next process, clean, first finds
 /// the mutant that causes it, says its verdict (its own kill on that input, else
 /// `crash`), and ends again: its process has drifted too.
+/// With `raw`, inputs are files in cargo-fuzz's format, each one the decoder accepts.
 #[allow(clippy::too_many_arguments)]
 pub fn score<T: Gen + Debug, O: Debug>(
     target: impl Fn(T) -> O + 'static,
@@ -50,11 +52,15 @@ pub fn score<T: Gen + Debug, O: Debug>(
     limits: Limits,
     budget: Budget,
     drift: Option<&Path>,
+    raw: Option<RawDecoder<T>>,
     mut line: impl FnMut(&ScoreLine),
     mut events: impl FnMut(ScoreEvent<'_>),
 ) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
     let mut exec = Executor::new(Box::new(target), limits);
+    if let Some(decode) = raw {
+        exec = exec.with_raw(decode);
+    }
     let table = mutants.iter().map(|m| m.site as usize + 1).max().unwrap_or(1).max(1024);
     if let Some(path) = drift {
         settle(&mut exec, oracle, inputs, done, table, budget, path, &mut line, &mut events)?;

@@ -17,6 +17,7 @@ use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::oracle::Oracle;
 use crate::panics::{Discard, payload_message, take_location};
+use crate::raw::RawDecoder;
 
 /// How one run ended; the panic payload is kept unformatted until it is compared.
 pub(crate) enum RunEnd<O> {
@@ -73,6 +74,9 @@ pub(crate) struct Executor<T, O> {
     /// A mutant that stands in for the original in every run ("first, fuzz the mutants"),
     /// or 0.
     background: u32,
+    /// Inputs are files in cargo-fuzz's format, decoded by this (see [`crate::raw`]),
+    /// not choice sequences.
+    raw: Option<RawDecoder<T>>,
 }
 
 /// Fuel and stack bytes of a run of the background mutant, which has no original run to
@@ -82,7 +86,14 @@ pub(crate) const BACKGROUND_DEPTH: usize = 4 << 20;
 
 impl<T: Gen, O: Debug> Executor<T, O> {
     pub(crate) fn new(target: Box<dyn Fn(T) -> O>, limits: Limits) -> Self {
-        Executor { target, limits, scratch: Vec::new(), background: 0 }
+        Executor { target, limits, scratch: Vec::new(), background: 0, raw: None }
+    }
+
+    /// Read inputs with `decode` (cargo-fuzz's format). Each input must decode: the
+    /// caller leaves out those it rejects.
+    pub(crate) fn with_raw(mut self, decode: RawDecoder<T>) -> Self {
+        self.raw = Some(decode);
+        self
     }
 
     /// Runs mutant `id` in place of the original from now on (0: the original again).
@@ -92,6 +103,11 @@ impl<T: Gen, O: Debug> Executor<T, O> {
 
     /// Replays `bytes` into a value (no spans, no fresh choices needed).
     pub(crate) fn regenerate(&mut self, bytes: &[u8]) -> T {
+        if let Some(decode) = self.raw {
+            // Decoding runs the original code (no mutant is active yet), so it decides
+            // as it did when the input was checked.
+            return decode(bytes).expect("an input the decoder rejected was left out before");
+        }
         self.scratch.clear();
         self.scratch.extend_from_slice(bytes);
         let mut src = Source::new(std::mem::take(&mut self.scratch), Rng::new(0))

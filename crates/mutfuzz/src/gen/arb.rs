@@ -37,6 +37,21 @@ impl<T: for<'a> Arbitrary<'a>> Gen for Arb<T> {
     }
 }
 
+// So a target taking `Arb<T>` reads cargo-fuzz's files as one taking `T` does.
+impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for Arb<T> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        T::arbitrary(u).map(Arb)
+    }
+
+    fn arbitrary_take_rest(u: Unstructured<'a>) -> arbitrary::Result<Self> {
+        T::arbitrary_take_rest(u).map(Arb)
+    }
+
+    fn size_hint(depth: usize) -> (usize, Option<usize>) {
+        T::size_hint(depth)
+    }
+}
+
 impl<T: fmt::Debug> fmt::Debug for Arb<T> {
     // Transparent, so outputs compared by `Debug` do not depend on the wrapper.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,221 @@
+//! `cargo mutfuzz merge`: the results of the n shards of a run (`test --shard k/n`, or
+//! `score --shard k/n`) combined into the files one unsharded run writes.
+//!
+//! Every shard built the same schema and decided its mutants on their own, so the merge
+//! is a union: it checks that the shards are the n parts of one catalog (the same
+//! `mutants.json`, each k once), puts the outcomes back in catalog order and counts them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use mutfuzz_contract::write_atomic;
+
+use crate::exit_code;
+use crate::options::MergeArgs;
+use crate::outcome::{MutantOutcome, OutcomesFile, Summary};
+use crate::output::OutputDir;
+use crate::score_cmd::{self, ScoreFile, Table, Verdict};
+use crate::selection::Shard;
+
+/// Run the command; returns the exit code.
+pub fn run(args: &MergeArgs) -> Result<i32> {
+    let mut tests = Vec::new();
+    let mut scores = Vec::new();
+    for input in &args.inputs {
+        if input.join("outcomes.json").is_file() {
+            tests.push(input.clone());
+        } else if input.is_file() {
+            scores.push(input.clone());
+        } else if input.join("score.json").is_file() {
+            scores.push(input.join("score.json"));
+        } else {
+            return Err(usage(format!(
+                "{} is neither a `test` result (a directory with outcomes.json) nor a `score` result \
+                 (score.json, or a directory with one)",
+                input.display()
+            )));
+        }
+    }
+    match (tests.is_empty(), scores.is_empty()) {
+        (false, true) => merge_tests(&tests, &args.output, args.min_score),
+        (true, false) => merge_scores(&scores, &args.output, args.min_score),
+        _ => Err(usage("the shards mix `test` and `score` results; merge each kind on its own".into())),
+    }
+}
+
+fn usage(message: String) -> anyhow::Error {
+    exit_code::usage(anyhow::anyhow!(message))
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text = fs::read_to_string(path).with_context(|| format!("failed to read {}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        usage(format!(
+            "{} is not a result of this cargo-mutfuzz ({e}); was it written by another version?",
+            path.display()
+        ))
+    })
+}
+
+/// Check that `shards` (one per input, in input order) are the n parts of one run, each
+/// once; returns the inputs' indices in shard order.
+fn shard_order(inputs: &[PathBuf], shards: &[Option<Shard>]) -> Result<Vec<usize>> {
+    let mut n = None;
+    let mut by_k: Vec<Option<usize>> = Vec::new();
+    for (i, (input, shard)) in inputs.iter().zip(shards).enumerate() {
+        let Some(s) = shard else {
+            return Err(usage(format!(
+                "{} is the result of an unsharded run (no --shard): there is nothing to merge it with",
+                input.display()
+            )));
+        };
+        if *n.get_or_insert(s.n) != s.n {
+            return Err(usage(format!(
+                "{} is shard {s}, but an earlier input is a shard of {}: merge the shards of one run",
+                input.display(),
+                n.unwrap_or(0)
+            )));
+        }
+        by_k.resize(s.n as usize, None);
+        if let Some(j) = by_k[s.k as usize - 1].replace(i) {
+            return Err(usage(format!("{} and {} are both shard {s}", inputs[j].display(), input.display())));
+        }
+    }
+    let missing: Vec<String> = by_k
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.is_none())
+        .map(|(k, _)| format!("{}/{}", k + 1, by_k.len()))
+        .collect();
+    if !missing.is_empty() {
+        return Err(usage(format!("shard {} missing: give every shard's result", missing.join(", "))));
+    }
+    Ok(by_k.into_iter().flatten().collect())
+}
+
+fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Result<i32> {
+    let files: Vec<OutcomesFile> =
+        inputs.iter().map(|d| read_json(&d.join("outcomes.json"))).collect::<Result<_>>()?;
+    let order = shard_order(inputs, &files.iter().map(|f| f.shard).collect::<Vec<_>>())?;
+    let catalog = fs::read(inputs[order[0]].join("mutants.json"))
+        .with_context(|| format!("failed to read {}", inputs[order[0]].join("mutants.json").display()))?;
+    for &i in &order[1..] {
+        let other = fs::read(inputs[i].join("mutants.json")).unwrap_or_default();
+        if other != catalog {
+            return Err(usage(format!(
+                "{} and {} have different mutants.json: the shards ran on different sources, or \
+                 with different --in-diff",
+                inputs[order[0]].display(),
+                inputs[i].display()
+            )));
+        }
+    }
+    let mut outcomes: Vec<MutantOutcome> = files.iter().flat_map(|f| f.outcomes.iter().cloned()).collect();
+    outcomes.sort_by_key(|o| o.mutant.id);
+    if let Some(w) = outcomes.windows(2).find(|w| w[0].mutant.id == w[1].mutant.id) {
+        return Err(usage(format!(
+            "mutant {} is in two shards: were they run with different versions of cargo-mutfuzz?",
+            w[0].mutant.id
+        )));
+    }
+    let first = &files[order[0]];
+    let summary = Summary::of(&outcomes);
+    let merged = OutcomesFile {
+        mutfuzz_version: first.mutfuzz_version.clone(),
+        summary: summary.clone(),
+        total_seconds: files.iter().map(|f| f.total_seconds).fold(0.0, f64::max),
+        schema_build: first.schema_build.clone(),
+        schema_build_cached: files.iter().all(|f| f.schema_build_cached),
+        baseline: first.baseline.clone(),
+        shard: None,
+        outcomes,
+    };
+    let out = OutputDir::create(output)?;
+    write_atomic(&out.path.join("mutants.json"), &catalog)?;
+    out.write_json("outcomes.json", &merged)?;
+    out.write_lists(&merged.outcomes)?;
+    for input in inputs {
+        let Ok(logs) = fs::read_dir(input.join("log")) else { continue };
+        for log in logs.flatten() {
+            fs::copy(log.path(), out.log_dir().join(log.file_name()))
+                .with_context(|| format!("failed to copy {}", log.path().display()))?;
+        }
+    }
+    eprintln!("Merged {} shards: {summary}", inputs.len());
+    if let Some(min) = min_score {
+        let verdict = if summary.score_percent() < min { "below" } else { "at or above" };
+        eprintln!(
+            "Mutation score {:.1}% (caught and timeout over viable mutants): {verdict} --min-score {min}",
+            summary.score_percent()
+        );
+    }
+    eprintln!("Results in {}", out.path.display());
+    Ok(summary.exit_code_with(min_score))
+}
+
+fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Result<i32> {
+    let files: Vec<ScoreFile> = inputs.iter().map(|f| read_json(f)).collect::<Result<_>>()?;
+    let order = shard_order(inputs, &files.iter().map(|f| f.shard).collect::<Vec<_>>())?;
+    let first = &files[order[0]];
+    if let Some(other) = files.iter().find(|f| f.target != first.target) {
+        return Err(usage(format!(
+            "the shards score different targets ({} and {}): merge the shards of one score",
+            first.target, other.target
+        )));
+    }
+    let mut mutants: Vec<_> = files.iter().flat_map(|f| f.mutants.iter().cloned()).collect();
+    mutants.sort_by_key(|m| m.id);
+    if let Some(w) = mutants.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(usage(format!("mutant {} is in two shards", w[0].id)));
+    }
+    let mut table = Table::default();
+    for m in &mutants {
+        match m.line() {
+            Some(line) if line.outcome != mutfuzz_contract::ScoreOutcome::Killed || line.kind.is_some() => {
+                table.count(&line)
+            }
+            Some(_) => return Err(usage(format!("mutant {} is killed without a kind", m.id))),
+            None => {
+                debug_assert_eq!(m.outcome, Verdict::Unviable);
+                table.unviable += 1;
+                table.total += 1;
+            }
+        }
+    }
+    let merged = ScoreFile {
+        target: first.target.clone(),
+        corpus: first.corpus.clone(),
+        inputs: first.inputs,
+        seconds: files.iter().map(|f| f.seconds).fold(0.0, f64::max),
+        summary: table.clone(),
+        score_percent: table.score_percent(),
+        shard: None,
+        mutants,
+    };
+    fs::create_dir_all(output).with_context(|| format!("failed to create {}", output.display()))?;
+    let path = output.join("score.json");
+    write_atomic(&path, (serde_json::to_string_pretty(&merged)? + "\n").as_bytes())?;
+    eprintln!("Merged {} shards of the score of {}", inputs.len(), first.target);
+    print!("{}", table.render());
+    eprintln!("Scores in {}", path.display());
+    Ok(score_cmd::min_score_exit(&table, min_score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_must_be_the_parts_of_one_run_each_once() {
+        let inputs: Vec<PathBuf> = ["a", "b", "c"].iter().map(PathBuf::from).collect();
+        let s = |k, n| Some(Shard { k, n });
+        assert_eq!(shard_order(&inputs, &[s(2, 3), s(3, 3), s(1, 3)]).unwrap(), [2, 0, 1]);
+        let err =
+            |shards: &[Option<Shard>]| shard_order(&inputs[..shards.len()], shards).unwrap_err().to_string();
+        assert!(err(&[s(1, 3), s(2, 3)]).contains("shard 3/3 missing"));
+        assert!(err(&[s(1, 2), s(1, 2)]).contains("are both shard 1/2"));
+        assert!(err(&[s(1, 2), s(2, 3)]).contains("a shard of 2"));
+        assert!(err(&[s(1, 2), None]).contains("unsharded"));
+    }
+}

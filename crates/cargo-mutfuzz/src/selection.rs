@@ -1,0 +1,326 @@
+//! Which mutants one run covers: `--in-diff FILE` (the mutants on lines a unified diff
+//! adds or changes) and `--shard k/n` (one of n parts, the sites dealt round-robin).
+//!
+//! A shard is a set of whole sites, dealt in catalog order, so it depends only on the
+//! catalog (stable for the same source) and not on the machine; keeping a site's mutants
+//! together keeps the order in which a site's tests run, so n shards merged give the
+//! outcomes one unsharded run gives.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::str::FromStr;
+
+use anyhow::{Context, Result};
+use mutfuzz_mutate::Mutant;
+use serde::{Deserialize, Serialize};
+
+use crate::exit_code;
+
+/// `--shard k/n`: the k-th (from 1) of n parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Shard {
+    /// Which part, from 1.
+    pub k: u32,
+    /// How many parts.
+    pub n: u32,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("{text:?} is not a shard: write k/n with 1 <= k <= n, as in 1/4");
+        let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
+        let (k, n): (u32, u32) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if k == 0 || n == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Shard, String> {
+        text.parse()
+    }
+}
+
+impl From<Shard> for String {
+    fn from(s: Shard) -> String {
+        s.to_string()
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+/// The lines a unified diff adds or changes, per file of the new side (the path as the
+/// diff names it, without its `b/` prefix).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangedLines {
+    files: BTreeMap<String, Vec<u32>>,
+}
+
+impl ChangedLines {
+    /// Parse `git diff` (or `diff -u`) output. Lines of the new side that start with `+`
+    /// are changed; context and removed lines are not (a removal alone changes no line
+    /// that is still there, as in cargo-mutants).
+    pub fn parse(text: &str) -> Result<ChangedLines, String> {
+        let mut files: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        let mut current: Option<String> = None;
+        let mut next_line = 0u32;
+        let mut in_hunk = false;
+        let mut saw_header = false;
+        for (i, line) in text.lines().enumerate() {
+            if let Some(path) = line.strip_prefix("+++ ") {
+                saw_header = true;
+                in_hunk = false;
+                // `+++ b/src/lib.rs\t2024-…` (diff -u puts a date after a tab).
+                let path = path.split('\t').next().unwrap_or("").trim_end();
+                current = if path == "/dev/null" {
+                    None
+                } else {
+                    Some(path.strip_prefix("b/").unwrap_or(path).to_owned())
+                };
+                continue;
+            }
+            if line.starts_with("--- ") && !in_hunk {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("@@ ") {
+                // `@@ -a,b +c,d @@ context`
+                let plus = rest
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix('+'))
+                    .ok_or_else(|| format!("line {}: a hunk header without +start: {line:?}", i + 1))?;
+                let start = plus.split(',').next().unwrap_or("");
+                next_line = start
+                    .parse()
+                    .map_err(|_| format!("line {}: a hunk header without +start: {line:?}", i + 1))?;
+                in_hunk = true;
+                continue;
+            }
+            if !in_hunk {
+                continue;
+            }
+            match line.as_bytes().first() {
+                Some(b'+') => {
+                    if let Some(file) = &current {
+                        files.entry(file.clone()).or_default().push(next_line);
+                    }
+                    next_line += 1;
+                }
+                Some(b' ') | None => next_line += 1,
+                // Removed lines and `\ No newline at end of file` take no new line.
+                Some(b'-') | Some(b'\\') => {}
+                // `diff --git`, `index …`: the next file's header.
+                _ => in_hunk = false,
+            }
+        }
+        if !saw_header && !text.trim().is_empty() {
+            return Err(
+                "this is not a unified diff: it has no `+++ FILE` line (make it with `git diff`)".into()
+            );
+        }
+        Ok(ChangedLines { files })
+    }
+
+    /// Whether the mutant's span holds a changed line. `file` is relative to the
+    /// workspace root; a diff made in a directory above it names the file with more
+    /// leading components, so a path that ends with `/file` matches too.
+    pub fn touches(&self, m: &Mutant) -> bool {
+        let (first, last) = (m.span.start.line as u32, m.span.end.line as u32);
+        self.files.iter().any(|(path, lines)| {
+            (path == &m.file || path.ends_with(&format!("/{}", m.file)))
+                && lines.iter().any(|&l| (first..=last).contains(&l))
+        })
+    }
+
+    /// Files with changed lines.
+    pub fn files(&self) -> usize {
+        self.files.len()
+    }
+}
+
+/// The mutants one run covers, by position in the catalog.
+#[derive(Clone, Debug)]
+pub struct Selection {
+    /// Per catalog entry: in the run's mutant set (`--in-diff`).
+    in_set: Vec<bool>,
+    /// Per catalog entry: in the set and in this shard.
+    selected: Vec<bool>,
+    /// The shard, if any.
+    pub shard: Option<Shard>,
+    /// Whether `--in-diff` restricted the set.
+    pub in_diff: bool,
+}
+
+impl Selection {
+    /// Every mutant.
+    pub fn all(mutants: &[Mutant]) -> Selection {
+        Selection {
+            in_set: vec![true; mutants.len()],
+            selected: vec![true; mutants.len()],
+            shard: None,
+            in_diff: false,
+        }
+    }
+
+    /// The mutants of `mutants` on lines `diff` changes, then the shard's part of them.
+    pub fn new(mutants: &[Mutant], diff: Option<&ChangedLines>, shard: Option<Shard>) -> Selection {
+        let in_set: Vec<bool> = mutants.iter().map(|m| diff.is_none_or(|d| d.touches(m))).collect();
+        // Sites in catalog order, numbered among those in the set.
+        let mut site_index: HashMap<u32, u32> = HashMap::new();
+        let selected = mutants
+            .iter()
+            .zip(&in_set)
+            .map(|(m, &in_set)| {
+                if !in_set {
+                    return false;
+                }
+                let next = site_index.len() as u32;
+                let index = *site_index.entry(m.site).or_insert(next);
+                shard.is_none_or(|s| index % s.n == s.k - 1)
+            })
+            .collect();
+        Selection { in_set, selected, shard, in_diff: diff.is_some() }
+    }
+
+    /// Read `--in-diff FILE` and select.
+    pub fn from_args(mutants: &[Mutant], in_diff: Option<&Path>, shard: Option<Shard>) -> Result<Selection> {
+        let diff = match in_diff {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("failed to read the diff {}", path.display()))
+                    .map_err(exit_code::usage)?;
+                let diff = ChangedLines::parse(&text)
+                    .map_err(|e| exit_code::usage(anyhow::anyhow!("{}: {e}", path.display())))?;
+                Some(diff)
+            }
+            None => None,
+        };
+        Ok(Selection::new(mutants, diff.as_ref(), shard))
+    }
+
+    /// Whether the run covers the `i`-th mutant of the catalog.
+    pub fn selected(&self, i: usize) -> bool {
+        self.selected[i]
+    }
+
+    /// Whether the `i`-th mutant is in the run's mutant set (before sharding).
+    pub fn in_set(&self, i: usize) -> bool {
+        self.in_set[i]
+    }
+
+    /// Whether every mutant is covered.
+    pub fn is_all(&self) -> bool {
+        self.selected.iter().all(|&s| s)
+    }
+
+    /// Mutants covered.
+    pub fn count(&self) -> usize {
+        self.selected.iter().filter(|&&s| s).count()
+    }
+
+    /// `In the diff: 12 of 713 mutants; shard 1/2: 6 of them`, or `None` for every mutant.
+    pub fn describe(&self) -> Option<String> {
+        let total = self.in_set.len();
+        let in_set = self.in_set.iter().filter(|&&s| s).count();
+        match (self.in_diff, self.shard) {
+            (false, None) => None,
+            (true, None) => Some(format!("In the diff: {in_set} of {total} mutants")),
+            (false, Some(s)) => Some(format!("Shard {s}: {} of {total} mutants", self.count())),
+            (true, Some(s)) => {
+                Some(format!("In the diff: {in_set} of {total} mutants; shard {s}: {} of them", self.count()))
+            }
+        }
+    }
+}
+
+/// The score of a run as a percentage, and whether it reaches `--min-score`.
+pub fn below_minimum(score_percent: f64, min_score: Option<f64>) -> bool {
+    min_score.is_some_and(|min| score_percent < min)
+}
+
+/// `--min-score P`: a percentage from 0 to 100.
+pub fn parse_min_score(text: &str) -> Result<f64, String> {
+    let text = text.trim().trim_end_matches('%');
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("{text:?} is not a score: write a percentage from 0 to 100, as in 80 or 92.5")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mutant(id: u32, site: u32, file: &str, line: usize) -> Mutant {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "site": site, "package": "p", "file": file,
+            "span": {"start": {"line": line, "column": 1}, "end": {"line": line, "column": 2}},
+            "function": "f", "operator": "int_literal", "original": "1", "replacement": "0",
+            "description": "replace 1 with 0 in f"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn shards_parse_and_bad_ones_are_explained() {
+        assert_eq!("2/3".parse(), Ok(Shard { k: 2, n: 3 }));
+        assert_eq!(Shard { k: 2, n: 3 }.to_string(), "2/3");
+        for bad in ["0/2", "3/2", "1", "a/b", "1/0", ""] {
+            assert!(bad.parse::<Shard>().unwrap_err().contains("k/n"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shards_deal_whole_sites_and_together_cover_each_mutant_once() {
+        // Sites 1 (ids 1-3), 4 (4-5), 6 (6), 7 (7-8), 9 (9).
+        let sites = [1, 1, 1, 4, 4, 6, 7, 7, 9];
+        let mutants: Vec<Mutant> =
+            sites.iter().enumerate().map(|(i, &s)| mutant(i as u32 + 1, s, "src/lib.rs", 1)).collect();
+        let one = Selection::new(&mutants, None, Some(Shard { k: 1, n: 2 }));
+        let two = Selection::new(&mutants, None, Some(Shard { k: 2, n: 2 }));
+        let picked =
+            |s: &Selection| (0..9).filter(|&i| s.selected(i)).map(|i| mutants[i].id).collect::<Vec<_>>();
+        assert_eq!(picked(&one), [1, 2, 3, 6, 9]);
+        assert_eq!(picked(&two), [4, 5, 7, 8]);
+        assert!(Selection::new(&mutants, None, None).is_all());
+    }
+
+    #[test]
+    fn a_git_diff_selects_the_mutants_on_added_lines() {
+        let diff = "diff --git a/src/lib.rs b/src/lib.rs\nindex 1..2 100644\n--- a/src/lib.rs\n+++ b/src/lib.rs\n\
+                    @@ -10,4 +10,5 @@ fn f()\n ctx10\n-old11\n+new11\n+new12\n ctx13\n\\ No newline at end of file\n\
+                    diff --git a/src/gone.rs b/src/gone.rs\n--- a/src/gone.rs\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n\
+                    --- a/crates/p/src/m.rs\n+++ b/crates/p/src/m.rs\n@@ -1 +1 @@\n-a\n+b\n";
+        let changed = ChangedLines::parse(diff).unwrap();
+        assert_eq!(changed.files(), 2);
+        assert!(changed.touches(&mutant(1, 1, "src/lib.rs", 11)));
+        assert!(changed.touches(&mutant(1, 1, "src/lib.rs", 12)));
+        assert!(!changed.touches(&mutant(1, 1, "src/lib.rs", 10)));
+        assert!(!changed.touches(&mutant(1, 1, "src/lib.rs", 13)));
+        assert!(!changed.touches(&mutant(1, 1, "src/gone.rs", 1)));
+        // Named from a directory above the workspace.
+        assert!(changed.touches(&mutant(1, 1, "src/m.rs", 1)));
+        assert!(ChangedLines::parse("hello\n").unwrap_err().contains("not a unified diff"));
+        assert_eq!(ChangedLines::parse("").unwrap().files(), 0);
+    }
+
+    #[test]
+    fn min_scores_are_percentages() {
+        assert_eq!(parse_min_score("80"), Ok(80.0));
+        assert_eq!(parse_min_score("92.5%"), Ok(92.5));
+        assert!(parse_min_score("101").is_err() && parse_min_score("x").is_err());
+        assert!(
+            below_minimum(79.9, Some(80.0)) && !below_minimum(80.0, Some(80.0)) && !below_minimum(0.0, None)
+        );
+    }
+}
