@@ -30,6 +30,8 @@ pub const VIABLE: &str = "viable.json";
 pub const UNVIABLE: &str = "unviable.json";
 /// The harness processes' stderr.
 pub const HARNESS_LOG: &str = "harness.log";
+/// The static pass's result for input strategies (see [`Hints`](crate::Hints)).
+pub const HINTS: &str = "hints.json";
 /// Stored inputs, when the corpus is not kept elsewhere.
 pub const CORPUS: &str = "corpus";
 
@@ -103,6 +105,11 @@ impl CampaignDir {
     /// `unviable.json`.
     pub fn unviable(&self) -> PathBuf {
         self.path.join(UNVIABLE)
+    }
+
+    /// `hints.json`: literals and influencing types of the crate under test.
+    pub fn hints(&self) -> PathBuf {
+        self.path.join(HINTS)
     }
 
     /// `harness.log`.

@@ -22,6 +22,7 @@ pub mod budget;
 pub mod content;
 pub mod files;
 pub mod guidance;
+pub mod hints;
 pub mod layout;
 pub mod protocol;
 pub mod prune;
@@ -34,6 +35,7 @@ pub use files::{
     FileError, Jsonl, JsonlWriter, Record, Torn, append_record, read_jsonl, store_new, write_atomic,
 };
 pub use guidance::GuidanceKind;
+pub use hints::{Branch, Hints, Literals, TypeDistance};
 pub use layout::CampaignDir;
 pub use protocol::{Line, Report};
 pub use prune::Prune;

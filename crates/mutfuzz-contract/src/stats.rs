@@ -46,17 +46,37 @@ pub struct Stats {
     /// messages; mutants-first phases only).
     #[serde(default)]
     pub mutant_panics: usize,
+    /// Children made by writing a dictionary literal into a span.
+    #[serde(default)]
+    pub dictionary_edits: u64,
+    /// Children made by writing a comparison operand into a span.
+    #[serde(default)]
+    pub compare_edits: u64,
+    /// Type-targeted picks that found a span of the picked type (SpotOn).
+    #[serde(default)]
+    pub targeted_edits: u64,
+    /// Type-targeted picks whose type the parent had no span of.
+    #[serde(default)]
+    pub target_misses: u64,
 }
 
 impl Stats {
     /// The header line of `stats.csv` (with its newline).
-    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures\n";
+    pub const CSV_HEADER: &'static str =
+        "seconds,trials,corpus,mutants_seen,mutants_killed,failures,dictionary_edits,compare_edits,targeted_edits\n";
 
     /// One row of `stats.csv` (with its newline), `seconds` into the campaign.
     pub fn csv_row(&self, seconds: f64) -> String {
         format!(
-            "{seconds:.0},{},{},{},{},{}\n",
-            self.trials, self.corpus, self.mutants_seen, self.mutants_killed, self.failures
+            "{seconds:.0},{},{},{},{},{},{},{},{}\n",
+            self.trials,
+            self.corpus,
+            self.mutants_seen,
+            self.mutants_killed,
+            self.failures,
+            self.dictionary_edits,
+            self.compare_edits,
+            self.targeted_edits
         )
     }
 }
@@ -75,7 +95,7 @@ mod tests {
             failures: 1,
             ..Stats::default()
         };
-        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1\n");
+        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,0,0,0\n");
         assert_eq!(Stats::CSV_HEADER.split(',').count(), s.csv_row(0.0).split(',').count());
     }
 }

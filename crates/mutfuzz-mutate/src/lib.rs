@@ -23,6 +23,7 @@
 pub mod config;
 mod discover;
 pub mod doctest;
+pub mod hints;
 mod equivalent;
 mod error;
 mod fnvalue;

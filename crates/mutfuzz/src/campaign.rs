@@ -13,6 +13,7 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt::{self, Debug};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{
@@ -24,7 +25,7 @@ use crate::coverage::EdgeMap;
 use crate::edit::{Edit, Havoc};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
-use crate::input::{Input, Limits, Rng, Source};
+use crate::input::{Dictionary, Input, Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
@@ -75,6 +76,10 @@ pub struct Config {
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
+    /// Literals of the code under test that fresh strings, chars and integers are drawn
+    /// from, with the dictionary's probability (edits use them through
+    /// [`Informed`](crate::edit::Informed)).
+    pub dictionary: Option<Arc<Dictionary>>,
 }
 
 impl Default for Config {
@@ -93,6 +98,7 @@ impl Default for Config {
             parallel_min_work: PARALLEL_MIN_WORK,
             verify_pruning: false,
             check_determinism: true,
+            dictionary: None,
         }
     }
 }
@@ -492,9 +498,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Ok(())
     }
 
-    /// The counters so far.
+    /// The counters so far (the edit's own included).
     pub fn stats(&self) -> Stats {
-        self.stats
+        let mut stats = self.stats;
+        self.edit.report(&mut stats);
+        stats
     }
 
     /// The first kill of each killed mutant, in the order found.
@@ -553,7 +561,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
         let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
             .with_limits(self.config.limits)
-            .with_spans(self.edit.needs_spans());
+            .with_spans(self.edit.needs_spans())
+            .with_dictionary(self.config.dictionary.clone());
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
 
@@ -664,6 +673,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             kills: self.pending.len() as u32,
             trial,
         });
+        if let Some(entry) = self.corpus.entries().last() {
+            self.edit.saved(entry, &self.table);
+        }
         self.stats.corpus = self.corpus.len();
         self.stats.favoured += usize::from(verdict.favoured);
         self.stats.boosted += usize::from(matches!(verdict.energy, Energy::Times(_)));

@@ -36,7 +36,13 @@ use mutfuzz_contract::{
     CampaignDir, GuidanceKind, JsonlWriter, Line, Prune, Report, ScoreLine, Stats, read_jsonl,
 };
 
+use std::sync::Arc;
+
+use mutfuzz_contract::Hints;
+
 use crate::campaign::{Campaign, Config, Event};
+use crate::edit::{DictionaryEdit, Informed, TypeTargets};
+use crate::input::Dictionary;
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
@@ -100,7 +106,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--guidance {}] [--prune {}] [--sample K] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE | run <target> FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -145,6 +151,10 @@ pub struct Args {
     verify_pruning: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
+    hints: Option<PathBuf>,
+    dictionary: Option<f64>,
+    compare: Option<f64>,
+    target_types: bool,
 }
 
 impl Args {
@@ -169,6 +179,10 @@ impl Args {
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
                 "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
+                "--hints" => a.hints = Some(value(word)?.into()),
+                "--dictionary" => a.dictionary = Some(probability(word, &value(word)?)?),
+                "--compare" => a.compare = Some(probability(word, &value(word)?)?),
+                "--target-types" => a.target_types = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -183,6 +197,42 @@ impl Args {
 
 fn number<N: std::str::FromStr>(flag: &str, text: &str) -> Result<N, String> {
     text.parse().map_err(|_| format!("{flag} takes a number, not {text:?}"))
+}
+
+fn probability(flag: &str, text: &str) -> Result<f64, String> {
+    let p: f64 = number(flag, text)?;
+    if (0.0..=1.0).contains(&p) { Ok(p) } else { Err(format!("{flag} takes a probability from 0 to 1, not {text}")) }
+}
+
+/// Dictionary probability when `--dictionary` is not given: on by default.
+pub const DICTIONARY_CHANCE: f64 = 0.1;
+/// Comparison-feedback probability when `--compare` is not given.
+pub const COMPARE_CHANCE: f64 = 0.0;
+
+/// The input strategies the static pass's hints allow: the dictionary for generators
+/// (in `config`) and the informed edit. Without a hints file, plain havoc.
+fn strategies(args: &Args, config: &mut Config) -> Result<Informed, String> {
+    let compare = args.compare.unwrap_or(COMPARE_CHANCE);
+    let mut edit = Informed::new().with_compare(compare);
+    let Some(path) = &args.hints else { return Ok(edit) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let hints: Hints = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a valid hints file ({e}); run `cargo mutfuzz fuzz` again to rewrite it", path.display()))?;
+    let chance = args.dictionary.unwrap_or(DICTIONARY_CHANCE);
+    let lit = &hints.literals;
+    let mut strings = lit.strings.clone();
+    strings.extend(lit.bytes.iter().filter_map(|b| String::from_utf8(b.clone()).ok()));
+    strings.retain(|s| !s.is_empty());
+    strings.dedup();
+    let dictionary = Arc::new(Dictionary::new(strings, lit.chars.clone(), lit.ints.clone(), chance));
+    if chance > 0.0 && !dictionary.is_empty() {
+        config.dictionary = Some(dictionary.clone());
+        edit = edit.with_dictionary(DictionaryEdit::new(dictionary), chance);
+    }
+    if args.target_types {
+        edit = edit.with_targets(TypeTargets::new(&hints));
+    }
+    Ok(edit)
 }
 
 fn oracle_for<O: Debug + 'static>(compare: Option<fn(&O, &O) -> bool>) -> Box<dyn Oracle<O>> {
@@ -247,9 +297,12 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         corpus_dir: Some(corpus),
         ..Config::default()
     };
+    let mut config = config;
+    let edit = strategies(args, &mut config)?;
     let mut campaign = Campaign::new(config, mutants, target)
         .map_err(|e| e.to_string())?
         .with_oracle(oracle_for(compare))
+        .with_edit(Box::new(edit))
         .with_events(|e| match e {
             Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
             Event::Mutant(id) => protocol(Line::Mutant(id)),

@@ -86,10 +86,10 @@ pub mod workers;
 
 pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
 pub use corpus::{Corpus, Entry, Store};
-pub use edit::{Edit, Havoc, Resample};
+pub use edit::{CompareEdit, DictionaryEdit, Edit, Havoc, Informed, Resample, TypeTargets};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
 pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
-pub use input::{Input, Int, Limits, Repeat, Rng, Source, Span, Spans};
+pub use input::{Dictionary, Input, Int, Leaf, Limits, Repeat, Rng, Source, Span, Spans, Value};
 pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
 pub use mutfuzz_contract as contract;

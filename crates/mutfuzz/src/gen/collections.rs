@@ -9,7 +9,7 @@ use std::hash::{BuildHasher, Hash};
 use std::ops::RangeBounds;
 
 use super::{Gen, GenLen};
-use crate::input::Source;
+use crate::input::{Leaf, Source};
 
 impl Gen for String {
     fn generate(src: &mut Source) -> Self {
@@ -21,10 +21,14 @@ impl GenLen for String {
     /// `len` counts chars, not bytes. Chars are plain choices, not spans.
     fn generate_len(src: &mut Source, len: impl RangeBounds<usize>) -> Self {
         let mut repeat = src.repeat(len);
+        let (min, max) = repeat.bounds();
+        let start = src.position();
+        src.fresh_dictionary_str(min, max);
         let mut out = String::new();
         while repeat.more(src) {
-            out.push(src.char());
+            out.push(src.raw_char());
         }
+        src.note_leaf(start, Leaf::Str { min, max });
         out
     }
 }
