@@ -75,6 +75,22 @@ impl Config {
             .to_vec()
     }
 
+    /// One configuration per input strategy, each alone, then all together: `havoc`
+    /// (Zest's byte edits only), `dictionary`, `compare`, `target-types`, `all`.
+    pub fn input_strategies() -> Vec<Config> {
+        let config = |name: &str, args: &str| Config {
+            name: name.to_owned(),
+            args: args.split_whitespace().map(str::to_owned).collect(),
+        };
+        vec![
+            config("havoc", "--dictionary 0"),
+            config("dictionary", "--dictionary 0.1"),
+            config("compare", "--dictionary 0 --compare 0.2"),
+            config("target-types", "--dictionary 0 --target-types"),
+            config("all", "--dictionary 0.1 --compare 0.2 --target-types"),
+        ]
+    }
+
     /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them.
     pub fn fuzz_args(&self, target: &str, seed: u64, time: Duration) -> Result<FuzzArgs, String> {
         let mut argv: Vec<String> = vec!["cargo-mutfuzz".into(), "fuzz".into(), target.into()];
@@ -337,7 +353,9 @@ impl RunDir {
 /// Run the command; returns the exit code.
 pub fn run(args: &EvalArgs) -> Result<i32> {
     interrupt::install();
-    let configs = if args.configs.is_empty() {
+    let configs = if args.input_strategies {
+        Config::input_strategies()
+    } else if args.configs.is_empty() {
         Config::defaults()
     } else {
         args.configs
@@ -519,6 +537,17 @@ mod tests {
         assert!(bad.unwrap_err().contains("not `fuzz` arguments"));
         let names: Vec<String> = Config::defaults().into_iter().map(|c| c.name).collect();
         assert_eq!(names, GuidanceKind::ALL.map(|k| k.name().to_owned()));
+    }
+
+    #[test]
+    fn every_input_strategy_configuration_is_valid_fuzz_arguments() {
+        let configs = Config::input_strategies();
+        let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["havoc", "dictionary", "compare", "target-types", "all"]);
+        let args: Vec<FuzzArgs> =
+            configs.iter().map(|c| c.fuzz_args("t", 0, Duration::from_secs(1)).unwrap()).collect();
+        assert_eq!((args[0].dictionary, args[0].compare, args[0].target_types), (0.0, 0.0, false));
+        assert_eq!((args[4].dictionary, args[4].compare, args[4].target_types), (0.1, 0.2, true));
     }
 
     #[test]

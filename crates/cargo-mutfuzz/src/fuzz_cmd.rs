@@ -310,6 +310,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
                 p.killed = s.mutants_killed as u64;
                 p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
                 p.failures = s.failures as u64;
+                p.edits = [s.dictionary_edits, s.compare_edits, s.targeted_edits];
             }
         };
         let outcome = supervise::run(
@@ -409,7 +410,16 @@ fn fuzz_command(
         args.prune.name().into(),
         "--kill-factor".into(),
         args.kill_factor.to_string().into(),
+        "--hints".into(),
+        built.state.hints().into(),
+        "--dictionary".into(),
+        args.dictionary.to_string().into(),
+        "--compare".into(),
+        args.compare.to_string().into(),
     ];
+    if args.target_types {
+        a.push("--target-types".into());
+    }
     if let Some(k) = mutant_sample(args) {
         a.extend(["--sample".into(), k.to_string().into()]);
     }

@@ -29,6 +29,9 @@ pub struct Progress {
     pub failures: u64,
     /// Harness restarts after a crash or hang.
     pub restarts: u32,
+    /// Children made by the input strategies: dictionary literals, comparison operands,
+    /// and type-targeted picks that found their type (shown when any is non-zero).
+    pub edits: [u64; 3],
 }
 
 /// `1m02s  12345 trials (199/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
@@ -48,6 +51,10 @@ pub fn format(p: &Progress) -> String {
         percent(p.killed, p.total),
         p.failures
     );
+    if p.edits.iter().any(|&n| n > 0) {
+        let [d, c, t] = p.edits;
+        line.push_str(&format!("  edits: dictionary {d} compare {c} targeted {t}"));
+    }
     if p.restarts > 0 {
         line.push_str(&format!("  restarts {}", p.restarts));
     }
@@ -129,6 +136,7 @@ mod tests {
             total: 80,
             failures: 1,
             restarts: 0,
+            edits: [0; 3],
         };
         assert_eq!(
             format(&p),
@@ -138,5 +146,7 @@ mod tests {
         assert!(format(&q).contains("(0/s)"), "{}", format(&q));
         assert!(format(&q).contains("score -"), "{}", format(&q));
         assert!(format(&q).ends_with("restarts 2"), "{}", format(&q));
+        let e = Progress { edits: [5, 0, 7], ..p };
+        assert!(format(&e).ends_with("failures 1  edits: dictionary 5 compare 0 targeted 7"), "{}", format(&e));
     }
 }
