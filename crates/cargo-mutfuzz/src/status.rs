@@ -147,6 +147,10 @@ mod tests {
         assert!(format(&q).contains("score -"), "{}", format(&q));
         assert!(format(&q).ends_with("restarts 2"), "{}", format(&q));
         let e = Progress { edits: [5, 0, 7], ..p };
-        assert!(format(&e).ends_with("failures 1  edits: dictionary 5 compare 0 targeted 7"), "{}", format(&e));
+        assert!(
+            format(&e).ends_with("failures 1  edits: dictionary 5 compare 0 targeted 7"),
+            "{}",
+            format(&e)
+        );
     }
 }

@@ -62,8 +62,7 @@ pub struct Stats {
 
 impl Stats {
     /// The header line of `stats.csv` (with its newline).
-    pub const CSV_HEADER: &'static str =
-        "seconds,trials,corpus,mutants_seen,mutants_killed,failures,dictionary_edits,compare_edits,targeted_edits\n";
+    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures,dictionary_edits,compare_edits,targeted_edits\n";
 
     /// One row of `stats.csv` (with its newline), `seconds` into the campaign.
     pub fn csv_row(&self, seconds: f64) -> String {

@@ -65,7 +65,10 @@ pub fn analyze(discovery: &Discovery) -> Hints {
     lits.bytes.truncate(MAX_LITERALS);
     lits.chars.truncate(MAX_LITERALS);
     lits.ints.truncate(MAX_LITERALS);
-    Hints { literals: lits, branches: pass.branches.into_iter().map(|b| b.0).filter(|b| !b.types.is_empty()).collect() }
+    Hints {
+        literals: lits,
+        branches: pass.branches.into_iter().map(|b| b.0).filter(|b| !b.types.is_empty()).collect(),
+    }
 }
 
 /// The names a type stands for, with the distance each adds: `Vec<Item>` → (`Item`, 0)
@@ -81,7 +84,8 @@ fn type_names(ty: &Type, extra: u32, out: &mut Vec<(String, u32)>) {
         Type::Path(p) => {
             let Some(last) = p.path.segments.last() else { return };
             let name = last.ident.to_string();
-            let wrapper = matches!(name.as_str(), "Vec" | "Option" | "Box" | "Rc" | "Arc" | "VecDeque" | "Cow");
+            let wrapper =
+                matches!(name.as_str(), "Vec" | "Option" | "Box" | "Rc" | "Arc" | "VecDeque" | "Cow");
             if !wrapper && !is_primitive(&name) {
                 out.push((name, extra));
             }
@@ -100,8 +104,23 @@ fn type_names(ty: &Type, extra: u32, out: &mut Vec<(String, u32)>) {
 fn is_primitive(name: &str) -> bool {
     matches!(
         name,
-        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize"
-            | "f32" | "f64" | "bool" | "char" | "str" | "Self"
+        "u8" | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "f32"
+            | "f64"
+            | "bool"
+            | "char"
+            | "str"
+            | "Self"
     )
 }
 
@@ -177,21 +196,24 @@ struct Pass {
 impl Pass {
     fn literal(&mut self, lit: &Lit, negative: bool) {
         let l = &mut self.literals;
-        let key = format!("{negative}{}", quote::ToTokens::to_token_stream(lit));
-        if !self.seen.insert(key) {
-            return;
-        }
+        // Each value once, whatever its spelling (`1`, `1u32`, `0x1`).
         match lit {
-            Lit::Str(s) => l.strings.push(s.value()),
-            Lit::ByteStr(b) => l.bytes.push(b.value()),
-            Lit::Char(c) => l.chars.push(c.value()),
-            Lit::Byte(b) => l.chars.push(char::from(b.value())),
+            Lit::Str(s) if self.seen.insert(format!("s{}", s.value())) => l.strings.push(s.value()),
+            Lit::ByteStr(b) if self.seen.insert(format!("b{:?}", b.value())) => l.bytes.push(b.value()),
+            Lit::Char(c) if self.seen.insert(format!("c{}", c.value())) => l.chars.push(c.value()),
+            Lit::Byte(b) if self.seen.insert(format!("c{}", char::from(b.value()))) => {
+                l.chars.push(char::from(b.value()))
+            }
             Lit::Int(i) => {
-                if let Ok(v) = i.base10_parse::<i128>() {
-                    l.ints.push(if negative { -v } else { v });
-                } else if let Ok(v) = i.base10_parse::<u128>() {
+                let v = match i.base10_parse::<i128>() {
+                    Ok(v) => Some(if negative { -v } else { v }),
                     // Above i128::MAX: kept by its bits, as a u128 field would hold it.
-                    l.ints.push(v as i128);
+                    Err(_) => i.base10_parse::<u128>().ok().map(|v| v as i128),
+                };
+                if let Some(v) = v
+                    && self.seen.insert(format!("i{v}"))
+                {
+                    l.ints.push(v);
                 }
             }
             _ => {}
@@ -259,7 +281,11 @@ impl Pass {
     }
 
     fn function(&mut self, name: String, sig: &syn::Signature, block: &syn::Block) {
-        let saved = (std::mem::take(&mut self.vars), std::mem::take(&mut self.params), std::mem::take(&mut self.function));
+        let saved = (
+            std::mem::take(&mut self.vars),
+            std::mem::take(&mut self.params),
+            std::mem::take(&mut self.function),
+        );
         self.bound.clear();
         self.function = name;
         for arg in &sig.inputs {
@@ -312,6 +338,9 @@ impl<'ast> Visit<'ast> for Pass {
         visit::visit_local(self, l);
     }
 
+    // Doc comments and other attributes hold string literals that no input meets.
+    fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
+
     fn visit_lit(&mut self, lit: &'ast Lit) {
         self.literal(lit, false);
     }
@@ -362,7 +391,9 @@ impl<'ast> Visit<'ast> for Names {
         let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
         match segs.as_slice() {
             [one] => self.idents.push(one.clone()),
-            [.., ty, variant] if variant.starts_with(char::is_uppercase) && ty.starts_with(char::is_uppercase) => {
+            [.., ty, variant]
+                if variant.starts_with(char::is_uppercase) && ty.starts_with(char::is_uppercase) =>
+            {
                 self.enums.push(ty.clone())
             }
             _ => {}
@@ -395,6 +426,7 @@ mod tests {
     use crate::Config;
 
     const SOURCE: &str = r#"
+/// A doc comment.
 pub struct Doc { pub items: Vec<Item>, pub title: String }
 pub enum Item { Cmd { name: String, code: u16 }, Pixel(u8) }
 pub fn run(doc: &Doc, scale: u32) -> u32 {
@@ -406,7 +438,7 @@ pub fn run(doc: &Doc, scale: u32) -> u32 {
             }
         }
     }
-    if doc.title.starts_with('#') { n -= 1; }
+    if doc.title.starts_with('#') { n -= 2u32; }
     n + b"\x01"[0] as u32 - -7i32 as u32
 }
 pub fn outer(d: Doc) -> u32 { run(&d, 1) }
@@ -427,21 +459,24 @@ mod tests { fn t() { let _ = "only-in-tests"; } }
         assert!(h.literals.ints.contains(&0x5eed) && h.literals.ints.contains(&-7));
         assert!(h.literals.chars.contains(&'#'));
         assert_eq!(h.literals.bytes, vec![b"\x01".to_vec()]);
+        assert!(!h.literals.strings.iter().any(|s| s.contains("doc comment")));
+        let ones = h.literals.ints.iter().filter(|&&v| v == 2).count();
+        assert_eq!(ones, 1, "{:?}", h.literals.ints);
     }
 
     #[test]
     fn a_deep_condition_gets_its_field_types_first_then_the_enum_and_the_callers_types() {
         let h = hints();
-        let b = h.branches.iter().find(|b| b.line == 8).expect("the magic-keyword branch");
+        let b = h.branches.iter().find(|b| b.line == 9).expect("the magic-keyword branch");
         let d = |n: &str| b.types.iter().find(|t| t.name == n).map(|t| t.distance);
         // `name` is a field of `Item::Cmd` (String) and the pattern names `Item`.
         assert_eq!(d("Item"), Some(2));
         assert_eq!(d("String"), Some(1));
-        let outer = h.branches.iter().find(|b| b.line == 7).expect("the if-let branch");
+        let outer = h.branches.iter().find(|b| b.line == 8).expect("the if-let branch");
         assert!(outer.types.iter().any(|t| t.name == "Item" && t.distance == 1));
         assert_eq!(d("Doc"), Some(2));
         assert!(!b.sites.is_empty(), "{b:?}");
-        let title = h.branches.iter().find(|b| b.line == 13).expect("the title branch");
+        let title = h.branches.iter().find(|b| b.line == 14).expect("the title branch");
         assert!(title.types.iter().any(|t| t.name == "String" && t.distance == 1));
     }
 }

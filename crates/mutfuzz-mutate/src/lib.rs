@@ -23,10 +23,10 @@
 pub mod config;
 mod discover;
 pub mod doctest;
-pub mod hints;
 mod equivalent;
 mod error;
 mod fnvalue;
+pub mod hints;
 mod modules;
 mod mutant;
 mod operator;

@@ -39,7 +39,7 @@ mod compare;
 mod infection;
 mod range_limit;
 
-pub use compare::{comparisons, compared, record_comparisons, Operand, RING, STR_CAP};
+pub use compare::{compared, comparisons, record_comparisons, Operand, RING, STR_CAP};
 pub use infection::{arith, infect, infect_if, infected, PROBE};
 pub use range_limit::{pred, succ, RangeLimit};
 

@@ -42,8 +42,8 @@ use mutfuzz_contract::Hints;
 
 use crate::campaign::{Campaign, Config, Event};
 use crate::edit::{DictionaryEdit, Informed, TypeTargets};
-use crate::input::Dictionary;
 use crate::r#gen::Gen;
+use crate::input::Dictionary;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
@@ -201,7 +201,11 @@ fn number<N: std::str::FromStr>(flag: &str, text: &str) -> Result<N, String> {
 
 fn probability(flag: &str, text: &str) -> Result<f64, String> {
     let p: f64 = number(flag, text)?;
-    if (0.0..=1.0).contains(&p) { Ok(p) } else { Err(format!("{flag} takes a probability from 0 to 1, not {text}")) }
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("{flag} takes a probability from 0 to 1, not {text}"))
+    }
 }
 
 /// Dictionary probability when `--dictionary` is not given: on by default.
@@ -216,8 +220,12 @@ fn strategies(args: &Args, config: &mut Config) -> Result<Informed, String> {
     let mut edit = Informed::new().with_compare(compare);
     let Some(path) = &args.hints else { return Ok(edit) };
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let hints: Hints = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a valid hints file ({e}); run `cargo mutfuzz fuzz` again to rewrite it", path.display()))?;
+    let hints: Hints = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{} is not a valid hints file ({e}); run `cargo mutfuzz fuzz` again to rewrite it",
+            path.display()
+        )
+    })?;
     let chance = args.dictionary.unwrap_or(DICTIONARY_CHANCE);
     let lit = &hints.literals;
     let mut strings = lit.strings.clone();

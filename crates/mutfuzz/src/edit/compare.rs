@@ -46,7 +46,13 @@ impl CompareEdit {
 
     /// Writes one operand where the parent (inside `scope`, if given) holds the other;
     /// `false` when no span's value matches any recorded operand.
-    pub fn edit_within(&self, parent: &Entry, scope: Option<usize>, rng: &mut Rng, out: &mut Vec<u8>) -> bool {
+    pub fn edit_within(
+        &self,
+        parent: &Entry,
+        scope: Option<usize>,
+        rng: &mut Rng,
+        out: &mut Vec<u8>,
+    ) -> bool {
         let Some(pairs) = self.operands.get(&parent.trial) else { return false };
         let leaves = leaves_in(parent, scope);
         let mut candidates: Vec<(usize, crate::input::Leaf, Value)> = Vec::new();

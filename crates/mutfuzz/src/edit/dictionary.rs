@@ -9,7 +9,13 @@ use crate::input::{Dictionary, Leaf, Rng, Value};
 
 /// Replaces the bytes of span `index` of `parent` with the encoding of `value`, into
 /// `out`; `false` (and `out` unspecified) when the value does not fit the leaf.
-pub(crate) fn write_value(parent: &Entry, index: usize, leaf: Leaf, value: &Value, out: &mut Vec<u8>) -> bool {
+pub(crate) fn write_value(
+    parent: &Entry,
+    index: usize,
+    leaf: Leaf,
+    value: &Value,
+    out: &mut Vec<u8>,
+) -> bool {
     let bytes = parent.input.as_bytes();
     let Some(span) = parent.spans.get(index) else { return false };
     if span.end > bytes.len() {
@@ -50,7 +56,13 @@ impl DictionaryEdit {
 
     /// Writes one literal into one primitive span of `parent` (inside `scope`, if given);
     /// `false` when no literal fits any such span.
-    pub fn edit_within(&self, parent: &Entry, scope: Option<usize>, rng: &mut Rng, out: &mut Vec<u8>) -> bool {
+    pub fn edit_within(
+        &self,
+        parent: &Entry,
+        scope: Option<usize>,
+        rng: &mut Rng,
+        out: &mut Vec<u8>,
+    ) -> bool {
         let d = &self.dictionary;
         if d.is_empty() {
             return false;
@@ -138,7 +150,8 @@ pub(crate) mod tests {
             }
             // Every child replays (any bytes do); the literal shows up in a field.
             let child: Vec<Item> = Source::new(out.clone(), Rng::new(0)).draw();
-            words += usize::from(child.iter().any(|i| matches!(i, Item::Word(w) if w.contains("magic-keyword"))));
+            words +=
+                usize::from(child.iter().any(|i| matches!(i, Item::Word(w) if w.contains("magic-keyword"))));
             codes += usize::from(child.iter().any(|i| matches!(i, Item::Pair { code: 0x5eed, .. })));
         }
         assert!(words > 20 && codes > 20, "{words} {codes}");

@@ -10,6 +10,8 @@ use crate::corpus::Entry;
 use crate::input::Rng;
 use crate::mutants::MutantTable;
 use mutfuzz_contract::Stats;
+#[cfg(test)]
+use mutfuzz_rt::Operand;
 
 /// SpotOn's probability that an edit is type-targeted.
 pub const TARGET_CHANCE: f64 = 0.5;
@@ -111,5 +113,79 @@ impl Edit for Informed {
             stats.targeted_edits = t.matched;
             stats.target_misses = t.missed;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::edit::dictionary::tests::entry_of;
+    use crate::input::Dictionary;
+    use crate::{Gen, Source};
+    use mutfuzz_contract::{Branch, Hints, TypeDistance};
+
+    #[derive(Clone, Debug, Gen, PartialEq)]
+    enum Item {
+        Note(String),
+        Cmd { name: String, code: u16, arg: i32 },
+        Mark(char),
+        Nested(Vec<Item>),
+    }
+
+    #[derive(Clone, Debug, Gen, PartialEq)]
+    struct Doc {
+        version: u8,
+        #[mutfuzz(len = 1..=4)]
+        items: Vec<Item>,
+    }
+
+    #[test]
+    fn every_informed_edit_gives_a_child_that_replays_to_a_value_of_the_type() {
+        let d = Arc::new(Dictionary::new(
+            vec!["magic-keyword".into(), "".into()],
+            vec!['.'],
+            vec![0x5eed, -3],
+            1.0,
+        ));
+        let hints = Hints {
+            branches: vec![Branch {
+                file: "lib.rs".into(),
+                line: 1,
+                sites: vec![],
+                types: vec![TypeDistance { name: "Item".into(), distance: 1 }],
+            }],
+            ..Hints::default()
+        };
+        let mut edit = Informed::new()
+            .with_targets(TypeTargets::new(&hints))
+            .with_dictionary(DictionaryEdit::new(d), 0.5)
+            .with_compare(0.5);
+        let mut rng = Rng::new(5);
+        let mut out = Vec::new();
+        for seed in 0..300 {
+            let (doc, parent) = entry_of::<Doc>(seed);
+            // Operands as the original would have seen them for this input.
+            if let Some((compare, _)) = &mut edit.compare
+                && let Item::Cmd { code, .. } = &doc.items[0]
+            {
+                compare.set_operands(&parent, vec![(Operand::Int(i128::from(*code)), Operand::Int(7))]);
+            }
+            edit.edit(&parent, &mut rng, &mut out);
+            let mut src = Source::new(out.clone(), Rng::new(seed));
+            let child: Doc = src.draw();
+            let (input, _) = src.into_input();
+            // The stored child replays to the same value, without fresh choices.
+            let mut again = Source::new(input.into_bytes(), Rng::new(99));
+            assert_eq!(again.draw::<Doc>(), child);
+            assert_eq!(again.fresh_len(), 0);
+        }
+        let mut stats = Stats::default();
+        edit.report(&mut stats);
+        assert!(
+            stats.dictionary_edits > 20 && stats.compare_edits > 5 && stats.targeted_edits > 20,
+            "{stats:?}"
+        );
     }
 }

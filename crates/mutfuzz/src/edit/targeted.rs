@@ -101,7 +101,8 @@ impl TypeTargets {
     /// Picks a live type by inverse distance and a span of that type in `parent`; updates
     /// the type's distance (× 3/4 found, × 4/3 not). The span's index, if one was found.
     pub fn pick_span(&mut self, parent: &Entry, rng: &mut Rng) -> Option<usize> {
-        let total: f64 = self.types.iter().zip(&self.live).filter(|(_, l)| **l).map(|((_, d), _)| 1.0 / d).sum();
+        let total: f64 =
+            self.types.iter().zip(&self.live).filter(|(_, l)| **l).map(|((_, d), _)| 1.0 / d).sum();
         if total <= 0.0 {
             return None;
         }
@@ -191,7 +192,12 @@ mod tests {
         Hints {
             branches: vec![
                 Branch { file: "a.rs".into(), line: 1, sites: vec![1], types: vec![t("Header", 1)] },
-                Branch { file: "a.rs".into(), line: 2, sites: vec![2], types: vec![t("Header", 4), t("Missing", 1)] },
+                Branch {
+                    file: "a.rs".into(),
+                    line: 2,
+                    sites: vec![2],
+                    types: vec![t("Header", 4), t("Missing", 1)],
+                },
             ],
             ..Hints::default()
         }

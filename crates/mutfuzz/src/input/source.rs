@@ -6,9 +6,9 @@ use std::ops::{Bound, RangeBounds};
 use std::sync::Arc;
 
 use super::Input;
+use super::dictionary::Dictionary;
 use super::encoding::{self, Int, IntRange};
 use super::rng::Rng;
-use super::dictionary::Dictionary;
 use super::span::{Span, Spans};
 use super::value::{Leaf, encode_char, encode_str};
 use crate::r#gen::{Gen, GenLen, arbitrary_from_bytes};

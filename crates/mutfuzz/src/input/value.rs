@@ -55,7 +55,9 @@ impl Leaf {
     /// Whether `bytes` can be this leaf's whole encoding (an integer or char has a fixed width).
     pub fn fits(&self, bytes: &[u8]) -> bool {
         match *self {
-            Leaf::Int { lo, hi, signed } => bytes.len() == encoding::width(Leaf::range(lo, hi, signed).max_index()),
+            Leaf::Int { lo, hi, signed } => {
+                bytes.len() == encoding::width(Leaf::range(lo, hi, signed).max_index())
+            }
             Leaf::Char => bytes.len() == 4,
             Leaf::Str { .. } => !bytes.is_empty() || matches!(self, Leaf::Str { max: 0, .. }),
         }
@@ -132,7 +134,12 @@ pub(crate) fn encode_char(c: char) -> [u8; 4] {
 
 /// Appends the choices of a string of `chars` with `min..=max` chars; `false` if the
 /// count is out of bounds.
-pub(crate) fn encode_str(chars: impl Iterator<Item = char> + Clone, min: usize, max: usize, out: &mut Vec<u8>) -> bool {
+pub(crate) fn encode_str(
+    chars: impl Iterator<Item = char> + Clone,
+    min: usize,
+    max: usize,
+    out: &mut Vec<u8>,
+) -> bool {
     let n = chars.clone().count();
     if n < min || n > max {
         return false;
@@ -188,7 +195,9 @@ mod tests {
 
     #[test]
     fn every_char_class_round_trips_through_its_encoding() {
-        for c in ['a', 'z', '\0', '~', 'é', '\u{D7FF}', '\u{E000}', '\u{FFFF}', '\u{10000}', '\u{10FFFF}', '🦀'] {
+        for c in
+            ['a', 'z', '\0', '~', 'é', '\u{D7FF}', '\u{E000}', '\u{FFFF}', '\u{10000}', '\u{10FFFF}', '🦀']
+        {
             assert_eq!(decode_char(u32::from_le_bytes(encode_char(c))), c, "{c:?}");
         }
     }
