@@ -115,6 +115,10 @@ mod tests {
             boosted: 2,
             reduced: 1,
             mutant_panics: 1,
+            dictionary_edits: 6,
+            compare_edits: 7,
+            targeted_edits: 8,
+            target_misses: 9,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),
