@@ -13,11 +13,12 @@ dictionary, dictionary, compare, target-types, all) and dictionary with type tar
 import argparse, json, os, shutil, subprocess, sys, tempfile
 
 CONFIGS = [
-    ("havoc", ["--dictionary", "0"]),
-    ("dictionary", ["--dictionary", "0.1"]),
+    ("havoc", ["--dictionary", "0", "--compare", "0"]),
+    ("dictionary", ["--dictionary", "0.1", "--compare", "0"]),
     ("compare", ["--dictionary", "0", "--compare", "0.2"]),
-    ("target-types", ["--dictionary", "0", "--target-types"]),
-    ("dict+types", ["--dictionary", "0.1", "--target-types"]),
+    ("target-types", ["--dictionary", "0", "--compare", "0", "--target-types"]),
+    ("dict+types", ["--dictionary", "0.1", "--compare", "0", "--target-types"]),
+    ("dict+compare", ["--dictionary", "0.1", "--compare", "0.2"]),
     ("all", ["--dictionary", "0.1", "--compare", "0.2", "--target-types"]),
 ]
 
@@ -28,6 +29,7 @@ def main():
     ap.add_argument("--trials", type=int, default=3000)
     ap.add_argument("--seeds", type=int, default=8)
     ap.add_argument("--function", action="append", required=True)
+    ap.add_argument("--only", action="append", help="run only these configurations")
     ap.add_argument("--cli", default=os.environ.get("CARGO_MUTFUZZ", "cargo-mutfuzz"))
     a = ap.parse_args()
     cli = [a.cli, "mutfuzz"]
@@ -40,6 +42,8 @@ def main():
     print(f"{a.trials} trials per run, seeds 0..{a.seeds - 1}; a run succeeds for a function when it kills a mutant in it")
     print(f"{'config':<14}" + "".join(f"{f:>12}" for f in a.function) + f"{'killed (mean)':>16}")
     for name, args in CONFIGS:
+        if a.only and name not in a.only:
+            continue
         wins = {f: 0 for f in a.function}
         killed_total = 0
         for seed in range(a.seeds):

@@ -83,10 +83,10 @@ impl Config {
             args: args.split_whitespace().map(str::to_owned).collect(),
         };
         vec![
-            config("havoc", "--dictionary 0"),
-            config("dictionary", "--dictionary 0.1"),
+            config("havoc", "--dictionary 0 --compare 0"),
+            config("dictionary", "--dictionary 0.1 --compare 0"),
             config("compare", "--dictionary 0 --compare 0.2"),
-            config("target-types", "--dictionary 0 --target-types"),
+            config("target-types", "--dictionary 0 --compare 0 --target-types"),
             config("all", "--dictionary 0.1 --compare 0.2 --target-types"),
         ]
     }

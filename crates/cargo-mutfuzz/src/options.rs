@@ -208,7 +208,9 @@ pub struct FuzzArgs {
     pub dictionary: f64,
     /// Probability that an edit writes a comparison operand the original saw on the
     /// parent where the parent held the other operand (input-to-state on typed spans;
-    /// 0 turns it off, and then operands are not recorded).
+    /// 0 turns it off, and then operands are not recorded). On by default: on
+    /// examples/magic-command it reached guarded code in 7 of 8 runs against 1 of 8 with the
+    /// dictionary alone; on semver it kills as many mutants and covers 10 % more edges.
     #[arg(long, value_name = "P", default_value_t = COMPARE_CHANCE, value_parser = parse_share, help_heading = "Input strategies")]
     pub compare: f64,
 }
@@ -216,7 +218,7 @@ pub struct FuzzArgs {
 /// `--dictionary`'s default.
 pub const DICTIONARY_CHANCE: f64 = 0.1;
 /// `--compare`'s default.
-pub const COMPARE_CHANCE: f64 = 0.0;
+pub const COMPARE_CHANCE: f64 = 0.2;
 
 /// `--strategy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

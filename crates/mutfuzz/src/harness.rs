@@ -211,7 +211,7 @@ fn probability(flag: &str, text: &str) -> Result<f64, String> {
 /// Dictionary probability when `--dictionary` is not given: on by default.
 pub const DICTIONARY_CHANCE: f64 = 0.1;
 /// Comparison-feedback probability when `--compare` is not given.
-pub const COMPARE_CHANCE: f64 = 0.0;
+pub const COMPARE_CHANCE: f64 = 0.2;
 
 /// The input strategies the static pass's hints allow: the dictionary for generators
 /// (in `config`) and the informed edit. Without a hints file, plain havoc.
