@@ -83,6 +83,22 @@ impl Config {
         configs
     }
 
+    /// One configuration per input strategy, each alone, then all together: `havoc`
+    /// (Zest's byte edits only), `dictionary`, `compare`, `target-types`, `all`.
+    pub fn input_strategies() -> Vec<Config> {
+        let config = |name: &str, args: &str| Config {
+            name: name.to_owned(),
+            args: args.split_whitespace().map(str::to_owned).collect(),
+        };
+        vec![
+            config("havoc", "--dictionary 0 --compare 0"),
+            config("dictionary", "--dictionary 0.1 --compare 0"),
+            config("compare", "--dictionary 0 --compare 0.2"),
+            config("target-types", "--dictionary 0 --compare 0 --target-types"),
+            config("all", "--dictionary 0.1 --compare 0.2 --target-types"),
+        ]
+    }
+
     /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them.
     pub fn fuzz_args(&self, target: &str, seed: u64, time: Duration) -> Result<FuzzArgs, String> {
         let mut argv: Vec<String> = vec!["cargo-mutfuzz".into(), "fuzz".into(), target.into()];
@@ -353,7 +369,9 @@ impl RunDir {
 /// Run the command; returns the exit code.
 pub fn run(args: &EvalArgs) -> Result<i32> {
     interrupt::install();
-    let configs = if args.configs.is_empty() {
+    let configs = if args.input_strategies {
+        Config::input_strategies()
+    } else if args.configs.is_empty() {
         Config::defaults()
     } else {
         args.configs
@@ -559,6 +577,17 @@ mod tests {
         for c in Config::defaults() {
             assert!(c.fuzz_args("t", 0, Duration::from_secs(1)).is_ok(), "{c:?}");
         }
+    }
+
+    #[test]
+    fn every_input_strategy_configuration_is_valid_fuzz_arguments() {
+        let configs = Config::input_strategies();
+        let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["havoc", "dictionary", "compare", "target-types", "all"]);
+        let args: Vec<FuzzArgs> =
+            configs.iter().map(|c| c.fuzz_args("t", 0, Duration::from_secs(1)).unwrap()).collect();
+        assert_eq!((args[0].dictionary, args[0].compare, args[0].target_types), (0.0, 0.0, false));
+        assert_eq!((args[4].dictionary, args[4].compare, args[4].target_types), (0.1, 0.2, true));
     }
 
     #[test]

@@ -369,6 +369,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
                 p.discards = s.discards;
                 p.queued = s.queued;
                 p.random_edits = s.random_edits;
+                p.edits = [s.dictionary_edits, s.compare_edits, s.targeted_edits];
             }
             // Strategies other than the defaults are named on the line.
             p.edit = if args.edit == EditKind::default() { "" } else { args.edit.name() };
@@ -500,7 +501,16 @@ fn fuzz_command(
         args.prune.name().into(),
         "--kill-factor".into(),
         args.kill_factor.to_string().into(),
+        "--hints".into(),
+        built.state.hints().into(),
+        "--dictionary".into(),
+        args.dictionary.to_string().into(),
+        "--compare".into(),
+        args.compare.to_string().into(),
     ];
+    if args.target_types {
+        a.push("--target-types".into());
+    }
     if let Some(k) = mutant_sample(args) {
         a.extend(["--sample".into(), k.to_string().into()]);
     }

@@ -299,6 +299,9 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
     let viable: Vec<&Mutant> =
         discovery.mutants.iter().filter(|m| !build.unviable.contains_key(&m.id)).collect();
     write_atomic(&state.viable(), (serde_json::to_string_pretty(&viable)? + "\n").as_bytes())?;
+    // The static pass for input strategies: literals and influencing types of branches.
+    let hints = mutfuzz_mutate::hints::analyze(&discovery);
+    write_atomic(&state.hints(), (serde_json::to_string(&hints)? + "\n").as_bytes())?;
 
     let built = Built {
         cwd: manifest_copy.parent().map(Path::to_owned).unwrap_or_default(),

@@ -37,6 +37,9 @@ pub struct Progress {
     /// MUTAGEN's queued children and its R (shown with a schedule that queues).
     pub queued: u64,
     pub random_edits: u32,
+    /// Children made by the input strategies: dictionary literals, comparison operands,
+    /// and type-targeted picks that found their type (shown when any is non-zero).
+    pub edits: [u64; 3],
 }
 
 /// `1m02s  12345 trials (199/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
@@ -69,6 +72,10 @@ pub fn format(p: &Progress) -> String {
         if p.random_edits > 0 {
             line.push_str(&format!(" (R {}, {} queued)", p.random_edits, p.queued));
         }
+    }
+    if p.edits.iter().any(|&n| n > 0) {
+        let [d, c, t] = p.edits;
+        line.push_str(&format!("  edits: dictionary {d} compare {c} targeted {t}"));
     }
     if p.restarts > 0 {
         line.push_str(&format!("  restarts {}", p.restarts));
@@ -174,6 +181,12 @@ mod tests {
                 .ends_with("failures 1  valid 400 (6/s)  edit structure  schedule mutagen (R 2, 30 queued)"),
             "{}",
             format(&m)
+        );
+        let e = Progress { edits: [5, 0, 7], ..p };
+        assert!(
+            format(&e).ends_with("failures 1  edits: dictionary 5 compare 0 targeted 7"),
+            "{}",
+            format(&e)
         );
     }
 }

@@ -34,6 +34,8 @@ pub const HARNESS_LOG: &str = "harness.log";
 pub const REPORT: &str = "report.html";
 /// The endings recorded by `cargo mutfuzz export`, before they are copied to `tests/`.
 pub const EXPORT: &str = "export.jsonl";
+/// The static pass's result for input strategies (see [`Hints`](crate::Hints)).
+pub const HINTS: &str = "hints.json";
 /// Stored inputs, when the corpus is not kept elsewhere.
 pub const CORPUS: &str = "corpus";
 /// A pending drift: the mutants that may have changed the harness's global state.
@@ -109,6 +111,11 @@ impl CampaignDir {
     /// `unviable.json`.
     pub fn unviable(&self) -> PathBuf {
         self.path.join(UNVIABLE)
+    }
+
+    /// `hints.json`: literals and influencing types of the crate under test.
+    pub fn hints(&self) -> PathBuf {
+        self.path.join(HINTS)
     }
 
     /// `harness.log`.

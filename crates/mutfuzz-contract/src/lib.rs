@@ -22,6 +22,7 @@ pub mod budget;
 pub mod content;
 pub mod files;
 pub mod guidance;
+pub mod hints;
 pub mod layout;
 pub mod protocol;
 pub mod prune;
@@ -35,6 +36,7 @@ pub use files::{
     store_new, write_atomic,
 };
 pub use guidance::GuidanceKind;
+pub use hints::{Branch, Hints, Literals, TypeDistance};
 pub use layout::CampaignDir;
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex};
 pub use prune::Prune;

@@ -126,6 +126,10 @@ mod tests {
             mutant_panics: 1,
             queued: 12,
             random_edits: 4,
+            dictionary_edits: 6,
+            compare_edits: 7,
+            targeted_edits: 8,
+            target_misses: 9,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

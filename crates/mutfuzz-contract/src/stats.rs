@@ -53,17 +53,28 @@ pub struct Stats {
     /// for a schedule without batches).
     #[serde(default)]
     pub random_edits: u32,
+    /// Children made by writing a dictionary literal into a span.
+    #[serde(default)]
+    pub dictionary_edits: u64,
+    /// Children made by writing a comparison operand into a span.
+    #[serde(default)]
+    pub compare_edits: u64,
+    /// Type-targeted picks that found a span of the picked type (SpotOn).
+    #[serde(default)]
+    pub targeted_edits: u64,
+    /// Type-targeted picks whose type the parent had no span of.
+    #[serde(default)]
+    pub target_misses: u64,
 }
 
 impl Stats {
     /// The header line of `stats.csv` (with its newline).
-    pub const CSV_HEADER: &'static str =
-        "seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges,discards,queued,random_edits\n";
+    pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges,discards,queued,random_edits,dictionary_edits,compare_edits,targeted_edits\n";
 
     /// One row of `stats.csv` (with its newline), `seconds` into the campaign.
     pub fn csv_row(&self, seconds: f64) -> String {
         format!(
-            "{seconds:.0},{},{},{},{},{},{},{},{},{}\n",
+            "{seconds:.0},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             self.trials,
             self.corpus,
             self.mutants_seen,
@@ -72,7 +83,10 @@ impl Stats {
             self.edges,
             self.discards,
             self.queued,
-            self.random_edits
+            self.random_edits,
+            self.dictionary_edits,
+            self.compare_edits,
+            self.targeted_edits
         )
     }
 }
@@ -112,10 +126,10 @@ pub fn parse_stats_csv(text: &str) -> Result<Vec<StatsRow>, String> {
         let fields: Result<Vec<u64>, _> = line.split(',').map(str::parse::<u64>).collect();
         let torn = i + 1 == lines.len() && !text.ends_with('\n');
         let fields = match fields {
-            // 6: before edges were counted; 7: before the input-strategy counters; 10: now.
-            Ok(f) if matches!(f.len(), 6 | 7 | 10) => f,
+            // 6: before edges were counted; 7: before the input-strategy counters; 13: now.
+            Ok(f) if matches!(f.len(), 6 | 7 | 13) => f,
             _ if torn => break,
-            _ => return Err(format!("line {}: not a row of 6, 7 or 10 counters: {line:?}", i + 1)),
+            _ => return Err(format!("line {}: not a row of 6, 7 or 13 counters: {line:?}", i + 1)),
         };
         if fields[0] < last {
             offset += last;
@@ -149,7 +163,7 @@ mod tests {
             edges: 57,
             ..Stats::default()
         };
-        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,57,0,0,0\n");
+        assert_eq!(s.csv_row(1.6), "2,10,2,4,3,1,57,0,0,0,0,0,0\n");
         assert_eq!(Stats::CSV_HEADER.split(',').count(), s.csv_row(0.0).split(',').count());
         let text = format!("{}{}", Stats::CSV_HEADER, s.csv_row(1.6));
         let rows = parse_stats_csv(&text).unwrap();

@@ -26,6 +26,7 @@ pub mod doctest;
 mod equivalent;
 mod error;
 mod fnvalue;
+pub mod hints;
 mod modules;
 mod mutant;
 mod operator;

@@ -110,7 +110,10 @@ pub(crate) fn render(
                     match probe {
                         None => {}
                         Some(Probe::Compare { original }) => {
-                            out.push_str(&format!("::mutfuzz_rt::PROBE => {{ let __o = {original}; "));
+                            // Both operands go to the comparison feedback first (a no-op unless it is on).
+                            out.push_str(&format!(
+                                "::mutfuzz_rt::PROBE => {{ ::mutfuzz_rt::compared(__l, __r); let __o = {original}; "
+                            ));
                             for (k, id) in ids() {
                                 // The arm's own code again: an error in it is that mutant's.
                                 out.push_str(&format!("::mutfuzz_rt::infect_if({id}, "));

@@ -35,9 +35,11 @@
 //! Configuration comes from the environment on first use (see [`env`]), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
+mod compare;
 mod infection;
 mod range_limit;
 
+pub use compare::{compared, comparisons, record_comparisons, Operand, RING, STR_CAP};
 pub use infection::{arith, infect, infect_if, infected, PROBE};
 pub use range_limit::{pred, succ, RangeLimit};
 
@@ -656,6 +658,7 @@ pub fn start_recording(mutants: usize) {
     }
     reset_run();
     infection::new_run();
+    compare::new_run();
     switch_to(RECORDING);
 }
 

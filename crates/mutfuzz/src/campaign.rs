@@ -13,6 +13,7 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt::{self, Debug};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::protocol::decode_hex;
@@ -27,7 +28,7 @@ use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::edit::{Edit, EditKind};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
-use crate::input::{Input, Limits, Rng, Source};
+use crate::input::{Dictionary, Input, Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
@@ -90,6 +91,10 @@ pub struct Config {
     /// process's first input and stop with [`Error::Drift`] if its result changed (a
     /// mutant changed global state that outlives its run).
     pub check_drift: bool,
+    /// Literals of the code under test that fresh strings, chars and integers are drawn
+    /// from, with the dictionary's probability (edits use them through
+    /// [`Informed`](crate::edit::Informed)).
+    pub dictionary: Option<Arc<Dictionary>>,
 }
 
 impl Default for Config {
@@ -112,6 +117,7 @@ impl Default for Config {
             isolate_mutants: false,
             check_determinism: true,
             check_drift: true,
+            dictionary: None,
         }
     }
 }
@@ -534,9 +540,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Ok(())
     }
 
-    /// The counters so far.
+    /// The counters so far (the edit's own included).
     pub fn stats(&self) -> Stats {
-        self.stats
+        let mut stats = self.stats;
+        self.edit.report(&mut stats);
+        stats
     }
 
     /// The first kill of each killed mutant, in the order found.
@@ -594,7 +602,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
         let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
             .with_limits(self.config.limits)
-            .with_spans(self.edit.needs_spans() || self.schedule.needs_spans());
+            .with_spans(self.edit.needs_spans() || self.schedule.needs_spans())
+            .with_dictionary(self.config.dictionary.clone());
         if let Some(rewrite) = rewrite {
             src = src.with_rewrite(rewrite);
         }
@@ -738,6 +747,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             kills: self.pending.len() as u32,
             trial,
         });
+        if let Some(entry) = self.corpus.entries().last() {
+            self.edit.saved(entry, &self.table);
+        }
         self.stats.corpus = self.corpus.len();
         self.stats.favoured += usize::from(verdict.favoured);
         self.stats.boosted += usize::from(matches!(verdict.energy, Energy::Times(_)));

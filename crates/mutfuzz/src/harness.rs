@@ -37,9 +37,15 @@ use mutfuzz_contract::{
     read_jsonl,
 };
 
+use std::sync::Arc;
+
+use mutfuzz_contract::Hints;
+
 use crate::campaign::{Campaign, Config, Event};
 use crate::clock::Clock;
+use crate::edit::{DictionaryEdit, Informed, TypeTargets};
 use crate::r#gen::Gen;
+use crate::input::Dictionary;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{Compare, DebugHash, Oracle};
@@ -203,7 +209,7 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] | worker <target> | score <target> --corpus DIR \
+                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] | worker <target> | score <target> --corpus DIR \
                  --mutants FILE --out FILE [--format mutfuzz|arbitrary] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
@@ -255,6 +261,10 @@ pub struct Args {
     worker_timeout: Option<f64>,
     /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
     format: Option<String>,
+    hints: Option<PathBuf>,
+    dictionary: Option<f64>,
+    compare: Option<f64>,
+    target_types: bool,
 }
 
 impl Args {
@@ -290,6 +300,10 @@ impl Args {
                     }
                     a.format = Some(f);
                 }
+                "--hints" => a.hints = Some(value(word)?.into()),
+                "--dictionary" => a.dictionary = Some(probability(word, &value(word)?)?),
+                "--compare" => a.compare = Some(probability(word, &value(word)?)?),
+                "--target-types" => a.target_types = true,
                 flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
                 _ => a.positional.push(word.clone()),
             }
@@ -304,6 +318,50 @@ impl Args {
 
 fn number<N: std::str::FromStr>(flag: &str, text: &str) -> Result<N, String> {
     text.parse().map_err(|_| format!("{flag} takes a number, not {text:?}"))
+}
+
+fn probability(flag: &str, text: &str) -> Result<f64, String> {
+    let p: f64 = number(flag, text)?;
+    if (0.0..=1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("{flag} takes a probability from 0 to 1, not {text}"))
+    }
+}
+
+/// Dictionary probability when `--dictionary` is not given: on by default.
+pub const DICTIONARY_CHANCE: f64 = 0.1;
+/// Comparison-feedback probability when `--compare` is not given.
+pub const COMPARE_CHANCE: f64 = 0.2;
+
+/// The input strategies the static pass's hints allow: the dictionary for generators
+/// (in `config`) and the informed edit. Without a hints file, plain havoc.
+fn strategies(args: &Args, config: &mut Config) -> Result<Informed, String> {
+    let compare = args.compare.unwrap_or(COMPARE_CHANCE);
+    let mut edit = Informed::new().with_compare(compare);
+    let Some(path) = &args.hints else { return Ok(edit) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let hints: Hints = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{} is not a valid hints file ({e}); run `cargo mutfuzz fuzz` again to rewrite it",
+            path.display()
+        )
+    })?;
+    let chance = args.dictionary.unwrap_or(DICTIONARY_CHANCE);
+    let lit = &hints.literals;
+    let mut strings = lit.strings.clone();
+    strings.extend(lit.bytes.iter().filter_map(|b| String::from_utf8(b.clone()).ok()));
+    strings.retain(|s| !s.is_empty());
+    strings.dedup();
+    let dictionary = Arc::new(Dictionary::new(strings, lit.chars.clone(), lit.ints.clone(), chance));
+    if chance > 0.0 && !dictionary.is_empty() {
+        config.dictionary = Some(dictionary.clone());
+        edit = edit.with_dictionary(DictionaryEdit::new(dictionary), chance);
+    }
+    if args.target_types {
+        edit = edit.with_targets(TypeTargets::new(&hints));
+    }
+    Ok(edit)
 }
 
 fn oracle_for<O: Debug + 'static>(compare: Option<fn(&O, &O) -> bool>) -> Box<dyn Oracle<O>> {
@@ -389,9 +447,12 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         corpus_dir: Some(corpus),
         ..Config::default()
     };
+    let mut config = config;
+    let edit = strategies(args, &mut config)?;
     let mut campaign = Campaign::new(config, mutants, target)
         .map_err(|e| e.to_string())?
         .with_oracle(oracle_for(compare))
+        .with_edit(Box::new(edit))
         .with_events(|e| match e {
             Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
             Event::Mutant(id) => protocol(Line::Mutant(id)),

@@ -90,10 +90,15 @@ pub mod workers;
 
 pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
 pub use corpus::{Corpus, Entry, Store};
-pub use edit::{Edit, EditKind, Havoc, Resample, Structure};
+pub use edit::{
+    CompareEdit, DictionaryEdit, Edit, EditKind, Havoc, Informed, Resample, Structure, TypeTargets,
+};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
 pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
-pub use input::{Donor, Fill, Input, Int, Limits, Repeat, Rewrite, Rng, Source, Span, SpanKind, Spans};
+pub use input::{
+    Dictionary, Donor, Fill, Input, Int, Leaf, Limits, Repeat, Rewrite, Rng, Source, Span, SpanKind, Spans,
+    Value,
+};
 pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
 pub use mutfuzz_contract as contract;

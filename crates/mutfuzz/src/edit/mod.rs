@@ -1,16 +1,26 @@
 //! Edits: how a child input is made from a parent. Each strategy is one
 //! implementation of [`Edit`]; an edit is a change to an input, never a "mutation".
 
+mod compare;
+mod dictionary;
 mod havoc;
+mod informed;
 mod resample;
 mod structure;
+mod targeted;
 
+pub use compare::CompareEdit;
+pub use dictionary::DictionaryEdit;
 pub use havoc::{Havoc, geometric};
+pub use informed::{Informed, TARGET_CHANCE};
 pub use resample::Resample;
 pub use structure::{SpanEdit, Structure, apply, edits_at};
+pub use targeted::{TypeTargets, havoc_in, short_type_name};
 
 use crate::corpus::{Corpus, Entry};
 use crate::input::{Rewrite, Rng};
+use crate::mutants::MutantTable;
+use mutfuzz_contract::Stats;
 
 /// Makes a child input from a parent.
 pub trait Edit {
@@ -26,6 +36,13 @@ pub trait Edit {
     fn needs_spans(&self) -> bool {
         false
     }
+
+    /// Told when the campaign saved `entry`, right after the original ran on it (so the
+    /// run-time still holds that run's records), with the mutant table updated.
+    fn saved(&mut self, _entry: &Entry, _table: &MutantTable) {}
+
+    /// Adds the edit's own counters to `stats`.
+    fn report(&self, _stats: &mut Stats) {}
 
     /// Like [`edit`](Edit::edit), with every saved input at hand (to splice from), and
     /// returning the [`Rewrite`] the child's source must replay it with, if any

@@ -9,7 +9,7 @@ use std::hash::{BuildHasher, Hash};
 use std::ops::RangeBounds;
 
 use super::{Gen, GenLen};
-use crate::input::Source;
+use crate::input::{Leaf, Source};
 
 impl Gen for String {
     fn generate(src: &mut Source) -> Self {
@@ -22,10 +22,15 @@ impl GenLen for String {
     /// re-draw, copy or drop single chars.
     fn generate_len(src: &mut Source, len: impl RangeBounds<usize>) -> Self {
         let mut repeat = src.repeat(len);
+        let (min, max) = repeat.bounds();
+        let start = src.position();
+        src.fresh_dictionary_str(min, max);
         let mut out = String::new();
         while repeat.more(src) {
+            // Each char its own span (an element a structure edit can copy or drop).
             out.push(src.draw::<char>());
         }
+        src.note_leaf(start, Leaf::Str { min, max });
         out
     }
 }

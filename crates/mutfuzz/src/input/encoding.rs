@@ -116,6 +116,11 @@ impl IntRange {
         IntRange { signed: I::SIGNED, lo: lo.to_bits(), hi: hi.to_bits() }
     }
 
+    /// The range from bits already in 128-bit form (as [`Leaf`](super::value::Leaf) keeps them).
+    pub(crate) fn from_bits(lo: u128, hi: u128, signed: bool) -> Self {
+        IntRange { signed, lo, hi }
+    }
+
     /// The largest index, i.e. the number of values minus one.
     pub(crate) fn max_index(&self) -> u128 {
         // Two's complement subtraction gives the distance for signed ranges too.

@@ -1,18 +1,22 @@
 //! Inputs as choice sequences: the stored bytes, the source that replays and extends
 //! them, the byte encoding of each choice, the spans recorded, and the engine's PRNG.
 
+mod dictionary;
 mod encoding;
 mod rewrite;
 mod rng;
 mod source;
 mod span;
+mod value;
 
+pub use dictionary::Dictionary;
 pub use encoding::Int;
 pub(crate) use encoding::width as choice_width;
 pub use rewrite::{Donor, Fill, Rewrite};
 pub use rng::Rng;
 pub use source::{Limits, Repeat, Source};
 pub use span::{Span, SpanKind, Spans};
+pub use value::{Leaf, Value};
 
 /// An input: the compact stored form of a generated value, a sequence of choice bytes.
 ///

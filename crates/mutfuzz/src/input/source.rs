@@ -3,12 +3,15 @@
 
 use std::any::type_name;
 use std::ops::{Bound, RangeBounds};
+use std::sync::Arc;
 
 use super::Input;
+use super::dictionary::Dictionary;
 use super::encoding::{self, Int, IntRange};
 use super::rewrite::{Active, Fill, Rewrite};
 use super::rng::Rng;
 use super::span::{Span, SpanKind, Spans};
+use super::value::{Leaf, encode_char, encode_str};
 use crate::r#gen::{Gen, GenLen, arbitrary_from_bytes};
 
 /// Budgets that make generation terminate.
@@ -74,6 +77,10 @@ pub struct Source {
     /// Spans opened so far (recorded or not): the pre-order index of the next one.
     opened: usize,
     rewrite: Option<Box<Active>>,
+    /// Spans holding one primitive value, and how it was drawn (recorded with the spans).
+    leaves: Vec<(usize, Leaf)>,
+    /// Literals that fresh strings, chars and integers may be drawn from.
+    dictionary: Option<Arc<Dictionary>>,
 }
 
 impl Source {
@@ -95,6 +102,8 @@ impl Source {
             depth: 0,
             opened: 0,
             rewrite: None,
+            leaves: Vec::new(),
+            dictionary: None,
         }
     }
 
@@ -103,6 +112,15 @@ impl Source {
     /// (see [`Rewrite`]).
     pub fn with_rewrite(mut self, rewrite: Rewrite) -> Self {
         self.rewrite = Some(Box::new(Active::new(rewrite)));
+        self
+    }
+
+    /// Draws fresh strings, chars and integers from `dictionary` with its probability.
+    ///
+    /// Only fresh draws: replayed bytes decode as before, and a dictionary value is
+    /// written as the bytes that replay to it, so the input stays self-contained.
+    pub fn with_dictionary(mut self, dictionary: Option<Arc<Dictionary>>) -> Self {
+        self.dictionary = dictionary.filter(|d| !d.is_empty() && d.chance > 0.0);
         self
     }
 
@@ -149,7 +167,7 @@ impl Source {
     /// shortest one that replays to the same value.
     pub fn into_input(mut self) -> (Input, Spans) {
         self.bytes.truncate(self.pos);
-        (Input::new(self.bytes), Spans::with_kinds(self.spans, self.kinds))
+        (Input::new(self.bytes), Spans::with_parts(self.spans, self.kinds, self.leaves))
     }
 
     // ---- spans -------------------------------------------------------------
@@ -322,7 +340,17 @@ impl Source {
         match inclusive(&range) {
             Ok((lo, hi)) => {
                 let range = IntRange::new(lo, hi);
-                I::from_bits(self.int_choice(range, fresh_int_index))
+                let start = self.pos;
+                if start == self.bytes.len()
+                    && let Some(v) = self.dictionary_pick(|d| d.ints.len(), |d, i| d.ints[i])
+                {
+                    // Written as the bytes that replay to it; skipped when out of range.
+                    Leaf::int(lo, hi).encode(&super::Value::Int(v), &mut self.bytes);
+                    self.fresh += self.bytes.len() - start;
+                }
+                let value = I::from_bits(self.int_choice(range, fresh_int_index));
+                self.note_leaf(start, Leaf::int(lo, hi));
+                value
             }
             Err(start) => start,
         }
@@ -388,6 +416,20 @@ impl Source {
 
     /// Draws a `char`: 4 bytes; half ASCII, the rest any Unicode scalar value.
     pub fn char(&mut self) -> char {
+        let start = self.pos;
+        let c = self.raw_char();
+        self.note_leaf(start, Leaf::Char);
+        c
+    }
+
+    /// A char choice that is not a value of its own (a string's char): no leaf noted.
+    pub(crate) fn raw_char(&mut self) -> char {
+        if self.pos == self.bytes.len()
+            && let Some(c) = self.dictionary_pick(|d| d.chars.len(), |d, i| d.chars[i])
+        {
+            self.bytes.extend_from_slice(&encode_char(c));
+            self.fresh += 4;
+        }
         let raw = self.raw_choice(4, |rng| u128::from(rng.next_u64()));
         encoding::decode_char(raw as u32)
     }
@@ -414,6 +456,47 @@ impl Source {
         self.note_kind(SpanKind::Collection);
         let (min, max) = length_bounds(&len, usize::MAX);
         Repeat { min, max, count: 0, rejected: 0 }
+    }
+
+    // ---- leaves and the dictionary --------------------------------------------
+
+    /// Notes that the innermost open span, if it starts at `start`, holds one primitive
+    /// value drawn as `leaf` (an edit checks the span's width before trusting it).
+    pub(crate) fn note_leaf(&mut self, start: usize, leaf: Leaf) {
+        if self.record
+            && let Some(&index) = self.open.last()
+            && self.spans[index].start == start
+        {
+            self.leaves.push((index, leaf));
+        }
+    }
+
+    /// With the dictionary's probability, one of its values of a kind (`len` of them).
+    fn dictionary_pick<V>(
+        &mut self,
+        len: impl Fn(&Dictionary) -> usize,
+        get: impl Fn(&Dictionary, usize) -> V,
+    ) -> Option<V> {
+        let d = self.dictionary.as_ref()?;
+        let n = len(d);
+        if n == 0 || !self.rng.chance(d.chance) {
+            return None;
+        }
+        Some(get(d, self.rng.below(n as u64) as usize))
+    }
+
+    /// Before a fresh string of `min..=max` chars: with the dictionary's probability,
+    /// writes the choices of one of its strings that fits, so the string replays to it.
+    pub(crate) fn fresh_dictionary_str(&mut self, min: usize, max: usize) {
+        if self.pos != self.bytes.len() || self.is_exhausted() {
+            return;
+        }
+        let Some(word) = self.dictionary_pick(|d| d.strings.len(), |_, i| i) else { return };
+        let Some(d) = self.dictionary.clone() else { return };
+        let start = self.bytes.len();
+        if encode_str(d.strings[word].chars(), min, max, &mut self.bytes) {
+            self.fresh += self.bytes.len() - start;
+        }
     }
 
     // ---- raw choices -------------------------------------------------------
@@ -556,6 +639,11 @@ impl Repeat {
     /// Number of elements accepted so far.
     pub fn count(&self) -> usize {
         self.count
+    }
+
+    /// The length bounds, `(min, max)`.
+    pub(crate) fn bounds(&self) -> (usize, usize) {
+        (self.min, self.max)
     }
 }
 

@@ -2,6 +2,8 @@
 
 use std::ops::{Deref, Range};
 
+use super::value::Leaf;
+
 /// One typed sub-value of a generated value and the input bytes that produced it.
 ///
 /// Spans nest like the value does: a struct's span contains its fields' spans.
@@ -52,18 +54,52 @@ pub enum SpanKind {
 /// The spans recorded while generating one value, in pre-order.
 ///
 /// A parent always comes before its children, so `spans[i].parent < Some(i)`.
+/// Spans that hold one primitive value also carry its [`Leaf`] (sorted by span index).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Spans(Vec<Span>, Vec<(usize, SpanKind)>);
+pub struct Spans(Vec<Span>, Vec<(usize, SpanKind)>, Vec<(usize, Leaf)>);
 
 impl Spans {
-    /// Wraps spans recorded in pre-order with the kinds known of some of them (by index, increasing).
-    pub(crate) fn with_kinds(spans: Vec<Span>, kinds: Vec<(usize, SpanKind)>) -> Self {
-        Spans(spans, kinds)
+    /// Wraps spans recorded in pre-order with the kinds known of some of them (by index,
+    /// increasing) and the leaves of the primitive ones.
+    pub(crate) fn with_parts(
+        spans: Vec<Span>,
+        kinds: Vec<(usize, SpanKind)>,
+        mut leaves: Vec<(usize, Leaf)>,
+    ) -> Self {
+        leaves.sort_by_key(|&(i, _)| i);
+        leaves.dedup_by_key(|&mut (i, _)| i);
+        Spans(spans, kinds, leaves)
     }
 
     /// What is known of the layout of the span at `index`: an enum or a collection.
     pub fn kind(&self, index: usize) -> Option<SpanKind> {
         self.1.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.1[k].1)
+    }
+
+    /// How the span at `index` was drawn, if it is one primitive value (an integer, a
+    /// char or a string).
+    pub fn leaf(&self, index: usize) -> Option<Leaf> {
+        self.2.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.2[k].1)
+    }
+
+    /// The spans that hold one primitive value, with their indices and leaves.
+    pub fn leaves(&self) -> impl Iterator<Item = (usize, &Span, Leaf)> + '_ {
+        self.2.iter().filter_map(|&(i, leaf)| self.0.get(i).map(|span| (i, span, leaf)))
+    }
+
+    /// Whether the span at `index` lies inside the span at `ancestor` (or is it).
+    pub fn within(&self, index: usize, ancestor: usize) -> bool {
+        let mut at = Some(index);
+        while let Some(i) = at {
+            if i == ancestor {
+                return true;
+            }
+            if i < ancestor {
+                return false;
+            }
+            at = self.0.get(i).and_then(|s| s.parent);
+        }
+        false
     }
 
     /// The direct children of the span at `index`, with their indices.

@@ -1,0 +1,171 @@
+//! Comparison feedback (input-to-state replacement on typed spans, as RedQueen does on
+//! bytes): the operands that the original compared while it ran a saved input are kept
+//! with that input; an edit finds a primitive span whose value equals one operand and
+//! writes the other operand's value (or it ±1) there.
+
+use std::collections::HashMap;
+
+use mutfuzz_rt::Operand;
+
+use super::dictionary::{leaves_in, write_value};
+use crate::corpus::Entry;
+use crate::input::{Rng, Value};
+
+/// Operand pairs per saved input, and the edit that uses them.
+#[derive(Debug, Default)]
+pub struct CompareEdit {
+    /// By the trial that saved the input (unique per corpus entry).
+    operands: HashMap<u64, Vec<(Operand, Operand)>>,
+    scratch: Vec<(Operand, Operand)>,
+}
+
+impl CompareEdit {
+    /// An edit with no operands recorded yet.
+    pub fn new() -> CompareEdit {
+        CompareEdit::default()
+    }
+
+    /// Keeps the operands of the last recording run (the run of `entry`, just saved).
+    pub fn saved(&mut self, entry: &Entry) {
+        mutfuzz_rt::comparisons(&mut self.scratch);
+        if !self.scratch.is_empty() {
+            self.operands.insert(entry.trial, self.scratch.clone());
+        }
+    }
+
+    /// Keeps `pairs` as the operands of `entry` (what [`saved`](CompareEdit::saved) reads
+    /// from the run-time).
+    pub fn set_operands(&mut self, entry: &Entry, pairs: Vec<(Operand, Operand)>) {
+        self.operands.insert(entry.trial, pairs);
+    }
+
+    /// Whether operands were recorded for `entry`.
+    pub fn has_operands(&self, entry: &Entry) -> bool {
+        self.operands.contains_key(&entry.trial)
+    }
+
+    /// Writes one operand where the parent (inside `scope`, if given) holds the other;
+    /// `false` when no span's value matches any recorded operand.
+    pub fn edit_within(
+        &self,
+        parent: &Entry,
+        scope: Option<usize>,
+        rng: &mut Rng,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        let Some(pairs) = self.operands.get(&parent.trial) else { return false };
+        let leaves = leaves_in(parent, scope);
+        let mut candidates: Vec<(usize, crate::input::Leaf, Value)> = Vec::new();
+        for (index, leaf, current) in &leaves {
+            for (a, b) in pairs {
+                for (from, to) in [(a, b), (b, a)] {
+                    replacements(current, from, to, &mut |v| candidates.push((*index, *leaf, v)));
+                }
+            }
+        }
+        // Try candidates in random order until one fits its span.
+        while !candidates.is_empty() {
+            let k = rng.below(candidates.len() as u64) as usize;
+            let (index, leaf, value) = candidates.swap_remove(k);
+            if write_value(parent, index, leaf, &value, out) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The values that put `to` where `current` holds `from`.
+fn replacements(current: &Value, from: &Operand, to: &Operand, push: &mut dyn FnMut(Value)) {
+    match (current, from, to) {
+        (Value::Int(v), Operand::Int(f), Operand::Int(t)) if v == f => {
+            // ±1 for `<`, `<=` and off-by-one bounds.
+            for d in [0, 1, -1] {
+                if let Some(x) = t.checked_add(d) {
+                    push(Value::Int(x));
+                }
+            }
+        }
+        (Value::Int(v), Operand::Int(f), Operand::Char(t)) if *v == *f => push(Value::Int(*t as i128)),
+        (Value::Char(c), Operand::Char(f), Operand::Char(t)) if c == f => push(Value::Char(*t)),
+        (Value::Char(c), Operand::Int(f), Operand::Int(t)) if *c as i128 == *f => {
+            if let Some(t) = u32::try_from(*t).ok().and_then(char::from_u32) {
+                push(Value::Char(t));
+            }
+        }
+        (Value::Str(s), Operand::Str { .. }, Operand::Str { .. }) => {
+            let (Some(f), Some(t)) = (from.as_str(), to.as_str()) else { return };
+            if s == f {
+                push(Value::Str(t.to_owned()));
+            } else if !f.is_empty()
+                && let Some(at) = s.find(f)
+            {
+                // A token of a longer text: replace that occurrence.
+                push(Value::Str(format!("{}{t}{}", &s[..at], &s[at + f.len()..])));
+            } else if f.is_empty() {
+                push(Value::Str(format!("{s}{t}")));
+            }
+        }
+        (Value::Str(s), Operand::Char(f), Operand::Char(t)) => {
+            if let Some(at) = s.find(*f) {
+                let mut x = String::with_capacity(s.len() + 4);
+                x.push_str(&s[..at]);
+                x.push(*t);
+                x.push_str(&s[at + f.len_utf8()..]);
+                push(Value::Str(x));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Source;
+    use crate::edit::dictionary::tests::entry_of;
+
+    #[derive(Debug, crate::Gen, PartialEq)]
+    struct Command {
+        name: String,
+        code: u16,
+    }
+
+    fn str_op(s: &str) -> Operand {
+        let mut bytes = [0u8; mutfuzz_rt::STR_CAP];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        Operand::Str { len: s.len() as u8, bytes }
+    }
+
+    #[test]
+    fn an_operand_is_written_where_the_input_held_the_other_one() {
+        let (value, parent): (Vec<Command>, Entry) = entry_of(3);
+        assert!(!value.is_empty());
+        let mut edit = CompareEdit::new();
+        let first = &value[0];
+        edit.set_operands(
+            &parent,
+            vec![
+                (str_op(&first.name), str_op("magic-keyword")),
+                (Operand::Int(i128::from(first.code)), Operand::Int(0x5eed)),
+            ],
+        );
+        let mut out = Vec::new();
+        let mut rng = Rng::new(1);
+        let (mut names, mut codes) = (0, 0);
+        for _ in 0..60 {
+            assert!(edit.edit_within(&parent, None, &mut rng, &mut out));
+            let child: Vec<Command> = Source::new(out.clone(), Rng::new(0)).draw();
+            assert_eq!(child.len(), value.len());
+            names += usize::from(child[0].name == "magic-keyword");
+            codes += usize::from((0x5eec..=0x5eee).contains(&child[0].code));
+        }
+        assert!(names > 5 && codes > 5, "{names} {codes}");
+    }
+
+    #[test]
+    fn without_recorded_operands_the_edit_does_nothing() {
+        let (_, parent): (Vec<Command>, Entry) = entry_of(4);
+        assert!(!CompareEdit::new().edit_within(&parent, None, &mut Rng::new(1), &mut Vec::new()));
+    }
+}
