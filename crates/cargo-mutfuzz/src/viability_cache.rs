@@ -124,13 +124,31 @@ pub fn key(
         let harness = root.join(crate::harness::DIR);
         excluded.extend([harness.join("corpus"), harness.join("target")]);
     }
-    hash_tree(&mut h, &ws.root, &ws.root, &excluded)?;
+    // Compared by where they really are: a link into the target dir is the target dir.
+    let excluded: HashSet<PathBuf> = excluded
+        .iter()
+        .map(|p| fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .chain(excluded.clone())
+        .collect();
+    hash_tree(&mut h, &ws.root, &ws.root, &excluded, &mut HashSet::new())?;
     Ok(h.finish())
 }
 
-/// Every file under `dir` (sorted, so the order is stable, and following links as the
-/// copy does), by relative path and content, but the `excluded` paths.
-fn hash_tree(h: &mut KeyHash, root: &Path, dir: &Path, excluded: &HashSet<PathBuf>) -> Result<()> {
+/// Every file under `dir` (sorted, so the order is stable, and following links, since
+/// the build reads through them), by relative path and content, but the `excluded`
+/// paths. Each directory is read once, by where it really is (`visited`): a link to an
+/// ancestor, or links that loop, end there instead of walking for ever.
+fn hash_tree(
+    h: &mut KeyHash,
+    root: &Path,
+    dir: &Path,
+    excluded: &HashSet<PathBuf>,
+    visited: &mut HashSet<PathBuf>,
+) -> Result<()> {
+    let real = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+    if !visited.insert(real.clone()) || (dir != root && excluded.contains(&real)) {
+        return Ok(());
+    }
     let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)
         .with_context(|| format!("failed to read {}", dir.display()))?
         .collect::<std::io::Result<_>>()?;
@@ -142,7 +160,7 @@ fn hash_tree(h: &mut KeyHash, root: &Path, dir: &Path, excluded: &HashSet<PathBu
         }
         let Ok(meta) = fs::metadata(&path) else { continue };
         if meta.is_dir() {
-            hash_tree(h, root, &path, excluded)?;
+            hash_tree(h, root, &path, excluded, visited)?;
         } else if meta.is_file() {
             h.field(path.strip_prefix(root).unwrap_or(&path).as_os_str().as_encoded_bytes());
             h.field(&fs::read(&path).with_context(|| format!("failed to read {}", path.display()))?);
@@ -238,6 +256,34 @@ mod tests {
         assert_ne!(with_test, first, "a new test file");
         put("src/lib.rs", "pub fn f(a: u32) -> u32 { a + 1 } // edited\n");
         assert_ne!(key(), with_test, "an edit that changes no mutant");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_loop_or_lead_into_the_target_dir_are_walked_once_and_a_linked_file_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("src")).unwrap();
+        fs::create_dir_all(root.join("target/debug")).unwrap();
+        fs::write(root.join("src/lib.rs"), "pub fn f() {}\n").unwrap();
+        fs::write(root.join("target/debug/big"), "build output").unwrap();
+        fs::write(root.join("shared.txt"), "one").unwrap();
+        let link = |to: &Path, at: &str| std::os::unix::fs::symlink(to, root.join(at)).unwrap();
+        link(root, "src/up"); // a loop: src/up/src/up/…
+        link(&root.join("target"), "out"); // the target dir by another name
+        link(&root.join("shared.txt"), "src/shared.txt");
+        let excluded: HashSet<PathBuf> =
+            [root.join("target"), fs::canonicalize(root.join("target")).unwrap()].into();
+        let hash = || {
+            let mut h = KeyHash::new();
+            hash_tree(&mut h, root, root, &excluded, &mut HashSet::new()).unwrap();
+            h.finish()
+        };
+        let first = hash();
+        fs::write(root.join("target/debug/big"), "other build output").unwrap();
+        assert_eq!(hash(), first, "the target dir, even through a link, does not count");
+        fs::write(root.join("shared.txt"), "two").unwrap();
+        assert_ne!(hash(), first, "a linked file's content counts");
     }
 
     #[test]
