@@ -17,6 +17,50 @@ pub fn short_type_name(name: &str) -> &str {
     base.rsplit("::").next().unwrap_or(base)
 }
 
+/// Types SpotOn leaves out (its §III-B: strings, primitives and their wrappers "are too
+/// common and do not provide sufficient distinction"): a `u8` span is everywhere in
+/// most inputs, so picking it spreads edits over the whole input instead of focusing
+/// them, and its distance only shrinks (it always matches). Std containers likewise.
+/// The dictionary and comparison feedback are what helps with primitive values.
+fn too_common(short_name: &str) -> bool {
+    matches!(
+        short_name,
+        "bool"
+            | "char"
+            | "str"
+            | "String"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "f32"
+            | "f64"
+            | "()"
+            | "Vec"
+            | "VecDeque"
+            | "Option"
+            | "Box"
+            | "Rc"
+            | "Arc"
+            | "Result"
+            | "HashMap"
+            | "BTreeMap"
+            | "HashSet"
+            | "BTreeSet"
+            | "Cow"
+    ) || short_name.starts_with('(')
+        || short_name.starts_with('[')
+        || short_name.starts_with('&')
+}
+
 /// Influencing types with their distances, and which branches are still uncovered.
 #[derive(Clone, Debug)]
 pub struct TypeTargets {
@@ -41,18 +85,19 @@ impl TypeTargets {
         let mut branches = Vec::new();
         for b in &hints.branches {
             let mut own = Vec::new();
-            for t in &b.types {
+            let kept: Vec<_> = b.types.iter().filter(|t| !too_common(&t.name)).collect();
+            for t in kept.iter().copied() {
                 let k = match types.iter().position(|(n, _)| *n == t.name) {
                     Some(k) => {
-                        if b.types.len() > from[k] {
+                        if kept.len() > from[k] {
                             types[k].1 = f64::from(t.distance.max(1));
-                            from[k] = b.types.len();
+                            from[k] = kept.len();
                         }
                         k
                     }
                     None => {
                         types.push((t.name.clone(), f64::from(t.distance.max(1))));
-                        from.push(b.types.len());
+                        from.push(kept.len());
                         types.len() - 1
                     }
                 };
@@ -208,6 +253,24 @@ mod tests {
         assert_eq!(short_type_name("my_crate::model::Item"), "Item");
         assert_eq!(short_type_name("alloc::vec::Vec<my_crate::Item>"), "Vec");
         assert_eq!(short_type_name("u8"), "u8");
+    }
+
+    #[test]
+    fn primitive_string_and_container_types_are_not_targets_as_in_spoton() {
+        let t = |name: &str| TypeDistance { name: name.into(), distance: 1 };
+        let hints = Hints {
+            branches: vec![Branch {
+                file: "a.rs".into(),
+                line: 1,
+                sites: vec![1],
+                types: vec![t("u8"), t("String"), t("Vec"), t("bool"), t("(u8, u8)"), t("Header")],
+            }],
+            ..Hints::default()
+        };
+        let targets = TypeTargets::new(&hints);
+        assert_eq!(targets.len(), 1);
+        assert_eq!(targets.distance("Header"), Some(1.0));
+        assert_eq!(targets.distance("u8"), None);
     }
 
     #[test]
