@@ -53,7 +53,7 @@ pub fn analyze(discovery: &Discovery) -> Hints {
         let mut sites: Vec<u32> = discovery
             .mutants
             .iter()
-            .filter(|m| &m.file == file && (lo..=hi).contains(&m.span.start.line))
+            .filter(|m| &m.file == file && (lo..=hi).contains(&(m.span.start.line, m.span.start.column)))
             .map(|m| m.site)
             .collect();
         sites.sort_unstable();
@@ -174,6 +174,9 @@ impl<'ast> Visit<'ast> for Shapes {
     }
 }
 
+/// A position in a file: line (1-based) and column (1-based, as mutants' spans count).
+type LineColumn = (usize, usize);
+
 /// Second pass: literals, and branch conditions with their influencing types.
 #[derive(Default)]
 struct Pass {
@@ -182,8 +185,8 @@ struct Pass {
     callers: HashMap<String, Vec<Type>>,
     literals: Literals,
     seen: HashSet<String>,
-    /// Each branch with the line range of the code it guards.
-    branches: Vec<(Branch, usize, usize)>,
+    /// Each branch with where its guarded code starts and ends (line, column).
+    branches: Vec<(Branch, LineColumn, LineColumn)>,
     /// The function being walked: its name, `Self`, and its typed variables.
     function: String,
     self_ty: Option<Type>,
@@ -277,7 +280,10 @@ impl Pass {
         let start = cond.first().map_or(guarded, |c| c.span()).start().line;
         let types = best.into_iter().map(|(name, distance)| TypeDistance { name, distance }).collect();
         let branch = Branch { file: self.file.clone(), line: start as u32, sites: Vec::new(), types };
-        self.branches.push((branch, guarded.start().line, guarded.end().line));
+        // By line and column: a condition and its `{` often share a line, and the
+        // condition's own sites are reached whether or not the branch is taken.
+        let (from, to) = (guarded.start(), guarded.end());
+        self.branches.push((branch, (from.line, from.column + 1), (to.line, to.column + 1)));
     }
 
     fn function(&mut self, name: String, sig: &syn::Signature, block: &syn::Block) {
@@ -478,5 +484,22 @@ mod tests { fn t() { let _ = "only-in-tests"; } }
         assert!(!b.sites.is_empty(), "{b:?}");
         let title = h.branches.iter().find(|b| b.line == 14).expect("the title branch");
         assert!(title.types.iter().any(|t| t.name == "String" && t.distance == 1));
+    }
+
+    #[test]
+    fn a_branch_guards_the_sites_inside_its_block_not_those_of_its_condition_on_the_same_line() {
+        let source = "pub struct H { pub v: u8, pub s: bool }\n\
+                      pub fn f(h: &H, x: u32) -> u32 {\n\
+                      if h.v == 7 && h.s { x + 1 } else { x }\n\
+                      }\n";
+        let d = Discovery::from_source("src/lib.rs", source, &Config::default()).unwrap();
+        let h = analyze(&d);
+        let b = h.branches.iter().find(|b| b.line == 3).expect("the branch");
+        let site_of = |desc: &str| {
+            d.mutants.iter().find(|m| m.description.starts_with(desc)).map(|m| m.site).expect(desc)
+        };
+        assert!(b.sites.contains(&site_of("replace + with")), "{b:?}");
+        assert!(!b.sites.contains(&site_of("replace == with")), "{b:?}");
+        assert!(!b.sites.contains(&site_of("replace && with")), "{b:?}");
     }
 }

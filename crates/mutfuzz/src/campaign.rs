@@ -42,6 +42,9 @@ use crate::workers::{Verdict, Workers};
 /// process (with larger catalogs) still record every site.
 const MIN_SITE_TABLE: usize = 1024;
 
+/// Mutant runs between two drift checks of a trial's end (a kill is checked at once).
+pub const DRIFT_CHECK_RUNS: usize = 64;
+
 /// Settings of a campaign.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -860,11 +863,16 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 
     /// The original on the sentinel input must give what it gave before any mutant ran
-    /// here (checked after each kill in this process, and after the trial's runs); if not, one of the mutants run here since the last check changed global
+    /// here (checked after each kill in this process, and after a trial once
+    /// [`DRIFT_CHECK_RUNS`] mutants ran since the last check); if not, one of the mutants run here since the last check changed global
     /// state. `drift.json` then names them (with the trial's `input`), for a clean
     /// process to find the one (see [`Campaign::settle_drift`]).
     fn check_drift(&mut self, input: &[u8]) -> Result<(), Error> {
-        if self.ran_here.is_empty() {
+        // A kill was checked when it happened (`drifted` holds what it found); otherwise
+        // one sentinel run per DRIFT_CHECK_RUNS mutant runs, not per trial: on a target
+        // whose original is costly that run was most of a `mu2` trial's price. In
+        // between, drift can only hide kills (survivals are never final while fuzzing).
+        if self.ran_here.is_empty() || (self.drifted.is_none() && self.ran_here.len() < DRIFT_CHECK_RUNS) {
             return Ok(());
         }
         let Some(sentinel) = &self.sentinel else { return Ok(()) };

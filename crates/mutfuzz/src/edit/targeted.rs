@@ -61,6 +61,10 @@ fn too_common(short_name: &str) -> bool {
         || short_name.starts_with('&')
 }
 
+/// The smallest distance a type can reach by being found (its weight at most 1/0.125 = 8
+/// times that of a type at distance 1).
+const MIN_DISTANCE: f64 = 0.125;
+
 /// Influencing types with their distances, and which branches are still uncovered.
 #[derive(Clone, Debug)]
 pub struct TypeTargets {
@@ -185,7 +189,9 @@ impl TypeTargets {
             .filter(|(_, s)| !s.is_empty() && s.end <= len && short_type_name(s.type_name) == name)
             .nth(nth)
             .map(|(i, _)| i);
-        self.types[k].1 = (self.types[k].1 * 3.0 / 4.0).max(1e-3);
+        // Bounded too: a type present in every input (the top-level one, a common
+        // element) would otherwise shrink towards zero and take every pick.
+        self.types[k].1 = (self.types[k].1 * 3.0 / 4.0).max(MIN_DISTANCE);
         self.matched += 1;
         found
     }
