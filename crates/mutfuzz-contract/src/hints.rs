@@ -5,6 +5,48 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Whether a type (by its last path segment, without generic arguments) is one SpotOn
+/// never targets (its §III-B: strings, primitives and their wrappers "are too common and
+/// do not provide sufficient distinction"), std containers and tuples included. The
+/// static pass reports what flows into a branch (strings too); the engine targets none
+/// of these.
+pub fn is_common_type(name: &str) -> bool {
+    matches!(
+        name,
+        "bool"
+            | "char"
+            | "str"
+            | "String"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "f32"
+            | "f64"
+            | "()"
+            | "Vec"
+            | "VecDeque"
+            | "Option"
+            | "Box"
+            | "Rc"
+            | "Arc"
+            | "Result"
+            | "HashMap"
+            | "BTreeMap"
+            | "HashSet"
+            | "BTreeSet"
+            | "Cow"
+    ) || name.starts_with(['(', '[', '&'])
+}
+
 /// The static pass's result.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -36,7 +36,7 @@ pub use files::{
     store_new, write_atomic,
 };
 pub use guidance::GuidanceKind;
-pub use hints::{Branch, Hints, Literals, TypeDistance};
+pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};
 pub use layout::CampaignDir;
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex};
 pub use prune::Prune;

@@ -17,50 +17,6 @@ pub fn short_type_name(name: &str) -> &str {
     base.rsplit("::").next().unwrap_or(base)
 }
 
-/// Types SpotOn leaves out (its §III-B: strings, primitives and their wrappers "are too
-/// common and do not provide sufficient distinction"): a `u8` span is everywhere in
-/// most inputs, so picking it spreads edits over the whole input instead of focusing
-/// them, and its distance only shrinks (it always matches). Std containers likewise.
-/// The dictionary and comparison feedback are what helps with primitive values.
-fn too_common(short_name: &str) -> bool {
-    matches!(
-        short_name,
-        "bool"
-            | "char"
-            | "str"
-            | "String"
-            | "u8"
-            | "u16"
-            | "u32"
-            | "u64"
-            | "u128"
-            | "usize"
-            | "i8"
-            | "i16"
-            | "i32"
-            | "i64"
-            | "i128"
-            | "isize"
-            | "f32"
-            | "f64"
-            | "()"
-            | "Vec"
-            | "VecDeque"
-            | "Option"
-            | "Box"
-            | "Rc"
-            | "Arc"
-            | "Result"
-            | "HashMap"
-            | "BTreeMap"
-            | "HashSet"
-            | "BTreeSet"
-            | "Cow"
-    ) || short_name.starts_with('(')
-        || short_name.starts_with('[')
-        || short_name.starts_with('&')
-}
-
 /// The smallest distance a type can reach by being found (its weight at most 1/0.125 = 8
 /// times that of a type at distance 1).
 const MIN_DISTANCE: f64 = 0.125;
@@ -89,7 +45,8 @@ impl TypeTargets {
         let mut branches = Vec::new();
         for b in &hints.branches {
             let mut own = Vec::new();
-            let kept: Vec<_> = b.types.iter().filter(|t| !too_common(&t.name)).collect();
+            let kept: Vec<_> =
+                b.types.iter().filter(|t| !mutfuzz_contract::is_common_type(&t.name)).collect();
             for t in kept.iter().copied() {
                 let k = match types.iter().position(|(n, _)| *n == t.name) {
                     Some(k) => {
