@@ -496,8 +496,10 @@ pub struct ReportArgs {
     pub target: Option<String>,
     #[command(flatten)]
     pub package: PackageArgs,
-    /// The results directory of `cargo mutfuzz test` (default: mutfuzz.out in the workspace root).
-    #[arg(long, value_name = "DIR", conflicts_with = "target")]
+    /// The results directory of `cargo mutfuzz test` (default: mutfuzz.out in the workspace
+    /// root); with a TARGET, a `score.json` (or a directory holding one), e.g. what
+    /// `cargo mutfuzz merge` wrote for `score --shard` runs.
+    #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
     /// Where to write the HTML file (default: report.html in the results directory, or in
     /// target/mutfuzz/<target>/).

@@ -852,6 +852,12 @@ fn a_cargo_fuzz_corpus_scores_and_the_harness_binary_speaks_libfuzzer_s_command_
     assert_eq!(merged["mutants"], whole["mutants"]);
     assert_eq!(merged["summary"], whole["summary"]);
     assert!(merged.get("shard").is_none());
+    // The merged score renders as the report of the whole.
+    let out = mutfuzz(root, &["report", "scale", "--results", "merged"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("mutants, score 63.2%; report in"), "{stderr}");
+    assert!(root.join("merged/report.html").is_file());
     let (out, _) = score(&["--min-score", "60"]);
     assert_eq!(out.status.code(), Some(0));
 
