@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;
@@ -24,13 +23,7 @@ fn copy_of_fixture() -> tempfile::TempDir {
 
 /// `cargo mutfuzz <args>` in `cwd`, clean of our variables, with `RUST_BACKTRACE=1`.
 fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
-    cmd.arg("mutfuzz").args(args).current_dir(cwd);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
-            cmd.env_remove(k);
-        }
-    }
+    let mut cmd = common::mutfuzz_command(cwd, args);
     cmd.env("RUST_BACKTRACE", "1").output().unwrap()
 }
 

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;
@@ -21,25 +20,13 @@ fn copy_of(dir: &str) -> tempfile::TempDir {
 
 /// `cargo mutfuzz <args>` in `cwd`, with a clean environment.
 fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
-    cmd.arg("mutfuzz").args(args).current_dir(cwd);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
-            cmd.env_remove(k);
-        }
-    }
+    let mut cmd = common::mutfuzz_command(cwd, args);
     cmd.output().unwrap()
 }
 
 /// `mutfuzz` with extra environment variables.
 fn mutfuzz_env(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
-    cmd.arg("mutfuzz").args(args).current_dir(cwd);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
-            cmd.env_remove(k);
-        }
-    }
+    let mut cmd = common::mutfuzz_command(cwd, args);
     cmd.envs(env.iter().copied());
     cmd.output().unwrap()
 }

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command as Plain, Output};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;
@@ -23,13 +22,7 @@ fn copy_of(dir: &str) -> tempfile::TempDir {
 /// `cargo mutfuzz <args>` in `cwd`, with a clean environment; fails the test on an
 /// unexpected exit code.
 fn mutfuzz(cwd: &Path, args: &[&str], code: i32) -> Output {
-    let mut cmd = Command::cargo_bin("cargo-mutfuzz").unwrap();
-    cmd.arg("mutfuzz").args(args).current_dir(cwd);
-    for (k, _) in std::env::vars() {
-        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
-            cmd.env_remove(k);
-        }
-    }
+    let mut cmd = common::mutfuzz_command(cwd, args);
     let out = cmd.output().unwrap();
     assert_eq!(out.status.code(), Some(code), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     out

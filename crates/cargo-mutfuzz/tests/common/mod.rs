@@ -25,6 +25,20 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// `cargo mutfuzz <args>` in `cwd`, without the variables of ours (`MUTFUZZ_*`,
+/// `CARGO_TARGET_DIR`) that the environment running the tests may set.
+#[allow(dead_code)]
+pub fn mutfuzz_command(cwd: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("cargo-mutfuzz").unwrap();
+    cmd.arg("mutfuzz").args(args).current_dir(cwd);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MUTFUZZ_") || k == "CARGO_TARGET_DIR" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd
+}
+
 /// Processes whose command line mentions `dir` (test binaries of its copy, cargo).
 // Each test crate includes this module and uses part of it.
 #[allow(dead_code)]
