@@ -10,6 +10,12 @@ use std::process::Command;
 
 use anyhow::{Result, bail};
 
+/// Memory cap of a harness process when neither the command line nor `mutfuzz.toml`
+/// sets one (libFuzzer's default RSS limit): a mutant that drops a size guard grows a
+/// string or vector until the cap stops it, and copying gigabytes on the way is seconds
+/// of a campaign's time per such mutant, spent before the harness restarts.
+pub const HARNESS_MEMORY: u64 = 2 << 30;
+
 /// Output cap when neither the command line nor `mutfuzz.toml` sets one: far more than a
 /// test or a harness run prints, far less than a full disk.
 pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
@@ -25,12 +31,14 @@ pub struct Caps {
 
 impl Caps {
     /// The caps from the command line (`--max-memory`, `--max-output`), else
-    /// `mutfuzz.toml` (`max_memory`, `max_output`), else the defaults: half the machine's
-    /// memory, [`DEFAULT_MAX_OUTPUT`]. A size of 0 turns a cap off.
+    /// `mutfuzz.toml` (`max_memory`, `max_output`), else the defaults: for test processes
+    /// half the machine's memory, for a harness process (`harness`) [`HARNESS_MEMORY`]
+    /// at most; [`DEFAULT_MAX_OUTPUT`]. A size of 0 turns a cap off.
     pub fn resolve(
         memory: Option<&str>,
         output: Option<&str>,
         config: &mutfuzz_mutate::config::ConfigFile,
+        harness: bool,
     ) -> Result<Caps> {
         let pick = |cli: Option<&str>, file: Option<&String>, key: &str| -> Result<Option<u64>> {
             match (cli, file) {
@@ -42,7 +50,8 @@ impl Caps {
                 (None, None) => Ok(None),
             }
         };
-        let memory = pick(memory, config.max_memory.as_ref(), "max_memory")?.or_else(default_memory);
+        let default = || default_memory().map(|half| if harness { half.min(HARNESS_MEMORY) } else { half });
+        let memory = pick(memory, config.max_memory.as_ref(), "max_memory")?.or_else(default);
         let output = pick(output, config.max_output.as_ref(), "max_output")?.unwrap_or(DEFAULT_MAX_OUTPUT);
         Ok(Caps { memory: memory.filter(|&n| n > 0), output: Some(output).filter(|&n| n > 0) })
     }
@@ -144,16 +153,23 @@ mod tests {
             max_output: Some("1MiB".into()),
             ..Default::default()
         };
-        let caps = Caps::resolve(None, None, &config).unwrap();
+        let caps = Caps::resolve(None, None, &config, false).unwrap();
         assert_eq!(caps, Caps { memory: Some(1 << 30), output: Some(1 << 20) });
-        let caps = Caps::resolve(Some("0"), Some("2k"), &config).unwrap();
+        let caps = Caps::resolve(Some("0"), Some("2k"), &config, false).unwrap();
         assert_eq!(caps, Caps { memory: None, output: Some(2048) });
-        let defaults = Caps::resolve(None, None, &Default::default()).unwrap();
+        let defaults = Caps::resolve(None, None, &Default::default(), false).unwrap();
         assert_eq!(defaults.output, Some(DEFAULT_MAX_OUTPUT));
+        // A harness process gets at most libFuzzer's 2 GiB by default, a test process more
+        // where the machine has more than 4 GiB; a size given is a size given for both.
+        let harness = Caps::resolve(None, None, &Default::default(), true).unwrap();
+        if cfg!(target_os = "linux") {
+            assert_eq!(harness.memory, defaults.memory.map(|half| half.min(HARNESS_MEMORY)));
+        }
+        assert_eq!(Caps::resolve(None, None, &config, true).unwrap().memory, Some(1 << 30));
         let bad =
             mutfuzz_mutate::config::ConfigFile { max_output: Some("much".into()), ..Default::default() };
         assert!(
-            Caps::resolve(None, None, &bad)
+            Caps::resolve(None, None, &bad, false)
                 .unwrap_err()
                 .to_string()
                 .starts_with("max_output in mutfuzz.toml")

@@ -84,11 +84,18 @@ impl BuildFlags {
 /// no debug info for the packages under test. Debug info only serves backtraces, which
 /// test processes never capture (see [`crate::baseline::QUIET_ENV`]), and leaving it out
 /// cuts the schema build by a third. Only the mutated packages: their dependencies keep
-/// the settings of the user's own debug build, whose artifacts the first build reuses.
-pub fn test_profile_args(ws: &Workspace) -> Vec<String> {
+/// the settings of the user's own debug build, whose artifacts the first build reuses —
+/// unless there was none to reuse ([`Scratch::cold_dependencies`]), and then they go
+/// without debug info too (about a tenth of a cold build with heavy dev-dependencies).
+pub fn test_profile_args(ws: &Workspace, scratch: &Scratch) -> Vec<String> {
     let mut args = Vec::new();
-    for p in &ws.packages {
-        for profile in ["dev", "test"] {
+    let all = scratch.cold_dependencies();
+    for profile in ["dev", "test"] {
+        if all {
+            args.extend(["--config".to_owned(), format!("profile.{profile}.debug=0")]);
+            continue;
+        }
+        for p in &ws.packages {
             args.extend(["--config".to_owned(), format!("profile.{profile}.package.\"{}\".debug=0", p.name)]);
         }
     }
@@ -147,7 +154,7 @@ fn test_no_run(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<
     for p in &ws.packages {
         cmd.args(["-p", &p.name]);
     }
-    cmd.args(flags.cargo_args()).args(test_profile_args(ws));
+    cmd.args(flags.cargo_args()).args(test_profile_args(ws, scratch));
     let harnessless: HashMap<String, Vec<(String, String)>> = ws
         .packages
         .iter()
@@ -199,7 +206,7 @@ pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: 
             cargo: cargo(),
             manifest: scratch.work.join("Cargo.toml"),
             target_dir: scratch.layout.schema_target(),
-            cargo_args: [flags.cargo_args(), test_profile_args(ws)].concat(),
+            cargo_args: [flags.cargo_args(), test_profile_args(ws, scratch)].concat(),
         }),
     }
 }

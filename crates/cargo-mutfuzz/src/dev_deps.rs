@@ -32,9 +32,15 @@ pub fn unused(doc: &DocumentMut, root: &Path, ignored: &[PathBuf]) -> Vec<String
         .into_iter()
         .chain(dependency_keys(doc, "build-dependencies"))
         .collect();
-    // The manifest and lock file name every dependency; they are not code.
-    let mut skipped =
-        vec![root.join("benches"), root.join("target"), root.join("Cargo.toml"), root.join("Cargo.lock")];
+    // The manifest and lock file name every dependency; they are not code. Nor is
+    // `Cargo.toml.orig`, the manifest as written, which crates.io packages carry.
+    let mut skipped = vec![
+        root.join("benches"),
+        root.join("target"),
+        root.join("Cargo.toml"),
+        root.join("Cargo.toml.orig"),
+        root.join("Cargo.lock"),
+    ];
     skipped.extend(bench_paths(doc, root));
     skipped.extend(ignored.iter().cloned());
     let mut words = HashSet::new();
@@ -186,6 +192,7 @@ harness = false
                 ("tests/t.rs", "use pretty_assertions::assert_eq;\n#[test] fn t() { version_sync::x!(); }"),
                 ("benches/b.rs", "use criterion::Criterion; use libc;"),
                 ("perf/speed.rs", "use faster_hex::hex_encode;"),
+                ("Cargo.toml.orig", MANIFEST),
             ],
         );
         assert_eq!(unused(&doc, dir.path(), &[]), ["criterion", "faster-hex", "libc"]);

@@ -520,6 +520,10 @@ fn fuzz_command(
     if args.no_drift_check {
         a.push("--no-drift-check".into());
     }
+    if restarts > 0 {
+        // The corpus on disk already ran its mutants; a restart only rebuilds coverage.
+        a.push("--resumed".into());
+    }
     if let Some(id) = args.background {
         a.extend(["--background".into(), id.to_string().into()]);
     }

@@ -236,7 +236,7 @@ impl Built {
 
     /// The caps from the command line, else from `mutfuzz.toml`, else the defaults.
     pub fn set_caps(&mut self, memory: Option<&str>, output: Option<&str>) -> Result<()> {
-        self.caps = Caps::resolve(memory, output, &self.config).map_err(exit_code::usage)?;
+        self.caps = Caps::resolve(memory, output, &self.config, true).map_err(exit_code::usage)?;
         eprintln!("Caps per harness process: {}", self.caps.describe());
         Ok(())
     }
@@ -257,7 +257,7 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
     let package = single_package(&ws)?.clone();
     let harness = find(&ws, &package).map_err(exit_code::usage)?;
     let (discovery, config) = ws.discover()?;
-    let caps = Caps::resolve(None, None, &config.file).map_err(exit_code::usage)?;
+    let caps = Caps::resolve(None, None, &config.file, true).map_err(exit_code::usage)?;
     crate::list::report(&console, &discovery);
     let scratch = Scratch::new(&ws);
     // The harness's manifest is patched into the copy; its build output and corpus stay out.

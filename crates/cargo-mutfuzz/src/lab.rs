@@ -136,11 +136,25 @@ impl Lab<'_> {
             let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
             let m = self.limits.multiplier;
             let (fuel_limit, depth_limit) = Budget::test(m).limits(fuel, depth);
+            // libtest runs each test on a thread named after it: that thread may spend
+            // what its test may, so a runaway test ends after its own share of the
+            // budget, not after the whole process's. Other threads (ones a test spawns)
+            // may spend what the costliest test may.
+            let costliest: u64 = group.iter().map(|&t| self.records[t].seen.fuel).max().unwrap_or(0);
+            let mut thread_fuel = Budget::test(m).limits(costliest, depth).0.to_string();
+            for &t in &group {
+                let name = &self.cases[t].name;
+                if !name.contains(['=', ';']) {
+                    let cap = Budget::test(m).limits(self.records[t].seen.fuel, depth).0;
+                    thread_fuel.push_str(&format!(";{name}={cap}"));
+                }
+            }
             let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
             let mut cmd = test_command(bin, &names);
             self.sandbox.apply(&mut cmd);
             cmd.env(env::ACTIVE, mutant.id.to_string())
                 .env(env::FUEL, fuel_limit.to_string())
+                .env(env::THREAD_FUEL, &thread_fuel)
                 .env(env::DEPTH, depth_limit.to_string())
                 .env(env::ON_EXHAUST, "exit")
                 .env_remove(env::RECORD);

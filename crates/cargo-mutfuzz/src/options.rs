@@ -240,7 +240,8 @@ pub struct FuzzArgs {
     /// `execution` runs them all.
     #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
     pub prune: Prune,
-    /// Run a uniform random sample of at most K of those mutants per trial (μZest's
+    /// Run at most K of those mutants per trial: under `mu2` the K that ran least so far
+    /// (ties at random), under `muzest-p`/`muzest-n` a uniform random sample (μZest's
     /// random selection). Default: 4 under `mu2` (so an input that reaches hundreds of
     /// mutants does not stall the campaign), 10 under `muzest-p`/`muzest-n` (the μZest
     /// paper's); 0 runs every one.

@@ -84,14 +84,36 @@ impl Scratch {
     /// first schema build compiles only the user's crates. Files are hard-linked, never
     /// written; incremental state is not shared. Best effort: any failure just means a
     /// full first build.
+    ///
+    /// With no build of the user's to start from, the schema's dependencies are built
+    /// without debug info ([`Scratch::cold_dependencies`]); the choice is written in the
+    /// schema's target dir on the first run and kept by every later one, so cargo never
+    /// rebuilds the dependencies for a changed setting.
     fn seed_dependency_cache(&self, ws: &Workspace) {
         let (from, to) = (ws.target_dir.join("debug"), self.layout.schema_target().join("debug"));
-        if to.exists() || !from.is_dir() {
+        if to.exists() {
             return;
         }
+        if !from.is_dir() {
+            let marker = self.cold_marker();
+            let _ = marker.parent().map(fs::create_dir_all);
+            let _ = fs::write(marker, "dependencies built without debug info: there was no build to reuse\n");
+            return;
+        }
+        let _ = fs::remove_file(self.cold_marker());
         for sub in ["deps", "build", ".fingerprint"] {
             let _ = link_tree(&from.join(sub), &to.join(sub));
         }
+    }
+
+    /// Whether the schema's dependencies were first built from nothing (no `target/debug`
+    /// of the user's to reuse), and so are built without debug info.
+    pub fn cold_dependencies(&self) -> bool {
+        self.cold_marker().is_file()
+    }
+
+    fn cold_marker(&self) -> PathBuf {
+        self.layout.schema_target().join("mutfuzz-cold-dependencies")
     }
 
     /// Make `..` from the copy lead where it leads from the user's tree, for up to

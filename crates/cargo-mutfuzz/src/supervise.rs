@@ -95,7 +95,9 @@ pub fn run(
     on_line: &mut dyn FnMut(Line<'static>),
     on_tick: &mut dyn FnMut(),
 ) -> Result<Outcome> {
-    for var in [env::ACTIVE, env::RECORD, env::MUTANTS, env::FUEL, env::DEPTH, env::ON_EXHAUST] {
+    for var in
+        [env::ACTIVE, env::RECORD, env::MUTANTS, env::FUEL, env::THREAD_FUEL, env::DEPTH, env::ON_EXHAUST]
+    {
         cmd.env_remove(var);
     }
     // A mutant that aborts (out of memory, stack overflow) must not print a backtrace

@@ -165,7 +165,7 @@ pub fn run(args: &TestArgs) -> Result<i32> {
         min_score: args.ci.min_score,
     };
 
-    let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file)
+    let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
         .map_err(exit_code::usage)?;
     console.message(&format!("Caps per test process: {}", caps.describe()));
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout), caps };

@@ -343,6 +343,9 @@ fn dev_dependencies_only_benchmarks_name_are_not_built_unless_kept() {
          caught      src/lib.rs:2:9: replace 2 with 3 in double\n\
          caught      src/lib.rs:2:9: replace 2 with 1 in double\n"
     );
+    // With no build of the user's to reuse, dependencies were built without debug info,
+    // and every later run keeps that choice.
+    assert!(crate_dir.join("target/mutfuzz/target/mutfuzz-cold-dependencies").is_file());
 
     // Kept, the broken dependency is built, and the package does not build.
     let out = mutfuzz(&["test", "--keep-dev-deps", "--manifest-path", &manifest(&crate_dir)]);

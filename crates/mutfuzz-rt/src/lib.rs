@@ -65,6 +65,11 @@ pub mod env {
     pub const FUEL: &str = "MUTFUZZ_FUEL";
     /// Stack bytes a run may use below its first instrumented frame before it is ended.
     pub const DEPTH: &str = "MUTFUZZ_DEPTH";
+    /// Fuel one thread may spend in a run (on top of the shared [`FUEL`] budget): a
+    /// process that runs several tests, each on a thread named after it (libtest), ends
+    /// a runaway test after its own share instead of the whole process's. `N` for every
+    /// thread, or `N;name=M;…`: `M` for a thread of that name, `N` for the others.
+    pub const THREAD_FUEL: &str = "MUTFUZZ_THREAD_FUEL";
     /// `exit` ends the process with [`super::EXHAUSTED_EXIT_CODE`] when a limit runs out;
     /// anything else (the default) panics with an [`super::Exhausted`] payload.
     pub const ON_EXHAUST: &str = "MUTFUZZ_ON_EXHAUST";
@@ -93,6 +98,9 @@ static INIT: Once = Once::new();
 /// Fuel granted to threads in this run, minus what they gave back unspent.
 static FUEL_USED: AtomicU64 = AtomicU64::new(0);
 static FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+static THREAD_FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+/// Per-thread fuel caps by thread name (see [`env::THREAD_FUEL`]), read once at start.
+static NAMED_THREAD_FUEL: OnceLock<Vec<(String, u64)>> = OnceLock::new();
 static DEPTH_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 static MAX_DEPTH: AtomicUsize = AtomicUsize::new(0);
 static EXIT_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
@@ -105,6 +113,10 @@ struct Local {
     key: Cell<u64>,
     /// Fuel granted to this thread and not spent yet.
     fuel: Cell<u64>,
+    /// Fuel granted to this thread in this run, in batches.
+    granted: Cell<u64>,
+    /// What this thread may be granted in this run.
+    cap: Cell<u64>,
     /// Stack address of this thread's first (or shallowest) instrumented frame in the run.
     base: Cell<usize>,
     /// The fast path accepts a frame whose stack pointer is in `[low, low + span]`.
@@ -120,6 +132,8 @@ thread_local! {
         Local {
             key: Cell::new(STALE),
             fuel: Cell::new(0),
+            granted: Cell::new(0),
+            cap: Cell::new(u64::MAX),
             base: Cell::new(0),
             low: Cell::new(0),
             span: Cell::new(0),
@@ -213,12 +227,41 @@ fn begin(t: &Local, state: u64, sp: usize) {
     let _ = GIVE_BACK.try_with(|_| {});
     t.key.set(state);
     t.fuel.set(0);
+    t.granted.set(0);
+    t.cap.set(thread_cap());
     t.base.set(sp);
     t.low.set(sp);
     t.span.set(0);
     if state as u32 != RECORDING {
         widen_to_limit(t);
     }
+}
+
+/// This thread's fuel cap for the run: its name's, if the table names it, else the
+/// default. Once per thread and run, off the hot path.
+fn thread_cap() -> u64 {
+    let default = THREAD_FUEL_LIMIT.load(Relaxed);
+    match NAMED_THREAD_FUEL.get() {
+        Some(named) if !named.is_empty() => {
+            let current = std::thread::current();
+            let name = current.name().unwrap_or_default();
+            named.iter().find(|(n, _)| n == name).map_or(default, |&(_, cap)| cap)
+        }
+        _ => default,
+    }
+}
+
+/// `N;name=M;…` (see [`env::THREAD_FUEL`]): the default and the named caps.
+fn parse_thread_fuel(text: &str) -> (Option<u64>, Vec<(String, u64)>) {
+    let mut parts = text.split(';');
+    let default = parts.next().and_then(|d| d.trim().parse().ok());
+    let named = parts
+        .filter_map(|p| {
+            let (name, cap) = p.rsplit_once('=')?;
+            Some((name.to_owned(), cap.trim().parse().ok()?))
+        })
+        .collect();
+    (default, named)
 }
 
 /// A mutant run's window: every frame down to the depth limit.
@@ -247,6 +290,13 @@ fn spend(t: &Local, state: u64) {
                 fuel = limit - prev;
                 FUEL_USED.fetch_sub(FUEL_BATCH - fuel, Relaxed);
             }
+            // This thread's own cap, checked per batch (all it was granted is spent): a
+            // thread that ran past it ends at the same batch every time.
+            let granted = t.granted.get();
+            if granted >= t.cap.get() && may_end() {
+                exhausted(Limit::Fuel, state as u32);
+            }
+            t.granted.set(granted + fuel);
         }
     }
     t.fuel.set(fuel - 1);
@@ -513,6 +563,13 @@ fn init() {
         if let Some(limit) = env_u64(env::FUEL) {
             FUEL_LIMIT.store(limit, Relaxed);
         }
+        if let Ok(text) = std::env::var(env::THREAD_FUEL) {
+            let (default, named) = parse_thread_fuel(&text);
+            if let Some(limit) = default {
+                THREAD_FUEL_LIMIT.store(limit, Relaxed);
+            }
+            let _ = NAMED_THREAD_FUEL.set(named);
+        }
         if let Some(limit) = env_u64(env::DEPTH) {
             DEPTH_LIMIT.store(usize::try_from(limit).unwrap_or(usize::MAX), Relaxed);
         }
@@ -709,6 +766,12 @@ pub fn set_limits(fuel: u64, depth: usize) {
     new_epoch();
 }
 
+/// Bound the fuel one thread may spend in a run (checked per batch of 1024), on top of
+/// the run's shared budget; `u64::MAX` (the default) leaves only the shared one.
+pub fn set_thread_fuel_limit(fuel: u64) {
+    THREAD_FUEL_LIMIT.store(fuel, Relaxed);
+}
+
 /// Choose whether an exhausted limit exits the process (`true`) or panics (`false`).
 pub fn set_exit_on_exhaust(exit: bool) {
     EXIT_ON_EXHAUST.store(exit, Relaxed);
@@ -889,6 +952,35 @@ mod tests {
         assert_eq!(hits, vec![11]);
         assert_eq!(fuel_used(), 12);
         assert!(max_depth() >= 512, "{}", max_depth());
+        activate(0);
+        set_limits(u64::MAX, usize::MAX);
+    }
+
+    #[test]
+    fn a_thread_past_its_own_cap_ends_while_the_shared_budget_lasts() {
+        let _turn = switch();
+        activate(5);
+        set_limits(1_000_000, usize::MAX);
+        set_thread_fuel_limit(5000);
+        // One thread runs away: it ends after its own cap, rounded up to a batch.
+        reset_run();
+        let stops: Vec<u64> =
+            (0..2).map(|_| std::thread::spawn(ticks_until_exhausted).join().unwrap()).collect();
+        assert!((5000..5000 + FUEL_BATCH).contains(&stops[0]), "{stops:?}");
+        // A fresh thread has its own cap again (libtest runs each test on a new thread).
+        assert_eq!(stops[0], stops[1]);
+        // A thread named in the table gets its own cap.
+        let (default, named) = parse_thread_fuel("5000;tests::small=2000;odd name (line 3)=100000");
+        assert_eq!(default, Some(5000));
+        assert_eq!(named, [("tests::small".to_owned(), 2000), ("odd name (line 3)".to_owned(), 100_000)]);
+        let _ = NAMED_THREAD_FUEL.set(named);
+        reset_run();
+        let small = std::thread::Builder::new().name("tests::small".into()).spawn(ticks_until_exhausted);
+        let small = small.unwrap().join().unwrap();
+        assert!((2000..2000 + FUEL_BATCH).contains(&small), "{small}");
+        let other = std::thread::spawn(ticks_until_exhausted).join().unwrap();
+        assert_eq!(other, stops[0]);
+        set_thread_fuel_limit(u64::MAX);
         activate(0);
         set_limits(u64::MAX, usize::MAX);
     }

@@ -94,6 +94,11 @@ pub struct Config {
     /// process's first input and stop with [`Error::Drift`] if its result changed (a
     /// mutant changed global state that outlives its run).
     pub check_drift: bool,
+    /// The campaign goes on after its harness was restarted (a mutant crashed or hung):
+    /// the stored corpus it loads as seeds is replayed with the original only, to rebuild
+    /// coverage, since its mutants ran when those inputs were first tried and their kills
+    /// are in the kills file. Otherwise (a first start) seeds run mutants like any input.
+    pub resumed: bool,
     /// Literals of the code under test that fresh strings, chars and integers are drawn
     /// from, with the dictionary's probability (edits use them through
     /// [`Informed`](crate::edit::Informed)).
@@ -120,6 +125,7 @@ impl Default for Config {
             isolate_mutants: false,
             check_determinism: true,
             check_drift: true,
+            resumed: false,
             dictionary: None,
         }
     }
@@ -382,6 +388,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             Some(k) => Some(k),
             None => guidance.reruns_killed().then_some(MUZEST_SAMPLE),
         };
+        let random_sample = guidance.reruns_killed();
         let mut exec = Executor::new(Box::new(target), config.limits);
         exec.set_background(config.background.unwrap_or(0));
         Ok(Campaign {
@@ -389,7 +396,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             oracle: Box::new(DebugHash),
             guidance,
             schedule: config.schedule.build(),
-            selector: select::build(config.prune, sample),
+            selector: select::build(config.prune, sample, random_sample),
             edit,
             rng: Rng::new(config.seed),
             corpus: Corpus::new(),
@@ -597,8 +604,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
         let mut bytes = std::mem::take(&mut self.buf);
         let mut rewrite = None;
+        let mut replay = false;
         if let Some(seed) = self.seeds.pop_front() {
             bytes = seed;
+            replay = self.config.resumed;
         } else {
             let next = self.schedule.next(&self.corpus, &mut self.rng, &mut bytes);
             rewrite = schedule::make_child(next, &self.corpus, &mut *self.edit, &mut self.rng, &mut bytes);
@@ -656,7 +665,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.pending.clear();
         let mut mutants_run = 0;
         let mut old_kills = 0;
-        if self.guidance.runs_mutants() {
+        if self.guidance.runs_mutants() && !replay {
             self.to_run.clear();
             self.stats.mutants_reached += self.surviving_at(&original.hits);
             let sites = TrialSites { hits: &original.hits, rerun_killed: self.guidance.reruns_killed() };

@@ -257,6 +257,8 @@ pub struct Args {
     background: Option<u32>,
     verify_pruning: bool,
     no_drift_check: bool,
+    /// Restarted by the CLI: replay the stored corpus with the original only.
+    resumed: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
     /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
@@ -289,6 +291,7 @@ impl Args {
                 "--sample" => a.sample = Some(number(word, &value(word)?)?),
                 "--verify-pruning" => a.verify_pruning = true,
                 "--no-drift-check" => a.no_drift_check = true,
+                "--resumed" => a.resumed = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
@@ -436,6 +439,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         sample: args.sample,
         verify_pruning: args.verify_pruning,
         check_drift: !args.no_drift_check,
+        resumed: args.resumed,
         kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
         background: args.background,
         // A tuning knob (and what tests use to force parallel runs on small targets).

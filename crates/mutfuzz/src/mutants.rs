@@ -214,6 +214,12 @@ impl MutantTable {
         }
     }
 
+    /// How many times mutant `index` ran.
+    #[inline]
+    pub fn runs(&self, index: u32) -> u64 {
+        self.runs[index as usize]
+    }
+
     /// Counts one run of mutant `index`.
     #[inline]
     pub fn ran(&mut self, index: u32) {

@@ -153,6 +153,29 @@ fn a_resumed_campaign_treats_supervisor_crash_kills_as_killed_and_never_runs_the
 }
 
 #[test]
+fn after_a_restart_the_stored_corpus_is_replayed_without_mutant_runs() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mutants = MutantInfo::from_json(catalog_json()).unwrap();
+    // Two stored inputs, each reaching sites 1 and 2 (x = 7 and x = 40).
+    let replayed = |resumed: bool| {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("state");
+        std::fs::create_dir_all(dir.join("corpus")).unwrap();
+        for x in [7u8, 40] {
+            std::fs::write(dir.join("corpus").join(format!("input-{x}")), [x]).unwrap();
+        }
+        let config = Config { seed: 3, dir: Some(dir), resumed, ..Config::default() };
+        let mut c = Campaign::new(config, mutants.clone(), target).unwrap();
+        assert_eq!(c.resume_from_dir().unwrap(), 2);
+        c.run_trials(2).unwrap();
+        c.stats().mutant_runs
+    };
+    // A first start tries the seeds' mutants; a restart only rebuilds coverage from them.
+    assert!(replayed(false) > 0);
+    assert_eq!(replayed(true), 0);
+}
+
+#[test]
 fn an_invalid_kill_record_stops_the_resume_naming_file_and_line() {
     let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! Mutant selection: which mutants a trial runs on its input. Each strategy is one
 //! implementation of [`Selector`]: Mu2's execution and infection pruning
-//! ([`ExecutionPruning`], [`InfectionPruning`]) and μZest's random subset of k
-//! ([`Sample`]) today.
+//! ([`ExecutionPruning`], [`InfectionPruning`]), and a bound of k per trial
+//! ([`Sample`]): μZest's random subset, or the k that ran least so far.
 
 mod execution;
 mod infection;
@@ -18,14 +18,15 @@ use crate::input::Rng;
 use crate::mutants::MutantTable;
 
 /// The selection a [`Config`](crate::Config) asks for: its pruning rule, sampled to
-/// `sample` mutants per trial when set.
-pub fn build(prune: Prune, sample: Option<usize>) -> Box<dyn Selector> {
+/// `sample` mutants per trial when set, at random (`random`, μZest) or the least run.
+pub fn build(prune: Prune, sample: Option<usize>, random: bool) -> Box<dyn Selector> {
     let pruning: Box<dyn Selector> = match prune {
         Prune::Execution => Box::new(ExecutionPruning),
         Prune::Infection => Box::new(InfectionPruning),
     };
     match sample {
-        Some(k) => Box::new(Sample::new(pruning, k)),
+        Some(k) if random => Box::new(Sample::random(pruning, k)),
+        Some(k) => Box::new(Sample::least_run(pruning, k)),
         None => pruning,
     }
 }
