@@ -113,10 +113,6 @@ struct Local {
     key: Cell<u64>,
     /// Fuel granted to this thread and not spent yet.
     fuel: Cell<u64>,
-    /// Fuel granted to this thread in this run, in batches.
-    granted: Cell<u64>,
-    /// What this thread may be granted in this run.
-    cap: Cell<u64>,
     /// Stack address of this thread's first (or shallowest) instrumented frame in the run.
     base: Cell<usize>,
     /// The fast path accepts a frame whose stack pointer is in `[low, low + span]`.
@@ -132,8 +128,7 @@ thread_local! {
         Local {
             key: Cell::new(STALE),
             fuel: Cell::new(0),
-            granted: Cell::new(0),
-            cap: Cell::new(u64::MAX),
+
             base: Cell::new(0),
             low: Cell::new(0),
             span: Cell::new(0),
@@ -142,6 +137,10 @@ thread_local! {
     /// Touched once per thread off the fast path: gives unspent fuel back when a thread
     /// ends, so that a spawned thread's fuel counts exactly once it has been joined.
     static GIVE_BACK: GiveBack = const { GiveBack };
+    /// Fuel granted to this thread in this run (in batches), and what it may be granted.
+    /// Apart from [`LOCAL`], which the inlined fast path reads: only the slow path
+    /// touches these.
+    static GRANTED: Cell<(u64, u64)> = const { Cell::new((0, u64::MAX)) };
 }
 
 struct GiveBack;
@@ -227,8 +226,7 @@ fn begin(t: &Local, state: u64, sp: usize) {
     let _ = GIVE_BACK.try_with(|_| {});
     t.key.set(state);
     t.fuel.set(0);
-    t.granted.set(0);
-    t.cap.set(thread_cap());
+    let _ = GRANTED.try_with(|g| g.set((0, thread_cap())));
     t.base.set(sp);
     t.low.set(sp);
     t.span.set(0);
@@ -292,11 +290,11 @@ fn spend(t: &Local, state: u64) {
             }
             // This thread's own cap, checked per batch (all it was granted is spent): a
             // thread that ran past it ends at the same batch every time.
-            let granted = t.granted.get();
-            if granted >= t.cap.get() && may_end() {
+            let (granted, cap) = GRANTED.try_with(Cell::get).unwrap_or((0, u64::MAX));
+            if granted >= cap && may_end() {
                 exhausted(Limit::Fuel, state as u32);
             }
-            t.granted.set(granted + fuel);
+            let _ = GRANTED.try_with(|g| g.set((granted + fuel, cap)));
         }
     }
     t.fuel.set(fuel - 1);
