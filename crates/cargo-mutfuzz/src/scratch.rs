@@ -75,7 +75,48 @@ impl Scratch {
         self.mirror_ancestors();
         crate::engine::write(&self.layout)?;
         self.seed_dependency_cache(ws);
-        self.patch_manifests(ws, skip)
+        self.patch_manifests(ws, discovery, skip)
+    }
+
+    /// A package that turns off `autotests` (every crates.io package does: its manifest
+    /// is normalized to list each test) would not build the generated doctest target
+    /// (`tests/__mutfuzz_doctests.rs`), and its doctests would all go through rustdoc, a
+    /// compile per run: declare it as a `[[test]]` in the copy's manifest.
+    fn declare_doctest_target(
+        &self,
+        doc: &mut DocumentMut,
+        ws: &Workspace,
+        discovery: &Discovery,
+        manifest: &Path,
+    ) -> Result<()> {
+        let autotests = doc.get("package").and_then(|p| p.get("autotests")).and_then(Item::as_bool);
+        let Some(package) = ws.packages.iter().find(|p| p.root.join("Cargo.toml") == manifest) else {
+            return Ok(());
+        };
+        let has_doctests =
+            discovery.files.iter().any(|f| f.package == package.name && !f.doctests.is_empty());
+        if autotests != Some(false) || package.lib_name.is_none() || !has_doctests {
+            return Ok(());
+        }
+        let file = format!("tests/{}.rs", crate::doctest_target::TARGET);
+        let tests = doc.entry("test").or_insert(Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
+        if let Some(tests) = tests.as_array_of_tables_mut() {
+            let mut target = Table::new();
+            target.insert("name", value(crate::doctest_target::TARGET));
+            target.insert("path", value(file.as_str()));
+            tests.push(target);
+        }
+        // Cargo reads every declared target's path: the file exists from the start (the
+        // doctest writer fills it; with `--no-doctests` it stays an empty test).
+        let path = self.in_work(&package.root.join(&file));
+        if !path.exists() {
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
+            }
+            fs::write(&path, "// Written by cargo mutfuzz: this package's doctests as ordinary tests.\n")
+                .with_context(|| format!("failed to write {}", path.display()))?;
+        }
+        Ok(())
     }
 
     /// On the first run, start the schema's target dir from the user's own debug build:
@@ -133,7 +174,12 @@ impl Scratch {
         }
     }
 
-    fn patch_manifests(&self, ws: &Workspace, skip: &[PathBuf]) -> Result<Vec<String>> {
+    fn patch_manifests(
+        &self,
+        ws: &Workspace,
+        discovery: &Discovery,
+        skip: &[PathBuf],
+    ) -> Result<Vec<String>> {
         let mut trimmed = Vec::new();
         let mutated: Vec<PathBuf> = ws.packages.iter().map(|p| p.root.join("Cargo.toml")).collect();
         let mut manifests = ws.member_manifests.clone();
@@ -151,6 +197,7 @@ impl Scratch {
             absolutize_paths(doc.as_table_mut(), dir, &ws.root);
             self.point_engine_at_the_carried_copy(doc.as_table_mut());
             if mutated.contains(&original) {
+                self.declare_doctest_target(&mut doc, ws, discovery, &original)?;
                 let deps = doc.entry("dependencies").or_insert(Item::Table(Table::new()));
                 if let Some(deps) = deps.as_table_like_mut() {
                     let mut rt = toml_edit::InlineTable::new();

@@ -193,6 +193,34 @@ fn a_failing_doctest_baseline_suggests_no_doctests() {
     );
 }
 
+#[test]
+fn doctests_of_a_package_without_autotests_are_compiled_not_left_to_rustdoc() {
+    // As crates.io normalizes every published manifest: `autotests = false`, each test
+    // listed (here none, so only the doctest reaches `pause`).
+    let tmp = fixture("sleepy");
+    let manifest = tmp.path().join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("publish = false\n", "publish = false\nautotests = false\n");
+    std::fs::write(&manifest, text).unwrap();
+    let lib = tmp.path().join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace(
+        "/// Wait `steps` minutes; returns `steps`.\n",
+        "/// Wait `steps` minutes; returns `steps`.\n///\n/// ```\n/// assert_eq!(sleepy::pause(0), 0);\n/// ```\n",
+    );
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz_in(tmp.path(), &["test"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Exit 2: the doctest misses most mutants; it catches one.
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let outcomes = outcomes(tmp.path());
+    let caught = find(&outcomes, "replace pause -> u32 with 1");
+    assert_eq!(caught["outcome"], "caught", "{caught}");
+    assert!(caught["detail"].as_str().unwrap().starts_with("test __mutfuzz_doctests :: "), "{caught}");
+    // The user's manifest is untouched.
+    assert!(!std::fs::read_to_string(&manifest).unwrap().contains("__mutfuzz_doctests"));
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_and_sighup_stop_the_running_test_and_keep_what_finished() {
