@@ -13,7 +13,7 @@
 
 use syn::{BinOp, Expr, Pat, Stmt};
 
-use crate::syntax::{int_value, unparen};
+use crate::syntax::{int_value, is_integer_type, unparen};
 
 /// What a range's elements are folded into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,22 +106,7 @@ fn is_var_or_int_cast(e: &Expr, var: &syn::Ident) -> bool {
         Expr::Path(p) => p.qself.is_none() && p.path.is_ident(var),
         Expr::Cast(c) => {
             let integer = match &*c.ty {
-                syn::Type::Path(t) => t.path.get_ident().is_some_and(|i| {
-                    matches!(
-                        i.to_string().as_str(),
-                        "u8" | "u16"
-                            | "u32"
-                            | "u64"
-                            | "u128"
-                            | "usize"
-                            | "i8"
-                            | "i16"
-                            | "i32"
-                            | "i64"
-                            | "i128"
-                            | "isize"
-                    )
-                }),
+                syn::Type::Path(t) => t.path.get_ident().is_some_and(|i| is_integer_type(&i.to_string())),
                 _ => false,
             };
             integer && is_var_or_int_cast(&c.expr, var)

@@ -102,26 +102,7 @@ fn type_names(ty: &Type, extra: u32, out: &mut Vec<(String, u32)>) {
 }
 
 fn is_primitive(name: &str) -> bool {
-    matches!(
-        name,
-        "u8" | "u16"
-            | "u32"
-            | "u64"
-            | "u128"
-            | "usize"
-            | "i8"
-            | "i16"
-            | "i32"
-            | "i64"
-            | "i128"
-            | "isize"
-            | "f32"
-            | "f64"
-            | "bool"
-            | "char"
-            | "str"
-            | "Self"
-    )
+    crate::syntax::is_integer_type(name) || matches!(name, "f32" | "f64" | "bool" | "char" | "str")
 }
 
 fn is_test_only(attrs: &[syn::Attribute]) -> bool {

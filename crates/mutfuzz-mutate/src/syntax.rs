@@ -124,3 +124,11 @@ pub(crate) fn expr_attrs(e: &Expr) -> &[Attribute] {
         _ => &[],
     }
 }
+
+/// Whether `name` is a primitive integer type (`u8` … `u128`, `usize`, `i8` … `isize`).
+pub(crate) fn is_integer_type(name: &str) -> bool {
+    matches!(
+        name,
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize"
+    )
+}
