@@ -435,7 +435,6 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         for (i, config) in configs.iter().enumerate() {
             let mut fuzz = config.fuzz_args(&args.target, seed, args.time).map_err(|e| anyhow::anyhow!(e))?;
             fuzz.cpu_time |= args.cpu_time;
-            fuzz_cmd::check_cpu_time(&fuzz)?;
             let dir = RunDir::new(&eval_dir, &config.name, seed);
             let root = dir.state.path().parent().expect("a run directory").to_owned();
             // A fresh start: an evaluation never resumes an older run.

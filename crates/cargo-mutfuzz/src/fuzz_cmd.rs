@@ -78,7 +78,7 @@ impl Tracker {
                 self.done = true;
                 self.running = Running::Nothing;
             }
-            Line::Input(_) | Line::Other(_) => {}
+            Line::Input(_) | Line::Alive | Line::Other(_) => {}
         }
     }
 
@@ -197,7 +197,6 @@ pub struct Ended {
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
-    check_cpu_time(args)?;
     // A corpus directory the user names is checked before the build, which takes a while.
     let check_corpus = |dir: &Path| {
         crate::fs_util::ensure_writable_dir(
@@ -286,14 +285,9 @@ pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
     }
 }
 
-/// `--cpu-time` counts the harness process only, so it needs one job.
-pub fn check_cpu_time(args: &FuzzArgs) -> Result<()> {
-    if args.cpu_time && args.jobs > 1 {
-        return Err(exit_code::usage(anyhow::anyhow!(
-            "--cpu-time counts the harness process's CPU time only: use it without --jobs"
-        )));
-    }
-    Ok(())
+/// The factor on the children of an input that kills: the flag's, or the guidance's.
+pub fn kill_factor(args: &FuzzArgs) -> u32 {
+    args.kill_factor.unwrap_or(mutfuzz::guidance::default_kill_factor(args.guidance))
 }
 
 /// CPU time (user + system) of every child process this one has waited for.
@@ -499,8 +493,6 @@ fn fuzz_command(
         args.schedule.name().into(),
         "--prune".into(),
         args.prune.name().into(),
-        "--kill-factor".into(),
-        args.kill_factor.to_string().into(),
         "--hints".into(),
         built.state.hints().into(),
         "--dictionary".into(),
@@ -511,6 +503,7 @@ fn fuzz_command(
     if args.target_types {
         a.push("--target-types".into());
     }
+    a.extend(["--kill-factor".into(), kill_factor(args).to_string().into()]);
     if let Some(k) = mutant_sample(args) {
         a.extend(["--sample".into(), k.to_string().into()]);
     }
@@ -520,6 +513,7 @@ fn fuzz_command(
     if args.no_drift_check {
         a.push("--no-drift-check".into());
     }
+    a.extend(["--isolate".into(), args.isolate.name().into()]);
     if restarts > 0 {
         // The corpus on disk already ran its mutants; a restart only rebuilds coverage.
         a.push("--resumed".into());
@@ -527,16 +521,13 @@ fn fuzz_command(
     if let Some(id) = args.background {
         a.extend(["--background".into(), id.to_string().into()]);
     }
+    // Half the hang timeout: a stuck worker (for `--jobs` or `--isolate`) is ended, and
+    // its mutant killed by timeout, before the harness, waiting for it, looks hung.
+    a.extend(["--worker-timeout".into(), (args.hang_timeout / 2.0).to_string().into()]);
+    // A worker's output is read by the harness, not by the supervisor: the same cap.
+    a.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string().into()]);
     if args.jobs > 1 {
-        // Half the hang timeout: a stuck worker is ended (and its mutant killed by
-        // timeout) before the harness, waiting for it, looks hung to the supervisor.
-        let worker_timeout = (args.hang_timeout / 2.0).to_string();
-        a.extend([
-            "--jobs".into(),
-            args.jobs.to_string().into(),
-            "--worker-timeout".into(),
-            worker_timeout.into(),
-        ]);
+        a.extend(["--jobs".into(), args.jobs.to_string().into()]);
     }
     if let Some(n) = trials {
         a.extend(["--trials".into(), n.to_string().into()]);
@@ -626,7 +617,10 @@ fn print_summary(
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
         eprintln!(
             "Children ({}, kill factor {}): {} kept inputs got more for their kills, {} fewer",
-            args.guidance, args.kill_factor, s.boosted, s.reduced
+            args.guidance,
+            kill_factor(args),
+            s.boosted,
+            s.reduced
         );
     }
     let failures = records::read::<FailureRecord>(&files.state.failure_log())?;

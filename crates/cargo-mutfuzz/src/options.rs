@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use mutfuzz::{EditKind, ScheduleKind};
-use mutfuzz_contract::{GuidanceKind, Prune};
+use mutfuzz_contract::{GuidanceKind, Isolate, Prune};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -247,14 +247,23 @@ pub struct FuzzArgs {
     /// paper's); 0 runs every one.
     #[arg(long, value_name = "K")]
     pub mutant_sample: Option<u64>,
-    /// μZest's KILL_FACTOR: children of an input that kills are multiplied by it
-    /// (`muzest-n` divides those of inputs that kill only mutants killed before).
-    #[arg(long, value_name = "F", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
-    pub kill_factor: u32,
+    /// Children of an input that kills a new mutant are multiplied by F (μZest's
+    /// KILL_FACTOR; `muzest-n` also divides those of inputs that kill only mutants
+    /// killed before). Default: 20 under `muzest-p`/`muzest-n` (the μZest paper's), 4
+    /// under `mu2` (the Mu2 paper favours killers with Zest's 20, which starves the rest
+    /// of the corpus in short campaigns).
+    #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
+    pub kill_factor: Option<u32>,
     /// Also run every mutant that infection pruning skips and stop if one is killed (a
     /// check of the infection probes; slow).
     #[arg(long, hide = true)]
     pub verify_pruning: bool,
+    /// Which mutant runs happen in a worker process, not in the harness: `first-runs`
+    /// (each mutant's first, in one extra process when `--jobs` is 1), so that a mutant
+    /// that aborts or exhausts memory on the first input that infects it costs a worker,
+    /// not a harness restart; `all`; or `none`.
+    #[arg(long, value_name = "RULE", default_value_t = Isolate::default())]
+    pub isolate: Isolate,
     /// Do not re-run the original on the process's first input after each trial that ran
     /// mutants (the check that no mutant changed global state that later runs read).
     #[arg(long)]
@@ -282,8 +291,8 @@ pub struct FuzzArgs {
     /// seed and trials give the same kills, corpus and statistics whatever N is.
     #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: u64,
-    /// Count `--time` in CPU seconds of the harness, not wall seconds: runs compared "for
-    /// equal time" on a shared or loaded machine then get equal work. One job only.
+    /// Count `--time` in CPU seconds of the harness and its workers, not wall seconds:
+    /// runs compared "for equal time" on a shared or loaded machine then get equal work.
     #[arg(long)]
     pub cpu_time: bool,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:

@@ -122,19 +122,44 @@ fn kinds(records: &[Value]) -> BTreeMap<u64, String> {
 #[test]
 fn fuzz_and_score_give_every_fault_its_kill_and_the_poisoner_no_false_verdict() {
     let tmp = copy_of_fixture();
+    let state = tmp.path().join("target/mutfuzz/all");
     // The dev profile builds faster; the faults are the same.
-    let out = mutfuzz(
-        tmp.path(),
-        &["fuzz", "all", "--trials", "300", "--seed", "1", "--hang-timeout", "2", "--dev"],
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
+    let fuzz = |isolate: &str| {
+        let args = [
+            "fuzz",
+            "all",
+            "--trials",
+            "300",
+            "--seed",
+            "1",
+            "--hang-timeout",
+            "2",
+            "--dev",
+            "--isolate",
+            isolate,
+        ];
+        let out = mutfuzz(tmp.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("stopped (budget spent)"), "{stderr}");
+        stderr
+    };
+    // By default each mutant's first run is in a worker process, where every fault ends
+    // the worker, not the harness: no restart but the drift's, and no false failure.
+    let stderr = fuzz("first-runs");
+    let restarts = stderr.matches("restarting the harness").count();
+    let drifts = stderr.matches("restarting the harness in a clean process").count();
+    assert_eq!(restarts, drifts, "{stderr}");
+    assert!(!stderr.contains("FAILURE"), "{stderr}");
+    let isolated = kinds(&jsonl(&state.join("kills.jsonl")));
+    // Then every mutant's first run in the harness, for the supervisor's side.
+    std::fs::remove_file(state.join("kills.jsonl")).unwrap();
+    std::fs::remove_dir_all(tmp.path().join("mutfuzz/corpus/all")).unwrap();
+    let stderr = fuzz("none");
     // Mutant 25 sets a global the original reads: found after it ran, and pinned on it
     // in a clean process.
     assert!(stderr.contains("global state drifted: after mutants "), "{stderr}");
     assert!(stderr.contains("restarting the harness in a clean process"), "{stderr}");
-    let state = tmp.path().join("target/mutfuzz/all");
     assert!(!state.join("drift.json").exists());
     let kills = jsonl(&state.join("kills.jsonl"));
     // Site n's mutant n forces `if armed` true (the fault), n + 1 false (equivalent);
@@ -160,6 +185,7 @@ fn fuzz_and_score_give_every_fault_its_kill_and_the_poisoner_no_false_verdict() 
     .map(|(id, kind)| (id, kind.to_owned()))
     .collect();
     assert_eq!(kinds(&kills), expected, "{stderr}");
+    assert_eq!(isolated, expected, "the same kills with first runs in a worker");
     assert_eq!(kills.len(), expected.len(), "each mutant recorded once: {kills:?}");
     for k in &kills {
         assert!(tmp.path().join("mutfuzz/corpus/all").join(k["input"].as_str().unwrap()).is_file(), "{k}");

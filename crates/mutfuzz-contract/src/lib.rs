@@ -23,6 +23,7 @@ pub mod content;
 pub mod files;
 pub mod guidance;
 pub mod hints;
+pub mod isolate;
 pub mod layout;
 pub mod protocol;
 pub mod prune;
@@ -37,6 +38,7 @@ pub use files::{
 };
 pub use guidance::GuidanceKind;
 pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};
+pub use isolate::Isolate;
 pub use layout::CampaignDir;
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex};
 pub use prune::Prune;

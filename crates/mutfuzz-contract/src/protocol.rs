@@ -37,6 +37,8 @@ pub enum Line<'a> {
     Mutant(u32),
     /// This stored input is about to run (scoring).
     Input(Cow<'a, str>),
+    /// The process is waiting for its mutant workers, and alive (no run starts).
+    Alive,
     /// Periodic counters.
     Stats(Report),
     /// The campaign ended normally, with these counters.
@@ -54,6 +56,7 @@ impl Line<'_> {
             "trial" => decode_hex(rest).map(|b| Line::Trial(Cow::Owned(b))),
             "mutant" => rest.trim().parse().ok().map(Line::Mutant),
             "input" if !rest.trim().is_empty() => Some(Line::Input(Cow::Owned(rest.trim().to_owned()))),
+            "alive" if rest.is_empty() => Some(Line::Alive),
             "stats" => serde_json::from_str(rest).ok().map(Line::Stats),
             "done" => serde_json::from_str(rest).ok().map(Line::Done),
             _ => None,
@@ -76,6 +79,7 @@ impl fmt::Display for Line<'_> {
             }
             Line::Mutant(id) => write!(f, "mutant {id}"),
             Line::Input(name) => write!(f, "input {name}"),
+            Line::Alive => f.write_str("alive"),
             Line::Stats(r) => write!(f, "stats {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
             Line::Done(r) => write!(f, "done {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
             Line::Other(text) => f.write_str(text),
@@ -136,6 +140,7 @@ mod tests {
             Line::Trial(Cow::Borrowed(&[])),
             Line::Mutant(17),
             Line::Input(Cow::Borrowed("0123abcd")),
+            Line::Alive,
             Line::Stats(Report { elapsed: 1.5, stats }),
             Line::Done(Report { elapsed: 0.25, stats: Stats::default() }),
             Line::Other(Cow::Borrowed("hello from the target")),

@@ -48,11 +48,13 @@ pub enum Operator {
 
 impl Operator {
     /// Whether the schema shape of this operator's sites carries an infection probe
-    /// (the binary and comparison shapes; see `shape::Probe`).
+    /// (the binary, comparison and forced-condition shapes; see `shape::Probe`).
     pub fn has_infection_probe(self) -> bool {
         matches!(
             self,
-            Operator::ArithSwap
+            Operator::IfCondition
+                | Operator::MatchGuard
+                | Operator::ArithSwap
                 | Operator::BitSwap
                 | Operator::ShiftSwap
                 | Operator::RelationalBoundary

@@ -28,6 +28,9 @@ pub(crate) enum Part {
     /// enabled mutant only; the original code follows. With a probe, the dispatch is
     /// `at_probe` and a `::mutfuzz_rt::PROBE => { … }` arm runs the probe while recording.
     Arms(Vec<String>, Option<Probe>),
+    /// After a [`Probe::Forced`] dispatch's hole: `; if __k == ::mutfuzz_rt::PROBE {
+    /// ::mutfuzz_rt::infect_if(ID, (ARM) != __o); … } __o }`, for each enabled mutant.
+    ForcedTail(Vec<String>),
     /// `LO, N`: the ids `LO .. LO + N` of the sites with these indices in the file (the
     /// sites of one function body, numbered after its frame was placed).
     Within(std::ops::Range<usize>),
@@ -54,6 +57,11 @@ pub(crate) enum Probe {
         /// The original expression over the bound operands.
         original: String,
     },
+    /// A forced condition: the user's condition is the fallback arm's code and must be
+    /// evaluated there only (a mutant arm must not run it), so the fallback binds the
+    /// dispatch's value, `__k => { let __o: bool = COND`, and [`Part::ForcedTail`], after
+    /// the hole, notes the arms that differ from `__o` when `__k` is `PROBE`.
+    Forced,
 }
 
 /// The text that one splice writes: parts, numbered with the site's ids when rendered.
@@ -75,14 +83,6 @@ impl Piece {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
     pieces: Vec<Piece>,
-}
-
-/// What a dispatch runs when no mutant of the site is active.
-pub(crate) enum Original<'a> {
-    /// Fixed text (a bound expression, a literal as written).
-    Text(&'a str),
-    /// The next hole: the user's code itself.
-    Hole,
 }
 
 impl Shape {
@@ -127,18 +127,14 @@ impl Shape {
     }
 
     /// Dispatch: `match at(..) { k => ARM_k, …, _ => ORIGINAL }`.
-    fn dispatch(self, arms: Vec<String>, original: Original<'_>) -> Shape {
+    fn dispatch(self, arms: Vec<String>, original: &str) -> Shape {
         self.dispatch_probed(arms, None, original)
     }
 
     /// Dispatch with an infection probe arm (see [`Probe`]).
-    fn dispatch_probed(self, arms: Vec<String>, probe: Option<Probe>, original: Original<'_>) -> Shape {
-        let s = self.part(Part::Arms(arms, probe));
-        let s = match original {
-            Original::Text(t) => s.text(t),
-            Original::Hole => s.hole(),
-        };
-        s.text(" }")
+    /// `original` is what the dispatch runs when no mutant of the site is active.
+    fn dispatch_probed(self, arms: Vec<String>, probe: Option<Probe>, original: &str) -> Shape {
+        self.part(Part::Arms(arms, probe)).text(original).text(" }")
     }
 
     /// Number of holes.
@@ -167,7 +163,7 @@ pub(crate) fn binary(op: &str, replacements: &[String]) -> Shape {
     Shape::new()
         .text("({ ")
         .bind_pair(false)
-        .dispatch_probed(operator_arms(replacements, "__l"), Some(probe), Original::Text(&original))
+        .dispatch_probed(operator_arms(replacements, "__l"), Some(probe), &original)
         .text(" })")
 }
 
@@ -180,7 +176,7 @@ pub(crate) fn comparison(op: &str, replacements: &[String]) -> Shape {
     Shape::new()
         .text("({ ")
         .bind_pair(true)
-        .dispatch_probed(operator_arms(replacements, "__l"), Some(probe), Original::Text(&original))
+        .dispatch_probed(operator_arms(replacements, "__l"), Some(probe), &original)
         .text(" })")
 }
 
@@ -208,7 +204,7 @@ pub(crate) fn compound_assign(op: &str, replacements: &[String]) -> Shape {
         .hole()
         .text(") } ")
         .bind("__r", None)
-        .dispatch(operator_arms(replacements, "__place!()"), Original::Text(&format!("__place!() {op} __r")))
+        .dispatch(operator_arms(replacements, "__place!()"), &format!("__place!() {op} __r"))
         .text(" }")
 }
 
@@ -217,7 +213,7 @@ pub(crate) fn unary_delete(op: &str) -> Shape {
     Shape::new()
         .text("({ ")
         .bind("__v", None)
-        .dispatch(vec!["__v".to_owned()], Original::Text(&format!("{op}__v")))
+        .dispatch(vec!["__v".to_owned()], &format!("{op}__v"))
         .text(" })")
 }
 
@@ -225,7 +221,7 @@ pub(crate) fn unary_delete(op: &str) -> Shape {
 /// No holes.
 pub(crate) fn return_values(values: &[String]) -> Shape {
     let arms = values.iter().map(|v| format!("return {v}")).collect();
-    Shape::new().dispatch(arms, Original::Text("{}")).text(" ")
+    Shape::new().dispatch(arms, "{}").text(" ")
 }
 
 /// A deleted call statement, `if at(..) == 0 { f(x); }`. Holes: the call, without its `;`.
@@ -237,7 +233,7 @@ pub(crate) fn call_delete() -> Shape {
 /// suffix kept: a method call on an unsuffixed literal would not type-check). No holes.
 pub(crate) fn int_literal(original: &str, replacements: &[String]) -> Shape {
     let arms = replacements.to_vec();
-    Shape::new().text("(").dispatch(arms, Original::Text(original)).text(")")
+    Shape::new().text("(").dispatch(arms, original).text(")")
 }
 
 /// A flipped bool literal: `(at(..) == 0)` is `true` on the original path. No holes.
@@ -246,9 +242,15 @@ pub(crate) fn bool_literal(value: bool) -> Shape {
 }
 
 /// An `if` condition or match guard forced to `true` or `false`. Holes: the condition.
+/// Probed: while recording, a forced value differs where the condition's does not.
 pub(crate) fn forced_bool(replacements: &[String]) -> Shape {
     let arms = replacements.to_vec();
-    Shape::new().text("(").dispatch(arms, Original::Hole).text(")")
+    Shape::new()
+        .text("(")
+        .part(Part::Arms(arms.clone(), Some(Probe::Forced)))
+        .hole()
+        .part(Part::ForcedTail(arms))
+        .text(" } })")
 }
 
 /// A deleted match arm: a guard that is false when the mutant is active, inserted after
@@ -299,21 +301,19 @@ pub(crate) fn range_limit_swap(form: RangeForm) -> Shape {
             .text("..=")
             .hole()
             .text("; ")
-            .dispatch(vec![DROP_LAST.to_owned()], Original::Text("__x")),
-        RangeForm::IndexClosed => s
-            .text("let __x = 0..=")
-            .hole()
-            .text("; ")
-            .dispatch(vec![DROP_LAST.to_owned()], Original::Text("__x")),
-        RangeForm::StartHalfOpen => s
-            .bind_pair(false)
-            .dispatch(vec!["__l..::mutfuzz_rt::succ(__r)".to_owned()], Original::Text("__l..__r")),
-        RangeForm::Closed => s
-            .bind("__r", None)
-            .dispatch(vec!["..=::mutfuzz_rt::pred(__r)".to_owned()], Original::Text("..=__r")),
-        RangeForm::HalfOpen => s
-            .bind("__r", None)
-            .dispatch(vec!["..::mutfuzz_rt::succ(__r)".to_owned()], Original::Text("..__r")),
+            .dispatch(vec![DROP_LAST.to_owned()], "__x"),
+        RangeForm::IndexClosed => {
+            s.text("let __x = 0..=").hole().text("; ").dispatch(vec![DROP_LAST.to_owned()], "__x")
+        }
+        RangeForm::StartHalfOpen => {
+            s.bind_pair(false).dispatch(vec!["__l..::mutfuzz_rt::succ(__r)".to_owned()], "__l..__r")
+        }
+        RangeForm::Closed => {
+            s.bind("__r", None).dispatch(vec!["..=::mutfuzz_rt::pred(__r)".to_owned()], "..=__r")
+        }
+        RangeForm::HalfOpen => {
+            s.bind("__r", None).dispatch(vec!["..::mutfuzz_rt::succ(__r)".to_owned()], "..__r")
+        }
     };
     s.text(" })")
 }

@@ -124,6 +124,8 @@ pub(crate) fn render(
                             }
                             out.push_str("__o }, ");
                         }
+                        // Written after the hole, by `Part::ForcedTail`.
+                        Some(Probe::Forced) => {}
                         Some(Probe::Arith { op, replacements, original }) => {
                             let alternatives: Vec<String> =
                                 ids().map(|(k, id)| format!("({id}, \"{}\")", replacements[k])).collect();
@@ -133,7 +135,23 @@ pub(crate) fn render(
                             ));
                         }
                     }
-                    out.push_str("_ => ");
+                    if matches!(probe, Some(Probe::Forced)) {
+                        // The user's condition follows, evaluated in this arm only.
+                        out.push_str("__k => { let __o: bool = ");
+                    } else {
+                        out.push_str("_ => ");
+                    }
+                }
+                Part::ForcedTail(arms) => {
+                    let site = &sites[splice.site.expect("a probe belongs to a site")];
+                    out.push_str("; if __k == ::mutfuzz_rt::PROBE { ");
+                    for (k, arm) in arms.iter().enumerate() {
+                        let id = site.base + k as u32;
+                        if enabled(id) {
+                            out.push_str(&format!("::mutfuzz_rt::infect_if({id}, ({arm}) != __o); "));
+                        }
+                    }
+                    out.push_str("} __o");
                 }
             }
         }

@@ -9,7 +9,7 @@
 //! for the input bytes and the mutants to run are reused across trials, and nothing on
 //! the trial path takes a lock.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::{self, Debug};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use mutfuzz_contract::protocol::decode_hex;
 use mutfuzz_contract::{
-    Budget, DriftRecord, FailureRecord, FileError, KillKind, KillLimit, KillRecord, Stats, encode_hex,
-    read_jsonl,
+    Budget, DriftRecord, FailureRecord, FileError, Isolate, KillKind, KillLimit, KillRecord, Stats,
+    encode_hex, read_jsonl,
 };
 
 use crate::corpus::{Corpus, Entry, Store};
@@ -70,8 +70,10 @@ pub struct Config {
     /// `Some(0)` runs them all. A μZest guidance, which also re-runs killed mutants,
     /// samples [`MUZEST_SAMPLE`] when this is `None`, as the μZest paper's evaluation does.
     pub sample: Option<usize>,
-    /// μZest's KILL_FACTOR: how many times more (or fewer) children a killer gets.
-    pub kill_factor: u32,
+    /// How many times more children an input that kills gets (μZest's KILL_FACTOR;
+    /// `muzest-n` also gives that many times fewer to inputs that kill only old mutants).
+    /// `None`: the guidance's own ([`guidance::default_kill_factor`]).
+    pub kill_factor: Option<u32>,
     /// With workers, a trial runs its mutants in parallel only when their number times the
     /// original's fuel reaches this (see [`PARALLEL_MIN_WORK`]).
     pub parallel_min_work: u64,
@@ -83,10 +85,10 @@ pub struct Config {
     /// [`Error::UnsoundPruning`] if one is killed (a check of the probes, for tests and
     /// benchmarks; it costs every pruned run).
     pub verify_pruning: bool,
-    /// With workers, run every mutant in them and none in this process, so a mutant that
-    /// takes its process down never ends the campaign (the libFuzzer command line, which
-    /// has no supervisor to restart it).
-    pub isolate_mutants: bool,
+    /// Which mutant runs go to a worker process, when there are workers, so that a
+    /// mutant that takes its process down (abort, out of memory) costs a worker and not
+    /// this process with its corpus and coverage.
+    pub isolate: Isolate,
     /// Re-run the original on the first input and on every new corpus entry, and stop
     /// with [`Error::Nondeterministic`] if it disagrees with itself.
     pub check_determinism: bool,
@@ -118,11 +120,11 @@ impl Default for Config {
             budget: Budget::default(),
             prune: Prune::default(),
             sample: None,
-            kill_factor: guidance::KILL_FACTOR,
+            kill_factor: None,
             background: None,
             parallel_min_work: PARALLEL_MIN_WORK,
             verify_pruning: false,
-            isolate_mutants: false,
+            isolate: Isolate::FirstRuns,
             check_determinism: true,
             check_drift: true,
             resumed: false,
@@ -325,8 +327,14 @@ pub struct Campaign<T, O> {
     buf: Vec<u8>,
     to_run: Vec<u32>,
     pending: Vec<PendingKill>,
-    /// Worker processes for parallel mutant runs, and each trial's verdicts by position.
+    /// Worker processes for parallel or isolated mutant runs, and each trial's verdicts
+    /// by position.
     workers: Option<Workers>,
+    /// Whether the workers share a trial's runs ([`Campaign::with_workers`]) or take
+    /// only the isolated ones ([`Campaign::with_sentry`]).
+    split: bool,
+    /// The process of each position of the trial's list: 0 here, `w + 1` worker `w`.
+    assigned: Vec<usize>,
     verdicts: Vec<Option<Verdict>>,
     /// One worker's share of a trial's mutant ids, reused across trials.
     worker_ids: Vec<u32>,
@@ -341,6 +349,9 @@ pub struct Campaign<T, O> {
     ran_here: Vec<u32>,
     /// A drift found after a kill during this trial's mutant runs (the results then).
     drifted: Option<(String, String)>,
+    /// Resumed after a restart: how many mutants each stored input killed first (by
+    /// content name), so that its replay keeps it as the killer it was.
+    prior_kills: HashMap<String, u32>,
 }
 
 type EventSink = Box<dyn FnMut(Event<'_>)>;
@@ -412,12 +423,15 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             to_run: Vec::with_capacity(n),
             pending: Vec::new(),
             workers: None,
+            split: false,
+            assigned: Vec::new(),
             verdicts: Vec::new(),
             worker_ids: Vec::new(),
             last_fuel: 0,
             events: None,
             edges: EdgeMap::default(),
             sentinel: None,
+            prior_kills: HashMap::new(),
             ran_here: Vec::new(),
             drifted: None,
             config,
@@ -475,6 +489,15 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// merged in list order, so the campaign is the same whatever the number of workers.
     pub fn with_workers(mut self, workers: Workers) -> Self {
         self.workers = Some(workers).filter(|w| !w.is_empty());
+        self.split = true;
+        self
+    }
+
+    /// Gives `workers` only the runs that [`Config::isolate`] keeps out of this process
+    /// (one worker is enough: a single-core campaign that never dies of a mutant).
+    pub fn with_sentry(mut self, workers: Workers) -> Self {
+        self.workers = Some(workers).filter(|w| !w.is_empty());
+        self.split = false;
         self
     }
 
@@ -507,6 +530,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let index = self.table.index_by_id();
         for record in kills.records {
             let Some(&i) = index.get(&record.mutant) else { continue };
+            if self.config.resumed {
+                *self.prior_kills.entry(record.input.clone()).or_default() += 1;
+            }
             if self.table.kill(i, record.kind) {
                 self.stats.mutants_killed += 1;
                 self.kills.push(record);
@@ -605,9 +631,13 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let mut bytes = std::mem::take(&mut self.buf);
         let mut rewrite = None;
         let mut replay = false;
+        let mut prior_kills = 0;
         if let Some(seed) = self.seeds.pop_front() {
-            bytes = seed;
             replay = self.config.resumed;
+            if replay {
+                prior_kills = self.prior_kills.get(&content_name(&seed)).copied().unwrap_or(0);
+            }
+            bytes = seed;
         } else {
             let next = self.schedule.next(&self.corpus, &mut self.rng, &mut bytes);
             rewrite = schedule::make_child(next, &self.corpus, &mut *self.edit, &mut self.rng, &mut bytes);
@@ -700,8 +730,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             edges: edges.edges,
             new_edges: edges.new,
             mutants_run,
-            // Pending kills are of mutants no saved input killed.
-            new_kills: self.pending.len(),
+            // Pending kills are of mutants no saved input killed; a replayed input's
+            // are the ones it made before the restart (the guidance keeps it for them).
+            new_kills: self.pending.len() + prior_kills as usize,
             old_kills,
             discarded: matches!(original.end, OriginalEnd::Discarded),
             failed: matches!(original.end, OriginalEnd::Panicked { .. }),
@@ -756,7 +787,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             sites: (original.hits.len() + edges.edges) as u32,
             favoured: verdict.favoured,
             energy: verdict.energy,
-            kills: self.pending.len() as u32,
+            kills: self.pending.len() as u32 + prior_kills,
             trial,
         });
         if let Some(entry) = self.corpus.entries().last() {
@@ -775,28 +806,21 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let n = self.to_run.len();
         self.verdicts.clear();
         self.verdicts.resize(n, None);
-        let n_workers = self.workers.as_ref().map_or(0, Workers::len);
-        // Isolated, every mutant runs in a worker: this process runs only the original.
-        let isolated = self.config.isolate_mutants && n_workers > 0;
-        let procs = n_workers + usize::from(!isolated);
-        // A round trip to a worker costs tens of microseconds: worth it only when the
-        // trial's mutant runs are long (measured by the original's fuel, which keeps the
-        // choice, like the verdicts, independent of timing).
-        let work = (n as u64).saturating_mul(self.last_fuel.max(1));
-        let parallel = isolated || (procs > 1 && n > 1 && work >= self.config.parallel_min_work);
-        // Worker w's positions in the list: w + first, stepping by the processes.
-        let first = usize::from(!isolated);
-        if parallel && let Some(workers) = &mut self.workers {
+        self.assign(n);
+        if let Some(workers) = &mut self.workers {
             let ids = &mut self.worker_ids;
             for w in 0..workers.len() {
                 ids.clear();
-                ids.extend((w + first..n).step_by(procs).map(|p| self.table.info(self.to_run[p]).id));
+                ids.extend(
+                    (0..n).filter(|&p| self.assigned[p] == w + 1).map(|p| self.table.info(self.to_run[p]).id),
+                );
                 workers.start(w, bytes, fuel, depth, ids);
             }
         }
-        let step = if parallel { procs } else { 1 };
-        let local_end = if isolated { 0 } else { n };
-        for p in (0..local_end).step_by(step) {
+        for p in 0..n {
+            if self.assigned[p] != 0 {
+                continue;
+            }
             let id = self.table.info(self.to_run[p]).id;
             if let Some(events) = &mut self.events {
                 events(Event::Mutant(id));
@@ -814,15 +838,52 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 break;
             }
         }
-        if parallel && let Some(workers) = &mut self.workers {
+        if let Some(workers) = &mut self.workers {
             // Ids are unique in one trial's list: map each answer back to its position.
             let (to_run, table, verdicts) = (&self.to_run, &self.table, &mut self.verdicts);
             for w in 0..workers.len() {
                 workers.finish(w, bytes, fuel, depth, &mut |id, v| {
-                    if let Some(p) = (w + first..n).step_by(procs).find(|&p| table.info(to_run[p]).id == id) {
+                    if let Some(p) = (0..n).find(|&p| table.info(to_run[p]).id == id) {
                         verdicts[p] = Some(v);
                     }
                 });
+            }
+        }
+    }
+
+    /// Chooses the process of each of the trial's `n` mutant runs (`assigned`). The
+    /// choice depends on the list, the mutants' run counts and the original's fuel only,
+    /// never on timing, so verdicts are the same whatever the number of workers.
+    fn assign(&mut self, n: usize) {
+        self.assigned.clear();
+        self.assigned.resize(n, 0);
+        let n_workers = self.workers.as_ref().map_or(0, Workers::len);
+        if n_workers == 0 {
+            return;
+        }
+        if self.config.isolate == Isolate::All {
+            // Every run in a worker: this process runs only the original.
+            for (p, a) in self.assigned.iter_mut().enumerate() {
+                *a = p % n_workers + 1;
+            }
+            return;
+        }
+        // A round trip to a worker costs tens of microseconds: sharing is worth it only
+        // when the trial's mutant runs are long (measured by the original's fuel).
+        let work = (n as u64).saturating_mul(self.last_fuel.max(1));
+        if self.split && n > 1 && work >= self.config.parallel_min_work {
+            // Position p goes to process p mod (workers + 1).
+            for (p, a) in self.assigned.iter_mut().enumerate() {
+                *a = p % (n_workers + 1);
+            }
+        }
+        if self.config.isolate == Isolate::FirstRuns {
+            let mut next = 0;
+            for p in 0..n {
+                if self.assigned[p] == 0 && self.table.runs(self.to_run[p]) == 0 {
+                    self.assigned[p] = next % n_workers + 1;
+                    next += 1;
+                }
             }
         }
     }

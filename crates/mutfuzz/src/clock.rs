@@ -1,6 +1,6 @@
 //! The clock a campaign's time budget is read on: the wall clock, or the CPU time of
-//! the harness process (so that configurations compared for "equal time" on a shared
-//! machine get equal work, however loaded the machine is).
+//! the harness process and its mutant workers (so that configurations compared for
+//! "equal time" on a shared machine get equal work, however loaded the machine is).
 
 use std::time::{Duration, Instant};
 
@@ -9,23 +9,29 @@ use std::time::{Duration, Instant};
 pub enum Clock {
     /// Wall time since the start.
     Wall(Instant),
-    /// This process's CPU time (user + system, every thread) since the start.
+    /// CPU time (user + system, every thread) of this process and its worker processes
+    /// since the start.
     Cpu(Duration),
 }
 
 impl Clock {
     /// A clock started now: the CPU one if `cpu`.
     pub fn start(cpu: bool) -> Clock {
-        if cpu { Clock::Cpu(process_cpu_time()) } else { Clock::Wall(Instant::now()) }
+        if cpu { Clock::Cpu(campaign_cpu_time()) } else { Clock::Wall(Instant::now()) }
     }
 
     /// Time on this clock since it started.
     pub fn elapsed(&self) -> Duration {
         match self {
             Clock::Wall(start) => start.elapsed(),
-            Clock::Cpu(start) => process_cpu_time().saturating_sub(*start),
+            Clock::Cpu(start) => campaign_cpu_time().saturating_sub(*start),
         }
     }
+}
+
+/// CPU time this process and its mutant workers, live or ended, have used.
+fn campaign_cpu_time() -> Duration {
+    process_cpu_time() + crate::workers::workers_cpu_time()
 }
 
 /// CPU time this process has used: one `clock_gettime` call (a system call, so it is

@@ -261,6 +261,9 @@ pub struct Args {
     resumed: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
+    isolate: crate::Isolate,
+    /// Output cap of one mutant run in a worker, in bytes (`0`: none).
+    max_output: Option<u64>,
     /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
     format: Option<String>,
     hints: Option<PathBuf>,
@@ -296,6 +299,8 @@ impl Args {
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
                 "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
+                "--isolate" => a.isolate = value(word)?.parse()?,
+                "--max-output" => a.max_output = Some(number(word, &value(word)?)?),
                 "--format" => {
                     let f = value(word)?;
                     if f != "mutfuzz" && f != "arbitrary" {
@@ -440,8 +445,9 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         verify_pruning: args.verify_pruning,
         check_drift: !args.no_drift_check,
         resumed: args.resumed,
-        kill_factor: args.kill_factor.unwrap_or(crate::guidance::KILL_FACTOR),
+        kill_factor: args.kill_factor,
         background: args.background,
+        isolate: args.isolate,
         // A tuning knob (and what tests use to force parallel runs on small targets).
         parallel_min_work: std::env::var("MUTFUZZ_PARALLEL_MIN_WORK")
             .ok()
@@ -461,25 +467,35 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
             Event::Mutant(id) => protocol(Line::Mutant(id)),
         });
-    if args.cpu_time && args.jobs.is_some_and(|j| j > 1) {
-        // Worker processes' CPU time is not this process's: the budget would not hold.
-        return Err("--cpu-time counts the harness process only: use it with one job".to_owned());
-    }
-    if let Some(jobs) = args.jobs.filter(|&j| j > 1) {
+    let jobs = args.jobs.unwrap_or(1);
+    // One worker, a sentry for the isolated runs, when there are no workers to share the
+    // runs: not for a guidance that runs no mutants, nor for a background mutant.
+    let sentry = jobs <= 1
+        && args.isolate != crate::Isolate::None
+        && args.background.is_none()
+        && crate::guidance::build(args.guidance, None).runs_mutants();
+    if jobs > 1 || sentry {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
         let target = args.target.clone();
         let hang = Duration::from_secs_f64(args.worker_timeout.unwrap_or(10.0).max(0.1));
         let workers = Workers::spawn(
-            jobs - 1,
+            jobs.max(2) - 1,
             move || {
                 let mut c = std::process::Command::new(&exe);
                 c.args(["worker", &target]);
                 c
             },
             hang,
+            match args.max_output {
+                Some(0) => u64::MAX,
+                Some(cap) => cap,
+                None => crate::workers::DEFAULT_MAX_OUTPUT,
+            },
         )
-        .map_err(|e| format!("cannot start mutant worker processes: {e}"))?;
-        campaign = campaign.with_workers(workers);
+        .map_err(|e| format!("cannot start mutant worker processes: {e}"))?
+        // Waiting for a worker, this process prints nothing else: say it is alive.
+        .with_heartbeat(|| protocol(Line::Alive));
+        campaign = if sentry { campaign.with_sentry(workers) } else { campaign.with_workers(workers) };
     }
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
     let clock = Clock::start(args.cpu_time);

@@ -103,7 +103,8 @@ pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
 pub use mutfuzz_contract as contract;
 pub use mutfuzz_contract::{
-    Budget, FailureRecord, GuidanceKind, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome, Stats,
+    Budget, FailureRecord, GuidanceKind, Isolate, KillKind, KillLimit, KillRecord, ScoreLine, ScoreOutcome,
+    Stats,
 };
 pub use mutfuzz_derive::Gen;
 pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use mutfuzz_contract::GuidanceKind;
 
+use crate::Isolate;
 use crate::campaign::{Campaign, Config};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
@@ -322,7 +323,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         guidance,
         // Every mutant run goes to the worker, so a mutant that kills its process ends
         // only the worker.
-        isolate_mutants: true,
+        isolate: Isolate::All,
         dir: out_dir.map(|_| state.to_path_buf()),
         corpus_dir: out_dir.cloned(),
         ..Config::default()
@@ -341,6 +342,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
                 c
             },
             Duration::from_secs(10),
+            crate::workers::DEFAULT_MAX_OUTPUT,
         )
         .map_err(|e| format!("cannot start the mutant worker process: {e}"))?;
         campaign = campaign.with_workers(workers);

@@ -1,5 +1,5 @@
-//! Parallel mutant runs: worker processes of the harness that run a trial's mutants
-//! beside the main process (`fuzz --jobs N`).
+//! Mutant runs in worker processes of the harness: a trial's mutants shared with the
+//! main process (`fuzz --jobs N`), or the runs it isolates (`--isolate`).
 //!
 //! The active mutant is process-global, so parallel runs need processes. Each worker is
 //! the harness itself (`HARNESS worker <target>`) reading requests on stdin: an input's
@@ -10,22 +10,32 @@
 //! in the order it chose the mutants: kills, corpus and statistics are the same whatever
 //! the number of workers.
 //!
-//! A worker that dies while a mutant runs (abort, stack overflow, out of memory) kills
-//! that mutant by `crash`; one that prints nothing for the hang timeout is ended and kills
-//! it by `timeout`. Either way a fresh worker runs the rest of the batch.
+//! A worker that dies while a mutant runs (abort, stack overflow, out of memory) or
+//! writes more than the output cap in one run (stdout and stderr, both read here and
+//! never passed on) kills that mutant by `crash`; one that prints nothing for the hang
+//! timeout is ended and kills it by `timeout`. Either way a fresh worker runs the rest of
+//! the batch. While the main process waits, each line it reads from a worker calls a
+//! heartbeat (the harness prints `alive`), so its supervisor never takes a worker's long
+//! batch for a hung harness.
 //!
 //! Protocol, one line each: request `run <hex bytes> <fuel> <depth> <id> …`; answers
 //! `mutant <id>` before each run, `verdict <id> <kind> <limit>` after it (`-` for
-//! survived or no limit), `end` after the batch.
+//! survived or no limit), `end` after the batch. A worker checks for drift as the main
+//! process does, after each kill (the original on its first input must give what it
+//! gave): if it drifted, the kill is answered as survived, followed by `drift`, and the
+//! worker exits; a fresh one runs the rest of the batch.
 
 use std::fmt::Debug;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mutfuzz_contract::{KillKind, KillLimit};
 
+use crate::drift::Sentinel;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::oracle::Oracle;
@@ -54,11 +64,58 @@ fn decode(kind: &str, limit: &str) -> Option<Verdict> {
     Some(Some((kind, limit)))
 }
 
-/// What a worker's reader thread passes on.
+/// Process ids of the live workers, for [`workers_cpu_time`] (ended ones are in this
+/// process's `RUSAGE_CHILDREN`, since every worker ended is waited for).
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// CPU time (user + system) that this process's workers used, live and ended: read
+/// every few trials by a CPU-time budget, so that runs given to workers count.
+pub fn workers_cpu_time() -> Duration {
+    // SAFETY: `usage` is a valid, writable rusage; RUSAGE_CHILDREN is a constant.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut total = if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0 {
+        let micros =
+            |t: libc::timeval| Duration::new(t.tv_sec.max(0) as u64, (t.tv_usec.max(0) as u32) * 1000);
+        micros(usage.ru_utime) + micros(usage.ru_stime)
+    } else {
+        Duration::ZERO
+    };
+    let live = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
+    for pid in live {
+        total += live_cpu_time(pid);
+    }
+    total
+}
+
+/// CPU time of the live process `pid`, from `/proc/<pid>/stat` (zero where there is no
+/// such file: the worker's time then counts once it has ended and been waited for).
+fn live_cpu_time(pid: u32) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return Duration::ZERO };
+    // Fields after the command name (which may hold spaces), from the state (field 3):
+    // utime and stime are fields 14 and 15, in clock ticks.
+    let Some((_, rest)) = stat.rsplit_once(')') else { return Duration::ZERO };
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let t = ticks(11) + ticks(12);
+    Duration::from_secs(t / hz) + Duration::from_nanos((t % hz) * 1_000_000_000 / hz)
+}
+
+/// What a worker's reader threads pass on.
 enum Message {
     Line(String),
+    /// The running mutant wrote more than the output cap.
+    Flood,
     Eof,
 }
+
+/// Output cap of one mutant run in a worker when none is given (the CLI's default).
+pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
+
+/// Longest protocol line kept; the rest of a longer line (the target's own output) is
+/// skipped, so a mutant that prints without newlines cannot grow the main process.
+const MAX_LINE: usize = 4096;
 
 /// One worker process and the lines it prints.
 struct Worker {
@@ -67,21 +124,71 @@ struct Worker {
     lines: Receiver<Message>,
 }
 
+/// Bytes the running mutant wrote (both streams), and whether the cap was reported.
+struct Output {
+    run_bytes: AtomicU64,
+    flooded: AtomicBool,
+    cap: u64,
+}
+
+impl Output {
+    /// Counts `n` more bytes; the first time the run goes past the cap, says so.
+    fn add(&self, n: u64, tx: &Sender<Message>) {
+        let total = self.run_bytes.fetch_add(n, Ordering::SeqCst) + n;
+        if total > self.cap && !self.flooded.swap(true, Ordering::SeqCst) {
+            let _ = tx.send(Message::Flood);
+        }
+    }
+}
+
 impl Worker {
-    fn spawn(command: &dyn Fn() -> Command) -> std::io::Result<Worker> {
-        let mut child = command().stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()?;
+    fn spawn(command: &dyn Fn() -> Command, max_output: u64) -> std::io::Result<Worker> {
+        let mut child =
+            command().stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
         let (tx, lines) = channel();
+        let output = Arc::new(Output {
+            run_bytes: AtomicU64::new(0),
+            flooded: AtomicBool::new(false),
+            cap: max_output,
+        });
+        {
+            let (tx, output) = (tx.clone(), Arc::clone(&output));
+            std::thread::spawn(move || {
+                let mut chunk = vec![0u8; 64 * 1024];
+                loop {
+                    match stderr.read(&mut chunk) {
+                        Ok(0) => break,
+                        Ok(n) => output.add(n as u64, &tx),
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while let Some(len) = read_line_capped(&mut reader, &mut buf) {
+                let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
+                if line.starts_with("mutant ") {
+                    // A new run: its own output starts from nothing.
+                    output.run_bytes.store(0, Ordering::SeqCst);
+                } else if !line.starts_with("verdict ") && line != "end" && line != "drift" {
+                    output.add(len, &tx);
+                    continue;
+                }
                 if tx.send(Message::Line(line)).is_err() {
                     return;
                 }
             }
             let _ = tx.send(Message::Eof);
         });
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(child.id());
+        }
         Ok(Worker { child, stdin, lines })
     }
 
@@ -105,6 +212,11 @@ impl Worker {
     fn end(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Waited for: its time is in RUSAGE_CHILDREN from now on.
+        let id = self.child.id();
+        if let Ok(mut live) = LIVE.lock() {
+            live.retain(|&p| p != id);
+        }
     }
 }
 
@@ -113,22 +225,36 @@ pub struct Workers {
     command: Box<dyn Fn() -> Command>,
     workers: Vec<Option<Worker>>,
     hang: Duration,
+    /// Output cap of one mutant run in a worker (stdout and stderr together).
+    max_output: u64,
+    /// Called for each line read from a worker while waiting for a batch.
+    heartbeat: Option<Box<dyn FnMut()>>,
     /// Per worker: the ids sent in the current batch.
     batches: Vec<Vec<u32>>,
 }
 
 impl Workers {
-    /// Starts `n` workers, each made by `command` (the harness with `worker <target>`
-    /// and its stdin and stdout left to us); `hang` is how long a worker may print
-    /// nothing before its running mutant is killed by `timeout`.
+    /// Starts `n` workers, each made by `command` (the harness with `worker <target>`;
+    /// its stdin, stdout and stderr are left to us); `hang` is how long a worker may print
+    /// nothing before its running mutant is killed by `timeout`, `max_output` how much one
+    /// mutant run may write before it is killed by `crash`.
     pub fn spawn(
         n: usize,
         command: impl Fn() -> Command + 'static,
         hang: Duration,
+        max_output: u64,
     ) -> std::io::Result<Workers> {
         let command: Box<dyn Fn() -> Command> = Box::new(command);
-        let workers = (0..n).map(|_| Worker::spawn(&*command).map(Some)).collect::<Result<_, _>>()?;
-        Ok(Workers { command, workers, hang, batches: vec![Vec::new(); n] })
+        let workers =
+            (0..n).map(|_| Worker::spawn(&*command, max_output).map(Some)).collect::<Result<_, _>>()?;
+        Ok(Workers { command, workers, hang, max_output, heartbeat: None, batches: vec![Vec::new(); n] })
+    }
+
+    /// Calls `heartbeat` for each line read from a worker while waiting for a batch: a
+    /// supervisor that watches this process for silence then sees it alive.
+    pub fn with_heartbeat(mut self, heartbeat: impl FnMut() + 'static) -> Self {
+        self.heartbeat = Some(Box::new(heartbeat));
+        self
     }
 
     /// Number of worker processes.
@@ -173,6 +299,9 @@ impl Workers {
         loop {
             let hang = self.hang;
             let message = self.worker(w).lines.recv_timeout(hang);
+            if let (Ok(Message::Line(_)), Some(heartbeat)) = (&message, &mut self.heartbeat) {
+                heartbeat();
+            }
             let blamed = match message {
                 Ok(Message::Line(line)) => {
                     let mut words = line.split_ascii_whitespace();
@@ -191,6 +320,14 @@ impl Workers {
                                 running = None;
                             }
                         }
+                        (Some("drift"), None) => {
+                            // The worker ended itself: a fresh one runs the rest.
+                            self.restart(w);
+                            if left.is_empty() {
+                                return;
+                            }
+                            let _ = self.worker(w).send(bytes, fuel, depth, &left);
+                        }
                         (Some("end"), None) => {
                             // Anything not answered did not run: it survived.
                             for id in left.drain(..) {
@@ -203,7 +340,9 @@ impl Workers {
                     }
                     None
                 }
-                Ok(Message::Eof) | Err(RecvTimeoutError::Disconnected) => Some(KillKind::Crash),
+                Ok(Message::Eof | Message::Flood) | Err(RecvTimeoutError::Disconnected) => {
+                    Some(KillKind::Crash)
+                }
                 Err(RecvTimeoutError::Timeout) => Some(KillKind::Timeout),
             };
             if let Some(kind) = blamed {
@@ -243,11 +382,11 @@ impl Workers {
         if let Some(old) = self.workers[w].take() {
             old.end();
         }
-        self.workers[w] = Worker::spawn(&*self.command).ok();
+        self.workers[w] = Worker::spawn(&*self.command, self.max_output).ok();
         if self.workers[w].is_none() {
             // Spawning failed (out of processes?): try again on the next use.
             std::thread::sleep(Duration::from_millis(100));
-            self.workers[w] = Worker::spawn(&*self.command).ok();
+            self.workers[w] = Worker::spawn(&*self.command, self.max_output).ok();
         }
         assert!(self.workers[w].is_some(), "cannot start a mutant worker process");
     }
@@ -257,6 +396,32 @@ impl Drop for Workers {
     fn drop(&mut self) {
         for w in self.workers.drain(..).flatten() {
             w.end();
+        }
+    }
+}
+
+/// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it; returns the
+/// line's whole length (what the target wrote), or `None` at the end.
+fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<u64> {
+    buf.clear();
+    let mut len = 0u64;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) => return (len > 0).then_some(len),
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return (len > 0).then_some(len),
+        };
+        let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let keep = take.min(MAX_LINE - buf.len());
+        buf.extend_from_slice(&chunk[..keep]);
+        reader.consume(take);
+        len += take as u64;
+        if end {
+            return Some(len);
         }
     }
 }
@@ -272,6 +437,7 @@ pub fn serve<T: Gen, O: Debug + 'static>(
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut bytes = Vec::new();
+    let mut sentinel: Option<Sentinel<O>> = None;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let mut words = line.split_ascii_whitespace();
@@ -288,6 +454,8 @@ pub fn serve<T: Gen, O: Debug + 'static>(
             );
         }
         let (Ok(fuel), Ok(depth)) = (fuel.parse::<u64>(), depth.parse::<usize>()) else { continue };
+        // The drift check's reference, before any mutant ran in this process.
+        let sentinel = sentinel.get_or_insert_with(|| Sentinel::take(&mut exec, &bytes, &*oracle));
         let original = exec.run_plain_original(&bytes, &*oracle);
         for id in words.filter_map(|w| w.parse::<u32>().ok()) {
             if writeln!(out, "mutant {id}").and_then(|()| out.flush()).is_err() {
@@ -295,8 +463,19 @@ pub fn serve<T: Gen, O: Debug + 'static>(
             }
             let end = exec.run_mutant(id, &bytes, fuel, depth);
             mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
-            let (kind, limit) = encode(judge(&*oracle, &original, &end));
+            let mut verdict = judge(&*oracle, &original, &end);
+            // A kill is what drift fakes: a mutant run here changed global state that the
+            // original reads. The kill does not count, and a fresh worker takes the rest.
+            let drifted = verdict.is_some() && sentinel.drifted(&mut exec, &*oracle).is_some();
+            if drifted {
+                verdict = None;
+            }
+            let (kind, limit) = encode(verdict);
             if writeln!(out, "verdict {id} {kind} {limit}").and_then(|()| out.flush()).is_err() {
+                return 0;
+            }
+            if drifted {
+                let _ = writeln!(out, "drift").and_then(|()| out.flush());
                 return 0;
             }
         }
@@ -325,5 +504,35 @@ mod tests {
             assert_eq!(decode(&k, &l), Some(v), "{k} {l}");
         }
         assert_eq!(decode("exploded", "-"), None);
+    }
+
+    #[test]
+    fn workers_cpu_time_counts_live_workers_and_keeps_ended_ones() {
+        let before = workers_cpu_time();
+        // A worker that only burns CPU (it never answers: nothing is sent to it).
+        let workers = Workers::spawn(
+            1,
+            || {
+                let mut c = Command::new("sh");
+                c.args(["-c", "i=0; while :; do i=$((i+1)); done"]);
+                c
+            },
+            Duration::from_secs(10),
+            u64::MAX,
+        )
+        .unwrap();
+        let start = std::time::Instant::now();
+        let mut live = Duration::ZERO;
+        while start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+            live = workers_cpu_time().saturating_sub(before);
+            if live >= Duration::from_millis(100) {
+                break;
+            }
+        }
+        assert!(live >= Duration::from_millis(100), "a busy worker counted {live:?} in 5 s");
+        drop(workers);
+        // Ended and waited for: its time is still counted (now through RUSAGE_CHILDREN).
+        assert!(workers_cpu_time().saturating_sub(before) >= live, "{:?}", workers_cpu_time());
     }
 }

@@ -199,7 +199,12 @@ fn mu2_kills_exactly_the_killable_mutants_within_a_bounded_number_of_trials() {
     // The boundary mutant's killer lies in the one range that tells `<` from `<=`.
     let killer = c.corpus().entries().iter().find(|e| e.name == kill(1).input).unwrap();
     assert!((100..=103).contains(&replay(killer.input.as_bytes()).x));
-    assert!(killer.favoured);
+    // It counts its kill, and gets Mu2's factor on its children.
+    assert!(killer.kills >= 1);
+    let factor = mutfuzz::guidance::MU2_KILL_FACTOR;
+    let energy =
+        if factor > 1 { mutfuzz::guidance::Energy::Times(factor) } else { mutfuzz::guidance::Energy::Zest };
+    assert_eq!(killer.energy, energy);
 
     // The equivalent mutant ran and survived; unreached code never ran.
     assert!(status[&5].seen && status[&5].runs > 100 && status[&5].killed.is_none());

@@ -156,23 +156,33 @@ fn a_resumed_campaign_treats_supervisor_crash_kills_as_killed_and_never_runs_the
 fn after_a_restart_the_stored_corpus_is_replayed_without_mutant_runs() {
     let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let mutants = MutantInfo::from_json(catalog_json()).unwrap();
-    // Two stored inputs, each reaching sites 1 and 2 (x = 7 and x = 40).
-    let replayed = |resumed: bool| {
+    // Two stored inputs, each reaching sites 1 and 2 (x = 7 and x = 40); the kills file
+    // may say that x = 7 (replayed second, adding no coverage) killed mutant 2.
+    let replayed = |resumed: bool, seven_killed: bool| {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("state");
         std::fs::create_dir_all(dir.join("corpus")).unwrap();
         for x in [7u8, 40] {
             std::fs::write(dir.join("corpus").join(format!("input-{x}")), [x]).unwrap();
         }
+        if seven_killed {
+            let record = format!(
+                "{{\"mutant\":2,\"site\":2,\"kind\":\"output-differs\",\"input\":\"{}\",\"trial\":0}}\n",
+                mutfuzz::content_name(&[7])
+            );
+            std::fs::write(dir.join("kills.jsonl"), record).unwrap();
+        }
         let config = Config { seed: 3, dir: Some(dir), resumed, ..Config::default() };
         let mut c = Campaign::new(config, mutants.clone(), target).unwrap();
         assert_eq!(c.resume_from_dir().unwrap(), 2);
         c.run_trials(2).unwrap();
-        c.stats().mutant_runs
+        (c.stats().mutant_runs, c.corpus().len())
     };
     // A first start tries the seeds' mutants; a restart only rebuilds coverage from them.
-    assert!(replayed(false) > 0);
-    assert_eq!(replayed(true), 0);
+    assert!(replayed(false, false).0 > 0);
+    assert_eq!(replayed(true, false), (0, 1));
+    // ... and keeps the inputs that killed before it, whatever they cover.
+    assert_eq!(replayed(true, true), (0, 2));
 }
 
 #[test]

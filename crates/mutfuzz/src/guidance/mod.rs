@@ -5,7 +5,7 @@ mod mu2;
 mod muzest;
 mod zest;
 
-pub use mu2::Mu2;
+pub use mu2::{MU2_KILL_FACTOR, Mu2};
 pub use muzest::{KILL_FACTOR, MuZest};
 pub use zest::Zest;
 
@@ -84,11 +84,21 @@ pub trait Guidance {
 
 pub use mutfuzz_contract::GuidanceKind;
 
-/// The strategy of a built-in kind; `kill_factor` is μZest's.
-pub fn build(kind: GuidanceKind, kill_factor: u32) -> Box<dyn Guidance> {
+/// The factor on a killer's children that `kind` uses when none is given.
+pub fn default_kill_factor(kind: GuidanceKind) -> u32 {
+    match kind {
+        GuidanceKind::Mu2 => MU2_KILL_FACTOR,
+        _ => KILL_FACTOR,
+    }
+}
+
+/// The strategy of a built-in kind; `kill_factor` multiplies the children of an input
+/// that kills (`None`: the kind's [`default_kill_factor`]; Zest has no use for it).
+pub fn build(kind: GuidanceKind, kill_factor: Option<u32>) -> Box<dyn Guidance> {
+    let kill_factor = kill_factor.unwrap_or(default_kill_factor(kind));
     match kind {
         GuidanceKind::Coverage => Box::new(Zest),
-        GuidanceKind::Mu2 => Box::new(Mu2),
+        GuidanceKind::Mu2 => Box::new(Mu2 { kill_factor }),
         GuidanceKind::MuzestP => Box::new(MuZest { positive: true, kill_factor }),
         GuidanceKind::MuzestN => Box::new(MuZest { positive: false, kill_factor }),
     }
