@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use mutfuzz_contract::Line;
+use mutfuzz_contract::{Line, read_line_capped};
 use mutfuzz_rt::env;
 use wait_timeout::ChildExt;
 
@@ -135,7 +135,7 @@ pub fn run(
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
-            while let Some(len) = read_line_capped(&mut reader, &mut buf) {
+            while let Some(len) = read_line_capped(&mut reader, &mut buf, MAX_LINE) {
                 let line = Line::parse(String::from_utf8_lossy(&buf).trim_end_matches('\n'));
                 if matches!(line, Line::Trial(_) | Line::Mutant(_) | Line::Input(_)) {
                     run_bytes.store(0, Ordering::SeqCst);
@@ -252,32 +252,6 @@ pub fn run(
     // Grandchildren may hold stderr open: do not wait for it for long.
     let stderr_tail = tail_rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
     Ok(Outcome { ending, stderr_tail })
-}
-
-/// Read one line (with its newline) into `buf`, or its first [`MAX_LINE`] bytes (the rest
-/// comes as the next lines); returns its length, or `None` at the end of the stream.
-fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<u64> {
-    buf.clear();
-    let mut len = 0u64;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok([]) => return (len > 0).then_some(len),
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return (len > 0).then_some(len),
-        };
-        let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let take = take.min(MAX_LINE - buf.len());
-        buf.extend_from_slice(&chunk[..take]);
-        reader.consume(take);
-        len += take as u64;
-        if end || buf.len() == MAX_LINE {
-            return Some(len);
-        }
-    }
 }
 
 #[cfg(all(test, unix))]

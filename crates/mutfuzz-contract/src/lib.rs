@@ -40,7 +40,7 @@ pub use guidance::GuidanceKind;
 pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};
 pub use isolate::Isolate;
 pub use layout::CampaignDir;
-pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex};
+pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex, read_line_capped};
 pub use prune::Prune;
 pub use records::{
     DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, RENDER_LIMIT, ReplayRecord, ScoreLine,

@@ -87,6 +87,33 @@ impl fmt::Display for Line<'_> {
     }
 }
 
+/// Reads one line (with its newline) into `buf`, or its first `max` bytes (the rest comes
+/// as the next lines); returns its length, or `None` at the end of the stream. A process
+/// that prints without newlines cannot make its reader hold more than `max` bytes.
+pub fn read_line_capped(reader: &mut impl std::io::BufRead, buf: &mut Vec<u8>, max: usize) -> Option<u64> {
+    buf.clear();
+    let mut len = 0u64;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) => return (len > 0).then_some(len),
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return (len > 0).then_some(len),
+        };
+        let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let take = take.min(max - buf.len());
+        buf.extend_from_slice(&chunk[..take]);
+        reader.consume(take);
+        len += take as u64;
+        if end || buf.len() == max {
+            return Some(len);
+        }
+    }
+}
+
 /// Exit code of a harness whose global state drifted (see [`DriftRecord`](crate::DriftRecord)):
 /// the supervisor restarts it in a clean process, blaming nothing.
 pub const EXIT_DRIFT: i32 = 3;
@@ -148,6 +175,15 @@ mod tests {
             assert_eq!(Line::parse(&line.to_string()), line, "{line}");
         }
         assert_eq!(Line::Trial(Cow::Borrowed(&[0, 15, 16, 255])).to_string(), "trial 000f10ff");
+        // A long line comes in pieces of at most the cap, every byte counted once.
+        let mut reader = std::io::BufReader::with_capacity(3, &b"abcdefg\nhi"[..]);
+        let mut buf = Vec::new();
+        let mut pieces = Vec::new();
+        while let Some(len) = read_line_capped(&mut reader, &mut buf, 4) {
+            pieces.push((String::from_utf8(buf.clone()).unwrap(), len));
+        }
+        let expected = [("abcd", 4), ("efg\n", 4), ("hi", 2)];
+        assert_eq!(pieces, expected.map(|(t, n)| (t.to_owned(), n)));
         assert!(
             Line::Stats(Report { elapsed: 1.5, stats })
                 .to_string()

@@ -33,7 +33,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mutfuzz_contract::{KillKind, KillLimit};
+use mutfuzz_contract::{KillKind, KillLimit, read_line_capped};
 
 use crate::drift::Sentinel;
 use crate::r#gen::Gen;
@@ -113,8 +113,8 @@ enum Message {
 /// Output cap of one mutant run in a worker when none is given (the CLI's default).
 pub const DEFAULT_MAX_OUTPUT: u64 = 64 << 20;
 
-/// Longest protocol line kept; the rest of a longer line (the target's own output) is
-/// skipped, so a mutant that prints without newlines cannot grow the main process.
+/// Longest line read at once; a longer one (the target's own output) comes in pieces, so
+/// a mutant that prints without newlines cannot grow the main process.
 const MAX_LINE: usize = 4096;
 
 /// One worker process and the lines it prints.
@@ -171,7 +171,7 @@ impl Worker {
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
-            while let Some(len) = read_line_capped(&mut reader, &mut buf) {
+            while let Some(len) = read_line_capped(&mut reader, &mut buf, MAX_LINE) {
                 let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
                 if line.starts_with("mutant ") {
                     // A new run: its own output starts from nothing.
@@ -396,32 +396,6 @@ impl Drop for Workers {
     fn drop(&mut self) {
         for w in self.workers.drain(..).flatten() {
             w.end();
-        }
-    }
-}
-
-/// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it; returns the
-/// line's whole length (what the target wrote), or `None` at the end.
-fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<u64> {
-    buf.clear();
-    let mut len = 0u64;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok([]) => return (len > 0).then_some(len),
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return (len > 0).then_some(len),
-        };
-        let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let keep = take.min(MAX_LINE - buf.len());
-        buf.extend_from_slice(&chunk[..keep]);
-        reader.consume(take);
-        len += take as u64;
-        if end {
-            return Some(len);
         }
     }
 }
