@@ -193,17 +193,19 @@ impl Worker {
     }
 
     fn send(&mut self, bytes: &[u8], fuel: u64, depth: usize, ids: &[u32]) -> bool {
+        use std::fmt::Write as _;
+        // Written in place: a request goes out on every trial with a first run.
         let mut line = String::with_capacity(bytes.len() * 2 + ids.len() * 6 + 32);
         line.push_str("run ");
         for b in bytes {
-            line.push_str(&format!("{b:02x}"));
+            let _ = write!(line, "{b:02x}");
         }
         if bytes.is_empty() {
             line.push('-');
         }
-        line.push_str(&format!(" {fuel} {depth}"));
+        let _ = write!(line, " {fuel} {depth}");
         for id in ids {
-            line.push_str(&format!(" {id}"));
+            let _ = write!(line, " {id}");
         }
         line.push('\n');
         self.stdin.write_all(line.as_bytes()).and_then(|()| self.stdin.flush()).is_ok()
