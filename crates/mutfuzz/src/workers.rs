@@ -68,9 +68,22 @@ fn decode(kind: &str, limit: &str) -> Option<Verdict> {
 /// process's `RUSAGE_CHILDREN`, since every worker ended is waited for).
 static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
+/// When the workers' CPU time was last read, and what it was.
+static LAST_READ: Mutex<Option<(std::time::Instant, Duration)>> = Mutex::new(None);
+
+/// How long a reading of [`workers_cpu_time`] is reused: `/proc` counts in 10 ms ticks,
+/// and a budget read every few trials of a fast target must not pay a file read each.
+const READ_EVERY: Duration = Duration::from_millis(10);
+
 /// CPU time (user + system) that this process's workers used, live and ended: read
 /// every few trials by a CPU-time budget, so that runs given to workers count.
 pub fn workers_cpu_time() -> Duration {
+    let mut last = LAST_READ.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, total)) = *last
+        && at.elapsed() < READ_EVERY
+    {
+        return total;
+    }
     // SAFETY: `usage` is a valid, writable rusage; RUSAGE_CHILDREN is a constant.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let mut total = if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } == 0 {
@@ -80,10 +93,10 @@ pub fn workers_cpu_time() -> Duration {
     } else {
         Duration::ZERO
     };
-    let live = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
-    for pid in live {
-        total += live_cpu_time(pid);
+    if let Ok(live) = LIVE.lock() {
+        total += live.iter().map(|&pid| live_cpu_time(pid)).sum::<Duration>();
     }
+    *last = Some((std::time::Instant::now(), total));
     total
 }
 
