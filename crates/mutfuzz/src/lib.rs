@@ -85,6 +85,7 @@ pub mod raw;
 pub mod schedule;
 pub mod score;
 pub mod select;
+mod sorted_debug;
 pub mod trial;
 pub mod workers;
 
@@ -111,4 +112,5 @@ pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_has
 pub use panics::assume;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
+pub use sorted_debug::SortedDebug;
 pub use workers::Workers;
