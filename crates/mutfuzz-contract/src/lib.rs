@@ -43,7 +43,7 @@ pub use layout::{CampaignDir, score_contract_panic_log};
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex, read_line_capped};
 pub use prune::Prune;
 pub use records::{
-    ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, RENDER_LIMIT, ReplayRecord, ScoreLine,
-    NondeterministicRecord, ScoreOutcome, UnviableRecord,
+    ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, NondeterministicRecord,
+    RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
 };
 pub use stats::{Stats, StatsRow, parse_stats_csv};

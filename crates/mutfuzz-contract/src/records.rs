@@ -390,7 +390,8 @@ mod tests {
 
     #[test]
     fn a_nondeterministic_target_is_described_in_one_short_line() {
-        let r = NondeterministicRecord { input: "ab".into(), first: "{1: 2}".into(), second: "x".repeat(100) };
+        let r =
+            NondeterministicRecord { input: "ab".into(), first: "{1: 2}".into(), second: "x".repeat(100) };
         let text = r.describe("word_counts");
         assert!(
             text.starts_with("target word_counts is nondeterministic (input ab gave `{1: 2}` then `xxx"),

@@ -108,7 +108,7 @@ pub use mutfuzz_contract::{
     Stats,
 };
 pub use mutfuzz_derive::Gen;
-pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
+pub use oracle::{AnyOutput, Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::assume;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};

@@ -46,7 +46,8 @@ impl<T: Debug> Debug for SortedDebug<T> {
 /// copy removed. A byte is moved once per enclosing sorted group, and only the entry
 /// boundaries are sorted, so the work is linear in the text times the nesting depth.
 pub(crate) fn canonical(text: &str) -> String {
-    let mut c = Canon { src: text.as_bytes(), at: 0, out: Vec::with_capacity(text.len()), entries: Vec::new() };
+    let mut c =
+        Canon { src: text.as_bytes(), at: 0, out: Vec::with_capacity(text.len()), entries: Vec::new() };
     while c.at < c.src.len() {
         // A closer with no opener is plain text at the top level.
         c.fill(false);
