@@ -87,6 +87,7 @@ pub struct Buildable {
     pub constructors: Vec<Constructor>,
     pub methods: Vec<Call>,
     pub debug: bool,
+    pub display: bool,
     pub clone: bool,
     pub hashed: bool,
 }
@@ -252,6 +253,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
             constructors,
             methods,
             debug: def.traits.contains("Debug"),
+            display: def.traits.contains("Display"),
             clone: def.traits.contains("Clone"),
             hashed: def.hashed,
         });

@@ -281,14 +281,21 @@ fn write_type(w: &mut Writer, t: &Buildable) {
     }
 
     if t.methods.is_empty() {
-        if t.debug {
+        // Only where building runs the crate's code: a constructor function, or `Display`.
+        let runs_code = t.constructors.iter().any(|c| matches!(c.kind, CtorKind::Function { .. }));
+        if t.display || (t.debug && runs_code) {
             let name = w.target_name(format!("make_{value}"));
-            w.line(&format!("/// A `{}` built by one of its constructors.", t.path));
-            let ret = if t.hashed { format!("mutfuzz::SortedDebug<{}>", t.path) } else { t.path.clone() };
-            let body = if t.hashed {
-                format!("mutfuzz::SortedDebug({value}.make())")
+            w.line(&format!(
+                "/// A `{}` built by one of its constructors{}.",
+                t.path,
+                if t.display { ", displayed" } else { "" }
+            ));
+            let (ret, body) = if t.display {
+                ("String".to_owned(), format!("{value}.make().to_string()"))
+            } else if t.hashed {
+                (format!("mutfuzz::SortedDebug<{}>", t.path), format!("mutfuzz::SortedDebug({value}.make())"))
             } else {
-                format!("{value}.make()")
+                (t.path.clone(), format!("{value}.make()"))
             };
             w.line(&format!("pub fn {name}({value}: {make}) -> {ret} {{"));
             w.line(&format!("    {body}"));
@@ -357,6 +364,9 @@ fn write_type(w: &mut Writer, t: &Buildable) {
         let mut line = String::new();
         let _ = write!(line, "    out.push(format!(\"{{:?}}\", {last}));");
         w.line(&line);
+    }
+    if t.display {
+        w.line(&format!("    out.push({value}.to_string());"));
     }
     w.line("    out");
     w.line("}");
