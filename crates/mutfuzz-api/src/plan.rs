@@ -466,6 +466,9 @@ impl Planner<'_> {
                     None => bad("has no item type"),
                 };
             }
+            if bounds.iter().any(|b| b.parenthesized) {
+                return bad("is a closure");
+            }
             let concrete = instance(bounds)
                 .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
             return self.arg(name, &concrete, generics, owner);
@@ -859,7 +862,13 @@ pub fn instance(bounds: &[Bound]) -> Option<Ty> {
     if names.iter().all(|n| VALUE.contains(n) || NUMERIC.contains(n)) {
         return Some(Ty::named("i64", vec![]));
     }
-    None
+    // A trait of the crate (or another) that integers may implement, such as a numeric
+    // trait: tried with `i64`, and the compile check leaves the item out if it is not.
+    let opaque = bounds.iter().any(|b| b.parenthesized)
+        || names
+            .iter()
+            .any(|n| matches!(*n, "Read" | "Write" | "BufRead" | "Seek" | "Any" | "Error" | "Future"));
+    (!opaque).then(|| Ty::named("i64", vec![]))
 }
 
 fn bound_list(bounds: &[Bound]) -> String {
@@ -918,7 +927,8 @@ mod tests {
         );
         assert_eq!(t(&[]).as_deref(), Some("i64"));
         assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
-        assert_eq!(t(&[bound("Serialize", None)]), None);
+        assert_eq!(t(&[bound("Integer", None)]).as_deref(), Some("i64"));
+        assert_eq!(t(&[bound("Read", None)]), None);
         assert_eq!(
             (camel("from_str_radix"), snake("LowerCase")),
             ("FromStrRadix".into(), "lower_case".into())

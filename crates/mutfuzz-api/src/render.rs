@@ -208,7 +208,7 @@ fn rendered(output: &Output, call: &str) -> String {
 fn write_type(w: &mut Writer, t: &Buildable) {
     let make = format!("Make{}", t.name);
     let value = snake(&t.name);
-    w.line(&format!("/// Builds a `{}` through a constructor of its API.", t.path));
+    w.line(&format!("/// `{}`, built through a constructor of its API.", t.path));
     w.line("#[derive(Debug, Gen)]");
     w.line(&format!("pub enum {make} {{"));
     for c in &t.constructors {
@@ -305,7 +305,7 @@ fn write_type(w: &mut Writer, t: &Buildable) {
         return;
     }
     let calls = format!("{}Call", t.name);
-    w.line(&format!("/// A method call on a `{}`.", t.path));
+    w.line(&format!("/// One call of a method of `{}`.", t.path));
     w.line("#[derive(Debug, Gen)]");
     w.line(&format!("pub enum {calls} {{"));
     let variants = method_variants(&t.methods);
