@@ -435,6 +435,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         for (i, config) in configs.iter().enumerate() {
             let mut fuzz = config.fuzz_args(&args.target, seed, args.time).map_err(|e| anyhow::anyhow!(e))?;
             fuzz.cpu_time |= args.cpu_time;
+            fuzz.panic_is_failure |= args.panic_is_failure;
             let dir = RunDir::new(&eval_dir, &config.name, seed);
             let root = dir.state.path().parent().expect("a run directory").to_owned();
             // A fresh start: an evaluation never resumes an older run.
@@ -467,7 +468,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
                 score: None,
             };
             if !args.no_score {
-                run.score = Some(score_run(&built, &args.target, &dir)?);
+                run.score = Some(score_run(&built, &args.target, &dir, fuzz.panic_is_failure)?);
             }
             eprintln!("{}", run_line(&run));
             report.configs[i].runs.push(run);
@@ -481,7 +482,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
-fn score_run(built: &Built, target: &str, dir: &RunDir) -> Result<RunScore> {
+fn score_run(built: &Built, target: &str, dir: &RunDir, panic_is_failure: bool) -> Result<RunScore> {
     let Some(scored) = score_cmd::score_corpus(
         built,
         target,
@@ -491,6 +492,8 @@ fn score_run(built: &Built, target: &str, dir: &RunDir) -> Result<RunScore> {
         &score_cmd::ScoreHow {
             selection: &crate::selection::Selection::all(&built.discovery.mutants),
             format: "mutfuzz",
+            state: dir.state.path(),
+            panic_is_failure,
         },
     )?
     else {

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use mutfuzz::{EditKind, ScheduleKind};
 use mutfuzz_contract::{
-    CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record,
-    content_name, store_new,
+    CampaignDir, ContractPanicRecord, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line,
+    Stats, append_record, content_name, store_new,
 };
 
 use crate::exit_code;
@@ -55,6 +55,8 @@ pub struct Tracker {
     pub stats: Option<Stats>,
     /// Whether it printed `done`.
     pub done: bool,
+    /// `note` lines not shown yet.
+    pub notes: Vec<String>,
 }
 
 impl Tracker {
@@ -78,7 +80,8 @@ impl Tracker {
                 self.done = true;
                 self.running = Running::Nothing;
             }
-            Line::Input(_) | Line::Alive | Line::Note(_) | Line::Other(_) => {}
+            Line::Note(text) => self.notes.push(text.into_owned()),
+            Line::Input(_) | Line::Alive | Line::Other(_) => {}
         }
     }
 
@@ -191,6 +194,9 @@ pub struct Ended {
     pub trials: u64,
     /// The last counters a harness process printed.
     pub last: Option<Stats>,
+    /// Inputs on which a generated target's original panicked (by contract), over every
+    /// harness process.
+    pub contract_panics: u64,
 }
 
 /// Run the command; returns the exit code.
@@ -237,7 +243,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
         Stop::Budget => "budget spent",
         Stop::Interrupted => "interrupted",
     };
-    print_summary(&built, args, &files, ended.elapsed, ended.trials, ended.last, why)?;
+    print_summary(&built, args, &files, &ended, why)?;
     Ok(exit_code::SUCCESS)
 }
 
@@ -261,6 +267,7 @@ pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<En
             elapsed: phases.elapsed,
             trials: phase_trials,
             last: None,
+            contract_panics: 0,
         });
     }
     let mut rest = args.clone();
@@ -339,6 +346,9 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
     let mut restarts = 0u32;
     let mut stalled = 0u32;
     let mut last: Option<Stats> = None;
+    let mut contract_panics = 0u64;
+    // A note (a nondeterministic target) is said once, however many restarts.
+    let mut notes_shown: HashSet<String> = HashSet::new();
     let stop = loop {
         if interrupt::interrupted() {
             break Stop::Interrupted;
@@ -380,11 +390,22 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
             },
             &mut || {
                 let (t, p) = &mut *state.borrow_mut();
+                for note in t.notes.drain(..) {
+                    if notes_shown.insert(note.clone()) {
+                        status_line.message(&note);
+                    }
+                }
                 show(p, t);
                 status_line.show(p);
             },
         )?;
         let (t, _) = state.into_inner();
+        for note in &t.notes {
+            if notes_shown.insert(note.clone()) {
+                status_line.message(note);
+            }
+        }
+        contract_panics += t.stats.map_or(0, |s| s.contract_panics);
         let trial = (trials_before + t.trial_lines).saturating_sub(1);
         trials_before += t.trials();
         let killed_before = last.map_or(0, |s| s.mutants_killed);
@@ -462,7 +483,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         }
     };
     status_line.finish();
-    Ok(Ended { stop, elapsed: spent(), trials: trials_before, last })
+    Ok(Ended { stop, elapsed: spent(), trials: trials_before, last, contract_panics })
 }
 
 fn fuzz_command(
@@ -513,6 +534,9 @@ fn fuzz_command(
     if args.no_drift_check {
         a.push("--no-drift-check".into());
     }
+    if args.panic_is_failure {
+        a.push("--panic-is-failure".into());
+    }
     a.extend(["--isolate".into(), args.isolate.name().into()]);
     if restarts > 0 {
         // The corpus on disk already ran its mutants; a restart only rebuilds coverage.
@@ -542,15 +566,8 @@ fn fuzz_command(
     built.sandboxed_command(&refs, &[&files.corpus])
 }
 
-fn print_summary(
-    built: &Built,
-    args: &FuzzArgs,
-    files: &Files,
-    elapsed: Duration,
-    trials: u64,
-    last: Option<Stats>,
-    why: &str,
-) -> Result<()> {
+fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, why: &str) -> Result<()> {
+    let (elapsed, trials, last) = (ended.elapsed, ended.trials, ended.last);
     let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
     // By name, so the kinds print in alphabetical order.
     let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
@@ -638,6 +655,19 @@ fn print_summary(
                 path.display(),
                 manifest_arg(args)
             );
+        }
+    }
+    // Under --panic-is-failure they are failures, listed above; a file of an earlier run is not this one's.
+    let contract = if args.panic_is_failure {
+        Vec::new()
+    } else {
+        records::read::<ContractPanicRecord>(&files.state.contract_panic_log())?
+    };
+    if let Some(line) = crate::score_cmd::contract_panics_line(ended.contract_panics, contract.len()) {
+        eprintln!("{line}");
+        for p in &contract {
+            let at = p.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+            eprintln!("  {}: {}{at}", files.state.contract_panics().join(&p.input).display(), p.message);
         }
     }
     eprintln!(

@@ -275,6 +275,10 @@ pub struct FuzzArgs {
     /// mutants (the check that no mutant changed global state that later runs read).
     #[arg(long)]
     pub no_drift_check: bool,
+    /// A panic of a generated target's original (`targets!(generated = …)`) is a failure,
+    /// as a hand-written target's is, not an outcome by contract listed apart.
+    #[arg(long)]
+    pub panic_is_failure: bool,
     /// Seed of every random choice.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
@@ -430,6 +434,10 @@ pub struct ScoreArgs {
     /// with `Arbitrary::arbitrary_take_rest` as `fuzz_target!(|x: T| …)` does).
     #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
     pub format: String,
+    /// A panic of a generated target's original (`targets!(generated = …)`) is judged as
+    /// a hand-written target's: not counted and listed apart as a panic by contract.
+    #[arg(long)]
+    pub panic_is_failure: bool,
     #[command(flatten)]
     pub ci: CiArgs,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
@@ -474,6 +482,10 @@ pub struct EvalArgs {
     /// trials/s are per CPU second: a fair comparison on a loaded machine.
     #[arg(long)]
     pub cpu_time: bool,
+    /// Every campaign and score counts a panic of a generated target's original as a
+    /// failure (see `fuzz --panic-is-failure`); a configuration may also say it.
+    #[arg(long)]
+    pub panic_is_failure: bool,
     /// Run mutants without the sandbox, which otherwise keeps them from writing outside
     /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
     /// opening network connections.

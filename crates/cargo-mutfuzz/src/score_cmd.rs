@@ -4,7 +4,7 @@
 //! after the mutants already scored. Prints the table and writes `score.json`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -40,6 +40,10 @@ pub struct ScoreTracker {
     pub mutant_runs: u64,
     /// Whether it said it scored everything (`done`).
     pub done: bool,
+    /// Inputs on which a generated target's original panicked, by contract (from `done`).
+    pub contract_panics: u64,
+    /// `note` lines not shown yet.
+    pub notes: Vec<String>,
 }
 
 impl ScoreTracker {
@@ -59,10 +63,12 @@ impl ScoreTracker {
             }
             // A harness that stops (a drift) says so first: nothing runs any more.
             Line::Stats(_) => self.mutant = None,
-            Line::Done(_) => {
+            Line::Done(r) => {
                 self.mutant = None;
                 self.done = true;
+                self.contract_panics = r.stats.contract_panics;
             }
+            Line::Note(text) => self.notes.push(text.into_owned()),
             _ => {}
         }
     }
@@ -250,6 +256,22 @@ pub struct Scored {
     pub verdicts: HashMap<u32, ScoreLine>,
     /// The counts (unviable mutants included).
     pub table: Table,
+    /// Inputs on which a generated target's original panicked (by contract), and the
+    /// distinct messages.
+    pub contract_panics: (u64, usize),
+}
+
+/// The line that lists a generated target's panics by contract apart from failures, or
+/// `None` when there were none.
+pub fn contract_panics_line(inputs: u64, messages: usize) -> Option<String> {
+    (inputs > 0 || messages > 0).then(|| {
+        format!(
+            "Panics by contract (generated targets): {inputs} input{}, {messages} message{}; \
+             --panic-is-failure makes them failures",
+            if inputs == 1 { "" } else { "s" },
+            if messages == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// Run the command; returns the exit code.
@@ -269,7 +291,18 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     if let Some(text) = selection.describe() {
         eprintln!("{text}");
     }
-    let how = ScoreHow { selection: &selection, format: &args.format };
+    // The campaign's state for this corpus, where a nondeterministic target is recorded.
+    let state = if args.corpus.is_none() {
+        built.state.clone()
+    } else {
+        built.layout.campaign_on(&args.target, &corpus)
+    };
+    let how = ScoreHow {
+        selection: &selection,
+        format: &args.format,
+        state: state.path(),
+        panic_is_failure: args.panic_is_failure,
+    };
     let Some(scored) = score_corpus(&built, &args.target, &corpus, &built.state.score_lines(), hang, &how)?
     else {
         eprintln!("interrupted: the score is incomplete");
@@ -306,6 +339,13 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         mutants.push(score);
     }
     print!("{}", table.render());
+    if let Some(line) = contract_panics_line(scored.contract_panics.0, scored.contract_panics.1) {
+        println!("{line}");
+        eprintln!(
+            "  messages and inputs in {}",
+            mutfuzz_contract::score_contract_panic_log(&built.state.score_lines()).display()
+        );
+    }
     let file = ScoreFile {
         target: args.target.clone(),
         corpus: corpus.clone(),
@@ -342,6 +382,11 @@ pub struct ScoreHow<'a> {
     pub selection: &'a Selection,
     /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
     pub format: &'a str,
+    /// The campaign's state directory: a generated target found nondeterministic there is
+    /// judged by panics and runaways only, and one found so while scoring is kept there.
+    pub state: &'a Path,
+    /// A generated target's original panics are not listed apart (`--panic-is-failure`).
+    pub panic_is_failure: bool,
 }
 
 /// Score the inputs in `corpus` against every viable mutant of a built harness, writing
@@ -366,7 +411,9 @@ pub fn score_corpus(
     // …and a drift the harness was settling belongs to the last one.
     let mut drift = out.as_os_str().to_owned();
     drift.push(".drift.json");
-    for path in [out, Path::new(&drift)] {
+    // …and so do the panics by contract it met.
+    let contract_log = mutfuzz_contract::score_contract_panic_log(out);
+    for path in [out, Path::new(&drift), &contract_log] {
         if path.exists() {
             std::fs::remove_file(path).with_context(|| format!("failed to remove {}", path.display()))?;
         }
@@ -398,10 +445,13 @@ pub fn score_corpus(
         write_atomic(&path, (serde_json::to_string_pretty(&picked)? + "\n").as_bytes())?;
         path
     };
+    std::fs::create_dir_all(how.state)
+        .with_context(|| format!("failed to create {}", how.state.display()))?;
     let mut stalled = 0u32;
     let mut last_note = Instant::now();
-    loop {
-        let a: [&OsStr; 10] = [
+    let mut notes_shown: HashSet<String> = HashSet::new();
+    let contract_inputs = loop {
+        let mut a: Vec<&OsStr> = vec![
             "score".as_ref(),
             target.as_ref(),
             "--corpus".as_ref(),
@@ -412,7 +462,12 @@ pub fn score_corpus(
             out.as_os_str(),
             "--format".as_ref(),
             how.format.as_ref(),
+            "--state".as_ref(),
+            how.state.as_os_str(),
         ];
+        if how.panic_is_failure {
+            a.push("--panic-is-failure".as_ref());
+        }
         let tracker = RefCell::new(ScoreTracker::default());
         // Verdicts already written by earlier harness processes (after a restart).
         let decided_before = records::read::<ScoreLine>(out)?.len();
@@ -423,6 +478,12 @@ pub fn score_corpus(
             &built.caps,
             &mut |line| tracker.borrow_mut().observe(line),
             &mut || {
+                // A note (a nondeterministic target) is said once, however many restarts.
+                for note in std::mem::take(&mut tracker.borrow_mut().notes) {
+                    if notes_shown.insert(note.clone()) {
+                        eprintln!("{note}");
+                    }
+                }
                 if last_note.elapsed() >= Duration::from_secs(5) {
                     let t = tracker.borrow();
                     // Kills are written as they are found; survivors only at the end.
@@ -437,12 +498,18 @@ pub fn score_corpus(
             },
         )?;
         let t = tracker.into_inner();
+        for note in &t.notes {
+            if notes_shown.insert(note.clone()) {
+                eprintln!("{note}");
+            }
+        }
         match outcome.ending {
             Ending::Interrupted => {
                 return Ok(None);
             }
             // Exit code 0 without `done` is a mutant's `process::exit(0)`: a crash.
-            Ending::Exited(Exit::Code(0)) if t.done => break,
+            // The process that ends ran every input's original: its count is whole.
+            Ending::Exited(Exit::Code(0)) if t.done => break t.contract_panics,
             Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.mutant.is_none() => {
                 // A mutant changed the harness's global state; the harness recorded the
                 // suspects (or the culprit's verdict) itself. A clean process goes on.
@@ -501,7 +568,7 @@ pub fn score_corpus(
                 }
             }
         }
-    }
+    };
 
     let lines = records::read::<ScoreLine>(out)?;
     let mut verdicts: HashMap<u32, ScoreLine> = HashMap::new();
@@ -531,7 +598,8 @@ pub fn score_corpus(
             log.display()
         );
     }
-    Ok(Some(Scored { verdicts, table }))
+    let messages = records::read::<mutfuzz_contract::ContractPanicRecord>(&contract_log)?.len();
+    Ok(Some(Scored { verdicts, table, contract_panics: (contract_inputs, messages) }))
 }
 
 #[cfg(test)]
@@ -550,6 +618,8 @@ mod tests {
             inputs,
             mutant_runs,
             done,
+            contract_panics: 0,
+            notes: Vec::new(),
         };
         assert_eq!(t, tracker(Some(4), "aa", 1, 2, false));
         // A new input: its original runs, no mutant is to blame yet.
@@ -561,8 +631,24 @@ mod tests {
         t.observe(Line::parse("mutant 5"));
         t.observe(Line::Stats(Default::default()));
         assert_eq!(t, tracker(None, "cc", 3, 4, false));
-        t.observe(Line::Done(Default::default()));
-        assert_eq!(t, tracker(None, "cc", 3, 4, true));
+        t.observe(Line::parse("note target t is nondeterministic"));
+        assert_eq!(t.notes, ["target t is nondeterministic"]);
+        t.notes.clear();
+        let stats = mutfuzz_contract::Stats { contract_panics: 3, ..Default::default() };
+        t.observe(Line::Done(mutfuzz_contract::Report { elapsed: 0.0, stats }));
+        assert_eq!(t, ScoreTracker { contract_panics: 3, ..tracker(None, "cc", 3, 4, true) });
+    }
+
+    #[test]
+    fn panics_by_contract_make_one_line_only_when_there_are_some() {
+        assert_eq!(contract_panics_line(0, 0), None);
+        assert_eq!(
+            contract_panics_line(3, 2).as_deref(),
+            Some(
+                "Panics by contract (generated targets): 3 inputs, 2 messages; --panic-is-failure makes them failures"
+            )
+        );
+        assert!(contract_panics_line(1, 1).unwrap().contains(": 1 input, 1 message;"));
     }
 
     #[test]

@@ -557,7 +557,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         if self.config.tolerate_nondeterminism
             && NondeterministicRecord::read(&store.files().nondeterministic())?.is_some()
         {
-            // Found before (a restarted harness): judged as then, and said once already.
+            // Found before (a restarted harness): judged as then; the harness says so again.
             self.judge_any_output();
         }
         let Some(store) = &self.store else { return Ok(0) };

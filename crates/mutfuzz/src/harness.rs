@@ -554,6 +554,13 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         campaign = if sentry { campaign.with_sentry(workers) } else { campaign.with_workers(workers) };
     }
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
+    if campaign.judges_any_output() {
+        // Found by an earlier process: said again, the supervisor shows it once per command.
+        let path = CampaignDir::new(&state).nondeterministic();
+        if let Ok(Some(record)) = NondeterministicRecord::read(&path) {
+            protocol(Line::Note(Cow::Owned(record.describe(&args.target))));
+        }
+    }
     let clock = Clock::start(args.cpu_time);
     // A drift found by the process before: find its cause here, in a clean process.
     if let Err(e) = campaign.settle_drift() {

@@ -519,6 +519,36 @@ mod tests {
     }
 
     #[test]
+    fn after_judge_any_output_every_request_asks_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("requests");
+        let script = format!("while read l; do echo \"$l\" >> '{}'; echo end; done", log.display());
+        let mut workers = Workers::spawn(
+            1,
+            move || {
+                let mut c = Command::new("sh");
+                c.args(["-c", &script]);
+                c
+            },
+            Duration::from_secs(10),
+            u64::MAX,
+        )
+        .unwrap();
+        let batch = |workers: &mut Workers| {
+            let mut verdicts = Vec::new();
+            workers.start(0, &[10, 255], 7, 9, &[5, 6]);
+            workers.finish(0, &[10, 255], 7, 9, &mut |id, v| verdicts.push((id, v)));
+            verdicts
+        };
+        // Unanswered mutants survived; the request says how to judge them.
+        assert_eq!(batch(&mut workers), [(5, None), (6, None)]);
+        workers.judge_any_output();
+        assert_eq!(batch(&mut workers), [(5, None), (6, None)]);
+        drop(workers);
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), "run 0aff 7 9 5 6\nrun-any 0aff 7 9 5 6\n");
+    }
+
+    #[test]
     fn workers_cpu_time_counts_live_workers_and_keeps_ended_ones() {
         let before = workers_cpu_time();
         // A worker that only burns CPU (it never answers: nothing is sent to it).

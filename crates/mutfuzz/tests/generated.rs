@@ -114,6 +114,48 @@ fn killed(state: &Path) -> Vec<(u32, KillKind)> {
     kills.iter().map(|k| (k.mutant, k.kind)).collect()
 }
 
+// `targets!` defines `main` too, unused here.
+#[allow(dead_code)]
+mod harnesses {
+    pub mod only_generated {
+        mutfuzz::targets!(generated = auto,);
+        mod auto {
+            use crate::checked;
+            mutfuzz::generated_targets!(checked,);
+        }
+    }
+
+    pub mod mixed {
+        fn mine(x: u8) -> u16 {
+            u16::from(x) * 2
+        }
+        fn close(a: &u16, b: &u16) -> bool {
+            a.abs_diff(*b) < 2
+        }
+        mutfuzz::targets!(generated = auto, mine(compare = close), other);
+        fn other(x: u8) -> u8 {
+            x
+        }
+        mod auto {
+            use crate::{checked, noisy};
+            fn same(a: &u8, b: &u8) -> bool {
+                a == b
+            }
+            mutfuzz::generated_targets!(checked(compare = same), noisy);
+        }
+    }
+}
+
+#[test]
+fn targets_takes_a_generated_module_with_or_without_targets_of_its_own() {
+    let only = harnesses::only_generated::mutfuzz_targets();
+    assert_eq!((only.is_generated("checked"), only.is_generated("noisy")), (Some(true), None));
+    let mixed = harnesses::mixed::mutfuzz_targets();
+    let kinds: Vec<Option<bool>> =
+        ["checked", "noisy", "mine", "other"].iter().map(|t| mixed.is_generated(t)).collect();
+    assert_eq!(kinds, [Some(true), Some(true), Some(false), Some(false)]);
+}
+
 #[test]
 fn the_macros_register_generated_targets_beside_hand_written_ones() {
     fn mine(x: u8) -> u8 {
