@@ -10,6 +10,8 @@
 //! - [`content`]: the content hash that names stored inputs ([`content_name`]);
 //! - [`guidance`]: the names of the guidance strategies ([`GuidanceKind`]);
 //! - [`budget`]: the fuel and depth bounds of a mutant run ([`Budget`]);
+//! - [`value_tree`]: generated values as data ([`ValueTree`]) and the lines of the
+//!   harness's `values` command ([`ValueRecord`]);
 //! - [`files`]: atomic file writes, whole-line appends, and strict readers of `.jsonl`
 //!   files whose errors name the file and line.
 //!
@@ -29,6 +31,7 @@ pub mod protocol;
 pub mod prune;
 pub mod records;
 pub mod stats;
+pub mod value_tree;
 
 pub use budget::Budget;
 pub use content::{StreamHash, content_name};
@@ -47,3 +50,6 @@ pub use records::{
     RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
 };
 pub use stats::{Stats, StatsRow, parse_stats_csv};
+pub use value_tree::{
+    Fields, FloatType, MapKind, PointerKind, SeqKind, SignedType, UnsignedType, ValueRecord, ValueTree,
+};
