@@ -82,6 +82,7 @@ pub mod mutants;
 pub mod oracle;
 mod panics;
 pub mod raw;
+pub mod reflect;
 pub mod schedule;
 pub mod score;
 pub mod select;
@@ -110,6 +111,7 @@ pub use mutfuzz_contract::{
 pub use mutfuzz_derive::Gen;
 pub use oracle::{AnyOutput, Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::{assume, reject};
+pub use reflect::Reflect;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
 pub use sorted_debug::SortedDebug;
