@@ -51,6 +51,17 @@
 //! The helper attribute is `mutfuzz`, not `gen`, because `gen` is a reserved
 //! keyword from edition 2024 on.
 //!
+//! # Values as data
+//!
+//! [`Reflect`] turns a generated value into a [`ValueTree`](contract::ValueTree)
+//! (integers with their type, floats by their bits, collections by kind, structs and
+//! enum variants by name, opaque `Debug` text for [`Arb<T>`] and types without
+//! reflection), so a kept input can be written as Rust source. It is implemented for the
+//! std types that have a [`Gen`] impl and emitted by `#[derive(Gen)]`, each field
+//! reflected by its type whatever its attribute; it is not a supertrait of `Gen`. The
+//! harness's `values` command writes the tree of every stored input of a target whose
+//! input type implements it ([`targets!`] finds out).
+//!
 //! # Campaigns
 //!
 //! A [`Campaign`] fuzzes a target `fn(T) -> O` linked against a schema (the crate under

@@ -441,6 +441,8 @@ mod tests {
     struct DebugOnly(u8);
     struct Nothing;
 
+    // The three borrows are the probe, written as the derive writes them.
+    #[allow(clippy::needless_borrow)]
     #[test]
     fn a_field_reflects_by_reflect_then_debug_then_its_type_alone() {
         assert_eq!((&&&Field(&7u8)).field_tree(), u8_tree(7));
