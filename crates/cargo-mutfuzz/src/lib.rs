@@ -4,6 +4,7 @@
 //! The binary is a thin wrapper over [`run`]; the library exists so that benchmarks and
 //! tests can drive the same code.
 
+pub mod amplify;
 mod auto_harness;
 pub mod baseline;
 pub mod binaries;
@@ -51,6 +52,7 @@ pub mod selection;
 pub mod status;
 pub mod supervise;
 mod test_cmd;
+pub mod testing;
 pub mod viability;
 pub mod viability_cache;
 pub mod workspace;

@@ -208,6 +208,14 @@ impl Selection {
         Ok(Selection::new(mutants, diff.as_ref(), shard))
     }
 
+    /// Only the mutants `keep` names by id (`amplify`'s check of its tests).
+    pub fn only(self, mutants: &[Mutant], keep: &std::collections::BTreeSet<u32>) -> Selection {
+        let pick = |flags: Vec<bool>| {
+            flags.into_iter().zip(mutants).map(|(f, m)| f && keep.contains(&m.id)).collect()
+        };
+        Selection { in_set: pick(self.in_set), selected: pick(self.selected), ..self }
+    }
+
     /// Whether the run covers the `i`-th mutant of the catalog.
     pub fn selected(&self, i: usize) -> bool {
         self.selected[i]
