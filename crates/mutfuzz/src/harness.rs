@@ -1,5 +1,5 @@
 //! The harness binary: its targets ([`targets!`](crate::targets)) and the command line
-//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`).
+//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `shrink`, `tmin`).
 //!
 //! A harness is a package `mutfuzz/` in the crate under test (like cargo-fuzz's
 //! `fuzz/`). Its `main.rs` holds plain functions that take one generated value and
@@ -55,7 +55,7 @@ use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
 use crate::workers::Workers;
 
 /// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
-const COMMANDS: [&str; 5] = ["list", "fuzz", "score", "run", "worker"];
+const COMMANDS: [&str; 7] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin"];
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
@@ -244,7 +244,7 @@ impl Registry {
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
                  [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
+                 --mutants FILE --out FILE [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -271,15 +271,20 @@ impl Registry {
 #[derive(Debug, Default)]
 pub struct Args {
     command: String,
-    target: String,
-    positional: Vec<String>,
+    pub(crate) target: String,
+    pub(crate) positional: Vec<String>,
     state: Option<PathBuf>,
     corpus: Option<PathBuf>,
-    mutants: Option<PathBuf>,
-    out: Option<PathBuf>,
+    /// A mutant catalog file; for `shrink`, a list of ids (`3,17,40`).
+    pub(crate) mutants: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     seed: u64,
     trials: Option<u64>,
-    time: Option<f64>,
+    pub(crate) time: Option<f64>,
+    /// `shrink`/`tmin`: most runs of the property.
+    pub(crate) max_runs: Option<u64>,
+    /// `shrink`: the catalog whose mutants the input kills are kept.
+    pub(crate) catalog: Option<PathBuf>,
     /// `--time` and the reported times are this process's CPU time, not wall time.
     cpu_time: bool,
     guidance: GuidanceKind,
@@ -296,10 +301,10 @@ pub struct Args {
     /// A generated target's original panic is a failure, as a hand-written one's.
     panic_is_failure: bool,
     jobs: Option<usize>,
-    worker_timeout: Option<f64>,
+    pub(crate) worker_timeout: Option<f64>,
     isolate: crate::Isolate,
     /// Output cap of one mutant run in a worker, in bytes (`0`: none).
-    max_output: Option<u64>,
+    pub(crate) max_output: Option<u64>,
     /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
     format: Option<String>,
     hints: Option<PathBuf>,
@@ -321,6 +326,8 @@ impl Args {
                 "--out" => a.out = Some(value(word)?.into()),
                 "--seed" => a.seed = number(word, &value(word)?)?,
                 "--trials" => a.trials = Some(number(word, &value(word)?)?),
+                "--max-runs" => a.max_runs = Some(number(word, &value(word)?)?),
+                "--catalog" => a.catalog = Some(value(word)?.into()),
                 "--time" => a.time = Some(number(word, &value(word)?)?),
                 "--cpu-time" => a.cpu_time = true,
                 "--guidance" => a.guidance = value(word)?.parse()?,
@@ -430,11 +437,18 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "run" => run_one(args, target, raw_decoder(args, t)?),
         "outputs" => write_outputs(args, target),
         "replay" => replay(args, target),
+        "shrink" => crate::shrink::command::shrink_kills(
+            args,
+            target,
+            oracle_for(compare),
+            judging.panics_by_contract,
+        ),
+        "tmin" => crate::shrink::command::shrink_failure(args, target),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
         "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
-        other => {
-            Err(format!("unknown command {other:?}: use list, fuzz, score, outputs, replay, run or worker"))
-        }
+        other => Err(format!(
+            "unknown command {other:?}: use list, fuzz, score, outputs, replay, run, shrink, tmin or worker"
+        )),
     }
 }
 

@@ -85,6 +85,7 @@ pub mod raw;
 pub mod schedule;
 pub mod score;
 pub mod select;
+pub mod shrink;
 mod sorted_debug;
 pub mod trial;
 pub mod workers;
