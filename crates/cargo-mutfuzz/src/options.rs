@@ -264,6 +264,11 @@ pub struct FuzzArgs {
     /// of the corpus in short campaigns).
     #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
     pub kill_factor: Option<u32>,
+    /// Fuzz for these mutants only: a file of mutant ids, one a line (`#` comments), e.g.
+    /// those `cargo mutfuzz test` left missed. No other mutant runs, and the summary
+    /// counts these only.
+    #[arg(long, value_name = "FILE")]
+    pub mutants_file: Option<PathBuf>,
     /// Also run every mutant that infection pruning skips and stop if one is killed (a
     /// check of the infection probes; slow).
     #[arg(long, hide = true)]
@@ -441,6 +446,9 @@ pub struct ScoreArgs {
     /// a hand-written target's: not counted and listed apart as a panic by contract.
     #[arg(long)]
     pub panic_is_failure: bool,
+    /// Score these mutants only: a file of mutant ids, one a line (as `fuzz` takes it).
+    #[arg(long, value_name = "FILE")]
+    pub mutants_file: Option<PathBuf>,
     #[command(flatten)]
     pub ci: CiArgs,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
