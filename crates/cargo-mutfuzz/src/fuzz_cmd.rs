@@ -287,7 +287,10 @@ pub const MU2_MUTANT_SAMPLE: u64 = 4;
 pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
     match (args.mutant_sample, args.guidance) {
         (Some(k), _) => Some(k),
-        (None, mutfuzz_contract::GuidanceKind::Mu2) => Some(MU2_MUTANT_SAMPLE),
+        // `infection` is `mu2` with more inputs kept: the same bound.
+        (None, mutfuzz_contract::GuidanceKind::Mu2 | mutfuzz_contract::GuidanceKind::Infection) => {
+            Some(MU2_MUTANT_SAMPLE)
+        }
         (None, _) => None,
     }
 }
@@ -525,6 +528,9 @@ fn fuzz_command(
         a.push("--target-types".into());
     }
     a.extend(["--kill-factor".into(), kill_factor(args).to_string().into()]);
+    if let Some(file) = &args.mutants_file {
+        a.extend(["--mutants-file".into(), std::path::absolute(file)?.into()]);
+    }
     if let Some(k) = mutant_sample(args) {
         a.extend(["--sample".into(), k.to_string().into()]);
     }
@@ -568,7 +574,12 @@ fn fuzz_command(
 
 fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, why: &str) -> Result<()> {
     let (elapsed, trials, last) = (ended.elapsed, ended.trials, ended.last);
-    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    let mut viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    if let Some(file) = &args.mutants_file {
+        // The harness ran and counted these only: so does the summary.
+        let listed = mutfuzz::harness::read_mutants_file(file).map_err(|e| anyhow::anyhow!(e))?;
+        viable.retain(|id| listed.contains(id));
+    }
     // By name, so the kinds print in alphabetical order.
     let mut kinds: BTreeMap<&str, u64> = BTreeMap::new();
     let mut killed: HashSet<u32> = HashSet::new();
@@ -589,7 +600,8 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
     );
     let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!(
-        "Mutants: {total} viable ({} unviable): {killed} killed{}, {} survived (reached, not killed), {} not reached",
+        "Mutants: {total} viable{} ({} unviable): {killed} killed{}, {} survived (reached, not killed), {} not reached",
+        if args.mutants_file.is_some() { " listed in the mutants file" } else { "" },
         built.unviable.len(),
         if by_kind.is_empty() { String::new() } else { format!(" ({})", by_kind.join(", ")) },
         seen - killed,

@@ -4,6 +4,7 @@
 //! The binary is a thin wrapper over [`run`]; the library exists so that benchmarks and
 //! tests can drive the same code.
 
+pub mod amplify;
 mod auto_harness;
 pub mod baseline;
 pub mod binaries;
@@ -51,6 +52,8 @@ pub mod selection;
 pub mod status;
 pub mod supervise;
 mod test_cmd;
+pub mod testing;
+mod tmin_cmd;
 pub mod viability;
 pub mod viability_cache;
 pub mod workspace;
@@ -84,6 +87,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Fuzz(a) => fuzz_cmd::run(a),
         Command::Score(a) => score_cmd::run(a),
         Command::Run(a) => run_cmd::run(a),
+        Command::Tmin(a) => tmin_cmd::run(a),
         Command::Eval(a) => eval_cmd::run(a),
         Command::Report(a) => report_cmd::run(a),
         Command::Export(a) => export_cmd::run(a),

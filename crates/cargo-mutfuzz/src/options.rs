@@ -32,6 +32,9 @@ pub enum Command {
     Score(ScoreArgs),
     /// Run a target's original code on one stored input (to reproduce a failure).
     Run(RunArgs),
+    /// Shrink one input while it keeps its kills (every viable mutant it kills), or, when
+    /// the original panics on it, its panic; writes `<input>.min`.
+    Tmin(TminArgs),
     /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
     Eval(EvalArgs),
     /// Write the HTML report of `test` results, or of a fuzz target's score.
@@ -261,6 +264,11 @@ pub struct FuzzArgs {
     /// of the corpus in short campaigns).
     #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
     pub kill_factor: Option<u32>,
+    /// Fuzz for these mutants only: a file of mutant ids, one a line (`#` comments), e.g.
+    /// those `cargo mutfuzz test` left missed. No other mutant runs, and the summary
+    /// counts these only.
+    #[arg(long, value_name = "FILE")]
+    pub mutants_file: Option<PathBuf>,
     /// Also run every mutant that infection pruning skips and stop if one is killed (a
     /// check of the infection probes; slow).
     #[arg(long, hide = true)]
@@ -438,6 +446,9 @@ pub struct ScoreArgs {
     /// a hand-written target's: not counted and listed apart as a panic by contract.
     #[arg(long)]
     pub panic_is_failure: bool,
+    /// Score these mutants only: a file of mutant ids, one a line (as `fuzz` takes it).
+    #[arg(long, value_name = "FILE")]
+    pub mutants_file: Option<PathBuf>,
     #[command(flatten)]
     pub ci: CiArgs,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
@@ -513,6 +524,32 @@ pub struct RunArgs {
     /// Run mutants without the sandbox, which otherwise keeps them from writing outside
     /// `target/mutfuzz/` (and what `sandbox_writable` in mutfuzz.toml grants) and from
     /// opening network connections.
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+/// `cargo mutfuzz tmin`.
+#[derive(Debug, Args)]
+pub struct TminArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    /// The input file to shrink (a choice sequence, from the corpus or `failures/`).
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Where to write the shrunk input (default: `<input>.min` beside it).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Most runs of the input's check (one run: the original and each kept mutant).
+    #[arg(long, value_name = "N")]
+    pub max_runs: Option<u64>,
+    /// Stop shrinking after this many seconds, keeping the smallest input found.
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<f64>,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
+    /// Run mutants without the sandbox (see `run --no-sandbox`).
     #[arg(long)]
     pub no_sandbox: bool,
 }

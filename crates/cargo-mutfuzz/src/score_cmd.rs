@@ -286,8 +286,11 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         None => built.default_corpus(&args.target),
     };
     let hang = Duration::from_secs_f64(args.hang_timeout);
-    let selection =
+    let mut selection =
         Selection::from_args(&built.discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    if let Some(file) = &args.mutants_file {
+        selection.restrict_to_file(&built.discovery.mutants, file)?;
+    }
     if let Some(text) = selection.describe() {
         eprintln!("{text}");
     }

@@ -401,7 +401,7 @@ fn link_tree(from: &Path, to: &Path) -> Result<()> {
 /// rewritten. Symlinks stay symlinks (see [`copy_link`]); manifests and cargo configs
 /// get their paths that leave the tree made absolute, so every relative path the build
 /// reads resolves to the same place as from the user's tree.
-fn copy_tree(root: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
+pub(crate) fn copy_tree(root: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
     copy_dir(root, root, to, excluded)
 }
 

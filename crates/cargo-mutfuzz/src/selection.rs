@@ -159,6 +159,8 @@ pub struct Selection {
     pub shard: Option<Shard>,
     /// Whether `--in-diff` restricted the set.
     pub in_diff: bool,
+    /// Whether `--mutants-file` restricted the set.
+    pub listed: bool,
 }
 
 impl Selection {
@@ -169,6 +171,7 @@ impl Selection {
             selected: vec![true; mutants.len()],
             shard: None,
             in_diff: false,
+            listed: false,
         }
     }
 
@@ -189,7 +192,22 @@ impl Selection {
                 shard.is_none_or(|s| index % s.n == s.k - 1)
             })
             .collect();
-        Selection { in_set, selected, shard, in_diff: diff.is_some() }
+        Selection { in_set, selected, shard, in_diff: diff.is_some(), listed: false }
+    }
+
+    /// Keeps only the mutants whose ids `--mutants-file FILE` lists (read with the
+    /// harness's reader, so both accept the same files).
+    pub fn restrict_to_file(&mut self, mutants: &[Mutant], file: &Path) -> Result<()> {
+        let ids =
+            mutfuzz::harness::read_mutants_file(file).map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
+        for (i, m) in mutants.iter().enumerate() {
+            if !ids.contains(&m.id) {
+                self.in_set[i] = false;
+                self.selected[i] = false;
+            }
+        }
+        self.listed = true;
+        Ok(())
     }
 
     /// Read `--in-diff FILE` and select.
@@ -206,6 +224,14 @@ impl Selection {
             None => None,
         };
         Ok(Selection::new(mutants, diff.as_ref(), shard))
+    }
+
+    /// Only the mutants `keep` names by id (`amplify`'s check of its tests).
+    pub fn only(self, mutants: &[Mutant], keep: &std::collections::BTreeSet<u32>) -> Selection {
+        let pick = |flags: Vec<bool>| {
+            flags.into_iter().zip(mutants).map(|(f, m)| f && keep.contains(&m.id)).collect()
+        };
+        Selection { in_set: pick(self.in_set), selected: pick(self.selected), ..self }
     }
 
     /// Whether the run covers the `i`-th mutant of the catalog.
@@ -232,6 +258,11 @@ impl Selection {
     pub fn describe(&self) -> Option<String> {
         let total = self.in_set.len();
         let in_set = self.in_set.iter().filter(|&&s| s).count();
+        if self.listed {
+            let shard =
+                self.shard.map(|s| format!("; shard {s}: {} of them", self.count())).unwrap_or_default();
+            return Some(format!("Listed in the mutants file: {in_set} of {total} mutants{shard}"));
+        }
         match (self.in_diff, self.shard) {
             (false, None) => None,
             (true, None) => Some(format!("In the diff: {in_set} of {total} mutants")),
@@ -312,6 +343,21 @@ mod tests {
         assert!(changed.touches(&mutant(1, 1, "src/m.rs", 1)));
         assert!(ChangedLines::parse("hello\n").unwrap_err().contains("not a unified diff"));
         assert_eq!(ChangedLines::parse("").unwrap().files(), 0);
+    }
+
+    #[test]
+    fn a_mutants_file_keeps_the_listed_mutants_only() {
+        let mutants: Vec<Mutant> = (1..=4).map(|id| mutant(id, id, "src/lib.rs", id as usize)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("targets.txt");
+        std::fs::write(&file, "# missed\n2\n4 replace 1 with 0\n9\n").unwrap();
+        let mut s = Selection::all(&mutants);
+        s.restrict_to_file(&mutants, &file).unwrap();
+        assert_eq!((0..4).map(|i| s.selected(i)).collect::<Vec<_>>(), [false, true, false, true]);
+        assert_eq!(s.describe().as_deref(), Some("Listed in the mutants file: 2 of 4 mutants"));
+        std::fs::write(&file, "two\n").unwrap();
+        let err = Selection::all(&mutants).restrict_to_file(&mutants, &file).unwrap_err().to_string();
+        assert!(err.ends_with("targets.txt:1: \"two\" is not a mutant id (one id a line)"), "{err}");
     }
 
     #[test]

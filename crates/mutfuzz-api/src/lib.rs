@@ -31,6 +31,7 @@ mod error;
 pub mod plan;
 pub mod render;
 pub mod scan;
+pub mod test_writer;
 pub mod ty;
 
 pub use error::Error;

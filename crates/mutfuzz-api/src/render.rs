@@ -13,6 +13,8 @@ pub struct Generated {
     pub text: String,
     /// Target names, in order.
     pub targets: Vec<String>,
+    /// What each target drives, beside `targets`.
+    pub kinds: Vec<TargetKind>,
     /// (first line, last line, item key), 1-based: the key is what an exclusion names
     /// (a function's path, or `Type::Variant` of a constructor).
     pub pieces: Vec<(usize, usize, String)>,
@@ -22,6 +24,26 @@ impl Generated {
     /// The item whose lines hold `line`.
     pub fn item_at(&self, line: usize) -> Option<&str> {
         self.pieces.iter().find(|(a, b, _)| (*a..=*b).contains(&line)).map(|(_, _, k)| k.as_str())
+    }
+}
+
+/// What a generated target drives, by index into the [`Plan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// `plan.calls[i]`, called once.
+    Call(usize),
+    /// `plan.types[t].constructors[c]`, a fallible constructor called once.
+    Constructor(usize, usize),
+    /// `plan.types[t]` built, then its call sequence.
+    Calls(usize),
+    /// `plan.types[t]` built and rendered.
+    Make(usize),
+}
+
+impl Generated {
+    /// What the target `name` drives.
+    pub fn kind_of(&self, name: &str) -> Option<TargetKind> {
+        self.targets.iter().position(|t| t == name).map(|i| self.kinds[i])
     }
 }
 
@@ -55,7 +77,8 @@ impl Writer {
     }
 
     /// A unique target name.
-    fn target_name(&mut self, wanted: String) -> String {
+    fn target_name(&mut self, wanted: String, kind: TargetKind) -> String {
+        self.out.kinds.push(kind);
         let mut name = wanted;
         if RESERVED.contains(&name.as_str()) {
             name.push_str("_fn");
@@ -86,14 +109,14 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
     }
     let free_names: Vec<&str> =
         plan.calls.iter().filter(|c| c.function.owner.is_none()).map(|c| c.function.name.as_str()).collect();
-    for call in &plan.calls {
+    for (index, call) in plan.calls.iter().enumerate() {
         let f = &call.function;
         let wanted = match &f.owner {
             Some(owner) => format!("{}_{}", snake(owner), f.name.trim_start_matches("r#")),
             None if free_names.iter().filter(|n| **n == f.name).count() > 1 => path_name(&f.path),
             None => f.name.trim_start_matches("r#").to_owned(),
         };
-        let name = w.target_name(wanted);
+        let name = w.target_name(wanted, TargetKind::Call(index));
         let key = f.path.clone();
         w.piece(&key, |w| {
             w.line(&format!("/// `{}`", f.path));
@@ -102,8 +125,8 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
             w.line("");
         });
     }
-    for t in &plan.types {
-        write_type(&mut w, t);
+    for (index, t) in plan.types.iter().enumerate() {
+        write_type(&mut w, t, index);
     }
     let list = w.out.targets.join(", ");
     w.line(&format!("mutfuzz::generated_targets!({list});"));
@@ -205,7 +228,7 @@ fn rendered(output: &Output, call: &str) -> String {
     }
 }
 
-fn write_type(w: &mut Writer, t: &Buildable) {
+fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     let make = format!("Make{}", t.name);
     let value = snake(&t.name);
     w.line(&format!("/// `{}`, built through a constructor of its API.", t.path));
@@ -259,7 +282,7 @@ fn write_type(w: &mut Writer, t: &Buildable) {
     w.line("");
 
     // Fallible constructors are also targets of their own: their errors are results too.
-    for c in &t.constructors {
+    for (ci, c) in t.constructors.iter().enumerate() {
         let key = format!("{}::{}", t.path, c.variant);
         let (callee, args, name) = match &c.kind {
             CtorKind::Function { path, fallible: true } => {
@@ -272,7 +295,7 @@ fn write_type(w: &mut Writer, t: &Buildable) {
             ),
             _ => continue,
         };
-        let name = w.target_name(name);
+        let name = w.target_name(name, TargetKind::Constructor(index, ci));
         w.piece(&key, |w| {
             w.line(&format!("/// `{callee}`, its error included"));
             write_call_target(w, &name, &callee, &args, &Output::Debug { sorted: t.hashed });
@@ -284,7 +307,7 @@ fn write_type(w: &mut Writer, t: &Buildable) {
         // Only where building runs the crate's code: a constructor function, or `Display`.
         let runs_code = t.constructors.iter().any(|c| matches!(c.kind, CtorKind::Function { .. }));
         if t.display || (t.debug && runs_code) {
-            let name = w.target_name(format!("make_{value}"));
+            let name = w.target_name(format!("make_{value}"), TargetKind::Make(index));
             w.line(&format!(
                 "/// A `{}` built by one of its constructors{}.",
                 t.path,
@@ -314,7 +337,7 @@ fn write_type(w: &mut Writer, t: &Buildable) {
     }
     w.line("}");
     w.line("");
-    let name = w.target_name(format!("{value}_calls"));
+    let name = w.target_name(format!("{value}_calls"), TargetKind::Calls(index));
     w.line(&format!(
         "/// A `{}` built by a constructor, then a sequence of its methods; every result is",
         t.path
@@ -378,7 +401,7 @@ fn reject(call: &str) -> String {
 }
 
 /// Variant names for methods: the method's name in camel case, numbered if two clash.
-fn method_variants(methods: &[Call]) -> Vec<String> {
+pub fn method_variants(methods: &[Call]) -> Vec<String> {
     let mut seen = BTreeSet::new();
     methods
         .iter()

@@ -21,12 +21,20 @@ pub enum GuidanceKind {
     /// N-μZest: as P-μZest, but KILL_FACTOR times the children only for inputs that kill
     /// a new mutant, and KILL_FACTOR times fewer for those that kill only old ones.
     MuzestN,
+    /// As Mu2, and also keep inputs that infect a surviving mutant no kept input infected
+    /// (its site computed another value while the original recorded), with more children.
+    Infection,
 }
 
 impl GuidanceKind {
     /// Every kind, the default first.
-    pub const ALL: [GuidanceKind; 4] =
-        [GuidanceKind::Mu2, GuidanceKind::Coverage, GuidanceKind::MuzestP, GuidanceKind::MuzestN];
+    pub const ALL: [GuidanceKind; 5] = [
+        GuidanceKind::Mu2,
+        GuidanceKind::Coverage,
+        GuidanceKind::MuzestP,
+        GuidanceKind::MuzestN,
+        GuidanceKind::Infection,
+    ];
 
     /// Its name on command lines and in reports.
     pub fn name(self) -> &'static str {
@@ -35,6 +43,7 @@ impl GuidanceKind {
             GuidanceKind::Mu2 => "mu2",
             GuidanceKind::MuzestP => "muzest-p",
             GuidanceKind::MuzestN => "muzest-n",
+            GuidanceKind::Infection => "infection",
         }
     }
 
@@ -49,6 +58,9 @@ impl GuidanceKind {
             GuidanceKind::MuzestN => {
                 "as muzest-p, but more children only for new kills and fewer for old ones (N-μZest)"
             }
+            GuidanceKind::Infection => {
+                "as mu2, and keep inputs that infect a surviving mutant no kept input infected; more children for them"
+            }
         }
     }
 
@@ -57,7 +69,7 @@ impl GuidanceKind {
         GuidanceKind::ALL.into_iter().find(|k| k.name() == name)
     }
 
-    /// `mu2|coverage|muzest-p|muzest-n`, for usage messages.
+    /// `mu2|coverage|muzest-p|muzest-n|infection`, for usage messages.
     pub fn names() -> String {
         GuidanceKind::ALL.map(GuidanceKind::name).join("|")
     }
@@ -88,10 +100,10 @@ mod tests {
             assert_eq!(k.name().parse::<GuidanceKind>(), Ok(k));
             assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{k}\""));
         }
-        assert_eq!(GuidanceKind::names(), "mu2|coverage|muzest-p|muzest-n");
+        assert_eq!(GuidanceKind::names(), "mu2|coverage|muzest-p|muzest-n|infection");
         assert_eq!(
             "zest".parse::<GuidanceKind>().unwrap_err(),
-            "unknown guidance \"zest\": use mu2|coverage|muzest-p|muzest-n"
+            "unknown guidance \"zest\": use mu2|coverage|muzest-p|muzest-n|infection"
         );
     }
 }

@@ -10,6 +10,7 @@
 //! - [`content`]: the content hash that names stored inputs ([`content_name`]);
 //! - [`guidance`]: the names of the guidance strategies ([`GuidanceKind`]);
 //! - [`budget`]: the fuel and depth bounds of a mutant run ([`Budget`]);
+//! - [`shrink`]: the result line and exit code of the harness's `shrink` and `tmin` ([`ShrinkLine`]);
 //! - [`value_tree`]: generated values as data ([`ValueTree`]) and the lines of the
 //!   harness's `values` command ([`ValueRecord`]);
 //! - [`files`]: atomic file writes, whole-line appends, and strict readers of `.jsonl`
@@ -30,6 +31,7 @@ pub mod layout;
 pub mod protocol;
 pub mod prune;
 pub mod records;
+pub mod shrink;
 pub mod stats;
 pub mod value_tree;
 
@@ -49,6 +51,7 @@ pub use records::{
     ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, NondeterministicRecord,
     RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
 };
+pub use shrink::{EXIT_NOT_KEPT, Kept, ShrinkLine};
 pub use stats::{Stats, StatsRow, parse_stats_csv};
 pub use value_tree::{
     Fields, FloatType, MapKind, PointerKind, SeqKind, SignedType, UnsignedType, ValueRecord, ValueTree,

@@ -153,6 +153,7 @@ mod tests {
             mutants_total: 9,
             mutants_seen: 4,
             mutants_killed: 3,
+            mutants_infected: 2,
             failures: 1,
             discards: 0,
             favoured: 1,

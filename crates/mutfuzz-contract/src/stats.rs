@@ -19,12 +19,17 @@ pub struct Stats {
     pub edges: usize,
     /// Saved inputs marked favoured.
     pub favoured: usize,
-    /// Mutants in the catalog.
+    /// Mutants in the catalog (only the targets when the campaign has some: every
+    /// `mutants_` count is then of targets only).
     pub mutants_total: usize,
     /// Mutants whose site the original hit on some input.
     pub mutants_seen: usize,
     /// Mutants killed (including kills read back when resuming).
     pub mutants_killed: usize,
+    /// Surviving targets with an infection probe that a saved input infected when it was
+    /// kept (counted by the `infection` guidance only).
+    #[serde(default)]
+    pub mutants_infected: usize,
     /// Mutant runs made.
     pub mutant_runs: u64,
     /// Summed over trials that run mutants: the surviving mutants whose site the original

@@ -9,7 +9,7 @@
 //! for the input bytes and the mutants to run are reused across trials, and nothing on
 //! the trial path takes a lock.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt::{self, Debug};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -111,6 +111,14 @@ pub struct Config {
     /// panics and runaways only from then on ([`AnyOutput`]), says so once
     /// ([`Event::Nondeterministic`]) and keeps that in `nondeterministic.json`.
     pub tolerate_nondeterminism: bool,
+    /// The ids of the mutants the campaign is about (`--mutants-file`): no other mutant
+    /// is ever selected to run, and the counts ([`Stats::mutants_total`], `_seen`,
+    /// `_killed`, `_reached`) are of these only. Ids not in the catalog are ignored.
+    /// `None`: every mutant of the catalog.
+    pub targets: Option<Arc<BTreeSet<u32>>>,
+    /// How many times more children an input gets that infects a target no saved input
+    /// infected (the `infection` guidance; `None`: [`guidance::INFECT_FACTOR`]).
+    pub infect_factor: Option<u32>,
     /// Literals of the code under test that fresh strings, chars and integers are drawn
     /// from, with the dictionary's probability (edits use them through
     /// [`Informed`](crate::edit::Informed)).
@@ -141,6 +149,8 @@ impl Default for Config {
             panics_by_contract: false,
             tolerate_nondeterminism: false,
             dictionary: None,
+            targets: None,
+            infect_factor: None,
         }
     }
 }
@@ -365,6 +375,9 @@ pub struct Campaign<T, O> {
     ran_here: Vec<u32>,
     /// A drift found after a kill during this trial's mutant runs (the results then).
     drifted: Option<(String, String)>,
+    /// The targets that this trial's original run infected and no saved input did (kept
+    /// only when the guidance [tracks infections](Guidance::tracks_infections)).
+    new_infected: Vec<u32>,
     /// Resumed after a restart: how many mutants each stored input killed first (by
     /// content name), so that its replay keeps it as the killer it was.
     prior_kills: HashMap<String, u32>,
@@ -392,9 +405,16 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         mutants: Vec<MutantInfo>,
         target: impl Fn(T) -> O + 'static,
     ) -> Result<Self, Error> {
-        let table = MutantTable::new(mutants)?;
+        let mut table = MutantTable::new(mutants)?;
+        if let Some(targets) = &config.targets {
+            table.restrict_to(targets);
+        }
         let max_site = (table.site_ids() - 1) as u32;
-        let n_ids = table.site_ids().max(MIN_SITE_TABLE);
+        // The run-time's tables are indexed by site id (hits) and by mutant id
+        // (infection marks): the largest id bounds both, since a site's base id is at most
+        // its mutants'. Sized by sites only, a probed mutant past the last site id would
+        // never be marked infected, so infection pruning would never run it.
+        let n_ids = table.id_bound().max(MIN_SITE_TABLE);
         probe_site_table(n_ids, max_site)?;
 
         let store = match &config.dir {
@@ -407,11 +427,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
             None => None,
         };
-        let n = table.len();
+        let (n, targets) = (table.len(), table.target_count());
         let edit = config.edit.build();
         // A background mutant is the program: only coverage can guide that phase.
         let kind = if config.background.is_some() { GuidanceKind::Coverage } else { config.guidance };
-        let guidance = guidance::build(kind, config.kill_factor);
+        let guidance = guidance::build(kind, config.kill_factor, config.infect_factor);
         let sample = match config.sample {
             // Zero asks for every selected mutant, even under μZest.
             Some(0) => None,
@@ -439,9 +459,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             failure_messages: HashSet::new(),
             contract_messages: HashSet::new(),
             any_output: false,
-            stats: Stats { mutants_total: n, ..Stats::default() },
+            stats: Stats { mutants_total: targets, ..Stats::default() },
             buf: Vec::new(),
             to_run: Vec::with_capacity(n),
+            new_infected: Vec::with_capacity(n),
             pending: Vec::new(),
             workers: None,
             split: false,
@@ -577,7 +598,6 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 *self.prior_kills.entry(record.input.clone()).or_default() += 1;
             }
             if self.table.kill(i, record.kind) {
-                self.stats.mutants_killed += 1;
                 self.kills.push(record);
             } else {
                 // A later record of a mutant killed before: it crashed or hung when run
@@ -590,6 +610,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         for skipped in &corpus.skipped {
             eprintln!("warning: {skipped}");
         }
+        // Kills of mutants that are not targets (a campaign before with others) stay
+        // in the file and in `kills()`, but not in the counts.
+        self.stats.mutants_killed = self.table.killed_count();
         let count = corpus.inputs.len();
         self.seeds.extend(corpus.inputs.into_iter().map(|(_, bytes)| bytes));
         Ok(count)
@@ -723,6 +746,12 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let seen_before = self.table.seen_count();
         let new_sites = self.table.see(&original.hits);
         self.stats.mutants_seen += self.table.seen_count() - seen_before;
+        // Read now, from the recording run's marks (mutant runs and drift checks follow).
+        let new_infections = if self.guidance.tracks_infections() && self.config.background.is_none() {
+            self.collect_infections(&original.hits)
+        } else {
+            0
+        };
         match &original.end {
             OriginalEnd::Discarded => self.stats.discards += 1,
             OriginalEnd::Panicked { message, location } => {
@@ -786,6 +815,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             // Pending kills are of mutants no saved input killed; a replayed input's
             // are the ones it made before the restart (the guidance keeps it for them).
             new_kills: self.pending.len() + prior_kills as usize,
+            new_infections,
             old_kills,
             discarded: matches!(original.end, OriginalEnd::Discarded),
             failed: matches!(original.end, OriginalEnd::Panicked { .. }),
@@ -816,6 +846,13 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let name = content_name(input.as_bytes());
         self.stats.edges = self.edges.keep_last();
         self.table.cover(&original.hits);
+        // Whatever it was kept for, this input now infected them (killed ones included:
+        // they are no longer candidates anyway).
+        for k in 0..new_infections {
+            let mi = self.new_infected[k];
+            self.table.infect_saved(mi);
+        }
+        self.stats.mutants_infected += new_infections;
         if let Some(store) = &self.store {
             store.save_input(&name, input.as_bytes())?;
         }
@@ -823,7 +860,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             let PendingKill { mutant, kind, limit } = self.pending[k];
             // Pending kills are first kills, and each mutant ran once per trial.
             self.table.kill(mutant, kind);
-            self.stats.mutants_killed += 1;
+            self.stats.mutants_killed = self.table.killed_count();
             let info = self.table.info(mutant);
             let record =
                 KillRecord { mutant: info.id, site: info.site, kind, limit, input: name.clone(), trial };
@@ -941,7 +978,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
     }
 
-    /// Runs every surviving mutant of a hit site that the original's run did not infect
+    /// Runs every surviving target of a hit site that the original's run did not infect
     /// and that did not run: each must survive.
     fn verify_pruning(
         &mut self,
@@ -955,7 +992,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 let mi = self.table.at_site(site)[k];
                 let info = self.table.info(mi);
                 let pruned = info.probe && !mutfuzz_rt::infected(info.id);
-                if !pruned || self.table.killed(mi).is_some() || self.to_run.contains(&mi) {
+                let skipped = !self.table.is_target(mi) || self.table.killed(mi).is_some();
+                if !pruned || skipped || self.to_run.contains(&mi) {
                     continue;
                 }
                 if let Some(events) = &mut self.events {
@@ -971,11 +1009,37 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Ok(())
     }
 
-    /// The surviving mutants of the sites `hits` (what execution pruning would run).
+    /// Puts in `new_infected` the probed, surviving targets of the sites `hits` that the
+    /// original's last recording run infected and no saved input infected; returns how
+    /// many. Reads the marks as [`InfectionPruning`](crate::select::InfectionPruning)
+    /// does: no lock, and no allocation past the buffer's capacity (the catalog's size).
+    fn collect_infections(&mut self, hits: &[u32]) -> usize {
+        self.new_infected.clear();
+        let table = &self.table;
+        for &site in hits {
+            for &mi in table.at_site(site) {
+                let info = table.info(mi);
+                if info.probe
+                    && table.is_target(mi)
+                    && table.killed(mi).is_none()
+                    && !table.infected_by_saved(mi)
+                    && mutfuzz_rt::infected(info.id)
+                {
+                    self.new_infected.push(mi);
+                }
+            }
+        }
+        self.new_infected.len()
+    }
+
+    /// The surviving targets of the sites `hits` (what execution pruning would run).
     fn surviving_at(&self, hits: &[u32]) -> u64 {
         let table = &self.table;
         hits.iter()
-            .map(|&s| table.at_site(s).iter().filter(|&&mi| table.killed(mi).is_none()).count() as u64)
+            .map(|&s| {
+                let surviving = |&&mi: &&u32| table.is_target(mi) && table.killed(mi).is_none();
+                table.at_site(s).iter().filter(surviving).count() as u64
+            })
             .sum()
     }
 
@@ -1064,7 +1128,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             store.append_kill(&kill)?;
         }
         if self.table.kill(mi, kind) {
-            self.stats.mutants_killed += 1;
+            self.stats.mutants_killed = self.table.killed_count();
             self.kills.push(kill);
         } else {
             self.table.ended_process(mi, kind);

@@ -1,5 +1,6 @@
 //! The harness binary: its targets ([`targets!`](crate::targets)) and the command line
-//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, …).
+//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, `shrink`,
+//! `tmin`, …).
 //!
 //! A harness is a package `mutfuzz/` in the crate under test (like cargo-fuzz's
 //! `fuzz/`). Its `main.rs` holds plain functions that take one generated value and
@@ -26,7 +27,7 @@
 //! `mutant <id>`).
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,7 +59,7 @@ use crate::workers::Workers;
 mod values;
 
 /// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
-const COMMANDS: [&str; 6] = ["list", "fuzz", "score", "run", "worker", "values"];
+const COMMANDS: [&str; 8] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin", "values"];
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
@@ -255,8 +256,8 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | values <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
+                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--infect-factor F] [--mutants-file FILE] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
+                 --mutants FILE --out FILE [--mutants-file FILE] [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | values <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -283,15 +284,22 @@ impl Registry {
 #[derive(Debug, Default)]
 pub struct Args {
     command: String,
-    target: String,
-    positional: Vec<String>,
+    pub(crate) target: String,
+    pub(crate) positional: Vec<String>,
     state: Option<PathBuf>,
     corpus: Option<PathBuf>,
-    mutants: Option<PathBuf>,
-    out: Option<PathBuf>,
+    /// A mutant catalog file; for `shrink`, a list of ids (`3,17,40`).
+    pub(crate) mutants: Option<PathBuf>,
+    /// The targets: one mutant id a line (`fuzz` and `score` run no other mutant).
+    mutants_file: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     seed: u64,
     trials: Option<u64>,
-    time: Option<f64>,
+    pub(crate) time: Option<f64>,
+    /// `shrink`/`tmin`: most runs of the property.
+    pub(crate) max_runs: Option<u64>,
+    /// `shrink`: the catalog whose mutants the input kills are kept.
+    pub(crate) catalog: Option<PathBuf>,
     /// `--time` and the reported times are this process's CPU time, not wall time.
     cpu_time: bool,
     guidance: GuidanceKind,
@@ -300,6 +308,7 @@ pub struct Args {
     prune: Prune,
     sample: Option<usize>,
     kill_factor: Option<u32>,
+    infect_factor: Option<u32>,
     background: Option<u32>,
     verify_pruning: bool,
     no_drift_check: bool,
@@ -308,10 +317,10 @@ pub struct Args {
     /// A generated target's original panic is a failure, as a hand-written one's.
     panic_is_failure: bool,
     jobs: Option<usize>,
-    worker_timeout: Option<f64>,
+    pub(crate) worker_timeout: Option<f64>,
     isolate: crate::Isolate,
     /// Output cap of one mutant run in a worker, in bytes (`0`: none).
-    max_output: Option<u64>,
+    pub(crate) max_output: Option<u64>,
     /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
     format: Option<String>,
     hints: Option<PathBuf>,
@@ -330,9 +339,12 @@ impl Args {
                 "--state" => a.state = Some(value(word)?.into()),
                 "--corpus" => a.corpus = Some(value(word)?.into()),
                 "--mutants" => a.mutants = Some(value(word)?.into()),
+                "--mutants-file" => a.mutants_file = Some(value(word)?.into()),
                 "--out" => a.out = Some(value(word)?.into()),
                 "--seed" => a.seed = number(word, &value(word)?)?,
                 "--trials" => a.trials = Some(number(word, &value(word)?)?),
+                "--max-runs" => a.max_runs = Some(number(word, &value(word)?)?),
+                "--catalog" => a.catalog = Some(value(word)?.into()),
                 "--time" => a.time = Some(number(word, &value(word)?)?),
                 "--cpu-time" => a.cpu_time = true,
                 "--guidance" => a.guidance = value(word)?.parse()?,
@@ -345,6 +357,7 @@ impl Args {
                 "--resumed" => a.resumed = true,
                 "--panic-is-failure" => a.panic_is_failure = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
+                "--infect-factor" => a.infect_factor = Some(number(word, &value(word)?)?),
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
                 "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
@@ -371,6 +384,43 @@ impl Args {
     fn need<'a>(&self, value: &'a Option<PathBuf>, flag: &str) -> Result<&'a Path, String> {
         value.as_deref().ok_or_else(|| format!("`{}` needs {flag}", self.command))
     }
+}
+
+/// The mutant ids of a `--mutants-file`: one a line; blank lines and lines starting with
+/// `#` are skipped, and a line's first word is the id (so `ID description` lines work).
+pub fn read_mutants_file(path: &Path) -> Result<BTreeSet<u32>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut ids = BTreeSet::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(word) = line.split_whitespace().next().filter(|w| !w.starts_with('#')) else { continue };
+        let id = word.parse::<u32>().ok().filter(|&id| id > 0).ok_or_else(|| {
+            format!("{}:{}: {word:?} is not a mutant id (one id a line)", path.display(), n + 1)
+        })?;
+        ids.insert(id);
+    }
+    if ids.is_empty() {
+        return Err(format!("{} lists no mutant id", path.display()));
+    }
+    Ok(ids)
+}
+
+/// The targets `--mutants-file` names, if given: says on stderr how many of them the
+/// catalog does not have (unviable, or cut by `--shard`), which never run.
+fn targets(args: &Args, catalog: &[MutantInfo]) -> Result<Option<Arc<BTreeSet<u32>>>, String> {
+    let Some(path) = &args.mutants_file else { return Ok(None) };
+    let ids = read_mutants_file(path)?;
+    let known: HashSet<u32> = catalog.iter().map(|m| m.id).collect();
+    let missing: Vec<String> = ids.iter().filter(|id| !known.contains(id)).map(u32::to_string).collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "warning: {} of the {} mutants in {} are not in the catalog and never run: {}",
+            missing.len(),
+            ids.len(),
+            path.display(),
+            missing.join(", ")
+        );
+    }
+    Ok(Some(Arc::new(ids)))
 }
 
 fn number<N: std::str::FromStr>(flag: &str, text: &str) -> Result<N, String> {
@@ -443,10 +493,17 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "outputs" => write_outputs(args, target),
         "values" => values::write_values(args, target, t.reflect),
         "replay" => replay(args, target),
+        "shrink" => crate::shrink::command::shrink_kills(
+            args,
+            target,
+            oracle_for(compare),
+            judging.panics_by_contract,
+        ),
+        "tmin" => crate::shrink::command::shrink_failure(args, target),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
         "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
         other => Err(format!(
-            "unknown command {other:?}: use list, fuzz, score, outputs, values, replay, run or worker"
+            "unknown command {other:?}: use list, fuzz, score, outputs, values, replay, run, shrink, tmin or worker"
         )),
     }
 }
@@ -509,6 +566,8 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         check_drift: !args.no_drift_check,
         resumed: args.resumed,
         kill_factor: args.kill_factor,
+        infect_factor: args.infect_factor,
+        targets: targets(args, &mutants)?,
         background: args.background,
         isolate: args.isolate,
         // A tuning knob (and what tests use to force parallel runs on small targets).
@@ -542,7 +601,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     let sentry = jobs <= 1
         && args.isolate != crate::Isolate::None
         && args.background.is_none()
-        && crate::guidance::build(args.guidance, None).runs_mutants();
+        && crate::guidance::build(args.guidance, None, None).runs_mutants();
     if jobs > 1 || sentry {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
         let target = args.target.clone();
@@ -643,7 +702,12 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
 ) -> Result<i32, String> {
     let corpus = args.need(&args.corpus, "--corpus DIR")?;
     let out = args.need(&args.out, "--out FILE")?;
-    let mutants = MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
+    let mut mutants =
+        MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
+    if let Some(targets) = targets(args, &mutants)? {
+        // The others get no line: neither run nor counted.
+        mutants.retain(|m| targets.contains(&m.id));
+    }
     let mut inputs = read_corpus(corpus)?;
     if let Some(decode) = raw {
         // As cargo-fuzz's `fuzz_target!` does, the target never sees a rejected file.

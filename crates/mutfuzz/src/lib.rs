@@ -97,6 +97,7 @@ pub mod reflect;
 pub mod schedule;
 pub mod score;
 pub mod select;
+pub mod shrink;
 mod sorted_debug;
 pub mod trial;
 pub mod workers;

@@ -1,11 +1,12 @@
 //! The mutant table: every mutant of the catalog indexed by site, with what the
-//! campaign knows of each (seen, runs, killed) and which sites saved inputs cover.
+//! campaign knows of each (target, seen, runs, killed, infected by a saved input) and
+//! which sites saved inputs cover.
 //!
 //! Selectors read it to choose a trial's mutants; the campaign is its only writer.
 //! Mutants are addressed by their *index* in the catalog (a `u32`, so the per-trial
 //! list of mutants to run stays small); ids appear only at the edges (records, events).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use mutfuzz_contract::KillKind;
@@ -56,6 +57,9 @@ pub struct MutantStatus {
     pub runs: u64,
     /// How it was killed, if it was.
     pub killed: Option<KillKind>,
+    /// Whether it is one of the campaign's targets (every mutant, unless
+    /// [`Config::targets`](crate::Config::targets) names some).
+    pub target: bool,
 }
 
 /// The catalog's mutants by site, and their state.
@@ -83,8 +87,17 @@ pub struct MutantTable {
     runs: Vec<u64>,
     /// Per site id: whether a saved input hit it.
     covered: Vec<bool>,
+    /// Whether each mutant may run at all: the campaign's targets.
+    target: Vec<bool>,
+    /// Whether a saved input's recording run infected each mutant (the `infection`
+    /// guidance's feedback).
+    infected_kept: Vec<bool>,
+    /// Killed and seen mutants among the targets only: the counts a campaign reports.
     killed_count: usize,
     seen_count: usize,
+    target_count: usize,
+    /// The largest mutant id plus one.
+    id_bound: usize,
 }
 
 impl MutantTable {
@@ -118,6 +131,7 @@ impl MutantTable {
             *slot += 1;
         }
         let n = mutants.len();
+        let id_bound = mutants.iter().map(|m| m.id as usize + 1).max().unwrap_or(1);
         Ok(MutantTable {
             mutants,
             by_site,
@@ -126,9 +140,56 @@ impl MutantTable {
             seen: vec![false; n],
             runs: vec![0; n],
             covered: vec![false; sites],
+            target: vec![true; n],
+            infected_kept: vec![false; n],
             killed_count: 0,
             seen_count: 0,
+            target_count: n,
+            id_bound,
         })
+    }
+
+    /// Makes the mutants with the ids `ids` the only targets: no other is ever selected
+    /// to run, seen or killed in the counts. Call it before anything is seen or killed.
+    /// Returns the ids of `ids` that are not in the catalog (ignored), increasing.
+    pub fn restrict_to(&mut self, ids: &BTreeSet<u32>) -> Vec<u32> {
+        let mut known = BTreeSet::new();
+        for (i, m) in self.mutants.iter().enumerate() {
+            self.target[i] = ids.contains(&m.id);
+            if self.target[i] {
+                known.insert(m.id);
+            }
+        }
+        self.target_count = known.len();
+        ids.difference(&known).copied().collect()
+    }
+
+    /// Whether mutant `index` is one of the targets.
+    #[inline]
+    pub fn is_target(&self, index: u32) -> bool {
+        self.target[index as usize]
+    }
+
+    /// How many mutants are targets (all of them unless [`restrict_to`](Self::restrict_to)).
+    pub fn target_count(&self) -> usize {
+        self.target_count
+    }
+
+    /// The largest mutant id plus one: the size of a table indexed by mutant id (the
+    /// run-time's infection marks).
+    pub fn id_bound(&self) -> usize {
+        self.id_bound
+    }
+
+    /// Whether a saved input infected mutant `index`.
+    #[inline]
+    pub fn infected_by_saved(&self, index: u32) -> bool {
+        self.infected_kept[index as usize]
+    }
+
+    /// Records that a saved input infected mutant `index`.
+    pub fn infect_saved(&mut self, index: u32) {
+        self.infected_kept[index as usize] = true;
     }
 
     /// Number of mutants.
@@ -172,12 +233,12 @@ impl MutantTable {
         self.covered.get(site as usize).copied().unwrap_or(false)
     }
 
-    /// Mutants killed so far.
+    /// Targets killed so far.
     pub fn killed_count(&self) -> usize {
         self.killed_count
     }
 
-    /// Mutants whose site the original hit on some input.
+    /// Targets whose site the original hit on some input.
     pub fn seen_count(&self) -> usize {
         self.seen_count
     }
@@ -198,7 +259,7 @@ impl MutantTable {
             let (lo, hi) = (self.site_start[s] as usize, self.site_start[s + 1] as usize);
             for &mi in &self.by_site[lo..hi] {
                 let seen = &mut self.seen[mi as usize];
-                self.seen_count += usize::from(!*seen);
+                self.seen_count += usize::from(!*seen && self.target[mi as usize]);
                 *seen = true;
             }
         }
@@ -234,7 +295,7 @@ impl MutantTable {
             return false;
         }
         *slot = Some(kind);
-        self.killed_count += 1;
+        self.killed_count += usize::from(self.target[index as usize]);
         true
     }
 
@@ -255,6 +316,7 @@ impl MutantTable {
             seen: self.seen[i],
             runs: self.runs[i],
             killed: self.killed[i],
+            target: self.target[i],
         })
     }
 }
@@ -295,6 +357,26 @@ mod tests {
         assert!(bad(&[(0, 0)]).to_string().contains("ids start at 1"));
         assert!(bad(&[(2, 3)]).to_string().contains("ids start at 1"));
         assert!(bad(&[(1, 1), (1, 1)]).to_string().contains("appears twice"));
+    }
+
+    #[test]
+    fn restricted_to_targets_the_counts_are_of_targets_only() {
+        let mut t = table(&[(1, 1), (2, 1), (3, 3), (7, 3)]);
+        assert_eq!((t.target_count(), t.id_bound()), (4, 8));
+        let ids = [2, 7, 9].into_iter().collect();
+        assert_eq!(t.restrict_to(&ids), [9], "9 is not in the catalog");
+        assert_eq!(t.target_count(), 2);
+        assert_eq!((0..4).map(|i| t.is_target(i)).collect::<Vec<_>>(), [false, true, false, true]);
+        assert_eq!(t.see(&[1, 3]), 2, "new sites count whatever their mutants");
+        assert_eq!(t.seen_count(), 2);
+        assert!(t.kill(0, KillKind::Panic), "a mutant not targeted (a kill read back) is recorded");
+        assert!(t.kill(1, KillKind::Panic));
+        assert_eq!(t.killed_count(), 1);
+        let targets: Vec<u32> = t.statuses().filter(|s| s.target).map(|s| s.info.id).collect();
+        assert_eq!(targets, [2, 7]);
+        assert!(!t.infected_by_saved(3));
+        t.infect_saved(3);
+        assert!(t.infected_by_saved(3) && !t.infected_by_saved(1));
     }
 
     #[test]

@@ -351,6 +351,31 @@ fn sampling_k_mutants_bounds_the_runs_per_trial() {
 }
 
 #[test]
+fn with_targets_only_they_run_and_the_counts_are_of_them_only() {
+    let _g = lock();
+    // Mutant 8 shares its site with 7; 6 is never reached; 42 is in no catalog.
+    let targets = Some(std::sync::Arc::new([1, 5, 6, 8, 42].into_iter().collect()));
+    let cfg = Config { targets, sample: Some(1), ..config(1) };
+    let mut c = Campaign::new(cfg, catalog(), target).unwrap();
+    c.run_trials(1000).unwrap();
+    let status: BTreeMap<u32, _> = c.mutants().map(|m| (m.info.id, m)).collect();
+    let ran: Vec<u32> = status.values().filter(|m| m.runs > 0).map(|m| m.info.id).collect();
+    assert_eq!(ran, [1, 5, 8], "only reached targets run");
+    let targets: Vec<u32> = status.values().filter(|m| m.target).map(|m| m.info.id).collect();
+    assert_eq!(targets, [1, 5, 6, 8]);
+    let mut killed: Vec<u32> = c.kills().iter().map(|k| k.mutant).collect();
+    killed.sort_unstable();
+    assert_eq!(killed, [1, 8]);
+    let stats = c.stats();
+    assert_eq!((stats.mutants_total, stats.mutants_seen, stats.mutants_killed), (4, 3, 2));
+    // The bound of one run per trial is spent on targets: mutant 5 (equivalent) took every
+    // trial's run once 1 and 8 died, and each target of a hit site counts as reached.
+    assert!(stats.mutant_runs <= stats.trials, "{stats:?}");
+    assert_eq!(stats.mutant_runs, status.values().map(|m| m.runs).sum::<u64>());
+    assert_eq!(status[&5].runs + status[&1].runs + status[&8].runs, stats.mutant_runs);
+}
+
+#[test]
 fn muzest_reruns_killed_mutants_and_scales_the_children_of_killers() {
     let _g = lock();
     let run = |guidance| {

@@ -129,6 +129,69 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
 }
 
 #[test]
+fn with_a_mutants_file_fuzz_and_score_run_and_count_the_listed_mutants_only() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let (state, corpus, mutants, listed) = (
+        tmp.path().join("state"),
+        tmp.path().join("corpus"),
+        tmp.path().join("m.json"),
+        tmp.path().join("targets.txt"),
+    );
+    std::fs::write(&mutants, catalog_json()).unwrap();
+    // Mutant 2 (killed on almost every input) is not listed; 99 is in no catalog.
+    std::fs::write(&listed, "# missed by the tests\n1\n\n3 replace * with -\n99\n").unwrap();
+    let mut registry = Registry::new();
+    registry.add("target", target);
+    let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    let fuzz = [
+        "fuzz",
+        "target",
+        "--state",
+        &s(&state),
+        "--corpus",
+        &s(&corpus),
+        "--mutants",
+        &s(&mutants),
+        "--mutants-file",
+        &s(&listed),
+        "--trials",
+        "3000",
+        "--seed",
+        "3",
+    ];
+    assert_eq!(registry.run(&argv(&fuzz)).unwrap(), 0);
+    let kills = std::fs::read_to_string(state.join("kills.jsonl")).unwrap();
+    let mut killed: Vec<u64> = kills
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["mutant"].as_u64().unwrap())
+        .collect();
+    killed.sort_unstable();
+    assert_eq!(killed, [1, 3], "{kills}");
+    let csv = std::fs::read_to_string(state.join("stats.csv")).unwrap();
+    let last = *mutfuzz::contract::parse_stats_csv(&csv).unwrap().last().unwrap();
+    assert_eq!((last.mutants_seen, last.mutants_killed), (2, 2), "{csv}");
+
+    let out = tmp.path().join("score.jsonl");
+    let score = ["score", "target", "--corpus", &s(&corpus), "--mutants", &s(&mutants), "--out", &s(&out)];
+    let mut with_file = argv(&score);
+    with_file.extend(argv(&["--mutants-file", &s(&listed)]));
+    assert_eq!(registry.run(&with_file).unwrap(), 0);
+    let lines: Vec<ScoreLine> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut scored: Vec<(u32, ScoreOutcome)> = lines.iter().map(|l| (l.mutant, l.outcome)).collect();
+    scored.sort_unstable_by_key(|&(id, _)| id);
+    assert_eq!(scored, [(1, ScoreOutcome::Killed), (3, ScoreOutcome::Killed)]);
+
+    // A file with no id, or with a word that is no id, is refused before anything runs.
+    std::fs::write(&listed, "# nothing\n").unwrap();
+    assert!(registry.run(&with_file).unwrap_err().ends_with("targets.txt lists no mutant id"));
+    std::fs::write(&listed, "1\nmutant-2\n").unwrap();
+    let err = registry.run(&with_file).unwrap_err();
+    assert!(err.ends_with("targets.txt:2: \"mutant-2\" is not a mutant id (one id a line)"), "{err}");
+}
+
+#[test]
 fn a_resumed_campaign_treats_supervisor_crash_kills_as_killed_and_never_runs_them() {
     let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = tempfile::tempdir().unwrap();

@@ -1,10 +1,12 @@
 //! Guidance: which inputs a campaign keeps, which it favours, and whether it runs
 //! mutants at all. Each strategy is one implementation of [`Guidance`].
 
+mod infection;
 mod mu2;
 mod muzest;
 mod zest;
 
+pub use infection::{INFECT_FACTOR, Infection};
 pub use mu2::{MU2_KILL_FACTOR, Mu2};
 pub use muzest::{KILL_FACTOR, MuZest};
 pub use zest::Zest;
@@ -24,6 +26,10 @@ pub struct TrialFacts {
     pub mutants_run: usize,
     /// Mutants killed by this input that no saved input killed.
     pub new_kills: usize,
+    /// Surviving targets with a probe that the original's run on this input infected and
+    /// no saved input infected (counted only for a guidance that
+    /// [tracks infections](Guidance::tracks_infections)).
+    pub new_infections: usize,
     /// Mutants killed by this input that a saved input had killed already (only for a
     /// guidance that [re-runs killed mutants](Guidance::reruns_killed)).
     pub old_kills: usize,
@@ -78,6 +84,11 @@ pub trait Guidance {
     fn reruns_killed(&self) -> bool {
         false
     }
+    /// Whether the campaign counts each trial's [new infections](TrialFacts::new_infections)
+    /// (a walk over the mutants of the sites hit, as infection pruning makes).
+    fn tracks_infections(&self) -> bool {
+        false
+    }
     /// Decides on one trial's input.
     fn judge(&mut self, facts: &TrialFacts) -> Verdict;
 }
@@ -87,19 +98,24 @@ pub use mutfuzz_contract::GuidanceKind;
 /// The factor on a killer's children that `kind` uses when none is given.
 pub fn default_kill_factor(kind: GuidanceKind) -> u32 {
     match kind {
-        GuidanceKind::Mu2 => MU2_KILL_FACTOR,
+        GuidanceKind::Mu2 | GuidanceKind::Infection => MU2_KILL_FACTOR,
         _ => KILL_FACTOR,
     }
 }
 
 /// The strategy of a built-in kind; `kill_factor` multiplies the children of an input
-/// that kills (`None`: the kind's [`default_kill_factor`]; Zest has no use for it).
-pub fn build(kind: GuidanceKind, kill_factor: Option<u32>) -> Box<dyn Guidance> {
+/// that kills (`None`: the kind's [`default_kill_factor`]; Zest has no use for it), and
+/// `infect_factor` those of an input that infects a new target (`infection` only;
+/// `None`: [`INFECT_FACTOR`]).
+pub fn build(kind: GuidanceKind, kill_factor: Option<u32>, infect_factor: Option<u32>) -> Box<dyn Guidance> {
     let kill_factor = kill_factor.unwrap_or(default_kill_factor(kind));
     match kind {
         GuidanceKind::Coverage => Box::new(Zest),
         GuidanceKind::Mu2 => Box::new(Mu2 { kill_factor }),
         GuidanceKind::MuzestP => Box::new(MuZest { positive: true, kill_factor }),
         GuidanceKind::MuzestN => Box::new(MuZest { positive: false, kill_factor }),
+        GuidanceKind::Infection => {
+            Box::new(Infection { kill_factor, infect_factor: infect_factor.unwrap_or(INFECT_FACTOR) })
+        }
     }
 }

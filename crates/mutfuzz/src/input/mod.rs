@@ -18,6 +18,12 @@ pub use source::{Limits, Repeat, Source};
 pub use span::{Span, SpanKind, Spans};
 pub use value::{Leaf, Value};
 
+/// Largest choice index of the integer range `lo..=hi` (bits, as a [`Leaf::Int`] keeps
+/// them): the count of its values less one.
+pub(crate) fn int_max_index(lo: u128, hi: u128, signed: bool) -> u128 {
+    encoding::IntRange::from_bits(lo, hi, signed).max_index()
+}
+
 /// An input: the compact stored form of a generated value, a sequence of choice bytes.
 ///
 /// Replaying the same bytes through a [`Source`] gives the same value; any byte

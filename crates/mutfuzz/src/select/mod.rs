@@ -41,11 +41,16 @@ pub struct TrialSites<'a> {
 }
 
 impl TrialSites<'_> {
-    /// Whether mutant `index` is a candidate as far as kills go: surviving, or (when
-    /// killed mutants run again) killed in a way that ends one run, not the process or
-    /// the budget — a mutant that crashed or hung would take every trial down with it.
+    /// Whether mutant `index` is a candidate as far as targets and kills go: one of the
+    /// campaign's targets, and surviving, or (when killed mutants run again) killed in a
+    /// way that ends one run, not the process or the budget — a mutant that crashed or
+    /// hung would take every trial down with it. Every selector filters by this, so a
+    /// bound such as [`Sample`]'s k is spent on targets only.
     #[inline]
     pub fn candidate(&self, table: &MutantTable, index: u32) -> bool {
+        if !table.is_target(index) {
+            return false;
+        }
         match table.killed(index) {
             None => true,
             Some(KillKind::OutputDiffers | KillKind::Panic | KillKind::Discard) => self.rerun_killed,

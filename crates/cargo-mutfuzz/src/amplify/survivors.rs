@@ -1,0 +1,94 @@
+//! The mutants `amplify` writes tests for: those `cargo mutfuzz test` left alive —
+//! missed, not covered by any test, or timed out only by the wall clock (a fuel or
+//! depth timeout is already a catch in all but name).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::Result;
+use mutfuzz_mutate::Mutant;
+
+use crate::exit_code;
+use crate::outcome::{Outcome, OutcomesFile};
+
+/// The test run's result and its survivors.
+pub struct Survivors {
+    pub file: OutcomesFile,
+    /// Ids of the mutants to kill.
+    pub ids: BTreeSet<u32>,
+}
+
+impl Survivors {
+    /// Reads `outcomes.json` of the results directory `dir`.
+    pub fn read(dir: &Path) -> Result<Survivors> {
+        let path = dir.join("outcomes.json");
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            exit_code::usage(anyhow::anyhow!(
+                "no results of `cargo mutfuzz test` in {}: run `cargo mutfuzz test` first, then amplify \
+                 writes tests for the mutants it leaves alive",
+                dir.display()
+            ))
+        })?;
+        let file: OutcomesFile = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{} is not a results file of this version: {e}", path.display()))?;
+        let ids = file
+            .outcomes
+            .iter()
+            .filter(|o| alive(o.outcome, o.detail.as_deref()))
+            .map(|o| o.mutant.id)
+            .collect();
+        Ok(Survivors { file, ids })
+    }
+
+    /// Whether the crate's tests failed with no mutant (then there is nothing to amplify).
+    pub fn baseline_failed(&self) -> bool {
+        self.file.baseline.as_ref().is_some_and(|b| b.failure.is_some())
+    }
+
+    /// Checks that the results describe the mutants found now: the sources have not
+    /// changed since the test run.
+    pub fn check_catalog(&self, mutants: &[Mutant]) -> Result<()> {
+        for o in &self.file.outcomes {
+            let now = mutants.iter().find(|m| m.id == o.mutant.id);
+            if now.is_none_or(|m| m.name() != o.mutant.name()) {
+                return Err(exit_code::usage(anyhow::anyhow!(
+                    "the sources changed since `cargo mutfuzz test` ran (mutant {} is now {}): run it again",
+                    o.mutant.name(),
+                    now.map_or("gone".to_owned(), Mutant::name)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Survivors by outcome, for the summary.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let count = |want: Outcome| {
+            self.file.outcomes.iter().filter(|o| o.outcome == want && self.ids.contains(&o.mutant.id)).count()
+        };
+        (count(Outcome::Missed), count(Outcome::NotCovered), count(Outcome::Timeout))
+    }
+}
+
+fn alive(outcome: Outcome, detail: Option<&str>) -> bool {
+    match outcome {
+        Outcome::Missed | Outcome::NotCovered => true,
+        Outcome::Timeout => detail.is_some_and(|d| d.starts_with("killed after")),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn survivors_are_missed_uncovered_and_wall_clock_timeouts() {
+        assert!(alive(Outcome::Missed, None));
+        assert!(alive(Outcome::NotCovered, None));
+        assert!(alive(Outcome::Timeout, Some("killed after 3.0s")));
+        assert!(!alive(Outcome::Timeout, Some("fuel or depth exhausted")));
+        assert!(!alive(Outcome::Caught, None));
+        assert!(!alive(Outcome::Unviable, None));
+    }
+}

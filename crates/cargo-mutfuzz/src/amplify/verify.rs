@@ -1,0 +1,236 @@
+//! Tests checked before they are written: in a copy of the workspace, the test file must
+//! compile and pass on the code as it is (tests that do not are dropped, round by round),
+//! and then the crate's mutation test, on the survivors only, must show each kept test
+//! catching a mutant it was written for.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use mutfuzz_api::test_writer::{self, TestFn};
+
+use crate::cargo_build::cargo;
+use crate::options::{CiArgs, PackageArgs, TestArgs};
+use crate::outcome::{Outcome, OutcomesFile};
+use crate::scratch::copy_tree;
+use crate::workspace::{Package, Workspace};
+
+/// The test file's name, under the package's `tests/`.
+pub const FILE: &str = "mutfuzz_amplified.rs";
+
+/// At most this many rounds of dropping tests that do not compile or fail.
+const MAX_ROUNDS: usize = 6;
+
+/// What the check found.
+pub struct Verified {
+    /// The tests kept, each with the survivors it catches.
+    pub kept: Vec<(TestFn, BTreeSet<u32>)>,
+    /// Tests dropped: (name, why).
+    pub dropped: Vec<(String, String)>,
+    /// The file's text, as written.
+    pub text: String,
+    /// The mutation test of the copy, on the survivors.
+    pub after: OutcomesFile,
+}
+
+/// A copy of the workspace to check tests in, outside it (so cargo takes it for a
+/// workspace of its own), kept between runs so its builds are incremental.
+pub struct Copy {
+    root: PathBuf,
+    package: PathBuf,
+}
+
+impl Copy {
+    /// Copies `ws` (without build output, results, `.git` or the harness).
+    pub fn make(ws: &Workspace, package: &Package) -> Result<Copy> {
+        let key = mutfuzz_contract::content_name(ws.root.to_string_lossy().as_bytes());
+        let root = std::env::temp_dir().join(format!("mutfuzz-amplify-{}", &key[..16]));
+        let excluded = [
+            ws.target_dir.clone(),
+            ws.root.join("target"),
+            ws.root.join(".git"),
+            ws.root.join("mutfuzz.out"),
+            ws.root.join("mutfuzz.out.old"),
+            package.root.join(crate::harness::DIR),
+        ];
+        copy_tree(&ws.root, &root, &excluded)?;
+        let rel = package.root.strip_prefix(&ws.root).unwrap_or(Path::new(""));
+        Ok(Copy { package: root.join(rel), root })
+    }
+
+    fn test_file(&self) -> PathBuf {
+        self.package.join("tests").join(FILE)
+    }
+}
+
+/// Checks `tests` (each written for the survivors in `written_for`) in `copy`, with the
+/// test run's options `like`.
+pub fn verify(
+    copy: &Copy,
+    package_name: &str,
+    mut tests: Vec<TestFn>,
+    survivors: &BTreeSet<u32>,
+    like: &TestArgs,
+) -> Result<Verified> {
+    let mut dropped = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        if tests.is_empty() {
+            break;
+        }
+        let text = test_writer::file(package_name, &tests);
+        write(&copy.test_file(), &text)?;
+        let failing = run_tests(copy)?;
+        if failing.is_empty() {
+            break;
+        }
+        let before = tests.len();
+        tests.retain(|t| match failing.get(&t.name) {
+            Some(why) => {
+                dropped.push((t.name.clone(), why.clone()));
+                false
+            }
+            None => true,
+        });
+        if tests.len() == before {
+            let (name, why) = failing.iter().next().expect("not empty");
+            bail!("the written tests do not build or pass, and no single test is to blame ({name}: {why})");
+        }
+    }
+    let text = test_writer::file(package_name, &tests);
+    write(&copy.test_file(), &text)?;
+    let out = copy.root.join("mutfuzz.out");
+    let mut args = like_args(like);
+    args.package = PackageArgs { manifest_path: Some(copy.package.join("Cargo.toml")), package: Vec::new() };
+    args.output = Some(out.clone());
+    let code = crate::testing::run(&args, Some(survivors))?;
+    if code == crate::exit_code::BASELINE_FAILED {
+        bail!(
+            "the crate's tests fail in the copy with the written tests ({}); nothing was written",
+            out.display()
+        );
+    }
+    let after: OutcomesFile = serde_json::from_str(
+        &std::fs::read_to_string(out.join("outcomes.json")).context("the check wrote no outcomes.json")?,
+    )?;
+    let mut caught: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for o in after.outcomes.iter().filter(|o| o.outcome == Outcome::Caught) {
+        for t in &o.failing_tests {
+            let name = t.rsplit("::").next().unwrap_or(t);
+            caught.entry(name.to_owned()).or_default().insert(o.mutant.id);
+        }
+    }
+    let mut kept = Vec::new();
+    for t in tests {
+        match caught.remove(&t.name) {
+            Some(ids) => kept.push((t, ids)),
+            None => {
+                dropped.push((t.name.clone(), "catches none of the mutants it was written for".to_owned()))
+            }
+        }
+    }
+    let text = test_writer::file(package_name, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
+    Ok(Verified { kept, dropped, text, after })
+}
+
+/// The options of the check's mutation test: those of the user's run that still apply.
+fn like_args(like: &TestArgs) -> TestArgs {
+    TestArgs {
+        package: like.package.clone(),
+        jobs: like.jobs,
+        timeout_multiplier: like.timeout_multiplier,
+        minimum_timeout: like.minimum_timeout,
+        baseline_timeout: like.baseline_timeout,
+        max_memory: like.max_memory.clone(),
+        max_output: like.max_output.clone(),
+        features: like.features.clone(),
+        all_features: like.all_features,
+        no_default_features: like.no_default_features,
+        no_lint_check: true,
+        no_doctests: like.no_doctests,
+        keep_dev_deps: like.keep_dev_deps,
+        output: None,
+        no_sandbox: like.no_sandbox,
+        ci: CiArgs::default(),
+        test_args: Vec::new(),
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
+    }
+    mutfuzz_contract::write_atomic(path, text.as_bytes())?;
+    Ok(())
+}
+
+/// Runs the test file; the tests that do not compile or fail, with why.
+fn run_tests(copy: &Copy) -> Result<BTreeMap<String, String>> {
+    let file = copy.test_file();
+    let text = std::fs::read_to_string(&file)?;
+    let out = Command::new(cargo())
+        .args(["test", "--quiet", "--message-format=json", "--no-fail-fast", "--test"])
+        .arg(FILE.trim_end_matches(".rs"))
+        .arg("--manifest-path")
+        .arg(copy.package.join("Cargo.toml"))
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .context("failed to run cargo test on the written tests")?;
+    let mut failing = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) {
+            if msg["reason"] == "compiler-message" && msg["message"]["level"] == "error" {
+                let spans = msg["message"]["spans"].as_array().cloned().unwrap_or_default();
+                let at = spans
+                    .iter()
+                    .filter(|s| s["file_name"].as_str().is_some_and(|f| f.ends_with(FILE)))
+                    .find_map(|s| s["line_start"].as_u64());
+                if let Some(name) = at.and_then(|l| test_at_line(&text, l as usize)) {
+                    let why = msg["message"]["message"].as_str().unwrap_or("does not compile");
+                    failing.entry(name).or_insert_with(|| format!("does not compile: {why}"));
+                }
+            }
+            continue;
+        }
+        // libtest: `test name ... FAILED`
+        if let Some(rest) = line.strip_prefix("test ")
+            && let Some(name) = rest.strip_suffix(" ... FAILED")
+        {
+            failing.insert(name.trim().to_owned(), "fails on the code as it is".to_owned());
+        }
+    }
+    if failing.is_empty() && !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        bail!("cargo test of the written tests failed:\n{}", stderr.trim_end());
+    }
+    Ok(failing)
+}
+
+/// The test function whose lines hold `line` (1-based).
+fn test_at_line(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let upto = line.min(lines.len());
+    // Down from the line to its `fn`, or up to the nearest `fn` before it.
+    let fn_name =
+        |l: &str| l.trim_start().strip_prefix("fn ").map(|r| r.split('(').next().unwrap_or("").to_owned());
+    lines[upto.saturating_sub(1)..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .find_map(|l| fn_name(l))
+        .or_else(|| lines[..upto].iter().rev().find_map(|l| fn_name(l)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_line_names_its_test() {
+        let text =
+            "//! x\n\n// Kills a\n#[test]\nfn one() {\n    x();\n}\n\n#[test]\nfn two() {\n    y();\n}\n";
+        assert_eq!(test_at_line(text, 6).as_deref(), Some("one"));
+        assert_eq!(test_at_line(text, 3).as_deref(), Some("one"));
+        assert_eq!(test_at_line(text, 11).as_deref(), Some("two"));
+    }
+}

@@ -1,0 +1,550 @@
+//! Mutation-testing a crate's own tests: one schema build, one recorded baseline, then
+//! each mutant run against only the tests that execute its site (`cargo mutfuzz test`,
+//! and `amplify`'s check of the tests it writes).
+//!
+//! The schema build: [`schema_build::build_schema`] (the viability loop over cargo).
+//! Interrupted (Ctrl-C, SIGTERM, SIGHUP), it stops every test process and still writes
+//! `mutfuzz.out/` with every outcome decided so far; the rest are `not-run`, the summary
+//! says `interrupted`, and the exit code is 130.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use mutfuzz_mutate::{Discovery, Mutant};
+
+use crate::baseline::{self, TestRecord};
+use crate::caps::Caps;
+use crate::cargo_build::{self, BuildFlags, BuildWhat};
+use crate::console::{Console, duration};
+use crate::doctest_target::{self, DoctestTarget};
+use crate::exit_code;
+use crate::interrupt;
+use crate::lab::{Lab, Limits};
+use crate::lint_check;
+use crate::lints;
+use crate::options::TestArgs;
+use crate::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesFile, Summary};
+use crate::output::OutputDir;
+use crate::process::Exit;
+use crate::sandbox::{Policy, Sandbox};
+use crate::schema_build;
+use crate::scratch::Scratch;
+use crate::selection::Selection;
+use crate::viability::{BuildFailure, Round};
+use crate::workspace::Workspace;
+
+const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
+/// Seconds: enough for a test process to start on a loaded 2-core machine; a runaway
+/// that sleeps (not burning fuel) costs this, or `K ×` its tests' baseline time.
+const DEFAULT_MINIMUM_TIMEOUT: f64 = 3.0;
+/// Seconds one unmutated test may run before the baseline is declared hung.
+const DEFAULT_BASELINE_TIMEOUT: f64 = 300.0;
+
+/// What is known so far; written out at the end, or when interrupted.
+struct Results<'a> {
+    start: Instant,
+    out: &'a OutputDir,
+    mutants: &'a [Mutant],
+    /// Per mutant, in catalog order: its outcome once decided.
+    outcomes: Vec<Option<MutantOutcome>>,
+    rounds: Vec<Round>,
+    viability_cached: bool,
+    baseline: Option<BaselineSummary>,
+    /// The mutants this run covers (`--in-diff`, `--shard`); the others get no outcome.
+    selection: Selection,
+    min_score: Option<f64>,
+}
+
+impl Results<'_> {
+    /// Write `outcomes.json` and the lists, print the summary; returns the exit code.
+    /// Mutants with no outcome yet are `not-run`.
+    fn finish(self, console: &Console) -> Result<i32> {
+        let selection = &self.selection;
+        let outcomes: Vec<MutantOutcome> = self
+            .outcomes
+            .into_iter()
+            .zip(self.mutants)
+            .enumerate()
+            .filter(|(i, _)| selection.selected(*i))
+            .map(|(_, (o, m))| {
+                o.unwrap_or_else(|| MutantOutcome {
+                    mutant: m.clone(),
+                    outcome: Outcome::NotRun,
+                    tests_run: 0,
+                    failing_tests: Vec::new(),
+                    seconds: 0.0,
+                    detail: None,
+                    lint_risk: None,
+                })
+            })
+            .collect();
+        let baseline_failed = self.baseline.as_ref().is_some_and(|b| b.failure.is_some());
+        let mut summary = Summary::of(&outcomes);
+        // Mutants left unrun by a failed baseline were not interrupted.
+        summary.interrupted &= interrupt::interrupted();
+        let file = OutcomesFile {
+            mutfuzz_version: env!("CARGO_PKG_VERSION").to_owned(),
+            summary: summary.clone(),
+            total_seconds: self.start.elapsed().as_secs_f64(),
+            schema_build: self.rounds,
+            schema_build_cached: self.viability_cached,
+            baseline: self.baseline,
+            shard: selection.shard,
+            outcomes,
+        };
+        self.out.write_json("outcomes.json", &file)?;
+        self.out.write_lists(&file.outcomes)?;
+        if summary.interrupted {
+            console.message("interrupted: stopped every process it had started");
+        }
+        if summary.interrupted || !baseline_failed {
+            console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
+        }
+        if let Some(min) = self.min_score.filter(|_| !summary.interrupted && !baseline_failed) {
+            let verdict = if summary.score_percent() < min { "below" } else { "at or above" };
+            console.message(&format!(
+                "Mutation score {:.1}% (caught and timeout over viable mutants): {verdict} --min-score {min}",
+                summary.score_percent()
+            ));
+        }
+        console.message(&format!("Results in {}", self.out.path.display()));
+        Ok(summary.exit_code_with(self.min_score))
+    }
+}
+
+/// Mutation-test the workspace `args` names, every mutant or `only` those; writes the
+/// results directory and returns the exit code.
+pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> Result<i32> {
+    let start = Instant::now();
+    interrupt::install();
+    let mut console = Console::default();
+    let ws = Workspace::open(&args.package)?;
+    let (discovery, config) = ws.discover()?;
+    crate::list::report(&console, &discovery);
+    for p in ws.packages.iter().filter(|p| p.proc_macro) {
+        console.message(&format!(
+            "note: {} is a proc-macro crate: a macro expanded while the schema builds runs with no \
+             mutant active, so only its unit tests and doctests (expanded as they run) reach its \
+             mutants, not expansions in other tests",
+            p.name
+        ));
+    }
+    let multiplier =
+        args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
+    let minimum_timeout =
+        args.minimum_timeout.or(config.file.minimum_timeout).unwrap_or(DEFAULT_MINIMUM_TIMEOUT);
+    let jobs =
+        args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+
+    crate::scratch::check_writable(&crate::layout::Layout::new(&ws.target_dir))?;
+    let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
+    let mut selection = Selection::from_args(&discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    if let Some(ids) = only {
+        selection = selection.only(&discovery.mutants, ids);
+    }
+    if let Some(text) = selection.describe() {
+        console.message(&text);
+    }
+    let out = OutputDir::create(&out_path).map_err(|e| {
+        exit_code::usage(anyhow::anyhow!(
+            "cannot write the results directory {} ({:#}): pass a writable one with --output DIR",
+            out_path.display(),
+            e.root_cause()
+        ))
+    })?;
+    // The run's mutant set (every shard writes the same catalog, as an unsharded run).
+    let set: Vec<&Mutant> =
+        discovery.mutants.iter().enumerate().filter(|(i, _)| selection.in_set(*i)).map(|(_, m)| m).collect();
+    out.write_json("mutants.json", &set)?;
+    let mut results = Results {
+        start,
+        out: &out,
+        mutants: &discovery.mutants,
+        outcomes: vec![None; discovery.mutants.len()],
+        rounds: Vec::new(),
+        viability_cached: false,
+        baseline: None,
+        selection,
+        min_score: args.ci.min_score,
+    };
+
+    let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
+        .map_err(exit_code::usage)?;
+    console.message(&format!("Caps per test process: {}", caps.describe()));
+    let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout), caps };
+    let env = Env { limits, jobs, config: &config };
+    match mutation_test(args, &ws, &discovery, env, &mut console, &mut results) {
+        // The baseline failed: its result is still recorded, every mutant `not-run`.
+        Ok(Some(code)) => results.finish(&console).map(|_| code),
+        Ok(None) => results.finish(&console),
+        // Whatever a step made of being cut short, what finished is kept.
+        Err(_) if interrupt::interrupted() => results.finish(&console),
+        Err(e) => Err(e),
+    }
+}
+
+/// How the tests run: limits, parallelism, and the config (for the sandbox).
+struct Env<'a> {
+    limits: Limits,
+    jobs: usize,
+    config: &'a mutfuzz_mutate::Config,
+}
+
+/// Everything after the results directory exists: the schema build, the baseline and
+/// the mutant runs, filling `results`. `Some(code)` ends the command without results
+/// (the package does not build, or its tests fail, unmutated).
+fn mutation_test(
+    args: &TestArgs,
+    ws: &Workspace,
+    discovery: &Discovery,
+    env: Env<'_>,
+    console: &mut Console,
+    results: &mut Results<'_>,
+) -> Result<Option<i32>> {
+    if results.selection.count() == 0 {
+        console.message("No mutants to test in this selection: nothing built, nothing run");
+        return Ok(None);
+    }
+    let out_path = results.out.path.clone();
+    let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
+    let mut scratch = Scratch::new(ws);
+    scratch.trim_dev_deps = !args.keep_dev_deps;
+    let mut old = out_path.clone().into_os_string();
+    old.push(".old");
+    let skip = [out_path.clone(), PathBuf::from(old)];
+    let trimmed = scratch.prepare(ws, discovery, &skip)?;
+    if !trimmed.is_empty() {
+        console.message(&format!(
+            "Dev-dependencies no test names are not built: {} (--keep-dev-deps builds them)",
+            trimmed.join(", ")
+        ));
+    }
+    let Env { limits, jobs, config } = env;
+    let policy = Policy::of(&scratch.layout, config, args.no_sandbox);
+    let sandbox = Sandbox::of(policy.as_ref())?;
+
+    let flags = BuildFlags {
+        features: args.features.clone(),
+        all_features: args.all_features,
+        no_default_features: args.no_default_features,
+        what: BuildWhat::Tests,
+        dev: false,
+    };
+    // Doctests compile once into a test target of the schema build.
+    let mut doctests =
+        if args.no_doctests { Vec::new() } else { DoctestTarget::collect(ws, &scratch, discovery) };
+    for p in &ws.packages {
+        let stale = scratch.in_work(&p.root.join("tests").join(format!("{}.rs", doctest_target::TARGET)));
+        if !doctests.iter().any(|t| t.path == stale) && stale.exists() {
+            std::fs::remove_file(&stale)?;
+        }
+    }
+    let mut build =
+        schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console);
+    if matches!(build, Err(BuildFailure::Baseline(_))) && !trimmed.is_empty() && !interrupt::interrupted() {
+        // A dependency was needed after all (named in a way the scan cannot see).
+        console.message("The tests need the dev-dependencies left out; building again with all of them");
+        scratch.trim_dev_deps = false;
+        scratch.prepare(ws, discovery, &skip)?;
+        build = schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console);
+    }
+    let build = match build {
+        Ok(b) => b,
+        Err(BuildFailure::Baseline(schema_text)) => {
+            // The user's own code's messages, from a build of the untouched sources.
+            let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
+                Ok(Some(text)) => text,
+                Ok(None) => format!(
+                    "(the untouched sources build: the schema's rewriting broke them, a bug of \
+                     cargo-mutfuzz; please report it with this message)\n{schema_text}"
+                ),
+                Err(_) if interrupt::interrupted() => return Ok(None),
+                Err(e) => {
+                    format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
+                }
+            };
+            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+            results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
+            return Ok(Some(exit_code::BASELINE_FAILED));
+        }
+        Err(BuildFailure::Internal(e)) => return Err(e),
+    };
+    results.rounds = build.rounds.clone();
+    results.viability_cached = build.cached;
+    console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));
+    for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
+        if let Some(reason) = build.unviable.get(&m.id) {
+            *o = Some(fixed(m, Outcome::Unviable, Some(reason.clone())));
+        }
+    }
+    if !args.no_lint_check {
+        lint_verdicts(ws, &scratch, discovery, &flags, console, results)?;
+    }
+    let mut binaries = build.binaries.clone();
+    if args.no_doctests {
+        console.message("note: doctests are not run (--no-doctests)");
+    } else {
+        for p in ws.packages.iter().filter(|p| p.lib_name.is_some()) {
+            binaries.push(cargo_build::doctests(ws, &scratch, &flags, &p.name));
+        }
+    }
+
+    let mut cases = baseline::list_tests(&binaries, &args.test_args)?;
+    // Doctests compiled into the schema build are not run through rustdoc again.
+    let compiled = format!("test {}", doctest_target::TARGET);
+    if binaries.iter().any(|b| b.target == compiled) {
+        cases.retain(|c| !binaries[c.binary].is_doctests() || !doctests.iter().any(|t| t.covers(&c.name)));
+    }
+    let baseline_start = Instant::now();
+    console.start(cases.len() as u64, "baseline");
+    let max_id = discovery.mutants.last().map_or(0, |m| m.id) as usize;
+    let records = baseline::record(
+        &binaries,
+        &cases,
+        max_id + 1,
+        &scratch.layout.baseline(),
+        baseline::Runs { timeout: baseline_timeout, jobs, sandbox: &sandbox, caps: &limits.caps },
+        console,
+    );
+    console.finish();
+    if interrupt::interrupted() {
+        return Ok(None);
+    }
+    let baseline_time = baseline_start.elapsed();
+    let records: Vec<TestRecord> = match records? {
+        Ok(r) => r,
+        Err(f) => {
+            let (what, hint) = if f.exit == Exit::TimedOut {
+                (
+                    format!("did not finish within {}", duration(baseline_timeout)),
+                    " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)",
+                )
+            } else if let Exit::TooMuchOutput(_) = f.exit {
+                (
+                    format!("fails ({})", f.exit),
+                    " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)",
+                )
+            } else if matches!(f.exit, Exit::Signal(_)) && limits.caps.memory.is_some() {
+                (
+                    format!("fails ({})", f.exit),
+                    " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)",
+                )
+            } else {
+                (format!("fails ({})", f.exit), "")
+            };
+            let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
+            // A doctest compiled into our test target is named where the user wrote it.
+            let test = doctests
+                .iter()
+                .flat_map(|t| &t.entries)
+                .find(|e| doctest && f.test.starts_with(&format!("{} (", e.test_name())))
+                .map_or(format!("test {}", f.test), |e| {
+                    format!("the doctest at {}:{}", e.file, e.fence_line)
+                });
+            let no_doctests = if doctest { "; to leave doctests out, run with --no-doctests" } else { "" };
+            // A test that passes outside the sandbox writes where it may not, or uses the
+            // network: say so, and how to allow it.
+            let dir = scratch.layout.baseline().join("unsandboxed");
+            let passes_unsandboxed = sandbox.is_on()
+                && f.exit != Exit::TimedOut
+                && std::fs::create_dir_all(&dir).is_ok()
+                && matches!(
+                    baseline::record_one(
+                        &binaries,
+                        &cases[f.case],
+                        f.case,
+                        max_id + 1,
+                        &dir,
+                        baseline_timeout,
+                        &Sandbox::off(),
+                        &limits.caps
+                    ),
+                    Ok(Ok(_))
+                );
+            if passes_unsandboxed {
+                eprintln!(
+                    "error: {test} fails in the sandbox but passes without it: it writes outside \
+                     target/mutfuzz/ or opens a network connection. Grant what it needs in \
+                     mutfuzz.toml (`sandbox_writable = [\"DIR\"]`, `sandbox_network = true`) or run \
+                     with --no-sandbox:\n{}",
+                    f.output
+                );
+            } else {
+                eprintln!(
+                    "error: {test} {what} without any mutant{hint}; mutation testing needs a passing \
+                     suite{no_doctests}:\n{}",
+                    f.output
+                );
+            }
+            let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
+            (summary.binaries, summary.tests, summary.seconds) =
+                (binaries.len(), cases.len(), baseline_time.as_secs_f64());
+            results.baseline = Some(summary);
+            return Ok(Some(exit_code::BASELINE_FAILED));
+        }
+    };
+    results.baseline = Some(BaselineSummary {
+        binaries: binaries.len(),
+        tests: cases.len(),
+        seconds: baseline_time.as_secs_f64(),
+        failure: None,
+    });
+    console.message(&format!("Baseline: {} tests passed in {}", cases.len(), duration(baseline_time)));
+
+    // Which tests execute each site.
+    let mut covering: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (t, rec) in records.iter().enumerate() {
+        for &site in &rec.seen.hits {
+            covering.entry(site).or_default().push(t);
+        }
+    }
+    let mut to_run = Vec::new();
+    for (i, m) in discovery.mutants.iter().enumerate() {
+        if results.outcomes[i].is_some() || !results.selection.selected(i) {
+            continue;
+        }
+        match covering.get(&m.site) {
+            Some(tests) => to_run.push((i, tests.clone())),
+            None => results.outcomes[i] = Some(fixed(m, Outcome::NotCovered, None)),
+        }
+    }
+    // Listed like missed mutants: each is a gap in the tests.
+    for o in results.outcomes.iter().flatten().filter(|o| o.outcome == Outcome::NotCovered) {
+        console.message(&format!("NOT-COVERED {}", o.mutant.name()));
+    }
+    let lab = Lab {
+        sandbox: &sandbox,
+        binaries: &binaries,
+        cases: &cases,
+        records: &records,
+        limits,
+        log_dir: &results.out.log_dir(),
+    };
+    console.start(to_run.len() as u64, "mutants");
+    let runs: Vec<_> = to_run.iter().map(|(i, tests)| (&discovery.mutants[*i], tests.clone())).collect();
+    let ran = lab.run(&runs, jobs, console);
+    console.finish();
+    for ((i, _), r) in to_run.iter().zip(ran?) {
+        results.outcomes[*i] = r;
+    }
+    if args.no_lint_check {
+        mark_lint_risks(ws, console, &mut results.outcomes);
+    }
+    Ok(None)
+}
+
+/// The outcome of a mutant that is decided without running it.
+fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome {
+    MutantOutcome {
+        mutant: m.clone(),
+        outcome,
+        tests_run: 0,
+        failing_tests: Vec::new(),
+        seconds: 0.0,
+        detail,
+        lint_risk: None,
+    }
+}
+
+/// The lints that package `p`'s crate roots (or `RUSTFLAGS`) deny and code a mutant
+/// deletes can trigger, each named once.
+fn denied_lints(p: &crate::workspace::Package) -> Vec<String> {
+    let mut denied: Vec<String> = Vec::new();
+    for lint in p.spec.crate_roots.iter().flat_map(|r| lints::denied_in(&r.path)) {
+        if !denied.contains(&lint) {
+            denied.push(lint);
+        }
+    }
+    if lints::rustflags_deny_warnings(&std::env::var("RUSTFLAGS").unwrap_or_default()) {
+        denied.push("warnings (RUSTFLAGS)".to_owned());
+    }
+    denied
+}
+
+/// Check each viable mutant that deletes code, in a package denying a lint such code can
+/// trigger (see [`crate::lints`]), alone with [`lint_check`]: those a lint rejects are
+/// unviable and never run. Then the schema text is written back for the runs.
+fn lint_verdicts(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    console: &mut Console,
+    results: &mut Results<'_>,
+) -> Result<()> {
+    let mut checked = false;
+    for p in &ws.packages {
+        let denied = denied_lints(p);
+        let at_risk: Vec<&Mutant> = discovery
+            .mutants
+            .iter()
+            .zip(&results.outcomes)
+            .enumerate()
+            .filter(|(i, (m, o))| {
+                results.selection.selected(*i)
+                    && o.is_none()
+                    && m.package == p.name
+                    && lints::deletes_code(m.operator)
+            })
+            .map(|(_, (m, _))| m)
+            .collect();
+        if denied.is_empty() || at_risk.is_empty() {
+            continue;
+        }
+        checked = true;
+        let unviable = lint_check::check(scratch, discovery, flags, &p.name, &at_risk, console)?;
+        console.message(&format!(
+            "Lint check: {} mutants of {} that delete code, each checked alone (the crate denies \
+             {}): {} unviable",
+            at_risk.len(),
+            p.name,
+            denied.join(", "),
+            unviable.len()
+        ));
+        for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
+            if let Some(message) = unviable.get(&m.id) {
+                *o = Some(fixed(m, Outcome::Unviable, Some(message.clone())));
+            }
+        }
+    }
+    if checked {
+        // The same text the schema build compiled; only doctests run through rustdoc
+        // rebuild the library (its files are newer).
+        let viable: Vec<bool> = results.outcomes.iter().map(|o| o.is_none()).collect();
+        let ids: HashMap<u32, bool> = discovery.mutants.iter().map(|m| m.id).zip(viable).collect();
+        schema_build::write_schema(scratch, discovery, &|id| ids.get(&id).copied().unwrap_or(false))?;
+    }
+    Ok(())
+}
+
+/// With `--no-lint-check`: mark each mutant that ran and deletes code, in a package
+/// denying a lint such code can trigger, `lint_risk`.
+fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<MutantOutcome>]) {
+    for p in &ws.packages {
+        let denied = denied_lints(p);
+        if denied.is_empty() {
+            continue;
+        }
+        let mut marked = 0;
+        for o in outcomes.iter_mut().flatten() {
+            if o.mutant.package == p.name
+                && o.outcome != Outcome::Unviable
+                && lints::deletes_code(o.mutant.operator)
+            {
+                o.lint_risk =
+                    Some(format!("a real build may reject it: the crate denies {}", denied.join(", ")));
+                marked += 1;
+            }
+        }
+        if marked > 0 {
+            console.message(&format!(
+                "note: {marked} mutants of {} delete code in a crate that denies {}; not checked \
+                 (--no-lint-check): a rebuild per mutant may find them unviable (`lint_risk` in outcomes.json)",
+                p.name,
+                denied.join(", ")
+            ));
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! `cargo mutfuzz tmin`: build the harness and shrink one input with it: keeping the
+//! original's panic when it panics on the input (the harness's `tmin`), else keeping every
+//! viable mutant it kills (the harness's `shrink --catalog`); writes `<input>.min`.
+
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use anyhow::{Context, Result, anyhow};
+use mutfuzz_contract::{EXIT_NOT_KEPT, Kept, ShrinkLine, read_line_capped};
+
+use crate::exit_code;
+use crate::harness::{self, Built};
+use crate::options::TminArgs;
+
+/// Longest stdout line read from the harness at once (the target's own prints share it).
+const MAX_LINE: usize = 1 << 20;
+
+/// Run the command; returns the exit code.
+pub fn run(args: &TminArgs) -> Result<i32> {
+    if !args.input.is_file() {
+        return Err(exit_code::usage(anyhow!(
+            "no input file at {}: pass a file from the corpus or from failures/",
+            args.input.display()
+        )));
+    }
+    let input = std::path::absolute(&args.input)?;
+    let out = match &args.out {
+        Some(out) => std::path::absolute(out)?,
+        None => min_path(&input),
+    };
+    let built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
+    // The harness writes only under target/mutfuzz/ (the sandbox): a scratch file there,
+    // copied out once it is complete.
+    let tmp_dir = built.layout.tmp();
+    std::fs::create_dir_all(&tmp_dir).with_context(|| format!("failed to create {}", tmp_dir.display()))?;
+    let scratch = tmp_dir.join(format!("tmin-{}.out", std::process::id()));
+    let mut budget: Vec<String> = Vec::new();
+    if let Some(n) = args.max_runs {
+        budget.extend(["--max-runs".into(), n.to_string()]);
+    }
+    if let Some(t) = args.time {
+        budget.extend(["--time".into(), t.to_string()]);
+    }
+    let common = |command: &str| -> Vec<String> {
+        let mut words = vec![command.to_owned(), args.target.clone(), input.display().to_string()];
+        words.extend(["--out".into(), scratch.display().to_string()]);
+        words.extend(budget.iter().cloned());
+        words
+    };
+    eprintln!("Shrinking {} (the original's panic, if it panics on it)", input.display());
+    // Its refusal of an input the original does not panic on is expected: kept quiet.
+    let (mut code, mut line) = shrink_with(&built, &common("tmin"), true)?;
+    if code == EXIT_NOT_KEPT {
+        eprintln!("The original does not panic on it: shrinking it while it keeps its kills");
+        let mut words = common("shrink");
+        words.extend(["--catalog".into(), built.state.viable().display().to_string()]);
+        // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
+        words.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string()]);
+        (code, line) = shrink_with(&built, &words, false)?;
+        if code == EXIT_NOT_KEPT {
+            return Err(exit_code::usage(anyhow!(
+                "{} kills no viable mutant and the original does not panic on it: nothing to keep",
+                input.display()
+            )));
+        }
+    }
+    let Some(line) = line.filter(|_| code == 0) else {
+        return Err(anyhow!("the harness's shrink ended with exit code {code}, without a result"));
+    };
+    std::fs::copy(&scratch, &out)
+        .with_context(|| format!("failed to write {} (from {})", out.display(), scratch.display()))?;
+    let _ = std::fs::remove_file(&scratch);
+    eprintln!("{}", describe(&line, &built));
+    eprintln!("Wrote {}", out.display());
+    Ok(exit_code::SUCCESS)
+}
+
+/// `<input>.min` beside the input.
+fn min_path(input: &Path) -> PathBuf {
+    let mut name = input.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".min");
+    input.with_file_name(name)
+}
+
+/// Runs the harness with `words` in the sandbox: its exit code and its result line. Its
+/// stderr is passed on, unless `quiet_refusal` and it refused the input ([`EXIT_NOT_KEPT`]).
+fn shrink_with(built: &Built, words: &[String], quiet_refusal: bool) -> Result<(i32, Option<ShrinkLine>)> {
+    let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_ref()).collect();
+    let mut cmd = built.sandboxed_command(&os, &[])?;
+    built.caps.limit_memory(&mut cmd);
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
+    // Read on its own thread: a full stderr pipe must not stall the harness.
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let errors = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut text);
+        text
+    });
+    let mut reader = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut buf = Vec::new();
+    let mut line = None;
+    while read_line_capped(&mut reader, &mut buf, MAX_LINE).is_some() {
+        if let Some(parsed) = ShrinkLine::parse(&String::from_utf8_lossy(&buf)) {
+            line = Some(parsed);
+        }
+    }
+    let status = child.wait().context("failed to wait for the harness")?;
+    let errors = errors.join().unwrap_or_default();
+    if !(quiet_refusal && status.code() == Some(EXIT_NOT_KEPT)) {
+        eprint!("{}", String::from_utf8_lossy(&errors));
+    }
+    match status.code() {
+        Some(code) => Ok((code, line)),
+        None => Err(anyhow!("the harness died while shrinking: {status}")),
+    }
+}
+
+/// The result for the user: sizes, runs, and what was kept (each mutant described).
+fn describe(line: &ShrinkLine, built: &Built) -> String {
+    let head = format!("Shrunk {} → {} bytes in {} runs", line.before, line.after, line.runs);
+    match &line.kept {
+        Kept::Panic(message) => format!("{head}; the original still panics: {message}"),
+        Kept::Kills(ids) => {
+            let mut text = format!("{head}; still kills {} mutant(s):", ids.len());
+            for id in ids {
+                match built.discovery.mutants.iter().find(|m| m.id == *id) {
+                    Some(m) => text.push_str(&format!("\n  {id}: {}", m.description)),
+                    None => text.push_str(&format!("\n  {id}")),
+                }
+            }
+            text
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_output_is_the_input_name_with_min_appended() {
+        assert_eq!(min_path(Path::new("/c/corpus/0af3")), PathBuf::from("/c/corpus/0af3.min"));
+        assert_eq!(min_path(Path::new("/f/crash.bin")), PathBuf::from("/f/crash.bin.min"));
+    }
+}

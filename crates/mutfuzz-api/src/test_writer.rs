@@ -1,0 +1,805 @@
+//! A kept input of a generated target written as a `#[test]` a person would commit: the
+//! input as Rust source (literals, constructor calls, the method sequence), the call,
+//! and an assertion on the recorded result — by value where the result is a plain value,
+//! else on its `Debug` text — or `#[should_panic(expected = …)]`.
+
+use std::collections::BTreeSet;
+
+use crate::plan::{Arg, Buildable, Call, CtorKind, Output, Plan, snake};
+use crate::render::{Generated, TargetKind, method_variants};
+use crate::ty::Ty;
+
+/// A generated value, as the harness reports it (see `mutfuzz::Reflect`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// An integer: its digits (with sign) and type name.
+    Int(String, String),
+    /// A float and its type name.
+    Float(f64, String),
+    Bool(bool),
+    Char(char),
+    Str(String),
+    /// `Vec`, `VecDeque`, sets: the elements.
+    Seq(Vec<Value>),
+    /// Maps: the entries.
+    Map(Vec<(Value, Value)>),
+    Tuple(Vec<Value>),
+    Array(Vec<Value>),
+    Option(Option<Box<Value>>),
+    /// A variant of a generated enum (`MakeX`, `XCall`): its name and fields in order.
+    Variant(String, Vec<Value>),
+    Unit,
+    /// Anything else, as `Debug` text: not written as source.
+    Opaque(String),
+}
+
+/// One kept input to write.
+pub struct Kept<'a> {
+    pub target: &'a str,
+    pub value: &'a Value,
+    /// How the original ended: the output's `Debug` text, or `panic: <message>`.
+    pub ending: &'a str,
+    /// One line per mutant it kills, for the comment above it.
+    pub kills: &'a [String],
+}
+
+/// One written test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestFn {
+    pub name: String,
+    pub text: String,
+}
+
+/// Writes `kept` as a test; an error says why it cannot be written.
+pub fn write(
+    plan: &Plan,
+    module: &Generated,
+    kept: &Kept<'_>,
+    taken: &mut BTreeSet<String>,
+) -> Result<TestFn, String> {
+    let kind =
+        module.kind_of(kept.target).ok_or_else(|| format!("`{}` is not a generated target", kept.target))?;
+    let panic = kept.ending.strip_prefix("panic: ");
+    let w = Writer { plan };
+    let (base, body) = match kind {
+        TargetKind::Call(i) => {
+            let call = &plan.calls[i];
+            let args = params(kept.value, call.args.len())?;
+            let (name, body) = (test_name(&call.function.path), w.single(call, &args, kept.ending, panic)?);
+            (name, body)
+        }
+        TargetKind::Constructor(t, c) => {
+            let ty = &plan.types[t];
+            let ctor = &ty.constructors[c];
+            let args = params(kept.value, ctor.args.len())?;
+            let (callee, args) = match &ctor.kind {
+                CtorKind::FromStr => (format!("str::parse::<{}>", ty.path), args),
+                CtorKind::Function { path, .. } => (path.clone(), args),
+                _ => return Err("not a fallible constructor".into()),
+            };
+            let rendered: Vec<String> = ctor
+                .args
+                .iter()
+                .zip(args)
+                .map(|(a, v)| w.arg(a, v, None, matches!(ctor.kind, CtorKind::FromStr)))
+                .collect::<Result<_, _>>()?;
+            let call = format!("{callee}({})", rendered.join(", "));
+            let body = w.expect_debug(&call, kept.ending, panic)?;
+            (format!("{}_{}", snake(&ty.name), snake(&ctor.variant)), body)
+        }
+        TargetKind::Calls(t) => w.sequence(&plan.types[t], kept.value, kept.ending, panic)?,
+        TargetKind::Make(t) => {
+            let ty = &plan.types[t];
+            let made = w.make(ty, kept.value)?;
+            let call = if ty.display { format!("{made}.to_string()") } else { made };
+            let body = if ty.display {
+                w.expect_value(&call, kept.ending, panic, true)?
+            } else {
+                w.expect_debug(&call, kept.ending, panic)?
+            };
+            (format!("make_{}", snake(&ty.name)), body)
+        }
+    };
+    let mut name = base.clone();
+    let mut n = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    let mut text = String::new();
+    for k in kept.kills {
+        text.push_str(&format!("// Kills {k}\n"));
+    }
+    text.push_str("#[test]\n");
+    if let Some(message) = panic {
+        text.push_str(&format!("#[should_panic(expected = {message:?})]\n"));
+    }
+    text.push_str(&format!("fn {name}() {{\n"));
+    for line in body {
+        text.push_str(&format!("    {line}\n"));
+    }
+    text.push_str("}\n");
+    Ok(TestFn { name, text })
+}
+
+/// The whole test file.
+pub fn file(package: &str, tests: &[TestFn]) -> String {
+    let mut out = format!(
+        "//! Tests written by `cargo mutfuzz amplify` for `{package}`: each one kills mutants the\n\
+         //! rest of the suite missed (listed above it), and passes on the code as it is.\n"
+    );
+    for t in tests {
+        out.push('\n');
+        out.push_str(&t.text);
+    }
+    out
+}
+
+/// `k::text::first_word` → `first_word`.
+fn test_name(path: &str) -> String {
+    let parts: Vec<&str> = path.split("::").skip(1).collect();
+    match parts.as_slice() {
+        [.., ty, f] if ty.chars().next().is_some_and(char::is_uppercase) => format!("{}_{}", snake(ty), f),
+        [.., f] => (*f).to_owned(),
+        [] => "generated".to_owned(),
+    }
+}
+
+/// The values of `n` parameters: the tuple's elements, or the one value.
+fn params(value: &Value, n: usize) -> Result<Vec<&Value>, String> {
+    match (n, value) {
+        (0, _) => Ok(Vec::new()),
+        (1, v) => Ok(vec![v]),
+        (_, Value::Tuple(items)) if items.len() == n => Ok(items.iter().collect()),
+        _ => Err("the input does not have the target's shape".into()),
+    }
+}
+
+struct Writer<'a> {
+    plan: &'a Plan,
+}
+
+impl Writer<'_> {
+    /// A single call's test body.
+    fn single(
+        &self,
+        call: &Call,
+        args: &[&Value],
+        ending: &str,
+        panic: Option<&str>,
+    ) -> Result<Vec<String>, String> {
+        let mut lines = Vec::new();
+        let mut rendered = Vec::new();
+        let mut mutated = Vec::new();
+        for ((a, v), (_, ty)) in call.args.iter().zip(args).zip(&call.function.params) {
+            if a.mutated {
+                let own = self.owned(a, v)?;
+                lines.push(format!("let mut {} = {own};", a.name));
+                rendered.push(format!("&mut {}", a.name));
+                mutated.push(a.name.clone());
+            } else {
+                rendered.push(self.arg(a, v, Some(ty), false)?);
+            }
+        }
+        let call_text = format!("{}({})", call.function.path, rendered.join(", "));
+        if panic.is_some() {
+            lines.push(format!("{call_text};"));
+            return Ok(lines);
+        }
+        if !mutated.is_empty() {
+            let parts = split_tuple(ending, mutated.len() + usize::from(call.output != Output::Unit));
+            let mut parts =
+                parts.ok_or("the recorded result does not split into the call's parts")?.into_iter();
+            if call.output != Output::Unit {
+                let first = parts.next().unwrap_or_default();
+                lines.extend(self.expect_output(
+                    &call_text,
+                    &call.output,
+                    call.function.output.as_ref(),
+                    &first,
+                )?);
+            } else {
+                lines.push(format!("{call_text};"));
+            }
+            for (name, text) in mutated.iter().zip(parts) {
+                lines.push(assert_value(name, &text));
+            }
+            return Ok(lines);
+        }
+        lines.extend(self.expect_output(&call_text, &call.output, call.function.output.as_ref(), ending)?);
+        Ok(lines)
+    }
+
+    /// Assertions on one call's result as the target rendered it.
+    fn expect_output(
+        &self,
+        call: &str,
+        output: &Output,
+        ty: Option<&Ty>,
+        ending: &str,
+    ) -> Result<Vec<String>, String> {
+        Ok(match output {
+            Output::Unit => vec![format!("{call};")],
+            Output::Value(_) if ty.is_some_and(plain) && literal(ending) => vec![assert_value(call, ending)],
+            Output::Value(_) => vec![assert_debug(call, ending)],
+            Output::Sorted(_) | Output::Debug { sorted: true } => {
+                return Err("the result holds a hash container".into());
+            }
+            Output::Debug { sorted: false } => vec![assert_debug(call, &unquote(ending)?)],
+            Output::Display => vec![format!("assert_eq!({call}.to_string(), {ending});")],
+        })
+    }
+
+    fn expect_debug(&self, call: &str, ending: &str, panic: Option<&str>) -> Result<Vec<String>, String> {
+        if panic.is_some() {
+            return Ok(vec![format!("{call};")]);
+        }
+        Ok(vec![assert_debug(call, &unquote(ending)?)])
+    }
+
+    fn expect_value(
+        &self,
+        call: &str,
+        ending: &str,
+        panic: Option<&str>,
+        _string: bool,
+    ) -> Result<Vec<String>, String> {
+        if panic.is_some() {
+            return Ok(vec![format!("{call};")]);
+        }
+        Ok(vec![format!("assert_eq!({call}, {ending});")])
+    }
+
+    /// A call sequence's test: the value built, each call with its result, the last state.
+    fn sequence(
+        &self,
+        t: &Buildable,
+        value: &Value,
+        ending: &str,
+        panic: Option<&str>,
+    ) -> Result<(String, Vec<String>), String> {
+        let Value::Tuple(parts) = value else {
+            return Err("the input does not have the target's shape".into());
+        };
+        let [make, Value::Seq(calls)] = parts.as_slice() else {
+            return Err("the input does not have the target's shape".into());
+        };
+        let binding = snake(&t.name);
+        let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
+        let mut lines = Vec::new();
+        let mutates = calls.iter().any(|c| {
+            self.method_of(t, c).is_some_and(|m| m.function.receiver == Some(crate::scan::Receiver::RefMut))
+        });
+        lines.push(format!("let {}{binding} = {};", if mutates { "mut " } else { "" }, self.make(t, make)?));
+        let mut names = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            let m = self.method_of(t, c).ok_or("a call names no method")?;
+            let Value::Variant(_, fields) = c else { return Err("a call is not a variant".into()) };
+            names.push(m.function.name.trim_start_matches("r#").to_owned());
+            let receiver = match m.function.receiver {
+                Some(crate::scan::Receiver::Value) => format!("{binding}.clone()"),
+                _ => binding.clone(),
+            };
+            let args: Vec<String> = m
+                .args
+                .iter()
+                .zip(fields)
+                .zip(&m.function.params)
+                .map(|((a, v), (_, ty))| self.arg(a, v, Some(ty), false))
+                .collect::<Result<_, _>>()?;
+            let call = format!("{receiver}.{}({})", m.function.name, args.join(", "));
+            match results.get(i) {
+                None => lines.push(format!("{call};")),
+                Some(text) => lines.extend(self.sequence_step(&call, m, text)?),
+            }
+        }
+        let mut rest = results.iter().skip(calls.len());
+        if panic.is_none() {
+            if t.debug {
+                let text = rest.next().ok_or("the recorded result is shorter than the calls")?;
+                lines.push(assert_debug(&binding, text));
+            }
+            if t.display {
+                let text = rest.next().ok_or("the recorded result is shorter than the calls")?;
+                lines.push(format!("assert_eq!({binding}.to_string(), {text:?});"));
+            }
+        }
+        names.truncate(3);
+        let name = if names.is_empty() { binding.clone() } else { format!("{binding}_{}", names.join("_")) };
+        Ok((name, lines))
+    }
+
+    /// One step of a sequence, its result as the sequence rendered it (a `String`).
+    fn sequence_step(&self, call: &str, m: &Call, text: &str) -> Result<Vec<String>, String> {
+        Ok(match &m.output {
+            Output::Unit => vec![format!("{call};")],
+            Output::Display => vec![format!("assert_eq!({call}.to_string(), {text:?});")],
+            Output::Sorted(_) | Output::Debug { sorted: true } => {
+                return Err("a result holds a hash container".into());
+            }
+            _ if m.function.output.as_ref().is_some_and(plain) && literal(text) => {
+                vec![assert_value(call, text)]
+            }
+            _ => vec![assert_debug(call, text)],
+        })
+    }
+
+    fn method_of<'b>(&self, t: &'b Buildable, call: &Value) -> Option<&'b Call> {
+        let Value::Variant(name, _) = call else { return None };
+        let variants = method_variants(&t.methods);
+        variants.iter().position(|v| v == name).map(|i| &t.methods[i])
+    }
+
+    /// The expression that builds `t` the way the `Make…` variant in `value` does.
+    fn make(&self, t: &Buildable, value: &Value) -> Result<String, String> {
+        let Value::Variant(variant, fields) = value else {
+            return Err("a constructor is not a variant".into());
+        };
+        let c = t.constructors.iter().find(|c| &c.variant == variant).ok_or("an unknown constructor")?;
+        let args: Vec<String> = c
+            .args
+            .iter()
+            .zip(fields)
+            .map(|(a, v)| self.owned_or_arg(a, v, &c.kind))
+            .collect::<Result<_, _>>()?;
+        Ok(match &c.kind {
+            CtorKind::Function { path, fallible } => {
+                format!("{path}({}){}", args.join(", "), if *fallible { ".unwrap()" } else { "" })
+            }
+            CtorKind::Default => format!("{}::default()", t.path),
+            CtorKind::FromStr => format!("{}.parse::<{}>().unwrap()", args[0], t.path),
+            CtorKind::From => format!("{}::from({})", t.path, args[0]),
+            CtorKind::TryFrom => format!("{}::try_from({}).unwrap()", t.path, args[0]),
+            CtorKind::Literal => {
+                let fields: Vec<String> = c.args.iter().zip(&args).map(|(a, v)| field(&a.name, v)).collect();
+                format!("{} {{ {} }}", t.path, fields.join(", "))
+            }
+            CtorKind::Variant { name, named: true } => {
+                let fields: Vec<String> = c.args.iter().zip(&args).map(|(a, v)| field(&a.name, v)).collect();
+                format!("{}::{name} {{ {} }}", t.path, fields.join(", "))
+            }
+            CtorKind::Variant { name, named: false } if args.is_empty() => format!("{}::{name}", t.path),
+            CtorKind::Variant { name, named: false } => format!("{}::{name}({})", t.path, args.join(", ")),
+        })
+    }
+
+    fn owned_or_arg(&self, a: &Arg, v: &Value, kind: &CtorKind) -> Result<String, String> {
+        match kind {
+            CtorKind::FromStr => self.arg(a, v, None, true),
+            CtorKind::Function { .. } => self.arg(a, v, None, false),
+            _ => self.owned(a, v),
+        }
+    }
+
+    /// The argument expression: the generated value written so that it means what the
+    /// harness's `expr` did with it.
+    fn arg(&self, a: &Arg, v: &Value, param: Option<&Ty>, str_literal: bool) -> Result<String, String> {
+        let name = a.name.as_str();
+        let expr = a.expr.as_str();
+        if a.convert.is_none() {
+            if let Value::Str(s) = v {
+                let lit = format!("{s:?}");
+                if str_literal || expr == format!("&{name}") {
+                    return Ok(lit);
+                }
+                if expr == format!("{name}.chars()") || expr == format!("{name}.into()") {
+                    return Ok(format!("{lit}{}", &expr[name.len()..]));
+                }
+            }
+            if expr == format!("{name}.as_deref()") {
+                return Ok(match v {
+                    Value::Option(None) => "None".into(),
+                    Value::Option(Some(s)) => format!("Some({})", self.arg(a, s, None, true)?),
+                    _ => return Err("an unexpected value".into()),
+                });
+            }
+            if expr == format!("&{name}")
+                && param
+                    .is_some_and(|p| matches!(p, Ty::Ref { inner, .. } if matches!(**inner, Ty::Slice(_))))
+            {
+                if let Value::Seq(items) = v {
+                    let items: Vec<String> =
+                        items.iter().map(|i| self.literal(i, &a.gen_ty)).collect::<Result<_, _>>()?;
+                    return Ok(format!("&[{}]", items.join(", ")));
+                }
+            }
+        }
+        let own = self.owned(a, v)?;
+        Ok(replace_word(expr, name, &own))
+    }
+
+    /// The owned value the harness passed (after building crate types).
+    fn owned(&self, a: &Arg, v: &Value) -> Result<String, String> {
+        if a.convert.is_some() {
+            // `Make…` values, or a `Vec`/`Option` of them.
+            let make_name =
+                a.gen_ty.trim_start_matches("Vec<").trim_start_matches("Option<").trim_end_matches('>');
+            let ty = self.buildable(make_name).ok_or("an unknown built type")?;
+            return match v {
+                Value::Seq(items) => {
+                    let items: Vec<String> =
+                        items.iter().map(|i| self.make(ty, i)).collect::<Result<_, _>>()?;
+                    Ok(format!("vec![{}]", items.join(", ")))
+                }
+                Value::Option(None) => Ok("None".into()),
+                Value::Option(Some(i)) => Ok(format!("Some({})", self.make(ty, i)?)),
+                other => self.make(ty, other),
+            };
+        }
+        self.literal(v, &a.gen_ty)
+    }
+
+    fn buildable(&self, make: &str) -> Option<&Buildable> {
+        let name = make.strip_prefix("Make")?;
+        self.plan.types.iter().find(|t| t.name == name)
+    }
+
+    /// A plain generated value as a Rust expression of type `ty` (as the harness wrote it).
+    fn literal(&self, v: &Value, ty: &str) -> Result<String, String> {
+        let inner = |ty: &str| -> String {
+            let open = ty.find('<').map_or(ty.len(), |i| i + 1);
+            ty[open..ty.len().saturating_sub(usize::from(ty.ends_with('>')))].to_owned()
+        };
+        Ok(match v {
+            Value::Int(digits, t) => int_literal(digits, t),
+            Value::Float(f, t) => float_literal(*f, t),
+            Value::Bool(b) => b.to_string(),
+            Value::Char(c) => format!("{c:?}"),
+            Value::Str(s) => format!("{s:?}.to_owned()"),
+            Value::Unit => "()".into(),
+            Value::Seq(items) => {
+                let e = inner(ty);
+                let items: Vec<String> =
+                    items.iter().map(|i| self.literal(i, &e)).collect::<Result<_, _>>()?;
+                if ty.starts_with("Vec<") || !ty.contains('<') {
+                    format!("vec![{}]", items.join(", "))
+                } else {
+                    format!("{}::from([{}])", ty.split('<').next().unwrap_or(ty), items.join(", "))
+                }
+            }
+            Value::Array(items) => {
+                let e = ty.trim_start_matches('[').split(';').next().unwrap_or("").trim().to_owned();
+                let items: Vec<String> =
+                    items.iter().map(|i| self.literal(i, &e)).collect::<Result<_, _>>()?;
+                format!("[{}]", items.join(", "))
+            }
+            Value::Option(None) => "None".into(),
+            Value::Option(Some(i)) => format!("Some({})", self.literal(i, &inner(ty))?),
+            Value::Tuple(items) => {
+                let types = split_types(ty.trim_start_matches('(').trim_end_matches(')'));
+                let items: Vec<String> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| self.literal(v, types.get(i).map_or("", String::as_str)))
+                    .collect::<Result<_, _>>()?;
+                if items.len() == 1 { format!("({},)", items[0]) } else { format!("({})", items.join(", ")) }
+            }
+            Value::Map(entries) => {
+                let types = split_types(&inner(ty));
+                let (k, val) =
+                    (types.first().cloned().unwrap_or_default(), types.get(1).cloned().unwrap_or_default());
+                let items: Vec<String> = entries
+                    .iter()
+                    .map(|(a, b)| Ok(format!("({}, {})", self.literal(a, &k)?, self.literal(b, &val)?)))
+                    .collect::<Result<_, String>>()?;
+                format!("{}::from([{}])", ty.split('<').next().unwrap_or(ty), items.join(", "))
+            }
+            Value::Variant(..) => return Err("a built value where a plain one was expected".into()),
+            Value::Opaque(text) => return Err(format!("a value with no source form ({text})")),
+        })
+    }
+}
+
+fn field(name: &str, value: &str) -> String {
+    if name == value { name.to_owned() } else { format!("{name}: {value}") }
+}
+
+/// Whether a result of type `ty` compares by value with the literal its `Debug` text is:
+/// primitives, strings, and `Option`s and `Vec`s of them.
+fn plain(ty: &Ty) -> bool {
+    match ty {
+        Ty::Ref { inner, .. } => matches!(inner.plain_name(), Some("str")) || plain(inner),
+        Ty::Path { .. } => match (ty.name(), ty.args()) {
+            (Some(n), []) => {
+                matches!(n, "bool" | "char" | "String" | "str" | "f32" | "f64")
+                    || matches!(
+                        n,
+                        "u8" | "u16"
+                            | "u32"
+                            | "u64"
+                            | "u128"
+                            | "usize"
+                            | "i8"
+                            | "i16"
+                            | "i32"
+                            | "i64"
+                            | "i128"
+                            | "isize"
+                    )
+            }
+            (Some("Option"), [a]) => !matches!(a, Ty::Ref { .. }) && plain(a) && a.name() != Some("Vec"),
+            (Some("Vec"), [a]) => a.args().is_empty() && plain(a) && !matches!(a, Ty::Ref { .. }),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `Debug` text reads back as the same value in Rust source.
+fn literal(text: &str) -> bool {
+    !text.contains("NaN") && !text.contains("inf") && syn::parse_str::<syn::Expr>(text).is_ok()
+}
+
+fn assert_value(expr: &str, text: &str) -> String {
+    match text {
+        "true" => format!("assert!({expr});"),
+        "false" => format!("assert!(!{expr});"),
+        _ => format!("assert_eq!({expr}, {text});"),
+    }
+}
+
+fn assert_debug(expr: &str, text: &str) -> String {
+    let simple = expr.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if simple {
+        format!("assert_eq!(format!(\"{{{expr}:?}}\"), {text:?});")
+    } else {
+        format!("assert_eq!(format!(\"{{:?}}\", {expr}), {text:?});")
+    }
+}
+
+/// The string a `Debug`-rendered `String` holds.
+fn unquote(text: &str) -> Result<String, String> {
+    syn::parse_str::<syn::LitStr>(text)
+        .map(|l| l.value())
+        .map_err(|_| format!("not a rendered string: {text}"))
+}
+
+/// The strings of a `Debug`-rendered `Vec<String>`.
+fn string_list(text: &str) -> Result<Vec<String>, String> {
+    let array: syn::ExprArray = syn::parse_str(text).map_err(|_| format!("not a rendered list: {text}"))?;
+    array
+        .elems
+        .iter()
+        .map(|e| match e {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Ok(s.value()),
+            _ => Err("not a list of strings".to_owned()),
+        })
+        .collect()
+}
+
+/// The top-level parts of `Debug` text of a tuple `(a, b)` (or the text, for one part).
+fn split_tuple(text: &str, n: usize) -> Option<Vec<String>> {
+    if n == 1 {
+        return Some(vec![text.to_owned()]);
+    }
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let parts = split_top(inner);
+    (parts.len() == n).then_some(parts)
+}
+
+/// Splits at commas outside brackets and quotes.
+fn split_top(text: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut cur = String::new();
+    for c in text.chars() {
+        if let Some(q) = quote {
+            cur.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            '(' | '[' | '{' | '<' => {
+                depth += 1;
+                cur.push(c);
+            }
+            ')' | ']' | '}' | '>' => {
+                depth -= 1;
+                cur.push(c);
+            }
+            ',' if depth == 0 => parts.push(std::mem::take(&mut cur).trim().to_owned()),
+            _ => cur.push(c),
+        }
+    }
+    if !cur.trim().is_empty() {
+        parts.push(cur.trim().to_owned());
+    }
+    parts
+}
+
+fn split_types(text: &str) -> Vec<String> {
+    split_top(text)
+}
+
+fn int_literal(digits: &str, ty: &str) -> String {
+    let bounds = [("MIN", int_min(ty)), ("MAX", int_max(ty))];
+    for (name, b) in bounds {
+        if b.as_deref() == Some(digits) {
+            return format!("{ty}::{name}");
+        }
+    }
+    digits.to_owned()
+}
+
+fn int_min(ty: &str) -> Option<String> {
+    Some(match ty {
+        "i8" => i8::MIN.to_string(),
+        "i16" => i16::MIN.to_string(),
+        "i32" => i32::MIN.to_string(),
+        "i64" => i64::MIN.to_string(),
+        "i128" => i128::MIN.to_string(),
+        "isize" => isize::MIN.to_string(),
+        _ => return None,
+    })
+}
+
+fn int_max(ty: &str) -> Option<String> {
+    Some(match ty {
+        "i8" => i8::MAX.to_string(),
+        "i16" => i16::MAX.to_string(),
+        "i32" => i32::MAX.to_string(),
+        "i64" => i64::MAX.to_string(),
+        "i128" => i128::MAX.to_string(),
+        "isize" => isize::MAX.to_string(),
+        "u8" => u8::MAX.to_string(),
+        "u16" => u16::MAX.to_string(),
+        "u32" => u32::MAX.to_string(),
+        "u64" => u64::MAX.to_string(),
+        "u128" => u128::MAX.to_string(),
+        "usize" => usize::MAX.to_string(),
+        _ => return None,
+    })
+}
+
+fn float_literal(f: f64, ty: &str) -> String {
+    if f.is_nan() {
+        format!("{ty}::NAN")
+    } else if f.is_infinite() {
+        format!("{}{ty}::INFINITY", if f < 0.0 { "-" } else { "" })
+    } else if ty == "f32" {
+        format!("{:?}", f as f32)
+    } else {
+        format!("{f:?}")
+    }
+}
+
+/// `text` with the identifier `from` replaced by `to` where it stands as a whole word.
+fn replace_word(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().last();
+        let after = rest[i + from.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if word(before) || word(after) { from } else { to });
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api(src: &str) -> (Plan, Generated) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), src).unwrap();
+        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+        let h = crate::generate(&api, "k", &Default::default());
+        (h.plan, h.module)
+    }
+
+    fn s(x: &str) -> Value {
+        Value::Str(x.into())
+    }
+
+    fn int(x: &str, t: &str) -> Value {
+        Value::Int(x.into(), t.into())
+    }
+
+    #[test]
+    fn calls_are_written_with_literals_and_value_assertions() {
+        let (plan, module) = api("pub fn hamming(a: &str, b: &str) -> Option<usize> { None }\n\
+             pub fn sum(v: &[i32], scale: i32) -> i64 { 0 }\n\
+             pub fn sort_count(v: &mut Vec<u8>) -> usize { 0 }\n\
+             pub fn nth(t: &str, n: usize) -> char { 'a' }\n");
+        let mut taken = BTreeSet::new();
+        let kills = ["src/lib.rs:1:40: replace None with Some(0) in hamming".to_owned()];
+        let value = Value::Tuple(vec![s("ab"), s("a\"c")]);
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "hamming", value: &value, ending: "Some(1)", kills: &kills },
+            &mut taken,
+        )
+        .unwrap();
+        assert_eq!(
+            t.text,
+            "// Kills src/lib.rs:1:40: replace None with Some(0) in hamming\n#[test]\nfn hamming() {\n    \
+             assert_eq!(k::hamming(\"ab\", \"a\\\"c\"), Some(1));\n}\n"
+        );
+        let value =
+            Value::Tuple(vec![Value::Seq(vec![int("-3", "i32"), int("2147483647", "i32")]), int("2", "i32")]);
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "sum", value: &value, ending: "4", kills: &[] },
+            &mut taken,
+        )
+        .unwrap();
+        assert!(t.text.contains("assert_eq!(k::sum(&[-3, i32::MAX], 2), 4);"), "{}", t.text);
+        let value = Value::Seq(vec![int("3", "u8"), int("1", "u8")]);
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "sort_count", value: &value, ending: "(2, [1, 3])", kills: &[] },
+            &mut taken,
+        )
+        .unwrap();
+        assert!(t.text.contains("let mut v = vec![3, 1];\n    assert_eq!(k::sort_count(&mut v), 2);\n    assert_eq!(v, [1, 3]);"), "{}", t.text);
+        let value = Value::Tuple(vec![s(""), int("0", "usize")]);
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "nth", value: &value, ending: "panic: too short", kills: &[] },
+            &mut taken,
+        )
+        .unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\n#[should_panic(expected = \"too short\")]\nfn nth() {\n    k::nth(\"\", 0);\n}\n"
+        );
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "hamming", value: &Value::Tuple(vec![s(""), s("")]), ending: "None", kills: &[] },
+            &mut taken,
+        )
+        .unwrap();
+        assert_eq!(t.name, "hamming_2");
+    }
+
+    #[test]
+    fn a_call_sequence_builds_the_value_and_checks_each_result() {
+        let (plan, module) = api("#[derive(Debug, Clone)] pub struct Counter { n: u32 }\n\
+             impl Counter { pub fn new(limit: u32) -> Counter { todo!() }\n\
+             pub fn step(&mut self) -> bool { true }\n pub fn value(&self) -> u32 { 0 }\n pub fn name(&self) -> &str { \"\" } }\n");
+        let value = Value::Tuple(vec![
+            Value::Variant("New".into(), vec![int("3", "u32")]),
+            Value::Seq(vec![
+                Value::Variant("Step".into(), vec![]),
+                Value::Variant("Value".into(), vec![]),
+                Value::Variant("Name".into(), vec![]),
+            ]),
+        ]);
+        let ending = r#"["true", "1", "\"c\"", "Counter { n: 1 }"]"#;
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "counter_calls", value: &value, ending, kills: &[] },
+            &mut BTreeSet::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\nfn counter_step_value_name() {\n    let mut counter = k::Counter::new(3);\n    assert!(counter.step());\n    \
+             assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n    \
+             assert_eq!(format!(\"{counter:?}\"), \"Counter { n: 1 }\");\n}\n"
+        );
+    }
+}

@@ -1,0 +1,452 @@
+//! The shrinker: reduces one input (a choice sequence) in shortlex order while a property
+//! of it keeps holding, with Hypothesis's passes over the spans the generator records.
+//!
+//! Candidates are edits of the current input: a whole span deleted, a collection element
+//! or a string's char dropped, a span replaced by its simplest value, a collection's
+//! elements sorted, a run of 8, 4, 2 or 1 bytes deleted, an integer leaf or a single byte
+//! lowered toward 0 by binary search.
+//! Any byte string replays to a value, so every candidate runs; before it does it is
+//! *normalized*: replayed through the generator with the choices past its end drawn as
+//! the simplest ones (zero bytes, the first non-recursive variant) and cut to what the
+//! generator read. Only a normalized candidate that is shortlex-smaller than the current
+//! input (shorter, or as long and lexicographically smaller) and was not tried before is
+//! run, so the shrink terminates, and the passes repeat until a round improves nothing or
+//! the budget ([`ShrinkBudget`]) is spent.
+//!
+//! The properties the harness keeps (`shrink`: the input still kills a set of mutants,
+//! `tmin`: the original still panics with the same message) are in [`property`]; the
+//! harness commands in [`command`].
+
+pub(crate) mod command;
+pub(crate) mod property;
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use crate::r#gen::Gen;
+use crate::input::{Fill, Input, Leaf, Limits, Rewrite, Rng, Source, SpanKind, Spans, choice_width};
+
+/// How much work a shrink may do: it stops after `max_runs` runs of the property or once
+/// `time` has passed (checked before each run), whichever comes first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShrinkBudget {
+    /// Most runs of the property (`None`: no limit).
+    pub max_runs: Option<u64>,
+    /// Longest time the shrink may take (`None`: no limit).
+    pub time: Option<Duration>,
+}
+
+/// The runs of the property a harness command allows when `--max-runs` is not given: each
+/// run costs the original plus one run per kept mutant, and the passes reach a fixpoint
+/// on inputs of a few hundred bytes well within it.
+pub const DEFAULT_MAX_RUNS: u64 = 10_000;
+
+/// The result of a shrink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shrunk {
+    /// The smallest input found that has the property (the normalized original if none).
+    pub input: Input,
+    /// Runs of the property.
+    pub runs: u64,
+    /// Candidates accepted (each smaller than the one before).
+    pub shrinks: u64,
+    /// Whether the budget ran out before the passes reached a fixpoint.
+    pub exhausted: bool,
+}
+
+/// Whether `a` comes before `b` in shortlex order: shorter first, then bytewise.
+pub fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
+    (a.len(), a) < (b.len(), b)
+}
+
+/// The bytes `input` replays to as a `T` is generated from them the way every run does
+/// (extended by `Rng::new(0)` when too short, cut to what the generator read).
+pub fn normalize_replay<T: Gen>(input: &[u8], limits: Limits) -> Vec<u8> {
+    let mut src = Source::new(input.to_vec(), Rng::new(0)).with_limits(limits).with_spans(false);
+    let _: T = src.draw();
+    src.into_input().0.into_bytes()
+}
+
+/// Shrinks `input` while `property` holds, returning the shortlex-smallest input found.
+///
+/// `property` gets normalized bytes (a run regenerates the same value from them without
+/// fresh choices); the caller has checked that it holds on `input`, which is normalized
+/// as a run replays it first (see [`normalize_replay`]). `limits` are the generation
+/// limits the runs use.
+///
+/// ```
+/// use mutfuzz::shrink::{ShrinkBudget, shrink};
+/// use mutfuzz::{Limits, Rng, Source};
+///
+/// // The smallest vector with a byte of at least 10 and three elements.
+/// let holds = |bytes: &[u8]| {
+///     let v: Vec<u8> = Source::new(bytes.to_vec(), Rng::new(0)).draw();
+///     v.len() >= 3 && v.iter().any(|&b| b >= 10)
+/// };
+/// let big: Vec<u8> = (0..40).flat_map(|i| [1, 30 + i]).chain([0]).collect();
+/// let shrunk = shrink::<Vec<u8>>(&big, Limits::default(), ShrinkBudget::default(), &mut |b| holds(b));
+/// let v: Vec<u8> = Source::new(shrunk.input.into_bytes(), Rng::new(0)).draw();
+/// assert_eq!(v, [0, 0, 10]);
+/// ```
+pub fn shrink<T: Gen>(
+    input: &[u8],
+    limits: Limits,
+    budget: ShrinkBudget,
+    property: &mut dyn FnMut(&[u8]) -> bool,
+) -> Shrunk {
+    let current = normalize_replay::<T>(input, limits);
+    let spans = record_spans::<T>(&current, limits);
+    let mut s = Shrinker {
+        current,
+        spans,
+        limits,
+        budget,
+        started: Instant::now(),
+        property,
+        tried: HashSet::new(),
+        runs: 0,
+        shrinks: 0,
+        normalize: normalize_minimal::<T>,
+    };
+    loop {
+        // `|`, not `||`: every pass runs each round, in this order.
+        let improved = s.delete_spans()
+            | s.drop_elements()
+            | s.simplest_spans()
+            | s.sort_elements()
+            | s.delete_runs()
+            | s.lower_integers()
+            | s.lower_bytes();
+        if !improved || s.spent() {
+            break;
+        }
+    }
+    let exhausted = s.spent();
+    Shrunk { input: Input::new(s.current), runs: s.runs, shrinks: s.shrinks, exhausted }
+}
+
+/// The spans of the value `bytes` replay to (normalized bytes: nothing fresh is drawn).
+fn record_spans<T: Gen>(bytes: &[u8], limits: Limits) -> Spans {
+    let mut src = Source::new(bytes.to_vec(), Rng::new(0)).with_limits(limits);
+    let _: T = src.draw();
+    src.into_input().1
+}
+
+/// A candidate replayed with choices past its end drawn as the simplest ones, and with
+/// `rewrite` (one span replaced by its simplest value) applied first when given; returns
+/// its normalized bytes and spans.
+fn normalize_minimal<T: Gen>(
+    candidate: Vec<u8>,
+    rewrite: Option<Rewrite>,
+    limits: Limits,
+) -> (Vec<u8>, Spans) {
+    let candidate = match rewrite {
+        Some(rw) => {
+            let mut src =
+                Source::new(candidate, Rng::new(0)).with_limits(limits).with_spans(false).with_rewrite(rw);
+            let _: T = src.draw();
+            src.into_input().0.into_bytes()
+        }
+        None => candidate,
+    };
+    // The whole value (span 0) is rewritten with the candidate as its content: what it
+    // reads past the end is the simplest value, not fresh random choices, so a deletion
+    // near the end shortens the input instead of growing random bytes.
+    let len = candidate.len();
+    let whole = Rewrite { span: 0, start: 0, len, fill: Fill::Minimal, donors: Vec::new() };
+    let mut src = Source::new(candidate, Rng::new(0)).with_limits(limits).with_rewrite(whole);
+    let _: T = src.draw();
+    let (input, _) = src.into_input();
+    // Spans of the bytes as a plain replay reads them (no rewrite in force).
+    let bytes = input.into_bytes();
+    let spans = record_spans::<T>(&bytes, limits);
+    (bytes, spans)
+}
+
+type Normalize = fn(Vec<u8>, Option<Rewrite>, Limits) -> (Vec<u8>, Spans);
+
+/// One shrink in progress: the current input, its spans, and the candidates tried.
+struct Shrinker<'p> {
+    current: Vec<u8>,
+    spans: Spans,
+    limits: Limits,
+    budget: ShrinkBudget,
+    started: Instant,
+    property: &'p mut dyn FnMut(&[u8]) -> bool,
+    /// Normalized candidates that were run and failed: never run twice.
+    tried: HashSet<Vec<u8>>,
+    runs: u64,
+    shrinks: u64,
+    normalize: Normalize,
+}
+
+impl Shrinker<'_> {
+    fn spent(&self) -> bool {
+        self.budget.max_runs.is_some_and(|n| self.runs >= n)
+            || self.budget.time.is_some_and(|t| self.started.elapsed() >= t)
+    }
+
+    /// Runs `candidate` (normalized) if it is smaller than the current input and new;
+    /// makes it the current input if the property holds.
+    fn consider(&mut self, candidate: Vec<u8>, rewrite: Option<Rewrite>) -> bool {
+        if self.spent() {
+            return false;
+        }
+        let (bytes, spans) = (self.normalize)(candidate, rewrite, self.limits);
+        if !shortlex_less(&bytes, &self.current) || self.tried.contains(&bytes) {
+            return false;
+        }
+        self.runs += 1;
+        if (self.property)(&bytes) {
+            self.current = bytes;
+            self.spans = spans;
+            self.shrinks += 1;
+            true
+        } else {
+            self.tried.insert(bytes);
+            false
+        }
+    }
+
+    /// The current input without `range`.
+    fn without(&self, range: Range<usize>) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.current.len() - range.len());
+        v.extend_from_slice(&self.current[..range.start]);
+        v.extend_from_slice(&self.current[range.end..]);
+        v
+    }
+
+    /// Deletes each whole span (a collection's element with its continuation byte first),
+    /// from the outermost: a deleted sub-value takes its inner spans with it.
+    fn delete_spans(&mut self) -> bool {
+        let mut improved = false;
+        let mut i = 0;
+        while i < self.spans.len() && !self.spent() {
+            let span = self.spans[i];
+            let mut ranges = Vec::new();
+            if let Some(r) = span.parent.and_then(|p| element_range(&self.spans, p, i)) {
+                ranges.push(r);
+            }
+            if !span.is_empty() {
+                ranges.push(span.range());
+            }
+            let deleted = ranges.into_iter().any(|r| {
+                let candidate = self.without(r);
+                self.consider(candidate, None)
+            });
+            if deleted {
+                improved = true;
+            } else {
+                i += 1;
+            }
+        }
+        improved
+    }
+
+    /// Drops the elements of each collection and the chars of each string, one at a time,
+    /// from the last: the ones before keep their place.
+    fn drop_elements(&mut self) -> bool {
+        let mut improved = false;
+        let mut i = 0;
+        while i < self.spans.len() && !self.spent() {
+            let mut elements: Vec<Range<usize>> = match (self.spans.kind(i), self.spans.leaf(i)) {
+                (Some(SpanKind::Collection), _) => {
+                    let children: Vec<usize> = self.spans.children(i).map(|(c, _)| c).collect();
+                    children.into_iter().filter_map(|c| element_range(&self.spans, i, c)).collect()
+                }
+                (_, Some(Leaf::Str { min, max })) => char_ranges(&self.spans[i].range(), min, max),
+                _ => Vec::new(),
+            };
+            elements.reverse();
+            let mut dropped = false;
+            for r in elements {
+                let candidate = self.without(r);
+                if self.consider(candidate, None) {
+                    dropped = true;
+                    break;
+                }
+            }
+            if dropped {
+                // The spans changed: look at this collection again.
+                improved = true;
+            } else {
+                i += 1;
+            }
+        }
+        improved
+    }
+
+    /// Replaces each span by its simplest value (in place, the rest of the input kept),
+    /// else zeroes its bytes (for an enum: the first variant, its fields kept).
+    fn simplest_spans(&mut self) -> bool {
+        let mut improved = false;
+        let mut i = 0;
+        while i < self.spans.len() && !self.spent() {
+            let span = self.spans[i];
+            if span.is_empty() {
+                i += 1;
+                continue;
+            }
+            let rewrite =
+                Rewrite { span: i, start: span.start, len: 0, fill: Fill::Minimal, donors: Vec::new() };
+            let simplest = self.without(span.range());
+            let mut zeroed = self.current.clone();
+            zeroed[span.range()].fill(0);
+            if self.consider(simplest, Some(rewrite)) || self.consider(zeroed, None) {
+                improved = true;
+            }
+            i += 1;
+        }
+        improved
+    }
+
+    /// Puts the elements of each collection in shortlex order of their bytes (Hypothesis's
+    /// `reorder_spans`): a kill that needs one large element then keeps the small ones first.
+    fn sort_elements(&mut self) -> bool {
+        let mut improved = false;
+        let mut i = 0;
+        while i < self.spans.len() && !self.spent() {
+            if self.spans.kind(i) == Some(SpanKind::Collection) {
+                let slots: Vec<Range<usize>> = self.spans.children(i).map(|(_, s)| s.range()).collect();
+                let mut elements: Vec<&[u8]> = slots.iter().map(|r| &self.current[r.clone()]).collect();
+                elements.sort_by(|a, b| (a.len(), *a).cmp(&(b.len(), *b)));
+                // The bytes between elements (continuation bytes) stay where they are.
+                let mut candidate = Vec::with_capacity(self.current.len());
+                let mut at = 0;
+                for (slot, element) in slots.iter().zip(&elements) {
+                    candidate.extend_from_slice(&self.current[at..slot.start]);
+                    candidate.extend_from_slice(element);
+                    at = slot.end;
+                }
+                candidate.extend_from_slice(&self.current[at..]);
+                improved |= self.consider(candidate, None);
+            }
+            i += 1;
+        }
+        improved
+    }
+
+    /// Deletes runs of 8, 4, 2 and 1 bytes at each position.
+    fn delete_runs(&mut self) -> bool {
+        let mut improved = false;
+        for k in [8, 4, 2, 1] {
+            let mut at = 0;
+            while at + k <= self.current.len() && !self.spent() {
+                let candidate = self.without(at..at + k);
+                if self.consider(candidate, None) {
+                    improved = true;
+                } else {
+                    at += 1;
+                }
+            }
+        }
+        improved
+    }
+
+    /// Lowers each integer leaf toward its simplest value (index 0: the value nearest
+    /// zero) by binary search over its index.
+    fn lower_integers(&mut self) -> bool {
+        let mut improved = false;
+        let mut i = 0;
+        while i < self.spans.len() && !self.spent() {
+            let span = self.spans[i];
+            i += 1;
+            let Some(Leaf::Int { lo, hi, signed }) = self.spans.leaf(i - 1) else { continue };
+            let max = crate::input::int_max_index(lo, hi, signed);
+            let width = choice_width(max);
+            if span.len() != width || width == 0 {
+                continue;
+            }
+            let raw = read_le(&self.current[span.range()]);
+            let index = if max == u128::MAX { raw } else { raw % (max + 1) };
+            let at = span.start;
+            let with_index = |s: &Self, v: u128| {
+                let mut c = s.current.clone();
+                c[at..at + width].copy_from_slice(&v.to_le_bytes()[..width]);
+                c
+            };
+            improved |= self.binary_lower(index, with_index);
+        }
+        improved
+    }
+
+    /// Lowers each byte toward 0 by binary search.
+    fn lower_bytes(&mut self) -> bool {
+        let mut improved = false;
+        let mut at = 0;
+        while at < self.current.len() && !self.spent() {
+            let byte = u128::from(self.current[at]);
+            let with_byte = |s: &Self, v: u128| {
+                let mut c = s.current.clone();
+                c[at] = v as u8;
+                c
+            };
+            improved |= self.binary_lower(byte, with_byte);
+            at += 1;
+        }
+        improved
+    }
+
+    /// Finds a small `v < value` for which `make(v)` keeps the property: 0 first, then a
+    /// binary search between a value that fails and one that holds (a heuristic: the
+    /// property need not be monotone, but every accepted candidate is smaller).
+    fn binary_lower(&mut self, value: u128, make: impl Fn(&Self, u128) -> Vec<u8>) -> bool {
+        if value == 0 {
+            return false;
+        }
+        let zero = make(self, 0);
+        if self.consider(zero, None) {
+            return true;
+        }
+        // Invariant: `lo` fails, `hi` holds (the current value).
+        let (mut lo, mut hi) = (0u128, value);
+        let mut improved = false;
+        while hi - lo > 1 && !self.spent() {
+            let mid = lo + (hi - lo) / 2;
+            let candidate = make(self, mid);
+            if self.consider(candidate, None) {
+                hi = mid;
+                improved = true;
+            } else {
+                lo = mid;
+            }
+        }
+        improved
+    }
+}
+
+/// The bytes that make child `c` of collection span `p` one element: its own, with the
+/// continuation byte before it when it is an optional element (its span starts past the
+/// end of its previous sibling, or of the collection's start). `None` when `p` is no
+/// collection or `c` took no bytes.
+fn element_range(spans: &Spans, p: usize, c: usize) -> Option<Range<usize>> {
+    if spans.kind(p) != Some(SpanKind::Collection) || spans[c].is_empty() {
+        return None;
+    }
+    let previous_end =
+        spans.children(p).take_while(|&(i, _)| i < c).last().map_or(spans[p].start, |(_, s)| s.end);
+    let start = spans[c].start;
+    Some(if start > previous_end { start - 1..spans[c].end } else { start..spans[c].end })
+}
+
+/// The byte ranges of the chars of a string span beyond its `min` (each a continuation
+/// byte and a 4-byte char), in order; the first `min` chars cannot be dropped.
+fn char_ranges(span: &Range<usize>, min: usize, max: usize) -> Vec<Range<usize>> {
+    let mut at = span.start + 4 * min;
+    let mut out = Vec::new();
+    let mut count = min;
+    while count < max && at + 5 <= span.end {
+        out.push(at..at + 5);
+        at += 5;
+        count += 1;
+    }
+    out
+}
+
+fn read_le(bytes: &[u8]) -> u128 {
+    bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
+}
+
+#[cfg(test)]
+mod tests;

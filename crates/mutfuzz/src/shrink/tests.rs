@@ -1,0 +1,125 @@
+//! Shrinking toy properties: each test states the shortlex-smallest input that keeps the
+//! property and checks the shrinker reaches exactly it from a large random input.
+
+use super::*;
+use crate::Gen;
+
+fn value<T: Gen>(bytes: &[u8]) -> T {
+    Source::new(bytes.to_vec(), Rng::new(0)).draw()
+}
+
+/// A fresh input of a `T` from `seed`, grown until `keep` holds on it.
+fn fresh<T: Gen>(keep: impl Fn(&T) -> bool) -> Vec<u8> {
+    for seed in 0.. {
+        let mut src = Source::new(Vec::new(), Rng::new(seed));
+        let v: T = src.draw();
+        if keep(&v) {
+            return src.into_input().0.into_bytes();
+        }
+    }
+    unreachable!()
+}
+
+fn run<T: Gen>(input: &[u8], keep: impl Fn(&T) -> bool) -> Shrunk {
+    let mut property = |b: &[u8]| keep(&value::<T>(b));
+    shrink::<T>(input, Limits::default(), ShrinkBudget::default(), &mut property)
+}
+
+#[test]
+fn a_vector_shrinks_to_the_smallest_one_that_keeps_its_kills() {
+    // "Mutant 1" is killed by more than two elements, "mutant 2" by an element of 10 or more.
+    let kills = |v: &Vec<u8>| v.len() > 2 && v.iter().any(|&b| b >= 10);
+    let input = fresh::<Vec<u8>>(|v| v.len() > 8 && kills(v));
+    let shrunk = run::<Vec<u8>>(&input, kills);
+    // Three elements, each preceded by its continuation byte, and the closing byte.
+    assert_eq!(shrunk.input.as_bytes(), [1, 0, 1, 0, 1, 10, 0]);
+    assert_eq!(value::<Vec<u8>>(shrunk.input.as_bytes()), [0, 0, 10]);
+    assert!(!shrunk.exhausted);
+}
+
+#[test]
+fn a_string_shrinks_to_its_smallest_killing_string() {
+    let kills = |s: &String| s.matches('z').count() >= 2;
+    let input = fresh::<String>(|s| s.chars().count() > 5 && kills(s));
+    let input = [input.as_slice(), &[1, 100, 0, 0, 0, 1, 100, 0, 0, 0, 0]].concat();
+    let shrunk = run::<String>(&input, kills);
+    assert_eq!(value::<String>(shrunk.input.as_bytes()), "zz");
+    // 'z' is the char choice 100 (zero bytes are 'a').
+    assert_eq!(shrunk.input.as_bytes(), [1, 100, 0, 0, 0, 1, 100, 0, 0, 0, 0]);
+}
+
+#[derive(Debug, crate::Gen)]
+enum Shape {
+    Dot,
+    Circle(u32),
+    Poly(Vec<(i16, i16)>),
+}
+
+#[test]
+fn integer_leaves_shrink_to_the_smallest_bytes_that_keep_the_kill() {
+    // Killed by a circle of radius at least 1000, or a polygon with a vertex at x < -300.
+    let kills = |s: &Shape| match s {
+        Shape::Dot => false,
+        Shape::Circle(r) => *r >= 1000,
+        Shape::Poly(points) => points.iter().any(|&(x, _)| x < -300),
+    };
+    // From a polygon, the shrinker switches to the earlier variant.
+    let poly = fresh::<Shape>(|s| matches!(s, Shape::Poly(p) if p.len() > 4) && kills(s));
+    let shrunk = run::<Shape>(&poly, kills);
+    // Shortlex on the little-endian bytes: 1024 (00 04 00 00) comes before 1000 (e8 03 00 00).
+    assert_eq!(shrunk.input.as_bytes(), [1, 0, 4, 0, 0]);
+    assert_eq!(format!("{:?}", value::<Shape>(shrunk.input.as_bytes())), "Circle(1024)");
+    // Polygons only: one vertex, x with the smallest bytes below -300: index 768 (00 03)
+    // is -384, before -301's 602 (5a 02).
+    let only_polygons = |s: &Shape| matches!(s, Shape::Poly(_)) && kills(s);
+    let shrunk = run::<Shape>(&poly, only_polygons);
+    assert_eq!(format!("{:?}", value::<Shape>(shrunk.input.as_bytes())), "Poly([(-384, 0)])");
+    assert_eq!(shrunk.input.as_bytes(), [2, 1, 0, 3, 0, 0, 0]);
+}
+
+#[test]
+fn the_budget_bounds_the_runs_and_the_result_always_has_the_property() {
+    let kills = |v: &Vec<u8>| v.iter().filter(|&&b| b > 100).count() >= 3;
+    let input = fresh::<Vec<u8>>(|v| v.len() > 20 && kills(v));
+    let mut runs = 0;
+    let mut property = |b: &[u8]| {
+        runs += 1;
+        kills(&value::<Vec<u8>>(b))
+    };
+    let budget = ShrinkBudget { max_runs: Some(5), time: None };
+    let shrunk = shrink::<Vec<u8>>(&input, Limits::default(), budget, &mut property);
+    assert_eq!((shrunk.runs, runs, shrunk.exhausted), (5, 5, true));
+    assert!(kills(&value::<Vec<u8>>(shrunk.input.as_bytes())));
+    assert!(shrunk.input.len() < input.len());
+}
+
+#[test]
+fn an_input_that_cannot_shrink_is_returned_as_it_replays() {
+    // Only the empty vector keeps it: nothing is smaller.
+    let shrunk = run::<Vec<u8>>(&[0], |v: &Vec<u8>| v.is_empty());
+    assert_eq!((shrunk.input.as_bytes(), shrunk.runs, shrunk.shrinks), (&[0u8][..], 0, 0));
+    // A short input is extended as a run extends it, then shrunk from there.
+    let shrunk = run::<(u8, u8)>(&[7], |&(a, _): &(u8, u8)| a == 7);
+    assert_eq!(shrunk.input.as_bytes(), [7, 0]);
+}
+
+#[test]
+fn shortlex_orders_by_length_then_bytes() {
+    assert!(shortlex_less(&[9], &[0, 0]));
+    assert!(shortlex_less(&[0, 1], &[0, 2]));
+    assert!(!shortlex_less(&[1, 0], &[1, 0]));
+    assert!(!shortlex_less(&[0, 0, 0], &[255]));
+}
+
+#[test]
+fn element_and_char_ranges_include_the_continuation_byte_of_optional_ones() {
+    // A vector of `u8` with two elements: [1, 5, 1, 6, 0].
+    let mut src = Source::new(vec![1, 5, 1, 6, 0], Rng::new(0));
+    let _: Vec<u8> = src.draw();
+    let spans = src.into_input().1;
+    let children: Vec<usize> = spans.children(0).map(|(i, _)| i).collect();
+    let ranges: Vec<_> = children.iter().map(|&c| element_range(&spans, 0, c)).collect();
+    assert_eq!(ranges, [Some(0..2), Some(2..4)]);
+    assert_eq!(char_ranges(&(0..11), 0, 5), [0..5, 5..10]);
+    assert_eq!(char_ranges(&(0..9), 1, 2), [4..9]);
+}

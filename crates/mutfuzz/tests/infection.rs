@@ -1,0 +1,91 @@
+//! The `infection` guidance on a hand-written schema whose mutant is easy to infect and
+//! hard to propagate: the guidance keeps the first input that infects it (which neither
+//! kills nor reaches new code, so `mu2` drops it), and its children kill the mutant on
+//! seeds where `mu2` finds nothing.
+//!
+//! The run-time's active mutant is process-global: every test takes `LOCK`.
+
+use std::sync::Mutex;
+
+use mutfuzz::guidance::{Energy, INFECT_FACTOR};
+use mutfuzz::{Campaign, Config, Gen, GuidanceKind, MutantInfo, Rng, Source};
+use mutfuzz_rt::{PROBE, at_probe, enter, infect_if};
+
+static LOCK: Mutex<()> = Mutex::new(());
+
+#[derive(Debug, Gen)]
+struct Pair {
+    x: u8,
+    y: u8,
+}
+
+// site 1: mutant 1, `x > 10` → `x >= 10`: infected by x == 10 only (the outcome flips),
+// and the flip reaches the output only when also y == 0xab.
+fn target(p: Pair) -> bool {
+    let __m = enter();
+    let big = {
+        let (__l, __r) = (&p.x, &10u8);
+        match at_probe(__m, 1, 1) {
+            1 => __l >= __r,
+            PROBE => {
+                let __o = __l > __r;
+                infect_if(1, (__l >= __r) != __o);
+                __o
+            }
+            _ => __l > __r,
+        }
+    };
+    big && p.y == 0xab
+}
+
+fn catalog() -> Vec<MutantInfo> {
+    vec![MutantInfo { id: 1, site: 1, probe: true }]
+}
+
+fn pair(bytes: &[u8]) -> Pair {
+    Source::new(bytes, Rng::new(0)).draw()
+}
+
+fn campaign(guidance: GuidanceKind, seed: u64, trials: u64) -> Campaign<Pair, bool> {
+    let config = Config { guidance, seed, ..Config::default() };
+    let mut c = Campaign::new(config, catalog(), target).unwrap();
+    c.run_trials(trials).unwrap();
+    c
+}
+
+/// The kept inputs that infect mutant 1 without killing it, with their energy.
+fn infectors(c: &Campaign<Pair, bool>) -> Vec<Energy> {
+    let entries = c.corpus().entries().iter();
+    entries
+        .filter(|e| {
+            let p = pair(e.input.as_bytes());
+            p.x == 10 && p.y != 0xab
+        })
+        .map(|e| e.energy)
+        .collect()
+}
+
+#[test]
+fn the_infection_guidance_keeps_the_first_infecting_input_and_mu2_does_not() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    // Seed 0's first input has x == 4; x == 10 comes at trial 680, the kill after 2,000.
+    let c = campaign(GuidanceKind::Infection, 0, 1000);
+    assert_eq!(infectors(&c), [Energy::Times(INFECT_FACTOR)], "one input, kept for its infection");
+    assert_eq!(c.stats().mutants_infected, 1);
+    assert!(c.table().infected_by_saved(0));
+    let c = campaign(GuidanceKind::Mu2, 0, 1000);
+    assert_eq!(infectors(&c), []);
+    assert_eq!(c.stats().mutants_infected, 0, "mu2 does not track infections");
+}
+
+#[test]
+fn the_infecting_inputs_children_propagate_where_mu2s_do_not() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let killed = |guidance| {
+        let seeds = (0..8).filter(|&seed| !campaign(guidance, seed, 4000).kills().is_empty());
+        seeds.collect::<Vec<u64>>()
+    };
+    // Seed 3's first input has x == 10: kept by both (a new site), it infects under both.
+    assert_eq!(killed(GuidanceKind::Infection), [0, 1, 3, 5, 6, 7]);
+    assert_eq!(killed(GuidanceKind::Mu2), [3]);
+}
