@@ -13,6 +13,8 @@ pub struct Container<'a> {
     pub generics: &'a Generics,
     /// Path of the `mutfuzz` crate in generated code.
     pub krate: Path,
+    /// `#[repr(packed)]`: its fields cannot be borrowed, so it gets no `Reflect` impl.
+    pub packed: bool,
     pub body: Body<'a>,
 }
 
@@ -72,6 +74,9 @@ impl<'a> Container<'a> {
             ident: &input.ident,
             generics: &input.generics,
             krate: attrs.krate.unwrap_or_else(|| syn::parse_quote!(::mutfuzz)),
+            packed: input.attrs.iter().any(|attr| {
+                attr.path().is_ident("repr") && quote::quote!(#attr).to_string().contains("packed")
+            }),
             body,
         })
     }

@@ -7,8 +7,12 @@ use syn::{Ident, Path};
 
 use crate::ast::{Body, Container, Fields, Style};
 
-/// The `Reflect` impl of `container`; bounded by `Reflect` on every type parameter.
+/// The `Reflect` impl of `container`, bounded by `Reflect` on every type parameter; none
+/// for a `#[repr(packed)]` type, whose values then reflect as opaque.
 pub fn expand(container: &Container) -> TokenStream {
+    if container.packed {
+        return TokenStream::new();
+    }
     let krate = &container.krate;
     let ident = container.ident;
     let mut generics = container.generics.clone();

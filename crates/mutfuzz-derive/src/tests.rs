@@ -167,6 +167,28 @@ fn an_enum_reflects_every_variant_skipped_ones_too() {
 }
 
 #[test]
+fn a_packed_struct_gets_no_reflect_impl() {
+    let tokens = expand::derive(&parse_quote!(
+        #[repr(C, packed(2))]
+        struct Packed {
+            a: u8,
+            b: u32,
+        }
+    ))
+    .expect("derive succeeds");
+    let file: syn::File = syn::parse2(tokens).expect("the expansion is items");
+    let traits: Vec<String> = file
+        .items
+        .iter()
+        .map(|item| match item {
+            syn::Item::Impl(item) => trait_of(item),
+            _ => panic!("only impls"),
+        })
+        .collect();
+    assert_eq!(traits, [":: mutfuzz :: Gen"]);
+}
+
+#[test]
 fn type_parameters_get_a_reflect_bound_and_the_crate_path_is_used() {
     let (_, reflect) = impls_of(parse_quote!(
         #[mutfuzz(crate = my::fuzz)]

@@ -3,7 +3,8 @@
 //! fields and a target's input type.
 //!
 //! `#[derive(Gen)]` implements `Reflect` beside `Gen` (for a generic type, when every
-//! type parameter is `Reflect`). Each field reflects by its type, whatever its
+//! type parameter is `Reflect`; not for a `#[repr(packed)]` type, whose fields cannot be
+//! borrowed). Each field reflects by its type, whatever its
 //! `#[mutfuzz(...)]` attribute says about generating it: by `Reflect` when the type
 //! implements it, else as [`ValueTree::Opaque`] with the value's `Debug` text, else as an
 //! opaque value without text. `Reflect` is not a supertrait of `Gen`, so a type with a

@@ -187,3 +187,28 @@ fn a_generic_type_reflects_when_its_parameters_do() {
     let generated = mutfuzz::generate::<Tagged<Celsius>>(vec![0; 8], mutfuzz::Rng::new(1)).value;
     assert_eq!(*generated.value, Celsius(0));
 }
+
+#[derive(Clone, Copy, Debug, Gen)]
+#[repr(C, packed)]
+struct Packed {
+    a: u8,
+    b: u32,
+}
+
+#[derive(Debug, Gen)]
+struct HoldsPacked(Packed);
+
+#[test]
+fn a_packed_struct_generates_and_reflects_as_opaque_debug_text() {
+    let holds = HoldsPacked(Packed { a: 1, b: 2 });
+    assert_eq!(
+        holds.reflect(),
+        ValueTree::Struct {
+            name: "HoldsPacked".to_owned(),
+            fields: Fields::Tuple(vec![ValueTree::Opaque {
+                ty: type_name::<Packed>().to_owned(),
+                debug: Some("Packed { a: 1, b: 2 }".to_owned()),
+            }]),
+        }
+    );
+}
