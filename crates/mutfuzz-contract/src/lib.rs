@@ -11,6 +11,8 @@
 //! - [`guidance`]: the names of the guidance strategies ([`GuidanceKind`]);
 //! - [`budget`]: the fuel and depth bounds of a mutant run ([`Budget`]);
 //! - [`shrink`]: the result line and exit code of the harness's `shrink` and `tmin` ([`ShrinkLine`]);
+//! - [`value_tree`]: generated values as data ([`ValueTree`]) and the lines of the
+//!   harness's `values` command ([`ValueRecord`]);
 //! - [`files`]: atomic file writes, whole-line appends, and strict readers of `.jsonl`
 //!   files whose errors name the file and line.
 //!
@@ -31,6 +33,7 @@ pub mod prune;
 pub mod records;
 pub mod shrink;
 pub mod stats;
+pub mod value_tree;
 
 pub use budget::Budget;
 pub use content::{StreamHash, content_name};
@@ -50,3 +53,6 @@ pub use records::{
 };
 pub use shrink::{EXIT_NOT_KEPT, Kept, ShrinkLine};
 pub use stats::{Stats, StatsRow, parse_stats_csv};
+pub use value_tree::{
+    Fields, FloatType, MapKind, PointerKind, SeqKind, SignedType, UnsignedType, ValueRecord, ValueTree,
+};

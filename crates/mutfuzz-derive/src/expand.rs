@@ -10,13 +10,15 @@ use crate::attr::Strategy;
 use crate::error::Errors;
 use crate::valid;
 
-/// The whole derive: read, check, then expand.
+/// The whole derive: read, check, then expand `Gen` and `Reflect`.
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let mut errors = Errors::default();
     let container = Container::from_ast(input, &mut errors)?;
     valid::check(&container, &mut errors);
     errors.finish()?;
-    Ok(expand(&container))
+    let reflect = crate::reflect::expand(&container);
+    let generate = expand(&container);
+    Ok(quote!(#generate #reflect))
 }
 
 /// The source parameter of the generated `generate`, named so it cannot clash with user code.

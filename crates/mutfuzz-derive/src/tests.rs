@@ -11,9 +11,23 @@ fn error_of(input: DeriveInput) -> String {
     }
 }
 
-fn impl_of(input: DeriveInput) -> ItemImpl {
+/// The expansion's impls: `Gen`, then `Reflect`.
+fn impls_of(input: DeriveInput) -> (ItemImpl, ItemImpl) {
     let tokens = expand::derive(&input).expect("derive succeeds");
-    syn::parse2(tokens).expect("the expansion is one impl")
+    let file: syn::File = syn::parse2(tokens).expect("the expansion is items");
+    match &file.items[..] {
+        [syn::Item::Impl(generate), syn::Item::Impl(reflect)] => (generate.clone(), reflect.clone()),
+        items => panic!("expected two impls, got {}", items.len()),
+    }
+}
+
+fn impl_of(input: DeriveInput) -> ItemImpl {
+    impls_of(input).0
+}
+
+fn trait_of(item: &ItemImpl) -> String {
+    let path = &item.trait_.as_ref().expect("a trait impl").0;
+    quote::quote!(#path).to_string()
 }
 
 #[test]
@@ -33,9 +47,11 @@ fn structs_of_every_style_expand_to_one_gen_impl() {
             struct Unit;
         ),
     ] {
-        let item = impl_of(input);
-        let path = item.trait_.expect("a trait impl").0;
-        assert_eq!(quote::quote!(#path).to_string(), ":: mutfuzz :: Gen");
+        let (generate, reflect) = impls_of(input);
+        assert_eq!(
+            (trait_of(&generate), trait_of(&reflect)),
+            (":: mutfuzz :: Gen".to_owned(), ":: mutfuzz :: Reflect".to_owned())
+        );
     }
 }
 
@@ -51,6 +67,116 @@ fn type_parameters_get_a_gen_bound() {
     let text = quote::quote!(#bounds).to_string();
     assert!(text.contains("T : :: mutfuzz :: Gen"), "{text}");
     assert!(text.contains("U : :: mutfuzz :: Gen"), "{text}");
+}
+
+/// The body of the `Reflect` impl of `input`, as tokens.
+fn reflect_body(input: DeriveInput) -> String {
+    let (_, reflect) = impls_of(input);
+    let syn::ImplItem::Fn(function) = &reflect.items[0] else { panic!("a method") };
+    let block = &function.block;
+    quote::quote!(#block).to_string()
+}
+
+/// How the derive reflects field `b`.
+fn field(b: &str) -> String {
+    format!("(&& & :: mutfuzz :: reflect :: Field ({b})) . field_tree ()")
+}
+
+#[test]
+fn a_struct_with_named_fields_reflects_each_field_by_name_whatever_its_attribute() {
+    let body = reflect_body(parse_quote!(
+        struct Order {
+            #[mutfuzz(range = 1..=100)]
+            quantity: u32,
+            #[mutfuzz(default)]
+            note: Secret,
+        }
+    ));
+    let expected = format!(
+        "{{ # [allow (unused_imports)] use :: mutfuzz :: reflect :: {{ ByDebug as _ , ByNothing as _ , ByReflect as _ }} ; \
+         match self {{ Self {{ quantity : __mutfuzz_0 , note : __mutfuzz_1 , }} => :: mutfuzz :: contract :: ValueTree :: Struct {{ \
+         name : :: std :: string :: String :: from (\"Order\") , fields : :: mutfuzz :: contract :: Fields :: Named (:: std :: vec ! [\
+         (:: std :: string :: String :: from (\"quantity\") , {}) , (:: std :: string :: String :: from (\"note\") , {}) ,]) , }} , }} }}",
+        field("__mutfuzz_0"),
+        field("__mutfuzz_1"),
+    );
+    assert_eq!(body, expected);
+}
+
+#[test]
+fn a_tuple_struct_reflects_its_fields_in_order() {
+    let body = reflect_body(parse_quote!(
+        struct Pair(u8, #[mutfuzz(with = make)] Vec<Option<(u8, String)>>);
+    ));
+    let expected = format!(
+        "{{ # [allow (unused_imports)] use :: mutfuzz :: reflect :: {{ ByDebug as _ , ByNothing as _ , ByReflect as _ }} ; \
+         match self {{ Self (__mutfuzz_0 , __mutfuzz_1 ,) => :: mutfuzz :: contract :: ValueTree :: Struct {{ \
+         name : :: std :: string :: String :: from (\"Pair\") , fields : :: mutfuzz :: contract :: Fields :: Tuple (:: std :: vec ! [{} , {} ,]) , }} , }} }}",
+        field("__mutfuzz_0"),
+        field("__mutfuzz_1"),
+    );
+    assert_eq!(body, expected);
+}
+
+#[test]
+fn an_enum_reflects_every_variant_skipped_ones_too() {
+    let body = reflect_body(parse_quote!(
+        enum Shape {
+            Empty,
+            Dot(i8),
+            #[mutfuzz(skip)]
+            Box {
+                w: u8,
+                h: u8,
+            },
+        }
+    ));
+    let variant = |name: &str, pattern: &str, fields: &str| {
+        format!(
+            "{pattern} => :: mutfuzz :: contract :: ValueTree :: Variant {{ name : :: std :: string :: String :: from (\"Shape\") , \
+             variant : :: std :: string :: String :: from (\"{name}\") , fields : {fields} , }}"
+        )
+    };
+    let arms = [
+        variant("Empty", "Self :: Empty", ":: mutfuzz :: contract :: Fields :: Unit"),
+        variant(
+            "Dot",
+            "Self :: Dot (__mutfuzz_0 ,)",
+            &format!(
+                ":: mutfuzz :: contract :: Fields :: Tuple (:: std :: vec ! [{} ,])",
+                field("__mutfuzz_0")
+            ),
+        ),
+        variant(
+            "Box",
+            "Self :: Box { w : __mutfuzz_0 , h : __mutfuzz_1 , }",
+            &format!(
+                ":: mutfuzz :: contract :: Fields :: Named (:: std :: vec ! [(:: std :: string :: String :: from (\"w\") , {}) , \
+                 (:: std :: string :: String :: from (\"h\") , {}) ,])",
+                field("__mutfuzz_0"),
+                field("__mutfuzz_1")
+            ),
+        ),
+    ];
+    let expected = format!(
+        "{{ # [allow (unused_imports)] use :: mutfuzz :: reflect :: {{ ByDebug as _ , ByNothing as _ , ByReflect as _ }} ; \
+         match self {{ {} , {} , {} , }} }}",
+        arms[0], arms[1], arms[2]
+    );
+    assert_eq!(body, expected);
+}
+
+#[test]
+fn type_parameters_get_a_reflect_bound_and_the_crate_path_is_used() {
+    let (_, reflect) = impls_of(parse_quote!(
+        #[mutfuzz(crate = my::fuzz)]
+        struct Wrap<T> {
+            t: T,
+        }
+    ));
+    assert_eq!(trait_of(&reflect), "my :: fuzz :: Reflect");
+    let bounds = reflect.generics.where_clause.expect("a where clause");
+    assert_eq!(quote::quote!(#bounds).to_string(), "where T : my :: fuzz :: Reflect");
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The harness binary: its targets ([`targets!`](crate::targets)) and the command line
-//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `shrink`, `tmin`).
+//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, `shrink`, `tmin`, …).
 //!
 //! A harness is a package `mutfuzz/` in the crate under test (like cargo-fuzz's
 //! `fuzz/`). Its `main.rs` holds plain functions that take one generated value and
@@ -51,22 +51,28 @@ use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Compare, DebugHash, Oracle};
 use crate::raw::RawDecoder;
+use crate::reflect::Reflector;
 use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
 use crate::workers::Workers;
 
+mod values;
+
 /// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
-const COMMANDS: [&str; 7] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin"];
+const COMMANDS: [&str; 8] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin", "values"];
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
 
 type Runner = Box<dyn Fn(&Args) -> Result<i32, String>>;
 
-/// One registered target: the function, its oracle, and its cargo-fuzz decoder.
+/// One registered target: the function, its oracle, its cargo-fuzz decoder and its
+/// input's reflection.
 struct Target<T, O> {
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
     raw: Option<RawDecoder<T>>,
+    /// The input as data, for `values`, when its type implements [`Reflect`](crate::Reflect).
+    reflect: Option<Reflector<T>>,
     /// Generated from the crate's public API ([`generated_targets!`](crate::generated_targets)):
     /// the original's panics are outcomes by contract (unless `--panic-is-failure`), and
     /// nondeterminism leaves panics and runaways to judge by instead of stopping.
@@ -87,13 +93,15 @@ impl Registry {
         Registry::default()
     }
 
-    /// Register `target`, judged by equal `Debug` renderings of its outputs.
+    /// Register `target`, judged by equal `Debug` renderings of its outputs. `values`
+    /// writes `null` for its inputs' values: a generic function cannot tell whether `T`
+    /// is [`Reflect`](crate::Reflect); [`targets!`](crate::targets) can.
     pub fn add<T: Gen + Debug + 'static, O: Debug + 'static>(
         &mut self,
         name: &'static str,
         target: fn(T) -> O,
     ) {
-        self.add_target(name, target, None, None);
+        self.add_target(name, target, None, None, None);
     }
 
     /// Register `target`, judged by `compare(original, mutant)` (true when they agree).
@@ -103,7 +111,7 @@ impl Registry {
         target: fn(T) -> O,
         compare: fn(&O, &O) -> bool,
     ) {
-        self.add_target(name, target, Some(compare), None);
+        self.add_target(name, target, Some(compare), None, None);
     }
 
     /// Replay the inputs of a data file written by `cargo mutfuzz export` through
@@ -125,15 +133,18 @@ impl Registry {
 
     /// Register `target`, judged by `compare` (or equal `Debug` renderings), reading
     /// files in cargo-fuzz's format with `raw` (`--format arbitrary`) when its input
-    /// type implements `Arbitrary` ([`targets!`](crate::targets) finds that out).
+    /// type implements `Arbitrary`, and writing its inputs' value trees with `reflect`
+    /// (`values`) when it implements [`Reflect`](crate::Reflect)
+    /// ([`targets!`](crate::targets) finds both out).
     pub fn add_target<T: Gen + Debug + 'static, O: Debug + 'static>(
         &mut self,
         name: &'static str,
         target: fn(T) -> O,
         compare: Option<fn(&O, &O) -> bool>,
         raw: Option<RawDecoder<T>>,
+        reflect: Option<Reflector<T>>,
     ) {
-        self.push(name, Target { target, compare, raw, generated: false });
+        self.push(name, Target { target, compare, raw, reflect, generated: false });
     }
 
     /// Register a target generated from the crate's public API, as
@@ -150,8 +161,9 @@ impl Registry {
         target: fn(T) -> O,
         compare: Option<fn(&O, &O) -> bool>,
         raw: Option<RawDecoder<T>>,
+        reflect: Option<Reflector<T>>,
     ) {
-        self.push(name, Target { target, compare, raw, generated: true });
+        self.push(name, Target { target, compare, raw, reflect, generated: true });
     }
 
     fn push<T: Gen + Debug + 'static, O: Debug + 'static>(&mut self, name: &'static str, t: Target<T, O>) {
@@ -244,7 +256,7 @@ impl Registry {
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
                  [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--infect-factor F] [--mutants-file FILE] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE [--mutants-file FILE] [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
+                 --mutants FILE --out FILE [--mutants-file FILE] [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | values <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -478,6 +490,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "score" => score_corpus(args, target, compare, raw_decoder(args, t)?, judging),
         "run" => run_one(args, target, raw_decoder(args, t)?),
         "outputs" => write_outputs(args, target),
+        "values" => values::write_values(args, target, t.reflect),
         "replay" => replay(args, target),
         "shrink" => crate::shrink::command::shrink_kills(
             args,
@@ -489,7 +502,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
         "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
         other => Err(format!(
-            "unknown command {other:?}: use list, fuzz, score, outputs, replay, run, shrink, tmin or worker"
+            "unknown command {other:?}: use list, fuzz, score, outputs, values, replay, run, shrink, tmin or worker"
         )),
     }
 }
@@ -878,7 +891,16 @@ fn read_corpus(corpus: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
 /// the output's `Debug` rendering, `panic: <message>`, or `discarded`. Whatever mutant
 /// the process runs stays active (a test process of `cargo mutfuzz test`).
 fn ending<T: Gen, O: Debug>(target: fn(T) -> O, bytes: &[u8]) -> String {
-    let value: T = Source::new(bytes.to_vec(), Rng::new(0)).with_limits(Limits::default()).draw();
+    ending_on(target, value_of(bytes))
+}
+
+/// The value `bytes` generate, as the commands replaying stored inputs draw it.
+fn value_of<T: Gen>(bytes: &[u8]) -> T {
+    Source::new(bytes.to_vec(), Rng::new(0)).with_limits(Limits::default()).draw()
+}
+
+/// How the target ends on `value` (see [`ending`]).
+fn ending_on<T, O: Debug>(target: fn(T) -> O, value: T) -> String {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target(value))) {
         Ok(output) => format!("{output:?}"),
         Err(p) if p.is::<crate::panics::Discard>() => "discarded".to_owned(),
@@ -959,6 +981,9 @@ fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
 /// Each target is a function taking one generated value (any [`Gen`](crate::Gen) +
 /// `Debug` type, so failing inputs can be shown) and returning an output that implements `Debug` (or `()` for panic-only checking);
 /// `name(compare = path)` judges its outputs with `fn(&O, &O) -> bool` instead.
+/// Whether the input type implements `arbitrary::Arbitrary` (cargo-fuzz's files, see
+/// [`raw`](crate::raw)) and [`Reflect`](crate::Reflect) (value trees for `values`) is
+/// found here, with the concrete type in hand; a type implementing neither still works.
 ///
 /// A leading `generated = module` registers the targets that `module` declares with
 /// [`generated_targets!`](crate::generated_targets) (the module `cargo mutfuzz init --auto`
@@ -1068,6 +1093,7 @@ macro_rules! __mutfuzz_add_target {
             $name as fn(_) -> _,
             None,
             $crate::__mutfuzz_raw_decoder!($name),
+            $crate::__mutfuzz_reflector!($name),
         )
     };
     ($registry:ident, $name:ident, $cmp:path) => {
@@ -1076,6 +1102,7 @@ macro_rules! __mutfuzz_add_target {
             $name as fn(_) -> _,
             Some($cmp),
             $crate::__mutfuzz_raw_decoder!($name),
+            $crate::__mutfuzz_reflector!($name),
         )
     };
     (@generated $registry:ident, $name:ident) => {
@@ -1084,6 +1111,7 @@ macro_rules! __mutfuzz_add_target {
             $name as fn(_) -> _,
             None,
             $crate::__mutfuzz_raw_decoder!($name),
+            $crate::__mutfuzz_reflector!($name),
         )
     };
     (@generated $registry:ident, $name:ident, $cmp:path) => {
@@ -1092,6 +1120,7 @@ macro_rules! __mutfuzz_add_target {
             $name as fn(_) -> _,
             Some($cmp),
             $crate::__mutfuzz_raw_decoder!($name),
+            $crate::__mutfuzz_reflector!($name),
         )
     };
 }

@@ -51,6 +51,17 @@
 //! The helper attribute is `mutfuzz`, not `gen`, because `gen` is a reserved
 //! keyword from edition 2024 on.
 //!
+//! # Values as data
+//!
+//! [`Reflect`] turns a generated value into a [`ValueTree`](contract::ValueTree)
+//! (integers with their type, floats by their bits, collections by kind, structs and
+//! enum variants by name, opaque `Debug` text for [`Arb<T>`] and types without
+//! reflection), so a kept input can be written as Rust source. It is implemented for the
+//! std types that have a [`Gen`] impl and emitted by `#[derive(Gen)]`, each field
+//! reflected by its type whatever its attribute; it is not a supertrait of `Gen`. The
+//! harness's `values` command writes the tree of every stored input of a target whose
+//! input type implements it ([`targets!`] finds out).
+//!
 //! # Campaigns
 //!
 //! A [`Campaign`] fuzzes a target `fn(T) -> O` linked against a schema (the crate under
@@ -82,6 +93,7 @@ pub mod mutants;
 pub mod oracle;
 mod panics;
 pub mod raw;
+pub mod reflect;
 pub mod schedule;
 pub mod score;
 pub mod select;
@@ -111,6 +123,7 @@ pub use mutfuzz_contract::{
 pub use mutfuzz_derive::Gen;
 pub use oracle::{AnyOutput, Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::{assume, reject};
+pub use reflect::Reflect;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
 pub use sorted_debug::SortedDebug;
