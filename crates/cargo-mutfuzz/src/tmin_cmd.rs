@@ -55,6 +55,8 @@ pub fn run(args: &TminArgs) -> Result<i32> {
         eprintln!("The original does not panic on it: shrinking it while it keeps its kills");
         let mut words = common("shrink");
         words.extend(["--catalog".into(), built.state.viable().display().to_string()]);
+        // A generated target the campaign found nondeterministic is judged as it is there.
+        words.extend(["--state".into(), built.state.path().display().to_string()]);
         // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
         words.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string()]);
         (code, line) = shrink_with(&built, &words, false)?;

@@ -1,6 +1,5 @@
 //! The harness binary: its targets ([`targets!`](crate::targets)) and the command line
-//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, `shrink`,
-//! `tmin`, …).
+//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, `shrink`, `tmin`, …).
 //!
 //! A harness is a package `mutfuzz/` in the crate under test (like cargo-fuzz's
 //! `fuzz/`). Its `main.rs` holds plain functions that take one generated value and
@@ -257,7 +256,7 @@ impl Registry {
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
                  [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--infect-factor F] [--mutants-file FILE] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE [--mutants-file FILE] [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | values <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
+                 --mutants FILE --out FILE [--mutants-file FILE] [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | values <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--state DIR] [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -286,7 +285,7 @@ pub struct Args {
     command: String,
     pub(crate) target: String,
     pub(crate) positional: Vec<String>,
-    state: Option<PathBuf>,
+    pub(crate) state: Option<PathBuf>,
     corpus: Option<PathBuf>,
     /// A mutant catalog file; for `shrink`, a list of ids (`3,17,40`).
     pub(crate) mutants: Option<PathBuf>,
@@ -493,12 +492,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "outputs" => write_outputs(args, target),
         "values" => values::write_values(args, target, t.reflect),
         "replay" => replay(args, target),
-        "shrink" => crate::shrink::command::shrink_kills(
-            args,
-            target,
-            oracle_for(compare),
-            judging.panics_by_contract,
-        ),
+        "shrink" => crate::shrink::command::shrink_kills(args, target, oracle_for(compare), judging),
         "tmin" => crate::shrink::command::shrink_failure(args, target),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
         "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
@@ -510,11 +504,11 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
 
 /// How a target is judged beyond its oracle: the rules of a generated target.
 #[derive(Clone, Copy, Debug)]
-struct Judging {
+pub(crate) struct Judging {
     /// The original's panics are outcomes by contract, not failures.
-    panics_by_contract: bool,
+    pub(crate) panics_by_contract: bool,
     /// Generated: nondeterminism leaves panics and runaways to judge by.
-    generated: bool,
+    pub(crate) generated: bool,
 }
 
 /// One protocol line on stdout, flushed at once: the supervisor must see it even if the

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use mutfuzz::contract::{EXIT_NOT_KEPT, Kept, ShrinkLine};
+use mutfuzz::contract::{CampaignDir, EXIT_NOT_KEPT, Kept, NondeterministicRecord, ShrinkLine};
 use mutfuzz::harness::Registry;
 use mutfuzz_rt::{at, enter};
 
@@ -37,8 +37,32 @@ fn picky(s: String) -> usize {
     s.len()
 }
 
+// `targets!` defines `main` too, unused here.
+mod generated {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use mutfuzz_rt::{at, enter};
+
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+
+    // Its output counts its calls: nondeterministic. Site 1: mutant 1 panics on more than
+    // one element; mutant 2 adds one to the length (an output difference only).
+    pub fn counted(v: Vec<u8>) -> (u64, usize) {
+        let m = enter();
+        let len = match at(m, 1, 2) {
+            1 if v.len() > 1 => panic!("long"),
+            2 => v.len() + 1,
+            _ => v.len(),
+        };
+        (CALLS.fetch_add(1, Ordering::Relaxed), len)
+    }
+
+    mutfuzz::generated_targets!(counted);
+}
+
 fn registry() -> Registry {
     let mut r = Registry::new();
+    generated::add_targets(&mut r);
     r.add("summary", summary);
     r.add("picky", picky);
     r
@@ -58,7 +82,8 @@ fn main() {
     shrink_with_a_catalog_keeps_every_kill_of_the_input(dir.path());
     tmin_keeps_the_panic_message();
     inputs_without_the_property_are_refused_with_exit_not_kept(dir.path());
-    println!("shrink: 4 checks passed");
+    a_nondeterministic_generated_target_keeps_only_kills_by_panic(dir.path());
+    println!("shrink: 5 checks passed");
 }
 
 /// A vector's choice bytes: each element after a continuation byte, then the end byte.
@@ -124,4 +149,23 @@ fn inputs_without_the_property_are_refused_with_exit_not_kept(dir: &Path) {
     assert_eq!((code, stdout.as_str(), out), (EXIT_NOT_KEPT, "", None));
     let (code, stdout, out) = harness(&["tmin", "picky"], &[1, 100, 0, 0, 0, 0], dir);
     assert_eq!((code, stdout.as_str(), out), (EXIT_NOT_KEPT, "", None));
+}
+
+fn a_nondeterministic_generated_target_keeps_only_kills_by_panic(dir: &Path) {
+    let state = dir.join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    let input = vector(&[4, 5, 6]);
+    // Judged strictly, each kill is followed by the worker's drift check, which the
+    // changing output fails: the kill does not count.
+    let (code, _, out) = harness(&["shrink", "counted", "--mutants", "1"], &input, dir);
+    assert_eq!((code, out), (EXIT_NOT_KEPT, None));
+    // Found nondeterministic by the campaign in `--state`: only mutant 1's panic kills.
+    let record =
+        NondeterministicRecord { input: "x".into(), first: "(0, 1)".into(), second: "(1, 1)".into() };
+    record.write(&CampaignDir::new(&state).nondeterministic()).unwrap();
+    let s = state.to_str().unwrap();
+    let (code, _, out) = harness(&["shrink", "counted", "--mutants", "2", "--state", s], &input, dir);
+    assert_eq!((code, out), (EXIT_NOT_KEPT, None));
+    let (code, stdout, out) = harness(&["shrink", "counted", "--mutants", "1", "--state", s], &input, dir);
+    assert_eq!((code, out.as_deref()), (0, Some(&vector(&[0, 0])[..])), "{stdout}");
 }

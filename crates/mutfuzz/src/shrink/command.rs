@@ -7,16 +7,16 @@ use std::fmt::Debug;
 use std::path::Path;
 use std::time::Duration;
 
-use mutfuzz_contract::{EXIT_NOT_KEPT, Kept, ShrinkLine, write_atomic};
+use mutfuzz_contract::{CampaignDir, EXIT_NOT_KEPT, Kept, NondeterministicRecord, ShrinkLine, write_atomic};
 
 use super::property::{Judge, KeepsFailure, KeepsKills};
 use super::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
 use crate::campaign::RunGuard;
 use crate::r#gen::Gen;
-use crate::harness::Args;
+use crate::harness::{Args, Judging};
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
-use crate::oracle::Oracle;
+use crate::oracle::{AnyOutput, Oracle};
 use crate::trial::Executor;
 use crate::workers::Workers;
 
@@ -92,15 +92,17 @@ fn finish(out: &Path, before: usize, bytes: &[u8], runs: u64, kept: Kept) -> Res
     Ok(0)
 }
 
-/// `shrink <target> FILE (--mutants IDS | --catalog FILE) [--max-runs N] [--time SECS]
-/// --out FILE`: the smallest input found that still kills the mutants (with `--catalog`:
-/// every mutant of the catalog that the input kills). Exit code [`EXIT_NOT_KEPT`] when
-/// the input does not kill them all.
+/// `shrink <target> FILE (--mutants IDS | --catalog FILE) [--state DIR] [--max-runs N]
+/// [--time SECS] --out FILE`: the smallest input found that still kills the mutants (with
+/// `--catalog`: every mutant of the catalog that the input kills). Exit code
+/// [`EXIT_NOT_KEPT`] when the input does not kill them all. A generated target that the
+/// campaign in `--state` found nondeterministic is judged as it is there, by panics and
+/// runaways only.
 pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
     target: fn(T) -> O,
-    oracle: Box<dyn Oracle<O>>,
-    panics_by_contract: bool,
+    mut oracle: Box<dyn Oracle<O>>,
+    judging: Judging,
 ) -> Result<i32, String> {
     let (file, out) = files(args, "shrink")?;
     let raw = read_input(file)?;
@@ -115,13 +117,22 @@ pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
         _ => return Err("`shrink` needs either --mutants IDS or --catalog FILE".to_owned()),
     };
     let top = catalog.iter().flatten().map(|m| m.id).chain(named.iter().copied()).max().unwrap_or(0);
+    let mut workers = worker(args)?;
+    let nondeterministic = args.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
+    if judging.generated
+        && let Some(path) = &nondeterministic
+        && NondeterministicRecord::read(path).map_err(|e| e.to_string())?.is_some()
+    {
+        oracle = Box::new(AnyOutput);
+        workers.judge_any_output();
+    }
     let _quiet = RunGuard::start();
     let mut judge = Judge {
         exec: Executor::new(Box::new(target), limits),
         oracle,
-        runs: Box::new(worker(args)?),
+        runs: Box::new(workers),
         n_ids: (top as usize + 1).max(MIN_SITE_TABLE),
-        panics_by_contract,
+        panics_by_contract: judging.panics_by_contract,
     };
     let bytes = normalize_replay::<T>(&raw, limits);
     let original = judge.original(&bytes);

@@ -14,8 +14,8 @@
 //! the budget ([`ShrinkBudget`]) is spent.
 //!
 //! The properties the harness keeps (`shrink`: the input still kills a set of mutants,
-//! `tmin`: the original still panics with the same message) are in [`property`]; the
-//! harness commands in [`command`].
+//! `tmin`: the original still panics with the same message) are in `property.rs`; the
+//! harness commands in `command.rs`.
 
 pub(crate) mod command;
 pub(crate) mod property;

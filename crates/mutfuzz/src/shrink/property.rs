@@ -110,15 +110,20 @@ impl<T: Gen, O: Debug> KeepsKills<T, O> {
             return false;
         }
         let (fuel, depth) = original.limits;
-        for i in 0..self.order.len() {
-            let id = self.order[i];
-            // One mutant per request: the first survivor ends the check.
-            if self.judge.runs.verdicts(bytes, fuel, depth, &[id])[0].is_none() {
-                self.order[..=i].rotate_right(1);
-                return false;
-            }
+        // The last survivor alone first: most failing candidates end there, after one
+        // mutant run; the rest in one batch (one request to the worker).
+        let (first, rest) = self.order.split_at(self.order.len().min(1));
+        if self.judge.runs.verdicts(bytes, fuel, depth, first).iter().any(Option::is_none) {
+            return false;
         }
-        true
+        let verdicts = self.judge.runs.verdicts(bytes, fuel, depth, rest);
+        match verdicts.iter().position(Option::is_none) {
+            Some(i) => {
+                self.order[..=i + 1].rotate_right(1);
+                false
+            }
+            None => true,
+        }
     }
 }
 
