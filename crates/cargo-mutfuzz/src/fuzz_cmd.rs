@@ -657,8 +657,17 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
         );
     }
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
+        let why = if args.guidance == mutfuzz_contract::GuidanceKind::Infection {
+            format!(
+                "kills or new infections (infect factor {}; {} surviving mutants infected by kept inputs)",
+                mutfuzz::guidance::INFECT_FACTOR,
+                s.mutants_infected
+            )
+        } else {
+            "kills".to_owned()
+        };
         eprintln!(
-            "Children ({}, kill factor {}): {} kept inputs got more for their kills, {} fewer",
+            "Children ({}, kill factor {}): {} kept inputs got more for their {why}, {} fewer",
             args.guidance,
             kill_factor(args),
             s.boosted,
