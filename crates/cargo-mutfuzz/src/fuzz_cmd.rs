@@ -295,6 +295,13 @@ pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
     }
 }
 
+/// The ids `--mutants-file` lists, read as the harness reads them.
+fn listed_mutants(args: &FuzzArgs) -> Result<Option<std::collections::BTreeSet<u32>>> {
+    let Some(file) = &args.mutants_file else { return Ok(None) };
+    let ids = mutfuzz::harness::read_mutants_file(file).map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
+    Ok(Some(ids))
+}
+
 /// The factor on the children of an input that kills: the flag's, or the guidance's.
 pub fn kill_factor(args: &FuzzArgs) -> u32 {
     args.kill_factor.unwrap_or(mutfuzz::guidance::default_kill_factor(args.guidance))
@@ -328,11 +335,18 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
         std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
     }
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
-    let total = sites.len() as u64;
+    // The harness counts the listed mutants only: so does the status line.
+    let (total, listed) = match listed_mutants(args)? {
+        Some(ids) => {
+            let n = sites.keys().filter(|id| ids.contains(id)).count() as u64;
+            (n, format!(", {n} of them listed in the mutants file"))
+        }
+        None => (sites.len() as u64, String::new()),
+    };
     eprintln!(
-        "Fuzzing {}: {} viable mutants ({} unviable); corpus {}; state {}",
+        "Fuzzing {}: {} viable mutants{listed} ({} unviable); corpus {}; state {}",
         args.target,
-        total,
+        sites.len(),
         built.unviable.len(),
         files.corpus.display(),
         files.state.path().display()
@@ -575,9 +589,8 @@ fn fuzz_command(
 fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, why: &str) -> Result<()> {
     let (elapsed, trials, last) = (ended.elapsed, ended.trials, ended.last);
     let mut viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
-    if let Some(file) = &args.mutants_file {
+    if let Some(listed) = listed_mutants(args)? {
         // The harness ran and counted these only: so does the summary.
-        let listed = mutfuzz::harness::read_mutants_file(file).map_err(|e| anyhow::anyhow!(e))?;
         viable.retain(|id| listed.contains(id));
     }
     // By name, so the kinds print in alphabetical order.
@@ -644,8 +657,17 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
         );
     }
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
+        let why = if args.guidance == mutfuzz_contract::GuidanceKind::Infection {
+            format!(
+                "kills or new infections (infect factor {}; {} surviving mutants infected by kept inputs)",
+                mutfuzz::guidance::INFECT_FACTOR,
+                s.mutants_infected
+            )
+        } else {
+            "kills".to_owned()
+        };
         eprintln!(
-            "Children ({}, kill factor {}): {} kept inputs got more for their kills, {} fewer",
+            "Children ({}, kill factor {}): {} kept inputs got more for their {why}, {} fewer",
             args.guidance,
             kill_factor(args),
             s.boosted,
