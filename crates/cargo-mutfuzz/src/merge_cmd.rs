@@ -15,7 +15,7 @@ use crate::exit_code;
 use crate::options::MergeArgs;
 use crate::outcome::{MutantOutcome, OutcomesFile, Summary};
 use crate::output::OutputDir;
-use crate::score_cmd::{self, ScoreFile, Table, Verdict};
+use crate::score::{self, ScoreFile, Table, Verdict};
 use crate::selection::Shard;
 
 /// Run the command; returns the exit code.
@@ -183,6 +183,35 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
             }
         }
     }
+    // A combined score's shards (`score --all --shard k/n`): each target's counts are
+    // the sums of its counts in the shards.
+    let targets = match &first.targets {
+        None => None,
+        Some(first_targets) => {
+            let mut merged = first_targets.clone();
+            for t in &mut merged {
+                t.summary = Table::default();
+            }
+            for f in &files {
+                let names =
+                    |ts: &[score::TargetScore]| ts.iter().map(|t| t.target.clone()).collect::<Vec<_>>();
+                let same = f.targets.as_deref().is_some_and(|ts| names(ts) == names(first_targets));
+                if !same {
+                    return Err(usage(
+                        "the shards combine different targets: merge the shards of one `score --all`"
+                            .to_owned(),
+                    ));
+                }
+                for (m, t) in merged.iter_mut().zip(f.targets.iter().flatten()) {
+                    m.summary.add(&t.summary);
+                }
+            }
+            for t in &mut merged {
+                t.score_percent = t.summary.score_percent();
+            }
+            Some(merged)
+        }
+    };
     let merged = ScoreFile {
         target: first.target.clone(),
         corpus: first.corpus.clone(),
@@ -192,6 +221,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
         score_percent: table.score_percent(),
         shard: None,
         mutants,
+        targets,
     };
     fs::create_dir_all(output).with_context(|| format!("failed to create {}", output.display()))?;
     let path = output.join("score.json");
@@ -199,7 +229,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
     eprintln!("Merged {} shards of the score of {}", inputs.len(), first.target);
     print!("{}", table.render());
     eprintln!("Scores in {}", path.display());
-    Ok(score_cmd::min_score_exit(&table, min_score))
+    Ok(score::min_score_exit(&table, min_score))
 }
 
 #[cfg(test)]
