@@ -36,7 +36,21 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
         }
         None => {
             let dir = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
-            let outcomes = read_outcomes(&dir).map_err(exit_code::usage)?;
+            let combined = Layout::new(&ws.target_dir).combined_score();
+            let outcomes = read_outcomes(&dir)
+                .map_err(|e| {
+                    // `report` alone is `cargo mutfuzz test`'s, as `cargo mutants` users expect;
+                    // a user who scored fuzz targets is pointed at their report.
+                    if args.results.is_none() && combined.is_file() {
+                        anyhow::anyhow!(
+                            "{e:#}; for the combined score of the fuzz targets ({}), run `cargo mutfuzz report --all`",
+                            combined.display()
+                        )
+                    } else {
+                        e
+                    }
+                })
+                .map_err(exit_code::usage)?;
             let mut r = Report::from_test(format!("the tests of {}", names.join(", ")), &outcomes);
             r.notes.push(format!("cargo mutfuzz test · results in {}", dir.display()));
             (r, dir.join("report.html"))

@@ -97,7 +97,6 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
             target_start.elapsed().as_secs_f64(),
         );
         write_score(&built.state.score(), &file)?;
-        eprintln!("{target}: {} inputs; {}", file.inputs, file.summary.line());
         scores.push(file);
     }
     if scores.is_empty() {
@@ -121,7 +120,7 @@ fn print_targets(combined: &ScoreFile) {
     let targets = combined.targets.as_deref().unwrap_or_default();
     let w = targets.iter().map(|t| t.target.len()).max().unwrap_or(0);
     for t in targets {
-        println!("{:<w$}  {}", t.target, t.summary.line());
+        println!("{:<w$}  {:>6} inputs  {}", t.target, t.inputs, t.summary.line());
     }
 }
 

@@ -179,15 +179,26 @@ pub fn fuzz_all(
         if plan.is_empty() {
             break;
         }
-        for (i, units) in plan {
+        let planned = plan.len();
+        for (k, (i, units)) in plan.into_iter().enumerate() {
             if interrupt::interrupted() {
                 stop = Stop::Interrupted;
                 break 'rounds;
             }
-            let units = units.min(left(spent_trials, spent_time));
-            let deadline = deadline_left(spent_time);
-            if units == 0 || deadline.is_some_and(|t| t < Duration::from_millis(500)) {
+            // Slices of a time budget overrun theirs by the harness's start-up, so a slice
+            // leaves the minimum for each one after it in the round. The first round gives
+            // every target its slice even past the budget, so none is starved; a later one
+            // stops where the budget ends.
+            let left_now = left(spent_trials, spent_time);
+            let later = (planned - k - 1) as u64;
+            let units = units.min(left_now.saturating_sub(min * later)).max(min);
+            let mut deadline = deadline_left(spent_time);
+            let ended_budget = left_now == 0 || deadline.is_some_and(|t| t < Duration::from_millis(500));
+            if ended_budget && round > 0 {
                 break 'rounds;
+            }
+            if round == 0 {
+                deadline = deadline.map(|t| t.max(Duration::from_secs(MIN_SLICE_SECS)));
             }
             let run = &mut runs[i];
             let mut a = args.clone();

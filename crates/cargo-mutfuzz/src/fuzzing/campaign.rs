@@ -312,6 +312,9 @@ pub fn campaign_from(built: &Built, args: &FuzzArgs, files: &Files, start_as: St
     let spent =
         || if args.cpu_time { children_cpu_time().saturating_sub(cpu_before) } else { start.elapsed() };
     let mut status_line = StatusLine::new(Duration::from_secs(5));
+    if start_as.quiet {
+        status_line = status_line.slice_of(&args.target);
+    }
     let mut trials_before = 0u64;
     let mut restarts = 0u32;
     let mut stalled = 0u32;
