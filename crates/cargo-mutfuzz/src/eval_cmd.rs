@@ -437,7 +437,10 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     // Built once: every run fuzzes and is scored on the same schema and mutants.
     let (built, targets) = if args.all {
         let (built, targets) = harness::build_all(&args.package, false, args.no_sandbox)?;
-        all::budget(&configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?, targets.len())?;
+        all::budget(
+            &configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?,
+            Some(targets.len()),
+        )?;
         (built, Some(targets))
     } else {
         (harness::build(&args.package, &args.target, false, args.no_sandbox)?, None)

@@ -79,7 +79,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
 fn run_all(args: &FuzzArgs) -> Result<i32> {
     // The flags are checked before the build, which takes a while (the target count
     // is checked once the harness lists them).
-    all::budget(args, 1)?;
+    all::budget(args, None)?;
     let (mut built, targets) = harness::build_all(&args.package, args.dev, args.no_sandbox)?;
     built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let files_of = |t: &str| Files { state: built.layout.campaign(t), corpus: built.default_corpus(t) };
@@ -125,10 +125,11 @@ fn print_all_summary(built: &Built, args: &FuzzArgs, ended: &AllEnded) -> Result
         };
         let dropped = r.dropped.as_ref().map(|why| format!("; dropped: {why}")).unwrap_or_default();
         eprintln!(
-            "  {:<w$}  {} trials{budget} in {} slices; corpus {}; {} killed ({}); failures {failures}{dropped}",
+            "  {:<w$}  {} trials{budget} in {} slice{}; corpus {}; {} killed ({}); failures {failures}{dropped}",
             r.target,
             r.trials,
             r.slices,
+            if r.slices == 1 { "" } else { "s" },
             count_files(&r.files.corpus),
             killed.len(),
             status::percent(killed.len() as u64, total),

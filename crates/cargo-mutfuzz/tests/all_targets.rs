@@ -116,7 +116,9 @@ fn fuzz_all_shares_one_budget_drops_targets_without_valid_input_and_score_all_is
         assert!(stderr.contains(&format!("{t}: {why}")), "{t}: {stderr}");
         let summary = stderr.lines().find(|l| l.starts_with(&format!("  {t} "))).unwrap();
         assert!(
-            summary.contains("107 trials") && summary.contains("1 slices; ") && summary.contains("dropped: "),
+            summary.contains("107 trials")
+                && summary.contains("in 1 slice; ")
+                && summary.contains("dropped: "),
             "{summary}"
         );
     }

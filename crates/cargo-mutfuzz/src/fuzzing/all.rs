@@ -91,8 +91,10 @@ impl AllEnded {
     }
 }
 
-/// The budget's unit and size, or what is wrong with the flags for `--all`.
-pub fn budget(args: &FuzzArgs, targets: usize) -> Result<(Unit, u64, u64)> {
+/// The budget's unit, size and smallest slice, or what is wrong with the flags for
+/// `--all`; with the number of `targets`, also whether each can get that slice (without,
+/// before the harness is built and lists them, the flags alone are checked).
+pub fn budget(args: &FuzzArgs, targets: Option<usize>) -> Result<(Unit, u64, u64)> {
     if args.strategy == Strategy::MutantsFirst {
         return Err(exit_code::usage(anyhow::anyhow!(
             "--strategy mutants-first splits one target's budget into phases and cannot run in the \
@@ -109,7 +111,7 @@ pub fn budget(args: &FuzzArgs, targets: usize) -> Result<(Unit, u64, u64)> {
             )));
         }
     };
-    if slices::rounds(total, targets, min).is_none() {
+    if let Some(targets) = targets.filter(|&n| slices::rounds(total, n, min).is_none()) {
         let (flag, what) = match unit {
             Unit::Trials => ("--trials", "trials"),
             Unit::Seconds => ("--time", "seconds"),
@@ -132,7 +134,7 @@ pub fn fuzz_all(
     args: &FuzzArgs,
     files_of: &dyn Fn(&str) -> Files,
 ) -> Result<AllEnded> {
-    let (unit, total, min) = budget(args, targets.len())?;
+    let (unit, total, min) = budget(args, Some(targets.len()))?;
     let n_rounds = slices::rounds(total, targets.len(), min).expect("checked by budget");
     let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
     let mut arms = vec![Arm::default(); targets.len()];
@@ -323,6 +325,37 @@ pub fn no_valid_input(seen: u64, invalid: u64, last: Option<Stats>) -> Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fuzz_args(flags: &[&str]) -> FuzzArgs {
+        use clap::Parser;
+        let argv = ["cargo-mutfuzz", "fuzz", "--all"].iter().chain(flags).copied();
+        match crate::options::Cli::try_parse_from(argv).unwrap().command {
+            crate::options::Command::Fuzz(a) => a,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn the_budget_is_trials_or_whole_seconds_and_must_give_every_target_a_slice() {
+        let err = |flags: &[&str], targets| budget(&fuzz_args(flags), targets).unwrap_err().to_string();
+        assert_eq!(budget(&fuzz_args(&["--trials", "70"]), Some(7)).unwrap(), (Unit::Trials, 70, 10));
+        // With --time too, trials are the unit and the time a deadline.
+        let both = budget(&fuzz_args(&["--trials", "70", "--time", "1m"]), Some(7)).unwrap();
+        assert_eq!(both, (Unit::Trials, 70, 10));
+        assert_eq!(budget(&fuzz_args(&["--time", "1m"]), Some(7)).unwrap(), (Unit::Seconds, 60, 1));
+        assert!(
+            err(&["--trials", "69"], Some(7))
+                .contains("--trials 69 gives each of the 7 targets less than 10 trials: give at least 70")
+        );
+        assert!(err(&["--time", "5s"], Some(7)).contains("give at least 7"));
+        // Before the build the target count is unknown: the flags alone are checked.
+        assert!(budget(&fuzz_args(&["--trials", "5"]), None).is_ok());
+        assert!(err(&[], None).contains("give --time or --trials"));
+        assert!(
+            err(&["--trials", "100", "--strategy", "mutants-first"], None)
+                .contains("--strategy mutants-first")
+        );
+    }
 
     #[test]
     fn a_target_is_dropped_only_after_enough_trials_all_invalid() {
