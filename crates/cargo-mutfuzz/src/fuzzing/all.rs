@@ -193,7 +193,10 @@ pub fn fuzz_all(
             // stops where the budget ends.
             let left_now = left(spent_trials, spent_time);
             let later = (planned - k - 1) as u64;
-            let units = units.min(left_now.saturating_sub(min * later)).max(min);
+            let mut units = units.min(left_now.saturating_sub(min * later)).max(min);
+            if round > 0 {
+                units = units.min(left_now);
+            }
             let mut deadline = deadline_left(spent_time);
             let ended_budget = left_now == 0 || deadline.is_some_and(|t| t < Duration::from_millis(500));
             if ended_budget && round > 0 {
@@ -218,7 +221,7 @@ pub fn fuzz_all(
                 resumed,
                 // Far apart, so no slice's seed is another's restart seed (seed + restarts).
                 seed_offset: slice_no.wrapping_mul(1 << 20),
-                replay: if resumed && unit == Unit::Trials { stored_inputs(&run.files)? } else { 0 },
+                replay: if resumed { stored_inputs(&run.files)? } else { 0 },
                 quiet: true,
             };
             slice_no += 1;

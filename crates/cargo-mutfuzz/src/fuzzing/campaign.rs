@@ -273,7 +273,8 @@ pub struct Start {
     pub seed_offset: u64,
     /// Trials the first harness process spends replaying the stored corpus: added to a
     /// `--trials` budget and left out of the trials the campaign reports, so that a slice
-    /// of N trials makes N new inputs however large the corpus has grown.
+    /// of N trials makes N new inputs however large the corpus has grown (a time budget
+    /// pays for the replay).
     pub replay: u64,
     /// No header line: `fuzz --all` prints one line per slice instead.
     pub quiet: bool,
