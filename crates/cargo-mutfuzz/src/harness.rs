@@ -253,6 +253,13 @@ impl Built {
 pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
     check_target_name(target).map_err(exit_code::usage)?;
     let built = build_for(args, target, dev, no_sandbox)?;
+    let targets = list_targets(&built)?;
+    if !targets.iter().any(|t| t == target) {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "the harness has no target {target:?}; its targets are: {}",
+            if targets.is_empty() { "(none)".to_owned() } else { targets.join(", ") }
+        )));
+    }
     Ok(built)
 }
 
