@@ -331,6 +331,16 @@ fn build_for(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
                 .ok()
                 .flatten()
                 .unwrap_or(text);
+            if let Some(item) = crate::auto_harness::first_error_line(&text)
+                .and_then(|line| crate::auto_harness::item_at_line(&harness.dir, line))
+            {
+                return Err(exit_code::baseline(anyhow::anyhow!(
+                    "the generated harness no longer builds with the package: `{item}` in {} does not \
+                     match the crate's API any more; run `cargo mutfuzz init --auto` to generate it \
+                     again:\n{text}",
+                    crate::auto_harness::module_path(&harness.dir).display()
+                )));
+            }
             return Err(exit_code::baseline(anyhow::anyhow!(
                 "the harness does not build with the package, even without mutants; fix it first \
                  (try `cargo check` in {}):\n{text}",

@@ -7,14 +7,20 @@ use std::fs;
 
 use anyhow::{Context, Result};
 
+use crate::auto_harness;
 use crate::engine;
 use crate::exit_code;
 use crate::harness::{self, DIR};
+use crate::layout::Layout;
 use crate::options::InitArgs;
 use crate::workspace::Workspace;
+use mutfuzz_contract::write_atomic;
 
 /// Run the command; returns the exit code.
 pub fn run(args: &InitArgs) -> Result<i32> {
+    if args.auto {
+        return run_auto(args);
+    }
     harness::check_target_name(&args.target).map_err(exit_code::usage)?;
     if !args.target.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         || args.target.contains('-')
@@ -47,6 +53,76 @@ pub fn run(args: &InitArgs) -> Result<i32> {
         dir.join("src/main.rs").display(),
         args.target
     );
+    Ok(exit_code::SUCCESS)
+}
+
+/// `init --auto`: generate `mutfuzz/src/auto.rs` from the public API; write the manifest
+/// and `main.rs` only where there are none, so a user's own targets stay.
+fn run_auto(args: &InitArgs) -> Result<i32> {
+    let ws = Workspace::open(&args.package)?;
+    let package = harness::single_package(&ws)?;
+    let layout = Layout::new(&ws.target_dir);
+    let checked = auto_harness::generate(package, &layout)?;
+    let h = &checked.harness;
+    let skipped = &h.plan.skipped;
+    eprintln!(
+        "Read the public API of {}: {} items, {} driven, {} skipped",
+        package.name,
+        h.plan.found,
+        h.driven(),
+        skipped.len()
+    );
+    if args.explain {
+        for s in skipped {
+            eprintln!("  skipped {} ({}): {}", s.item, s.location, s.reason);
+        }
+    } else if !skipped.is_empty() {
+        let counts: Vec<String> =
+            auto_harness::reason_counts(h).iter().map(|(reason, n)| format!("{n} {reason}")).collect();
+        eprintln!("  skipped: {} (--explain lists them)", counts.join("; "));
+    }
+    if h.module.targets.is_empty() {
+        let why: Vec<String> =
+            skipped.iter().map(|s| format!("  {} ({}): {}", s.item, s.location, s.reason)).collect();
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "no item of {}'s public API can be driven, so no harness was written{}{}",
+            package.name,
+            if why.is_empty() { ": it has no public functions or methods" } else { ":\n" },
+            why.join("\n")
+        )));
+    }
+    let dir = package.root.join(DIR);
+    let src = dir.join("src");
+    fs::create_dir_all(&src).with_context(|| format!("failed to create {}", src.display()))?;
+    let write_new = |name: &str, text: String| -> Result<bool> {
+        let path = dir.join(name);
+        if path.exists() {
+            return Ok(false);
+        }
+        write_atomic(&path, text.as_bytes())?;
+        Ok(true)
+    };
+    write_new("Cargo.toml", manifest(&package.name, engine::VERSION))?;
+    write_new(".gitignore", "target/\n".to_owned())?;
+    let fresh_main = write_new("src/main.rs", auto_harness::main_rs(&package.name))?;
+    let module = auto_harness::module_path(&dir);
+    write_atomic(&module, checked.text.as_bytes())?;
+    eprintln!(
+        "Wrote {}: {} targets (checked with cargo check in {} round{})",
+        module.display(),
+        h.module.targets.len(),
+        checked.rounds,
+        if checked.rounds == 1 { "" } else { "s" }
+    );
+    let main = src.join("main.rs");
+    if !fresh_main && !fs::read_to_string(&main).unwrap_or_default().contains("mod auto") {
+        eprintln!(
+            "note: {} is yours and does not use the generated targets: add `mod auto;` and list \
+             `generated = auto` first in `mutfuzz::targets!`",
+            main.display()
+        );
+    }
+    eprintln!("Fuzz every target: cargo mutfuzz fuzz --all --time 2m");
     Ok(exit_code::SUCCESS)
 }
 

@@ -12,6 +12,7 @@
 //!   eval/<target>/ `cargo mutfuzz eval`: eval.json, and <config>/seed-<s>/{corpus,state,score.jsonl}
 //!   viability/     the viability cache: `tests.json`, `harness.json`, `harness-dev.json`
 //!   tmp/           the temp directory (`TMPDIR`) of sandboxed processes (see `sandbox`)
+//!   auto-check/    the harness `init --auto` generates, compile-checked against the package
 //!   <target>/      one fuzz target's campaign state (see mutfuzz_contract::layout),
 //!     corpus-<key>/  the state of a campaign on another corpus directory
 //! ```
@@ -39,9 +40,12 @@ const EVAL: &str = "eval";
 const VIABILITY: &str = "viability";
 /// The sandbox's temp directory.
 const TMP: &str = "tmp";
+/// The package `init --auto` compile-checks its generated harness in.
+const AUTO_CHECK: &str = "auto-check";
 
 /// Names a fuzz target may not have: each is a directory of ours.
-pub const RESERVED: [&str; 8] = [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY, TMP];
+pub const RESERVED: [&str; 9] =
+    [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY, TMP, AUTO_CHECK];
 
 /// `target/mutfuzz/` of one workspace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +78,11 @@ impl Layout {
     /// cargo cannot see (a rustc wrapper adds it), so they never share the schema's.
     pub fn harness_target(&self) -> PathBuf {
         self.root.join(HARNESS_TARGET)
+    }
+
+    /// The package `init --auto` compile-checks its generated harness in.
+    pub fn auto_check(&self) -> PathBuf {
+        self.root.join(AUTO_CHECK)
     }
 
     /// Where the engine crates are written out.

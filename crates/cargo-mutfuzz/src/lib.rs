@@ -4,6 +4,7 @@
 //! The binary is a thin wrapper over [`run`]; the library exists so that benchmarks and
 //! tests can drive the same code.
 
+mod auto_harness;
 pub mod baseline;
 pub mod binaries;
 mod build_cmd;

@@ -190,8 +190,15 @@ pub struct InitArgs {
     #[command(flatten)]
     pub package: PackageArgs,
     /// Name of the example target function.
-    #[arg(long, value_name = "NAME", default_value = "example")]
+    #[arg(long, value_name = "NAME", default_value = "example", conflicts_with = "auto")]
     pub target: String,
+    /// Generate the targets from the crate's public API (into `mutfuzz/src/auto.rs`; run
+    /// it again after the API changes: it rewrites only that file).
+    #[arg(long)]
+    pub auto: bool,
+    /// With `--auto`: list every API item left out, with its reason.
+    #[arg(long, requires = "auto")]
+    pub explain: bool,
 }
 
 /// `--guidance`: the names and descriptions the contract defines, one per strategy.

@@ -21,6 +21,8 @@ pub struct Package {
     pub lib_name: Option<String>,
     /// Whether its library is a proc-macro crate (its code runs in the compiler).
     pub proc_macro: bool,
+    /// Its library target's root file (`src/lib.rs`), if it has one.
+    pub lib_root: Option<PathBuf>,
 }
 
 /// The workspace and the packages chosen from it.
@@ -128,16 +130,15 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
         })
         .map(|t| CrateRoot { path: t.src_path.clone().into_std_path_buf() })
         .collect();
-    let lib_name = p
-        .targets
-        .iter()
-        .find(|t| {
-            t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib | TargetKind::ProcMacro))
-        })
-        .map(|t| t.name.replace('-', "_"));
+    let lib = p.targets.iter().find(|t| {
+        t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib | TargetKind::ProcMacro))
+    });
+    let lib_name = lib.map(|t| t.name.replace('-', "_"));
+    let lib_root = lib.map(|t| t.src_path.clone().into_std_path_buf());
     let proc_macro = p.targets.iter().any(|t| t.kind.contains(&TargetKind::ProcMacro));
     Ok(Package {
         lib_name,
+        lib_root,
         proc_macro,
         name: p.name.to_string(),
         spec: PackageSpec {

@@ -16,6 +16,16 @@ pub const FAILURES: &str = "failures";
 pub const MUTANT_PANIC_LOG: &str = "mutant-panics.jsonl";
 /// Directory of those inputs, named by content.
 pub const MUTANT_PANICS: &str = "mutant-panics";
+/// Records of the panics of a generated target's original (`cargo mutfuzz init --auto`),
+/// one [`ContractPanicRecord`](crate::ContractPanicRecord) per distinct message: a
+/// public function given arbitrary arguments may panic by design, so these are the
+/// inputs' outcomes, kept apart from failures.
+pub const CONTRACT_PANIC_LOG: &str = "contract-panics.jsonl";
+/// Directory of those inputs, named by content.
+pub const CONTRACT_PANICS: &str = "contract-panics";
+/// A generated target found nondeterministic ([`NondeterministicRecord`](crate::NondeterministicRecord)):
+/// while it exists, the campaign and `score` judge the target by panics and runaways only.
+pub const NONDETERMINISTIC: &str = "nondeterministic.json";
 /// One row of counters about once a second (see [`Stats::CSV_HEADER`](crate::Stats::CSV_HEADER)).
 pub const STATS_CSV: &str = "stats.csv";
 /// Verdicts of a scoring run as they are decided, one [`ScoreLine`](crate::ScoreLine) per line.
@@ -83,6 +93,21 @@ impl CampaignDir {
         self.path.join(MUTANT_PANICS)
     }
 
+    /// `contract-panics.jsonl`.
+    pub fn contract_panic_log(&self) -> PathBuf {
+        self.path.join(CONTRACT_PANIC_LOG)
+    }
+
+    /// `contract-panics/`.
+    pub fn contract_panics(&self) -> PathBuf {
+        self.path.join(CONTRACT_PANICS)
+    }
+
+    /// `nondeterministic.json`.
+    pub fn nondeterministic(&self) -> PathBuf {
+        self.path.join(NONDETERMINISTIC)
+    }
+
     /// `stats.csv`.
     pub fn stats_csv(&self) -> PathBuf {
         self.path.join(STATS_CSV)
@@ -141,5 +166,31 @@ impl CampaignDir {
     /// `corpus/`, the default place of stored inputs.
     pub fn corpus(&self) -> PathBuf {
         self.path.join(CORPUS)
+    }
+}
+
+/// Where a scoring run writing its verdicts to `score_lines` records the panics by
+/// contract of its inputs: `<score_lines>.contract-panics.jsonl` (beside it, as its
+/// pending drift is `<score_lines>.drift.json`), so a new score starts it afresh.
+pub fn score_contract_panic_log(score_lines: &Path) -> PathBuf {
+    let mut name = score_lines.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".");
+    name.push(CONTRACT_PANIC_LOG);
+    score_lines.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scores_contract_panics_lie_beside_its_verdicts() {
+        let dir = CampaignDir::new("/t/state");
+        assert_eq!(
+            score_contract_panic_log(&dir.score_lines()),
+            Path::new("/t/state/score.jsonl.contract-panics.jsonl")
+        );
+        assert_eq!(dir.contract_panic_log(), Path::new("/t/state/contract-panics.jsonl"));
+        assert_eq!(dir.nondeterministic(), Path::new("/t/state/nondeterministic.json"));
     }
 }

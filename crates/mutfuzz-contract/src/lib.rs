@@ -39,11 +39,11 @@ pub use files::{
 pub use guidance::GuidanceKind;
 pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};
 pub use isolate::Isolate;
-pub use layout::CampaignDir;
+pub use layout::{CampaignDir, score_contract_panic_log};
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex, read_line_capped};
 pub use prune::Prune;
 pub use records::{
-    DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, RENDER_LIMIT, ReplayRecord, ScoreLine,
-    ScoreOutcome, UnviableRecord,
+    ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, NondeterministicRecord,
+    RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
 };
 pub use stats::{Stats, StatsRow, parse_stats_csv};

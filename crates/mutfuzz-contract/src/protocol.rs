@@ -6,7 +6,9 @@
 //! - `mutant <id>`: this mutant is about to run (on the last trial's or input's bytes);
 //! - `input <name>`: this stored input is about to run (scoring);
 //! - `stats <json>`: the counters, about once a second;
-//! - `done <json>`: the counters, at the normal end of a campaign.
+//! - `done <json>`: the counters, at the normal end of a campaign;
+//! - `note <text>`: something the user must hear once (a generated target found
+//!   nondeterministic), which the supervisor shows.
 //!
 //! The target's own prints share stdout, so a line that is not one of these (or does
 //! not parse as one) is [`Line::Other`]: kept for the log, never an error.
@@ -43,6 +45,8 @@ pub enum Line<'a> {
     Stats(Report),
     /// The campaign ended normally, with these counters.
     Done(Report),
+    /// One line for the user, shown by the supervisor.
+    Note(Cow<'a, str>),
     /// Anything else the process printed.
     Other(Cow<'a, str>),
 }
@@ -59,6 +63,7 @@ impl Line<'_> {
             "alive" if rest.is_empty() => Some(Line::Alive),
             "stats" => serde_json::from_str(rest).ok().map(Line::Stats),
             "done" => serde_json::from_str(rest).ok().map(Line::Done),
+            "note" if !rest.trim().is_empty() => Some(Line::Note(Cow::Owned(rest.trim().to_owned()))),
             _ => None,
         };
         parsed.unwrap_or_else(|| Line::Other(Cow::Owned(line.to_owned())))
@@ -82,6 +87,8 @@ impl fmt::Display for Line<'_> {
             Line::Alive => f.write_str("alive"),
             Line::Stats(r) => write!(f, "stats {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
             Line::Done(r) => write!(f, "done {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
+            // A note is one line: a newline inside would start a line of its own.
+            Line::Note(text) => write!(f, "note {}", text.replace(['\n', '\r'], " ")),
             Line::Other(text) => f.write_str(text),
         }
     }
@@ -156,6 +163,7 @@ mod tests {
             boosted: 2,
             reduced: 1,
             mutant_panics: 1,
+            contract_panics: 3,
             queued: 12,
             random_edits: 4,
             dictionary_edits: 6,
@@ -172,6 +180,7 @@ mod tests {
             Line::Stats(Report { elapsed: 1.5, stats }),
             Line::Done(Report { elapsed: 0.25, stats: Stats::default() }),
             Line::Other(Cow::Borrowed("hello from the target")),
+            Line::Note(Cow::Borrowed("target t is nondeterministic")),
         ] {
             assert_eq!(Line::parse(&line.to_string()), line, "{line}");
         }
@@ -191,6 +200,7 @@ mod tests {
                 .starts_with(r#"stats {"elapsed":1.5,"trials":10,"#)
         );
         assert_eq!(Line::parse("trial"), Line::Trial(Cow::Owned(vec![])));
+        assert_eq!(Line::Note(Cow::Borrowed("a\nb")).to_string(), "note a b");
         assert_eq!(Line::parse("input 0123abcd\r"), Line::Input(Cow::Owned("0123abcd".into())));
     }
 
@@ -205,6 +215,7 @@ mod tests {
             "hello",
             "input ",
             "done {\"x\":1}",
+            "note ",
         ] {
             assert_eq!(Line::parse(l), Line::Other(Cow::Owned(l.to_owned())), "{l}");
         }

@@ -1,5 +1,6 @@
 //! The records of a campaign's files: kills (`kills.jsonl`), failures of the original
-//! (`failures.jsonl`), unviable mutants (`unviable.json`) and score verdicts
+//! (`failures.jsonl`), panics by contract of generated targets (`contract-panics.jsonl`),
+//! a generated target found nondeterministic (`nondeterministic.json`), unviable mutants (`unviable.json`) and score verdicts
 //! (`score.jsonl`). The engine appends most of them; the supervisor in `cargo mutfuzz`
 //! appends the kills and failures of a harness process that died.
 
@@ -134,6 +135,86 @@ impl Record for FailureRecord {
 
     fn check(&self) -> Result<(), String> {
         if self.input.is_empty() { Err("no input named".to_owned()) } else { Ok(()) }
+    }
+}
+
+/// A panic of a generated target's original on an input: by contract, not a failure (a
+/// public function given arbitrary arguments may panic by design). One line of
+/// `contract-panics.jsonl` per distinct message; the input is stored as
+/// `contract-panics/<input>` (while fuzzing).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContractPanicRecord {
+    /// Name (content hash) of the first input found panicking with this message.
+    pub input: String,
+    /// The panic message.
+    pub message: String,
+    /// Where it panicked (`file:line:column`), when known.
+    pub location: Option<String>,
+}
+
+impl Record for ContractPanicRecord {
+    const WHAT: &'static str = "contract panic record";
+
+    fn check(&self) -> Result<(), String> {
+        if self.input.is_empty() { Err("no input named".to_owned()) } else { Ok(()) }
+    }
+}
+
+/// A generated target whose original disagreed with itself on one input
+/// (`nondeterministic.json`): from then on any two of its returned outputs agree, and its
+/// mutants are killed only by panics, runaways, crashes and discards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NondeterministicRecord {
+    /// The input's name (content hash).
+    pub input: String,
+    /// The first ending, rendered (cut to [`RENDER_LIMIT`] bytes).
+    pub first: String,
+    /// The second ending, rendered the same way.
+    pub second: String,
+}
+
+impl NondeterministicRecord {
+    /// The record in `path` (`nondeterministic.json`), or `None` when there is none. A
+    /// file that is not such a record is an error naming it.
+    pub fn read(path: &std::path::Path) -> Result<Option<NondeterministicRecord>, crate::FileError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(crate::FileError::io(path, e)),
+        };
+        serde_json::from_str(&text).map(Some).map_err(|e| crate::FileError::Record {
+            path: path.to_owned(),
+            line: 1,
+            what: "nondeterministic-target record",
+            problem: e.to_string(),
+        })
+    }
+
+    /// Writes the record to `path` atomically.
+    pub fn write(&self, path: &std::path::Path) -> Result<(), crate::FileError> {
+        let text = serde_json::to_string(self).map_err(|e| crate::FileError::io(path, e.into()))? + "\n";
+        crate::write_atomic(path, text.as_bytes())
+    }
+
+    /// The one line that says so, naming `target`.
+    pub fn describe(&self, target: &str) -> String {
+        format!(
+            "target {target} is nondeterministic (input {} gave `{}` then `{}`): judged by panics and \
+             runaways only",
+            self.input,
+            shorten(&self.first),
+            shorten(&self.second)
+        )
+    }
+}
+
+/// At most 80 chars of a rendering, for a one-line message.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
     }
 }
 
@@ -302,5 +383,28 @@ mod tests {
             |bytes: &str| ReplayRecord { input: "a".into(), bytes: bytes.into(), output: "1".into() };
         assert!(replay("00ff").check().is_ok() && replay("").check().is_ok());
         assert!(replay("0g").check().is_err());
+        let panic = ContractPanicRecord { input: String::new(), message: "m".into(), location: None };
+        assert!(panic.check().is_err());
+        assert!(ContractPanicRecord { input: "ab".into(), ..panic }.check().is_ok());
+    }
+
+    #[test]
+    fn a_nondeterministic_target_is_described_in_one_short_line() {
+        let r =
+            NondeterministicRecord { input: "ab".into(), first: "{1: 2}".into(), second: "x".repeat(100) };
+        let text = r.describe("word_counts");
+        assert!(
+            text.starts_with("target word_counts is nondeterministic (input ab gave `{1: 2}` then `xxx"),
+            "{text}"
+        );
+        assert!(text.ends_with("x…`): judged by panics and runaways only"), "{text}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nondeterministic.json");
+        assert_eq!(NondeterministicRecord::read(&path).unwrap(), None);
+        r.write(&path).unwrap();
+        assert_eq!(NondeterministicRecord::read(&path).unwrap(), Some(r));
+        std::fs::write(&path, "{}").unwrap();
+        let err = NondeterministicRecord::read(&path).unwrap_err().to_string();
+        assert!(err.contains("nondeterministic.json:1: not a valid nondeterministic-target record"), "{err}");
     }
 }

@@ -50,6 +50,10 @@ pub struct Stats {
     /// messages; mutants-first phases only).
     #[serde(default)]
     pub mutant_panics: usize,
+    /// Inputs on which a generated target's original panicked (panics by contract, not
+    /// failures; inputs replayed after a restart are not counted again).
+    #[serde(default)]
+    pub contract_panics: u64,
     /// Children waiting in the schedule's queues (MUTAGEN's batches; 0 for Zest's).
     #[serde(default)]
     pub queued: u64,

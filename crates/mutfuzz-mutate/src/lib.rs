@@ -27,7 +27,7 @@ mod equivalent;
 mod error;
 mod fnvalue;
 pub mod hints;
-mod modules;
+pub mod modules;
 mod mutant;
 mod operator;
 mod shape;

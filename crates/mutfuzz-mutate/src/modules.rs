@@ -4,9 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+/// The `#[path = "…"]` of a module declaration.
+pub use crate::syntax::path_attr;
+
 /// The directory that a module's `mod name;` declarations resolve against.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ModDir {
+pub struct ModDir {
     /// The directory of the file the module is in, extended by inline modules.
     dir: PathBuf,
     /// In a non-mod-rs file `a.rs`, declarations resolve under `a/`: this is `a`, until an
@@ -16,7 +19,8 @@ pub(crate) struct ModDir {
 
 /// A file that may hold a declared module.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Candidate {
+pub struct Candidate {
+    /// The file.
     pub path: PathBuf,
     /// Its own declarations resolve beside it (a `mod.rs` or a `#[path]` file), not under
     /// a directory named after the module.
@@ -65,7 +69,7 @@ impl ModDir {
 }
 
 /// `r#match` → `match`: a raw identifier names the same file as the plain one.
-pub(crate) fn unraw(name: &str) -> &str {
+pub fn unraw(name: &str) -> &str {
     name.strip_prefix("r#").unwrap_or(name)
 }
 

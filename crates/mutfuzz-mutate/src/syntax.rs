@@ -80,7 +80,7 @@ pub(crate) fn shorten(s: &str) -> String {
 }
 
 /// The value of a `#[path = "…"]` attribute, if there is one.
-pub(crate) fn path_attr(attrs: &[Attribute]) -> Option<String> {
+pub fn path_attr(attrs: &[Attribute]) -> Option<String> {
     attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
         syn::Meta::NameValue(nv) => match &nv.value {
             Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Some(s.value()),

@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use mutfuzz_contract::protocol::decode_hex;
 use mutfuzz_contract::{
-    Budget, DriftRecord, FailureRecord, FileError, Isolate, KillKind, KillLimit, KillRecord, Stats,
-    encode_hex, read_jsonl,
+    Budget, ContractPanicRecord, DriftRecord, FailureRecord, FileError, Isolate, KillKind, KillLimit,
+    KillRecord, NondeterministicRecord, RENDER_LIMIT, Stats, encode_hex, read_jsonl,
 };
 
 use crate::corpus::{Corpus, Entry, Store};
@@ -30,7 +30,7 @@ use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Dictionary, Input, Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
-use crate::oracle::{Compare, DebugHash, Oracle, content_name};
+use crate::oracle::{AnyOutput, Compare, DebugHash, Oracle, content_name};
 use crate::panics::QuietPanics;
 use crate::schedule::{self, Observation, Schedule, ScheduleKind};
 use crate::select::{self, Prune, Selector, TrialSites};
@@ -101,6 +101,16 @@ pub struct Config {
     /// coverage, since its mutants ran when those inputs were first tried and their kills
     /// are in the kills file. Otherwise (a first start) seeds run mutants like any input.
     pub resumed: bool,
+    /// The target is generated from a public API (`cargo mutfuzz init --auto`): a panic
+    /// of the original is that input's outcome by contract (mutants are judged against its
+    /// message), recorded once per message in `contract-panics.jsonl` and counted in
+    /// [`Stats::contract_panics`], never a [`Failure`].
+    pub panics_by_contract: bool,
+    /// The target is generated: when the original returns two different outputs on one
+    /// input, the campaign does not stop with [`Error::Nondeterministic`] but judges by
+    /// panics and runaways only from then on ([`AnyOutput`]), says so once
+    /// ([`Event::Nondeterministic`]) and keeps that in `nondeterministic.json`.
+    pub tolerate_nondeterminism: bool,
     /// Literals of the code under test that fresh strings, chars and integers are drawn
     /// from, with the dictionary's probability (edits use them through
     /// [`Informed`](crate::edit::Informed)).
@@ -128,6 +138,8 @@ impl Default for Config {
             check_determinism: true,
             check_drift: true,
             resumed: false,
+            panics_by_contract: false,
+            tolerate_nondeterminism: false,
             dictionary: None,
         }
     }
@@ -323,6 +335,10 @@ pub struct Campaign<T, O> {
     kills: Vec<KillRecord>,
     failures: Vec<Failure>,
     failure_messages: HashSet<String>,
+    /// Messages of the panics by contract recorded (this process's and, resumed, before).
+    contract_messages: HashSet<String>,
+    /// The target was found nondeterministic: the oracle is [`AnyOutput`].
+    any_output: bool,
     stats: Stats,
     buf: Vec<u8>,
     to_run: Vec<u32>,
@@ -364,6 +380,9 @@ pub enum Event<'a> {
     Trial(&'a [u8]),
     /// This mutant is about to run on the current trial's input.
     Mutant(u32),
+    /// The (generated) target was found nondeterministic: from now on it is judged by
+    /// panics and runaways only (see [`Config::tolerate_nondeterminism`]).
+    Nondeterministic(&'a NondeterministicRecord),
 }
 
 impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
@@ -418,6 +437,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             kills: Vec::new(),
             failures: Vec::new(),
             failure_messages: HashSet::new(),
+            contract_messages: HashSet::new(),
+            any_output: false,
             stats: Stats { mutants_total: n, ..Stats::default() },
             buf: Vec::new(),
             to_run: Vec::with_capacity(n),
@@ -453,10 +474,19 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.with_oracle(Box::new(Compare(compare)))
     }
 
-    /// Uses another oracle.
+    /// Uses another oracle (unless the target was found nondeterministic, which only
+    /// [`AnyOutput`] can judge).
     pub fn with_oracle(mut self, oracle: Box<dyn Oracle<O>>) -> Self {
-        self.oracle = oracle;
+        if !self.any_output {
+            self.oracle = oracle;
+        }
         self
+    }
+
+    /// Whether the target was found nondeterministic and is judged by panics and
+    /// runaways only (see [`Config::tolerate_nondeterminism`]).
+    pub fn judges_any_output(&self) -> bool {
+        self.any_output
     }
 
     /// Uses another guidance strategy than the configured one.
@@ -489,6 +519,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// merged in list order, so the campaign is the same whatever the number of workers.
     pub fn with_workers(mut self, workers: Workers) -> Self {
         self.workers = Some(workers).filter(|w| !w.is_empty());
+        self.tell_workers();
         self.split = true;
         self
     }
@@ -497,6 +528,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// (one worker is enough: a single-core campaign that never dies of a mutant).
     pub fn with_sentry(mut self, workers: Workers) -> Self {
         self.workers = Some(workers).filter(|w| !w.is_empty());
+        self.tell_workers();
         self.split = false;
         self
     }
@@ -522,6 +554,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// not in the catalog are ignored.
     pub fn resume_from_dir(&mut self) -> Result<usize, Error> {
         let Some(store) = &self.store else { return Ok(0) };
+        if self.config.tolerate_nondeterminism
+            && NondeterministicRecord::read(&store.files().nondeterministic())?.is_some()
+        {
+            // Found before (a restarted harness): judged as then, and said once already.
+            self.judge_any_output();
+        }
+        let Some(store) = &self.store else { return Ok(0) };
+        if self.config.panics_by_contract {
+            let panics = read_jsonl::<ContractPanicRecord>(&store.files().contract_panic_log())?;
+            self.contract_messages.extend(panics.records.into_iter().map(|r| r.message));
+        }
         // The store cut off any torn last line when it opened the file.
         let kills = read_jsonl::<KillRecord>(&store.files().kills())?;
         if let Some(torn) = &kills.torn {
@@ -662,7 +705,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             // No mutant ran in this process yet: what the original gives now is clean,
             // unless the target disagrees with itself (then it is no reference of drift).
             let sentinel = Sentinel::take(&mut self.exec, input.as_bytes(), &*self.oracle);
-            if sentinel.end.agrees_with(&original.end, &*self.oracle) {
+            let agrees = sentinel.end.agrees_with(&original.end, &*self.oracle)
+                || self.tolerate(input.as_bytes(), &original.end, &sentinel.end)?;
+            if agrees {
                 self.sentinel = Some(sentinel);
             } else if self.config.check_determinism {
                 return Err(Error::Nondeterministic {
@@ -686,6 +731,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                     && !self.exec.original_panics(input.as_bytes())
                 {
                     self.record_mutant_panic(&input, mutant, message.clone(), location.clone(), trial)?;
+                } else if self.config.panics_by_contract {
+                    // A replayed input's panic was counted and recorded when first tried.
+                    if !replay {
+                        self.stats.contract_panics += 1;
+                        if !self.contract_messages.contains(message) {
+                            self.record_contract_panic(&input, message.clone(), location.clone())?;
+                        }
+                    }
                 } else if !self.failure_messages.contains(message) {
                     self.record_failure(&input, message.clone(), location.clone(), trial)?;
                 }
@@ -1025,7 +1078,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
         let again = self.exec.rerun_original(input.as_bytes(), self.n_ids, &*self.oracle);
-        if original.end.agrees_with(&again.end, &*self.oracle) {
+        if original.end.agrees_with(&again.end, &*self.oracle)
+            || self.tolerate(input.as_bytes(), &original.end, &again.end)?
+        {
             return Ok(());
         }
         Err(Error::Nondeterministic {
@@ -1034,6 +1089,68 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             first: original.end.render(),
             second: again.end.render(),
         })
+    }
+
+    /// The original ended as `first` and then as `second` on `bytes`, which the oracle
+    /// says disagree. For a generated target whose two runs both returned, that is
+    /// tolerated (see [`Config::tolerate_nondeterminism`]): the oracle becomes
+    /// [`AnyOutput`] for good, the record is written and the event sent; returns whether
+    /// it was. Runs that disagree on a panic or a discard cannot be judged at all.
+    fn tolerate(
+        &mut self,
+        bytes: &[u8],
+        first: &OriginalEnd<O>,
+        second: &OriginalEnd<O>,
+    ) -> Result<bool, Error> {
+        let both_returned =
+            matches!((first, second), (OriginalEnd::Returned { .. }, OriginalEnd::Returned { .. }));
+        if !self.config.tolerate_nondeterminism || !both_returned || self.any_output {
+            return Ok(false);
+        }
+        let record = NondeterministicRecord {
+            input: content_name(bytes),
+            first: first.render_bounded(RENDER_LIMIT),
+            second: second.render_bounded(RENDER_LIMIT),
+        };
+        if let Some(store) = &self.store {
+            // The input first: the record names it.
+            store.save_input(&record.input, bytes)?;
+            record.write(&store.files().nondeterministic())?;
+        }
+        self.judge_any_output();
+        if let Some(events) = &mut self.events {
+            events(Event::Nondeterministic(&record));
+        }
+        Ok(true)
+    }
+
+    /// From now on any two returned outputs agree, here and in the workers.
+    fn judge_any_output(&mut self) {
+        self.any_output = true;
+        self.oracle = Box::new(AnyOutput);
+        self.tell_workers();
+    }
+
+    fn tell_workers(&mut self) {
+        if let (true, Some(workers)) = (self.any_output, &mut self.workers) {
+            workers.judge_any_output();
+        }
+    }
+
+    /// Records a panic by contract of a generated target's original with a new message.
+    fn record_contract_panic(
+        &mut self,
+        input: &Input,
+        message: String,
+        location: Option<String>,
+    ) -> Result<(), Error> {
+        let name = content_name(input.as_bytes());
+        if let Some(store) = &mut self.store {
+            let record = ContractPanicRecord { input: name.clone(), message: message.clone(), location };
+            store.save_contract_panic(&name, input.as_bytes(), &record)?;
+        }
+        self.contract_messages.insert(message);
+        Ok(())
     }
 
     /// Keeps an input on which the background mutant panics and the original does not

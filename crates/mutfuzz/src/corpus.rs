@@ -6,13 +6,17 @@
 //! - `corpus/<name>` (or another corpus directory): one file per saved input, its choice
 //!   bytes, named by a 128-bit content hash, so the same input is never stored twice;
 //! - `failures/<name>`: inputs on which the original panicked;
+//! - `contract-panics/<name>`, `contract-panics.jsonl`: those of a generated target,
+//!   whose panics are outcomes by contract, one per distinct message;
 //! - `kills.jsonl`, `failures.jsonl`: one record per line, each line appended with a
 //!   single write, so a campaign killed mid-way leaves only whole lines.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use mutfuzz_contract::{CampaignDir, FailureRecord, FileError, JsonlWriter, KillRecord, store_new};
+use mutfuzz_contract::{
+    CampaignDir, ContractPanicRecord, FailureRecord, FileError, JsonlWriter, KillRecord, store_new,
+};
 
 use crate::guidance::Energy;
 use crate::input::{Input, Spans};
@@ -93,6 +97,8 @@ pub struct Store {
     failures: JsonlWriter,
     /// Opened on the first mutant panic: most campaigns have none.
     mutant_panics: Option<JsonlWriter>,
+    /// Opened on the first panic by contract: only generated targets have them.
+    contract_panics: Option<JsonlWriter>,
 }
 
 impl Store {
@@ -120,6 +126,7 @@ impl Store {
             kills: open(dir.kills())?,
             failures: open(dir.failure_log())?,
             mutant_panics: None,
+            contract_panics: None,
             corpus: corpus.to_path_buf(),
             dir,
         })
@@ -167,6 +174,22 @@ impl Store {
         let writer = match &mut self.mutant_panics {
             Some(w) => w,
             slot => slot.insert(JsonlWriter::open(&self.dir.mutant_panic_log())?.0),
+        };
+        writer.append(record)
+    }
+
+    /// Stores an input on which a generated target's original panicked (by contract) as
+    /// `contract-panics/<name>` (once), and appends its record to `contract-panics.jsonl`.
+    pub fn save_contract_panic(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        record: &ContractPanicRecord,
+    ) -> Result<(), FileError> {
+        store_new(&self.dir.contract_panics(), name, bytes)?;
+        let writer = match &mut self.contract_panics {
+            Some(w) => w,
+            slot => slot.insert(JsonlWriter::open(&self.dir.contract_panic_log())?.0),
         };
         writer.append(record)
     }

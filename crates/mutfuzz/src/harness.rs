@@ -33,8 +33,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::{
-    CampaignDir, EXIT_DRIFT, GuidanceKind, JsonlWriter, Line, Prune, ReplayRecord, Report, ScoreLine, Stats,
-    read_jsonl,
+    CampaignDir, ContractPanicRecord, EXIT_DRIFT, FileError, GuidanceKind, JsonlWriter, Line,
+    NondeterministicRecord, Prune, ReplayRecord, Report, ScoreLine, Stats, read_jsonl,
+    score_contract_panic_log,
 };
 
 use std::sync::Arc;
@@ -48,9 +49,9 @@ use crate::r#gen::Gen;
 use crate::input::Dictionary;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
-use crate::oracle::{Compare, DebugHash, Oracle};
+use crate::oracle::{AnyOutput, Compare, DebugHash, Oracle};
 use crate::raw::RawDecoder;
-use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreStop, score};
+use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
 use crate::workers::Workers;
 
 /// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
@@ -66,12 +67,18 @@ struct Target<T, O> {
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
     raw: Option<RawDecoder<T>>,
+    /// Generated from the crate's public API ([`generated_targets!`](crate::generated_targets)):
+    /// the original's panics are outcomes by contract (unless `--panic-is-failure`), and
+    /// nondeterminism leaves panics and runaways to judge by instead of stopping.
+    generated: bool,
 }
 
 /// The targets of one harness binary; built by [`targets!`](crate::targets).
 #[derive(Default)]
 pub struct Registry {
     targets: Vec<(&'static str, Runner)>,
+    /// Per target, in order: whether it is generated.
+    generated: Vec<bool>,
 }
 
 impl Registry {
@@ -126,8 +133,35 @@ impl Registry {
         compare: Option<fn(&O, &O) -> bool>,
         raw: Option<RawDecoder<T>>,
     ) {
-        let t = Target { target, compare, raw };
+        self.push(name, Target { target, compare, raw, generated: false });
+    }
+
+    /// Register a target generated from the crate's public API, as
+    /// [`add_target`](Registry::add_target) does a hand-written one. Its original may
+    /// panic by design on arbitrary arguments: such a panic is the input's outcome (a
+    /// mutant is judged by its own panic message), recorded apart in
+    /// `contract-panics.jsonl`, not a failure, unless the command has
+    /// `--panic-is-failure`. A generated target found nondeterministic is judged by
+    /// panics and runaways only from then on, where a hand-written one stops the campaign.
+    /// [`generated_targets!`](crate::generated_targets) calls this.
+    pub fn add_generated_target<T: Gen + Debug + 'static, O: Debug + 'static>(
+        &mut self,
+        name: &'static str,
+        target: fn(T) -> O,
+        compare: Option<fn(&O, &O) -> bool>,
+        raw: Option<RawDecoder<T>>,
+    ) {
+        self.push(name, Target { target, compare, raw, generated: true });
+    }
+
+    fn push<T: Gen + Debug + 'static, O: Debug + 'static>(&mut self, name: &'static str, t: Target<T, O>) {
+        self.generated.push(t.generated);
         self.targets.push((name, Box::new(move |args| dispatch(args, &t))));
+    }
+
+    /// Whether the target `name` was registered as generated (`None`: no such target).
+    pub fn is_generated(&self, name: &str) -> Option<bool> {
+        self.targets.iter().position(|(n, _)| *n == name).map(|i| self.generated[i])
     }
 
     /// Run the command line and exit: `cargo mutfuzz`'s commands, or libFuzzer's
@@ -209,8 +243,8 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!(
                 "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE [--format mutfuzz|arbitrary] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
+                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
+                 --mutants FILE --out FILE [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary]; targets: {}",
                 GuidanceKind::names(),
                 Prune::names(),
                 names.join(", ")
@@ -259,6 +293,8 @@ pub struct Args {
     no_drift_check: bool,
     /// Restarted by the CLI: replay the stored corpus with the original only.
     resumed: bool,
+    /// A generated target's original panic is a failure, as a hand-written one's.
+    panic_is_failure: bool,
     jobs: Option<usize>,
     worker_timeout: Option<f64>,
     isolate: crate::Isolate,
@@ -295,6 +331,7 @@ impl Args {
                 "--verify-pruning" => a.verify_pruning = true,
                 "--no-drift-check" => a.no_drift_check = true,
                 "--resumed" => a.resumed = true,
+                "--panic-is-failure" => a.panic_is_failure = true,
                 "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
                 "--background" => a.background = Some(number(word, &value(word)?)?),
                 "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
@@ -384,9 +421,12 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
     t: &Target<T, O>,
 ) -> Result<i32, String> {
     let (target, compare) = (t.target, t.compare);
+    // Read once per command, never per trial.
+    let judging =
+        Judging { panics_by_contract: t.generated && !args.panic_is_failure, generated: t.generated };
     match args.command.as_str() {
-        "fuzz" => fuzz(args, target, compare),
-        "score" => score_corpus(args, target, compare, raw_decoder(args, t)?),
+        "fuzz" => fuzz(args, target, compare, judging),
+        "score" => score_corpus(args, target, compare, raw_decoder(args, t)?, judging),
         "run" => run_one(args, target, raw_decoder(args, t)?),
         "outputs" => write_outputs(args, target),
         "replay" => replay(args, target),
@@ -396,6 +436,15 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
             Err(format!("unknown command {other:?}: use list, fuzz, score, outputs, replay, run or worker"))
         }
     }
+}
+
+/// How a target is judged beyond its oracle: the rules of a generated target.
+#[derive(Clone, Copy, Debug)]
+struct Judging {
+    /// The original's panics are outcomes by contract, not failures.
+    panics_by_contract: bool,
+    /// Generated: nondeterminism leaves panics and runaways to judge by.
+    generated: bool,
 }
 
 /// One protocol line on stdout, flushed at once: the supervisor must see it even if the
@@ -431,6 +480,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     args: &Args,
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
+    judging: Judging,
 ) -> Result<i32, String> {
     let state = args.need(&args.state, "--state DIR")?.to_path_buf();
     let corpus = args.need(&args.corpus, "--corpus DIR")?.to_path_buf();
@@ -455,6 +505,8 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             .unwrap_or(crate::campaign::PARALLEL_MIN_WORK),
         dir: Some(state.clone()),
         corpus_dir: Some(corpus),
+        panics_by_contract: judging.panics_by_contract,
+        tolerate_nondeterminism: judging.generated,
         ..Config::default()
     };
     let mut config = config;
@@ -463,9 +515,13 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         .map_err(|e| e.to_string())?
         .with_oracle(oracle_for(compare))
         .with_edit(Box::new(edit))
-        .with_events(|e| match e {
-            Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
-            Event::Mutant(id) => protocol(Line::Mutant(id)),
+        .with_events({
+            let target = args.target.clone();
+            move |e| match e {
+                Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
+                Event::Mutant(id) => protocol(Line::Mutant(id)),
+                Event::Nondeterministic(record) => protocol(Line::Note(Cow::Owned(record.describe(&target)))),
+            }
         });
     let jobs = args.jobs.unwrap_or(1);
     // One worker, a sentry for the isolated runs, when there are no workers to share the
@@ -563,6 +619,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
     raw: Option<RawDecoder<T>>,
+    judging: Judging,
 ) -> Result<i32, String> {
     let corpus = args.need(&args.corpus, "--corpus DIR")?;
     let out = args.need(&args.out, "--out FILE")?;
@@ -586,9 +643,42 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     let done: HashSet<u32> =
         read_jsonl::<ScoreLine>(out).map_err(|e| e.to_string())?.records.iter().map(|l| l.mutant).collect();
     let mut write_error = None;
-    let oracle = oracle_for(compare);
+    let mut oracle = oracle_for(compare);
     let drift = drift_path(out);
+    // A generated target found nondeterministic (by `fuzz`, or a score before) keeps
+    // being judged by panics and runaways only.
+    let nondeterministic_file = args.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
+    if judging.generated
+        && let Some(path) = &nondeterministic_file
+        && let Some(record) = NondeterministicRecord::read(path).map_err(|e| e.to_string())?
+    {
+        protocol(Line::Note(Cow::Owned(record.describe(&args.target))));
+        oracle = Box::new(AnyOutput);
+    }
+    let mut found_nondeterministic = |record: &NondeterministicRecord| {
+        protocol(Line::Note(Cow::Owned(record.describe(&args.target))));
+        if let Some(path) = &nondeterministic_file {
+            // Not saved, the next score judges strictly again and stops at once: say why.
+            if let Err(e) = record.write(path) {
+                eprintln!("warning: {e}");
+            }
+        }
+    };
+    // Panics by contract: one record per message (those of a run before this restart
+    // kept), and every input counted in the `done` line.
+    let mut contract = ContractPanics::open(&score_contract_panic_log(out))?;
+    let mut original_panic = |name: &str, message: &str, location: Option<&str>| {
+        if let Err(e) = contract.add(name, message, location) {
+            write_error.get_or_insert(e);
+        }
+    };
+    let hooks = ScoreHooks {
+        original_panic: if judging.panics_by_contract { Some(&mut original_panic) } else { None },
+        nondeterministic: if judging.generated { Some(&mut found_nondeterministic) } else { None },
+    };
+    let mut line_error = None;
     let scored = score(
+        hooks,
         target,
         &*oracle,
         &mutants,
@@ -600,7 +690,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         raw,
         |line| {
             if let Err(e) = file.append(line) {
-                write_error.get_or_insert(e);
+                line_error.get_or_insert(e);
             }
         },
         |e| match e {
@@ -608,13 +698,14 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             ScoreEvent::Mutant(id) => protocol(Line::Mutant(id)),
         },
     );
-    if let Some(e) = write_error {
+    if let Some(e) = line_error.or(write_error) {
         return Err(e.to_string());
     }
     match scored {
         Ok(()) => {
             // The end, said: exit code 0 alone could be a mutant's `process::exit(0)`.
-            protocol(Line::Done(report(Stats::default(), Duration::ZERO)));
+            let stats = Stats { contract_panics: contract.inputs, ..Stats::default() };
+            protocol(Line::Done(report(stats, Duration::ZERO)));
             Ok(0)
         }
         Err(ScoreStop::Drift(drifted)) => {
@@ -627,6 +718,42 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
             Err(e)
         }
+    }
+}
+
+/// The panics by contract of a score: `score.jsonl.contract-panics.jsonl`, one record per
+/// distinct message, and the inputs counted.
+struct ContractPanics {
+    path: PathBuf,
+    writer: Option<JsonlWriter>,
+    messages: HashSet<String>,
+    inputs: u64,
+}
+
+impl ContractPanics {
+    fn open(path: &Path) -> Result<ContractPanics, String> {
+        let records = read_jsonl::<ContractPanicRecord>(path).map_err(|e| e.to_string())?;
+        let messages = records.records.into_iter().map(|r| r.message).collect();
+        Ok(ContractPanics { path: path.to_owned(), writer: None, messages, inputs: 0 })
+    }
+
+    fn add(&mut self, name: &str, message: &str, location: Option<&str>) -> Result<(), FileError> {
+        self.inputs += 1;
+        if self.messages.contains(message) {
+            return Ok(());
+        }
+        let writer = match &mut self.writer {
+            Some(w) => w,
+            slot => slot.insert(JsonlWriter::open(&self.path)?.0),
+        };
+        let record = ContractPanicRecord {
+            input: name.to_owned(),
+            message: message.to_owned(),
+            location: location.map(str::to_owned),
+        };
+        writer.append(&record)?;
+        self.messages.insert(message.to_owned());
+        Ok(())
     }
 }
 
@@ -763,10 +890,43 @@ fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
 /// `Debug` type, so failing inputs can be shown) and returning an output that implements `Debug` (or `()` for panic-only checking);
 /// `name(compare = path)` judges its outputs with `fn(&O, &O) -> bool` instead.
 ///
+/// A leading `generated = module` registers the targets that `module` declares with
+/// [`generated_targets!`](crate::generated_targets) (the module `cargo mutfuzz init --auto`
+/// writes from the crate's public API), then the hand-written ones that follow, if any:
+///
+/// ```no_run
+/// mod auto {
+///     pub fn reverse(v: Vec<u8>) -> Vec<u8> {
+///         v.into_iter().rev().collect()
+///     }
+///     mutfuzz::generated_targets!(reverse);
+/// }
+///
+/// fn mine(x: u32) -> u64 {
+///     u64::from(x) * 3
+/// }
+///
+/// mutfuzz::targets!(generated = auto, mine);
+/// ```
+///
 /// Besides `main`, it defines `mutfuzz_targets()`, the [`Registry`], through which the
 /// regression tests that `cargo mutfuzz export` writes replay inputs.
 #[macro_export]
 macro_rules! targets {
+    (generated = $module:ident $(, $name:ident $(( compare = $cmp:path ))?)* $(,)?) => {
+        /// The targets of this harness.
+        #[allow(dead_code)]
+        pub(crate) fn mutfuzz_targets() -> $crate::harness::Registry {
+            let mut registry = $crate::harness::Registry::new();
+            $module::add_targets(&mut registry);
+            $( $crate::__mutfuzz_add_target!(registry, $name $(, $cmp)?); )*
+            registry
+        }
+
+        fn main() {
+            mutfuzz_targets().main()
+        }
+    };
     ($($name:ident $(( compare = $cmp:path ))?),+ $(,)?) => {
         /// The targets of this harness.
         #[allow(dead_code)]
@@ -778,6 +938,53 @@ macro_rules! targets {
 
         fn main() {
             mutfuzz_targets().main()
+        }
+    };
+}
+
+/// Declare the targets generated from a crate's public API, in the module that
+/// `cargo mutfuzz init --auto` writes; [`targets!`](crate::targets)`(generated = module)`
+/// registers them.
+///
+/// The syntax is [`targets!`](crate::targets)'s (`name`, `name(compare = path)`); it
+/// defines `pub fn add_targets(registry: &mut mutfuzz::harness::Registry)`, which
+/// registers each as a generated target ([`Registry::add_generated_target`]): the
+/// original's panic on an input is that input's outcome by contract, not a failure
+/// (`--panic-is-failure` restores the strict rule), and a target whose original
+/// disagrees with itself is judged by panics and runaways only instead of stopping the
+/// campaign. Wrap an output holding hash maps or sets in [`SortedDebug`](crate::SortedDebug).
+///
+/// ```
+/// mod auto {
+///     use std::collections::HashMap;
+///
+///     pub fn checked_div((a, b): (i32, i32)) -> i32 {
+///         a / b // panics on b == 0: by contract
+///     }
+///     pub fn counts(text: String) -> mutfuzz::SortedDebug<HashMap<char, usize>> {
+///         let mut m = HashMap::new();
+///         for c in text.chars() {
+///             *m.entry(c).or_insert(0) += 1;
+///         }
+///         mutfuzz::SortedDebug(m)
+///     }
+///     fn same(a: &i32, b: &i32) -> bool {
+///         a == b
+///     }
+///     mutfuzz::generated_targets!(checked_div(compare = same), counts);
+/// }
+///
+/// let mut registry = mutfuzz::harness::Registry::new();
+/// auto::add_targets(&mut registry);
+/// assert_eq!(registry.is_generated("counts"), Some(true));
+/// ```
+#[macro_export]
+macro_rules! generated_targets {
+    ($($name:ident $(( compare = $cmp:path ))?),* $(,)?) => {
+        /// Registers this module's generated targets.
+        #[allow(unused_variables)]
+        pub fn add_targets(registry: &mut $crate::harness::Registry) {
+            $( $crate::__mutfuzz_add_target!(@generated registry, $name $(, $cmp)?); )*
         }
     };
 }
@@ -795,6 +1002,22 @@ macro_rules! __mutfuzz_add_target {
     };
     ($registry:ident, $name:ident, $cmp:path) => {
         $registry.add_target(
+            stringify!($name),
+            $name as fn(_) -> _,
+            Some($cmp),
+            $crate::__mutfuzz_raw_decoder!($name),
+        )
+    };
+    (@generated $registry:ident, $name:ident) => {
+        $registry.add_generated_target(
+            stringify!($name),
+            $name as fn(_) -> _,
+            None,
+            $crate::__mutfuzz_raw_decoder!($name),
+        )
+    };
+    (@generated $registry:ident, $name:ident, $cmp:path) => {
+        $registry.add_generated_target(
             stringify!($name),
             $name as fn(_) -> _,
             Some($cmp),

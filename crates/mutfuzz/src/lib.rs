@@ -85,6 +85,7 @@ pub mod raw;
 pub mod schedule;
 pub mod score;
 pub mod select;
+mod sorted_debug;
 pub mod trial;
 pub mod workers;
 
@@ -107,8 +108,9 @@ pub use mutfuzz_contract::{
     Stats,
 };
 pub use mutfuzz_derive::Gen;
-pub use oracle::{Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
-pub use panics::assume;
+pub use oracle::{AnyOutput, Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
+pub use panics::{assume, reject};
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
+pub use sorted_debug::SortedDebug;
 pub use workers::Workers;

@@ -41,6 +41,19 @@ pub fn assume(cond: bool) {
     }
 }
 
+/// Discards the current input, as a failed [`assume`] does; for an expression that must
+/// have a value, such as the error arm of a constructor the input cannot satisfy.
+///
+/// ```
+/// fn target(text: String) -> u8 {
+///     text.parse().unwrap_or_else(|_| mutfuzz::reject())
+/// }
+/// assert_eq!(target("7".to_owned()), 7);
+/// ```
+pub fn reject() -> ! {
+    discard()
+}
+
 #[cold]
 #[inline(never)]
 fn discard() -> ! {

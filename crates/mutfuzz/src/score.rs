@@ -7,15 +7,18 @@ use std::fmt::Debug;
 use std::path::Path;
 
 use mutfuzz_contract::protocol::decode_hex;
-use mutfuzz_contract::{Budget, DriftRecord, KillKind, RENDER_LIMIT, ScoreLine, ScoreOutcome, encode_hex};
+use mutfuzz_contract::{
+    Budget, DriftRecord, KillKind, NondeterministicRecord, RENDER_LIMIT, ScoreLine, ScoreOutcome, encode_hex,
+};
 
 use crate::campaign::RunGuard;
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
-use crate::oracle::Oracle;
+use crate::oracle::{AnyOutput, Oracle};
 use crate::raw::RawDecoder;
+use crate::trial::OriginalEnd;
 use crate::trial::{Executor, judge, render_bounded};
 
 /// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
@@ -31,6 +34,22 @@ pub enum ScoreEvent<'a> {
     Mutant(u32),
 }
 
+/// Called with an input's name, the original's panic message and its location.
+pub type OriginalPanicHook<'a> = &'a mut dyn FnMut(&str, &str, Option<&str>);
+
+/// What scoring a generated target adds (see [`crate::harness`]); the default adds nothing.
+#[derive(Default)]
+pub struct ScoreHooks<'a> {
+    /// Called with the name, message and location of each input on which the original
+    /// panics. Every input's original then runs, even once every mutant is decided, so
+    /// that each is seen.
+    pub original_panic: Option<OriginalPanicHook<'a>>,
+    /// When set, a target whose original returns two different outputs on the first
+    /// input is judged by panics and runaways only ([`AnyOutput`]) instead of ending the
+    /// score; this is called once with what was found.
+    pub nondeterministic: Option<&'a mut dyn FnMut(&NondeterministicRecord)>,
+}
+
 /// Score `inputs` (name, bytes) against every mutant not in `done`: each input's
 /// original run once, then each undecided mutant whose site it reaches. `line` receives
 /// each verdict as it is decided (an input's kills once the drift check after them
@@ -44,6 +63,7 @@ pub enum ScoreEvent<'a> {
 /// With `raw`, inputs are files in cargo-fuzz's format, each one the decoder accepts.
 #[allow(clippy::too_many_arguments)]
 pub fn score<T: Gen + Debug, O: Debug>(
+    hooks: ScoreHooks<'_>,
     target: impl Fn(T) -> O + 'static,
     oracle: &dyn Oracle<O>,
     mutants: &[MutantInfo],
@@ -57,6 +77,8 @@ pub fn score<T: Gen + Debug, O: Debug>(
     mut events: impl FnMut(ScoreEvent<'_>),
 ) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
+    let ScoreHooks { mut original_panic, mut nondeterministic } = hooks;
+    let mut oracle = oracle;
     let mut exec = Executor::new(Box::new(target), limits);
     if let Some(decode) = raw {
         exec = exec.with_raw(decode);
@@ -72,14 +94,34 @@ pub fn score<T: Gen + Debug, O: Debug>(
     let mut ran: Vec<u32> = Vec::new();
     let mut drifted: Option<(String, String)> = None;
     for (name, bytes) in inputs {
-        if open.is_empty() {
+        if open.is_empty() && original_panic.is_none() {
             break;
         }
         events(ScoreEvent::Input(name));
         let value = exec.regenerate(bytes);
         let original = exec.run_original(value, table, oracle);
+        if let (Some(hook), OriginalEnd::Panicked { message, location }) =
+            (&mut original_panic, &original.end)
+        {
+            hook(name, message, location.as_deref());
+        }
         if drift.is_some() && sentinel.is_none() {
             let s = Sentinel::take(&mut exec, bytes, oracle);
+            let both_returned = matches!(
+                (&s.end, &original.end),
+                (OriginalEnd::Returned { .. }, OriginalEnd::Returned { .. })
+            );
+            if let Some(tell) = &mut nondeterministic
+                && both_returned
+                && !s.end.agrees_with(&original.end, oracle)
+            {
+                tell(&NondeterministicRecord {
+                    input: name.clone(),
+                    first: original.end.render_bounded(RENDER_LIMIT),
+                    second: s.end.render_bounded(RENDER_LIMIT),
+                });
+                oracle = &AnyOutput;
+            }
             if !s.end.agrees_with(&original.end, oracle) {
                 return Err(ScoreStop::Error(format!(
                     "the target is nondeterministic: input {name} gave `{}` and then `{}`; mutants \

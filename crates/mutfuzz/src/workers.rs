@@ -18,7 +18,8 @@
 //! heartbeat (the harness prints `alive`), so its supervisor never takes a worker's long
 //! batch for a hung harness.
 //!
-//! Protocol, one line each: request `run <hex bytes> <fuel> <depth> <id> …`; answers
+//! Protocol, one line each: request `run <hex bytes> <fuel> <depth> <id> …` (`run-any`:
+//! judged with [`AnyOutput`], for a nondeterministic generated target); answers
 //! `mutant <id>` before each run, `verdict <id> <kind> <limit>` after it (`-` for
 //! survived or no limit), `end` after the batch. A worker checks for drift as the main
 //! process does, after each kill (the original on its first input must give what it
@@ -38,7 +39,7 @@ use mutfuzz_contract::{KillKind, KillLimit, read_line_capped};
 use crate::drift::Sentinel;
 use crate::r#gen::Gen;
 use crate::input::Limits;
-use crate::oracle::Oracle;
+use crate::oracle::{AnyOutput, Oracle};
 use crate::trial::{Executor, judge};
 
 /// A mutant's verdict on one input: how it was killed, or `None` if it survived.
@@ -205,11 +206,11 @@ impl Worker {
         Ok(Worker { child, stdin, lines })
     }
 
-    fn send(&mut self, bytes: &[u8], fuel: u64, depth: usize, ids: &[u32]) -> bool {
+    fn send(&mut self, bytes: &[u8], fuel: u64, depth: usize, ids: &[u32], any_output: bool) -> bool {
         use std::fmt::Write as _;
         // Written in place: a request goes out on every trial with a first run.
         let mut line = String::with_capacity(bytes.len() * 2 + ids.len() * 6 + 32);
-        line.push_str("run ");
+        line.push_str(if any_output { "run-any " } else { "run " });
         for b in bytes {
             let _ = write!(line, "{b:02x}");
         }
@@ -246,6 +247,8 @@ pub struct Workers {
     heartbeat: Option<Box<dyn FnMut()>>,
     /// Per worker: the ids sent in the current batch.
     batches: Vec<Vec<u32>>,
+    /// Requests ask for the [`AnyOutput`] oracle (a nondeterministic generated target).
+    any_output: bool,
 }
 
 impl Workers {
@@ -262,7 +265,15 @@ impl Workers {
         let command: Box<dyn Fn() -> Command> = Box::new(command);
         let workers =
             (0..n).map(|_| Worker::spawn(&*command, max_output).map(Some)).collect::<Result<_, _>>()?;
-        Ok(Workers { command, workers, hang, max_output, heartbeat: None, batches: vec![Vec::new(); n] })
+        Ok(Workers {
+            command,
+            workers,
+            hang,
+            max_output,
+            heartbeat: None,
+            batches: vec![Vec::new(); n],
+            any_output: false,
+        })
     }
 
     /// Calls `heartbeat` for each line read from a worker while waiting for a batch: a
@@ -282,6 +293,13 @@ impl Workers {
         self.workers.is_empty()
     }
 
+    /// From now on the workers judge with [`AnyOutput`] (any two returned outputs agree)
+    /// instead of the target's oracle: the campaign found its generated target
+    /// nondeterministic. Said in each request, so a restarted worker judges the same.
+    pub(crate) fn judge_any_output(&mut self) {
+        self.any_output = true;
+    }
+
     /// Sends worker `w` its batch: the mutants `ids` on `bytes`.
     pub(crate) fn start(&mut self, w: usize, bytes: &[u8], fuel: u64, depth: usize, ids: &[u32]) {
         self.batches[w].clear();
@@ -289,10 +307,11 @@ impl Workers {
         if ids.is_empty() {
             return;
         }
-        if !self.worker(w).send(bytes, fuel, depth, ids) {
+        let any_output = self.any_output;
+        if !self.worker(w).send(bytes, fuel, depth, ids, any_output) {
             // Dead before it started: a fresh one gets the batch.
             self.restart(w);
-            let _ = self.worker(w).send(bytes, fuel, depth, ids);
+            let _ = self.worker(w).send(bytes, fuel, depth, ids, any_output);
         }
     }
 
@@ -305,6 +324,7 @@ impl Workers {
         depth: usize,
         verdict: &mut dyn FnMut(u32, Verdict),
     ) {
+        let any_output = self.any_output;
         let mut left: Vec<u32> = std::mem::take(&mut self.batches[w]);
         if left.is_empty() {
             return;
@@ -341,7 +361,7 @@ impl Workers {
                             if left.is_empty() {
                                 return;
                             }
-                            let _ = self.worker(w).send(bytes, fuel, depth, &left);
+                            let _ = self.worker(w).send(bytes, fuel, depth, &left, any_output);
                         }
                         (Some("end"), None) => {
                             // Anything not answered did not run: it survived.
@@ -381,7 +401,7 @@ impl Workers {
                 if left.is_empty() {
                     return;
                 }
-                let _ = self.worker(w).send(bytes, fuel, depth, &left);
+                let _ = self.worker(w).send(bytes, fuel, depth, &left, any_output);
             }
         }
     }
@@ -430,9 +450,12 @@ pub fn serve<T: Gen, O: Debug + 'static>(
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let mut words = line.split_ascii_whitespace();
-        if words.next() != Some("run") {
-            continue;
-        }
+        let any_output = match words.next() {
+            Some("run") => false,
+            Some("run-any") => true,
+            _ => continue,
+        };
+        let oracle: &dyn Oracle<O> = if any_output { &AnyOutput } else { &*oracle };
         let (Some(hex), Some(fuel), Some(depth)) = (words.next(), words.next(), words.next()) else {
             continue;
         };
@@ -444,18 +467,18 @@ pub fn serve<T: Gen, O: Debug + 'static>(
         }
         let (Ok(fuel), Ok(depth)) = (fuel.parse::<u64>(), depth.parse::<usize>()) else { continue };
         // The drift check's reference, before any mutant ran in this process.
-        let sentinel = sentinel.get_or_insert_with(|| Sentinel::take(&mut exec, &bytes, &*oracle));
-        let original = exec.run_plain_original(&bytes, &*oracle);
+        let sentinel = sentinel.get_or_insert_with(|| Sentinel::take(&mut exec, &bytes, oracle));
+        let original = exec.run_plain_original(&bytes, oracle);
         for id in words.filter_map(|w| w.parse::<u32>().ok()) {
             if writeln!(out, "mutant {id}").and_then(|()| out.flush()).is_err() {
                 return 0;
             }
             let end = exec.run_mutant(id, &bytes, fuel, depth);
             mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
-            let mut verdict = judge(&*oracle, &original, &end);
+            let mut verdict = judge(oracle, &original, &end);
             // A kill is what drift fakes: a mutant run here changed global state that the
             // original reads. The kill does not count, and a fresh worker takes the rest.
-            let drifted = verdict.is_some() && sentinel.drifted(&mut exec, &*oracle).is_some();
+            let drifted = verdict.is_some() && sentinel.drifted(&mut exec, oracle).is_some();
             if drifted {
                 verdict = None;
             }

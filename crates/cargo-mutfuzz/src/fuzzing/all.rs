@@ -314,8 +314,8 @@ pub fn no_valid_input(seen: u64, invalid: u64, last: Option<Stats>) -> Option<St
         )
     } else if discards == 0 {
         format!(
-            "the original panicked on every one of its {seen} inputs (see the failures in its state \
-             directory): fix the target or the code it calls"
+            "the original panicked on every one of its {seen} inputs (its failures, or for a generated \
+             target its contract panics, are in its state directory): fix the target or the code it calls"
         )
     } else {
         format!(

@@ -77,7 +77,7 @@ impl Tracker {
                 self.done = true;
                 self.running = Running::Nothing;
             }
-            Line::Input(_) | Line::Alive | Line::Other(_) => {}
+            Line::Input(_) | Line::Alive | Line::Note(_) | Line::Other(_) => {}
         }
     }
 

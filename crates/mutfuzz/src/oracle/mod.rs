@@ -1,7 +1,8 @@
 //! Oracles: how a mutant's output is compared with the original's on the same input.
 //!
 //! The default ([`DebugHash`]) compares the outputs' `Debug` renderings through a
-//! streamed hash; [`Compare`] applies a user relation to the two values. An output of
+//! streamed hash; [`Compare`] applies a user relation to the two values; [`AnyOutput`]
+//! lets any two outputs agree (a generated target found nondeterministic). An output of
 //! `()` renders the same always, which leaves only panics, timeouts and discards as
 //! kills: the implicit oracle.
 
@@ -51,6 +52,21 @@ impl<O> Oracle<O> for Compare<O> {
     }
 }
 
+/// Any two returned outputs agree: a mutant is killed only by a panic, a runaway, a crash
+/// or a discard. The oracle of a generated target whose original disagrees with itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AnyOutput;
+
+impl<O> Oracle<O> for AnyOutput {
+    fn fingerprint(&self, _original: &O) -> u64 {
+        0
+    }
+
+    fn agrees(&self, _original: &O, _fingerprint: u64, _mutant: &O) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +79,12 @@ mod tests {
         assert!(!o.agrees(&vec![1, 2], fp, &vec![2, 1]));
         let unit = Oracle::<()>::fingerprint(&o, &());
         assert!(o.agrees(&(), unit, &()));
+    }
+
+    #[test]
+    fn any_output_agrees_with_any_other() {
+        let o = AnyOutput;
+        assert!(o.agrees(&vec![1u8], Oracle::<Vec<u8>>::fingerprint(&o, &vec![1u8]), &vec![2u8, 3]));
     }
 
     #[test]

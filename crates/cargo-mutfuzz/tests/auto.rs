@@ -1,0 +1,92 @@
+//! End-to-end tests of `cargo mutfuzz init --auto`: the harness generated from a fixture
+//! crate's public API (one item of each kind the pass drives or skips), regenerated
+//! without touching the user's `main.rs`, refused for a crate with nothing to drive.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use common::{copy_dir, mutfuzz_command};
+
+fn copy_of(fixture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(fixture), dir.path());
+    dir
+}
+
+fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
+    mutfuzz_command(cwd, args).output().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn init_auto_writes_the_targets_of_the_public_api_and_explains_every_skip() {
+    let krate = copy_of("api");
+    let root = krate.path();
+    let out = mutfuzz(root, &["init", "--auto", "--explain"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let expected_lines = [
+        "Read the public API of api-zoo: 15 items, 11 driven, 4 skipped",
+        "  skipped apply (src/lib.rs:31): parameter `f: impl Fn` is a closure",
+        "  skipped first_unchecked (src/lib.rs:37): is an `unsafe fn`",
+        "  skipped halve (src/lib.rs:55): does not compile: the trait bound `i64: Halve` is not satisfied",
+        "  skipped load (src/lib.rs:26): touches the file system",
+    ];
+    for line in expected_lines {
+        assert!(err.lines().any(|l| l == line), "missing {line:?} in:\n{err}");
+    }
+    assert!(err.contains("auto.rs: 8 targets (checked with cargo check in 2 rounds)"), "{err}");
+    let module = fs::read_to_string(root.join("mutfuzz/src/auto.rs")).unwrap();
+    let expected = include_str!("expected/api_zoo_auto.rs");
+    assert_eq!(
+        module, expected,
+        "the generated module changed; if on purpose, update tests/expected/api_zoo_auto.rs"
+    );
+    let main = fs::read_to_string(root.join("mutfuzz/src/main.rs")).unwrap();
+    assert!(main.contains("mod auto;") && main.contains("mutfuzz::targets!(generated = auto);"), "{main}");
+
+    // Again, after the user added a target of their own: only `auto.rs` is rewritten.
+    let own =
+        main.replace("generated = auto);", "generated = auto, mine);\n\nfn mine(x: u8) -> u8 {\n    x\n}");
+    fs::write(root.join("mutfuzz/src/main.rs"), &own).unwrap();
+    fs::write(root.join("mutfuzz/src/auto.rs"), "// stale\n").unwrap();
+    let out = mutfuzz(root, &["init", "--auto"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("4 skipped\n  skipped: "), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(root.join("mutfuzz/src/main.rs")).unwrap(), own);
+    assert_eq!(fs::read_to_string(root.join("mutfuzz/src/auto.rs")).unwrap(), expected);
+}
+
+#[test]
+fn a_crate_with_nothing_to_drive_says_why_item_by_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir(root.join("src")).unwrap();
+    fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"io-only\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("src/lib.rs"),
+        "pub fn size(p: &std::path::Path) -> u64 { std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) }\n\
+         pub fn now() -> u64 { std::time::SystemTime::now().elapsed().map(|d| d.as_secs()).unwrap_or(0) }\n",
+    )
+    .unwrap();
+    let out = mutfuzz(root, &["init", "--auto"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("no item of io-only's public API can be driven, so no harness was written:"),
+        "{err}"
+    );
+    assert!(err.contains("  now (src/lib.rs:2): touches the clock"), "{err}");
+    assert!(err.contains("  size (src/lib.rs:1): touches the file system"), "{err}");
+    assert!(!root.join("mutfuzz").exists());
+}

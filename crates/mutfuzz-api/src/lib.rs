@@ -1,0 +1,74 @@
+//! A crate's public API, read with `syn` on a stable toolchain, and the mutfuzz harness
+//! generated from it: one fuzz target per item it can drive, and a reason for each item
+//! it skips.
+//!
+//! The pass follows the crate from `lib.rs` through `pub mod` and `pub use`, so items are
+//! named by the path a user of the crate writes. A function becomes a target whose input
+//! is a tuple of its parameters' generated values; a crate type is built through its
+//! constructors (public functions returning `Self`, `Default`, `FromStr`, `From`,
+//! `TryFrom`) chosen by a generated `Make…` enum, and its methods are applied in a
+//! generated sequence (`…Call`). Generic parameters take a concrete type that meets
+//! their bounds. Items that touch the file system, the network, processes, the
+//! environment or the clock are skipped.
+//!
+//! ```
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::create_dir(dir.path().join("src")).unwrap();
+//! std::fs::write(
+//!     dir.path().join("src/lib.rs"),
+//!     "pub fn hamming(a: &str, b: &str) -> Option<usize> { None }\n\
+//!      pub fn load(path: &std::path::Path) -> String { String::new() }\n",
+//! )
+//! .unwrap();
+//! let api = mutfuzz_api::read(&dir.path().join("src/lib.rs"), "strings", &Default::default()).unwrap();
+//! let harness = mutfuzz_api::generate(&api, "strings", &Default::default());
+//! assert_eq!(harness.module.targets, ["hamming"]);
+//! assert!(harness.module.text.contains("pub fn hamming((a, b): (String, String)) -> Option<usize> {"));
+//! assert_eq!(harness.plan.skipped[0].reason, "touches the file system");
+//! ```
+
+mod error;
+pub mod plan;
+pub mod render;
+pub mod scan;
+pub mod ty;
+
+pub use error::Error;
+pub use plan::{Exclusions, Plan, Skipped};
+pub use render::Generated;
+pub use scan::{Api, read};
+
+/// A plan and the module written from it.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    pub plan: Plan,
+    pub module: Generated,
+}
+
+/// Plans and renders the harness module of `api` (`package` names the crate in its
+/// header), leaving out `excluded` items.
+pub fn generate(api: &Api, package: &str, excluded: &Exclusions) -> Harness {
+    let plan = plan::plan(api, excluded);
+    let module = render::render(&plan, package);
+    Harness { plan, module }
+}
+
+impl Harness {
+    /// How many API items the harness drives: functions called by a target, constructors
+    /// and methods.
+    pub fn driven(&self) -> usize {
+        self.plan.calls.len()
+            + self
+                .plan
+                .types
+                .iter()
+                .map(|t| {
+                    t.methods.len()
+                        + t.constructors
+                            .iter()
+                            .filter(|c| matches!(c.kind, plan::CtorKind::Function { .. }))
+                            .count()
+                })
+                .sum::<usize>()
+    }
+}

@@ -1,0 +1,937 @@
+//! What the generated harness does with each API item: how every parameter is made from
+//! a generated value, how each crate type is built (its constructors), which methods a
+//! call sequence may apply, how a result is rendered — or why the item is skipped.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::scan::{Api, Function, Receiver, TypeDef};
+use crate::ty::{Bound, Ty};
+
+/// An item the harness drives.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The function, as the scan found it.
+    pub function: Function,
+    /// One per parameter, in order.
+    pub args: Vec<Arg>,
+    pub output: Output,
+}
+
+/// How one parameter is made.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    /// The binding's name.
+    pub name: String,
+    /// The generated value's type (`Gen + Debug`), as the harness writes it.
+    pub gen_ty: String,
+    /// A statement turning the generated value into the owned value passed (building a
+    /// crate type), if one is needed: `let x = x.make();`.
+    pub convert: Option<String>,
+    /// The argument expression.
+    pub expr: String,
+    /// Passed as `&mut`: the binding is `mut` and its value after the call is part of the
+    /// result.
+    pub mutated: bool,
+}
+
+/// How a call's result becomes the target's output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Returned as it is, of this (nameable) type.
+    Value(String),
+    /// Returned as it is, in `mutfuzz::SortedDebug` (a hash container inside).
+    Sorted(String),
+    /// Rendered by `Debug` into a `String` (a borrowed or unnameable result).
+    Debug { sorted: bool },
+    /// Rendered by `Display`.
+    Display,
+    /// Nothing returned.
+    Unit,
+}
+
+/// One way to build a crate type: a variant of its generated `Make…` enum.
+#[derive(Clone, Debug)]
+pub struct Constructor {
+    /// The variant's name.
+    pub variant: String,
+    pub kind: CtorKind,
+    pub args: Vec<Arg>,
+}
+
+#[derive(Clone, Debug)]
+pub enum CtorKind {
+    /// A public associated function returning `Self`, `Result<Self, _>` or `Option<Self>`.
+    Function {
+        path: String,
+        fallible: bool,
+    },
+    Default,
+    FromStr,
+    From,
+    TryFrom,
+    /// A struct literal of its public fields.
+    Literal,
+    /// An enum variant; `named` when its fields have names.
+    Variant {
+        name: String,
+        named: bool,
+    },
+}
+
+/// A crate type the harness can build, with its constructors and the methods its call
+/// sequence applies.
+#[derive(Clone, Debug)]
+pub struct Buildable {
+    pub name: String,
+    pub path: String,
+    pub constructors: Vec<Constructor>,
+    pub methods: Vec<Call>,
+    pub debug: bool,
+    pub display: bool,
+    pub clone: bool,
+    pub hashed: bool,
+}
+
+/// An item the harness leaves out, and why.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Skipped {
+    pub item: String,
+    pub reason: String,
+    pub location: String,
+}
+
+/// The whole plan.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub krate: String,
+    /// Free and associated functions called once per input.
+    pub calls: Vec<Call>,
+    /// Types built by constructors, in dependency order.
+    pub types: Vec<Buildable>,
+    pub skipped: Vec<Skipped>,
+    /// Items found in the API (functions and methods).
+    pub found: usize,
+}
+
+/// Items left out by the user or by a failed compile check: (function path or
+/// `Type::constructor` variant) → reason.
+pub type Exclusions = BTreeMap<String, String>;
+
+const INTEGERS: [&str; 12] =
+    ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
+const PRIMITIVES: [&str; 5] = ["bool", "char", "f32", "f64", "String"];
+/// std containers the engine generates, with the path the harness names them by.
+const CONTAINERS: [(&str, &str); 9] = [
+    ("Vec", "Vec"),
+    ("Option", "Option"),
+    ("Box", "Box"),
+    ("Result", "Result"),
+    ("VecDeque", "std::collections::VecDeque"),
+    ("BTreeMap", "std::collections::BTreeMap"),
+    ("BTreeSet", "std::collections::BTreeSet"),
+    ("HashMap", "std::collections::HashMap"),
+    ("HashSet", "std::collections::HashSet"),
+];
+/// Types whose presence in a signature means the item touches the world outside.
+const EFFECT_TYPES: [(&str, &str); 14] = [
+    ("Path", "the file system"),
+    ("PathBuf", "the file system"),
+    ("File", "the file system"),
+    ("OpenOptions", "the file system"),
+    ("TcpStream", "the network"),
+    ("TcpListener", "the network"),
+    ("UdpSocket", "the network"),
+    ("Command", "processes"),
+    ("Child", "processes"),
+    ("SystemTime", "the clock"),
+    ("Instant", "the clock"),
+    ("Read", "I/O streams"),
+    ("Write", "I/O streams"),
+    ("BufRead", "I/O streams"),
+];
+
+/// Makes the plan for `api`, leaving out `excluded` items.
+pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
+    let mut p = Planner { api, buildable: BTreeMap::new() };
+    let mut out = Plan { krate: api.krate.clone(), found: api.functions.len(), ..Plan::default() };
+    let skip = |out: &mut Plan, f: &Function, reason: String| {
+        out.skipped.push(Skipped { item: display_path(f), reason, location: f.location.clone() })
+    };
+
+    // Types become buildable in rounds: a constructor may take only types built in an
+    // earlier round, so the generated `Make…` enums never contain themselves.
+    let mut order: Vec<String> = Vec::new();
+    loop {
+        let mut added = Vec::new();
+        for (name, def) in &api.types {
+            if p.buildable.contains_key(name) || def.generic || def.path.is_none() {
+                continue;
+            }
+            let ctors = p.constructors(def, excluded);
+            if !ctors.is_empty() {
+                added.push((name.clone(), ctors));
+            }
+        }
+        if added.is_empty() {
+            break;
+        }
+        for (name, ctors) in added {
+            order.push(name.clone());
+            p.buildable.insert(name, ctors);
+        }
+    }
+    // Again with every other buildable type that does not need this one: a constructor
+    // may now take a type that became buildable in the same round or later.
+    for name in &order {
+        let allowed = p
+            .buildable
+            .iter()
+            .filter(|(other, _)| *other != name && !p.needs(other, name, &mut BTreeSet::new()))
+            .map(|(n, c)| (n.clone(), c.clone()))
+            .collect();
+        let sub = Planner { api, buildable: allowed };
+        let ctors = sub.constructors(&api.types[name], excluded);
+        p.buildable.insert(name.clone(), ctors);
+    }
+
+    for f in &api.functions {
+        if let Some(reason) = excluded.get(&f.path) {
+            skip(&mut out, f, reason.clone());
+            continue;
+        }
+        if let Some(reason) = f.blocker.clone() {
+            skip(&mut out, f, reason);
+            continue;
+        }
+        if let Some(effect) = f.effect.or_else(|| p.signature_effect(f)) {
+            skip(&mut out, f, format!("touches {effect}"));
+            continue;
+        }
+        let owner_built = f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o));
+        if f.receiver.is_some() {
+            if !owner_built {
+                let owner = f.owner.as_deref().unwrap_or("?");
+                skip(&mut out, f, format!("a method of `{owner}`, which no public constructor builds"));
+            }
+            continue; // driven in its type's call sequence
+        }
+        if f.owner.as_ref().is_some_and(|o| p.returns_self(f, o).is_some()) && owner_built {
+            continue; // a constructor: driven through the `Make…` enum
+        }
+        match p.call(f) {
+            Ok(call) => out.calls.push(call),
+            Err(reason) => skip(&mut out, f, reason),
+        }
+    }
+
+    for name in order {
+        let def = &api.types[&name];
+        let constructors = p.buildable[&name].clone();
+        let mut methods = Vec::new();
+        for f in
+            api.functions.iter().filter(|f| f.owner.as_deref() == Some(name.as_str()) && f.receiver.is_some())
+        {
+            if excluded.contains_key(&f.path) || f.blocker.is_some() || f.effect.is_some() {
+                continue;
+            }
+            if p.signature_effect(f).is_some() {
+                skip(&mut out, f, format!("touches {}", p.signature_effect(f).unwrap_or_default()));
+                continue;
+            }
+            if f.receiver == Some(Receiver::Value) && !def.traits.contains("Clone") {
+                skip(&mut out, f, format!("consumes the `{name}`, which is not `Clone`"));
+                continue;
+            }
+            match p.call(f) {
+                Ok(call) => methods.push(call),
+                Err(reason) => skip(&mut out, f, reason),
+            }
+        }
+        out.types.push(Buildable {
+            path: def.path.clone().unwrap_or_default(),
+            name,
+            constructors,
+            methods,
+            debug: def.traits.contains("Debug"),
+            display: def.traits.contains("Display"),
+            clone: def.traits.contains("Clone"),
+            hashed: def.hashed,
+        });
+    }
+    for f in &api.functions {
+        if f.receiver.is_some()
+            && f.blocker.is_some()
+            && f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o))
+        {
+            skip(&mut out, f, f.blocker.clone().unwrap_or_default());
+        } else if f.receiver.is_some()
+            && f.effect.is_some()
+            && f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o))
+        {
+            skip(&mut out, f, format!("touches {}", f.effect.unwrap_or_default()));
+        } else if f.receiver.is_some() && excluded.contains_key(&f.path) {
+            skip(&mut out, f, excluded[&f.path].clone());
+        }
+    }
+    out.skipped.sort();
+    out.skipped.dedup();
+    out
+}
+
+/// `my_crate::Doc::len` → `Doc::len`; free functions keep their module path.
+fn display_path(f: &Function) -> String {
+    f.path.split_once("::").map_or(f.path.clone(), |(_, rest)| rest.to_owned())
+}
+
+struct Planner<'a> {
+    api: &'a Api,
+    buildable: BTreeMap<String, Vec<Constructor>>,
+}
+
+impl Planner<'_> {
+    /// Whether building `from` builds a `to` somewhere (its constructors' arguments).
+    fn needs(&self, from: &str, to: &str, seen: &mut BTreeSet<String>) -> bool {
+        if !seen.insert(from.to_owned()) {
+            return false;
+        }
+        let Some(ctors) = self.buildable.get(from) else { return false };
+        ctors.iter().flat_map(|c| &c.args).any(|a| {
+            self.buildable
+                .keys()
+                .any(|n| mentions(&a.gen_ty, &format!("Make{n}")) && (n == to || self.needs(n, to, seen)))
+        })
+    }
+
+    fn signature_effect(&self, f: &Function) -> Option<&'static str> {
+        let mut names = Vec::new();
+        for (_, t) in &f.params {
+            t.names(&mut names);
+        }
+        for (_, bs) in &f.generics {
+            names.extend(bs.iter().map(|b| b.name.clone()));
+        }
+        if let Some(o) = &f.output {
+            o.names(&mut names);
+        }
+        names.iter().find_map(|n| EFFECT_TYPES.iter().find(|(t, _)| t == n).map(|(_, e)| *e))
+    }
+
+    /// Whether `f` (associated with `owner`) returns the type itself: `Some(fallible)`.
+    fn returns_self(&self, f: &Function, owner: &str) -> Option<bool> {
+        let is_self = |t: &Ty| matches!(t.plain_name(), Some(n) if n == "Self" || n == owner);
+        let out = f.output.as_ref()?;
+        if is_self(out) {
+            return Some(false);
+        }
+        match out.name() {
+            Some("Result" | "Option") if out.args().first().is_some_and(is_self) => Some(true),
+            _ => None,
+        }
+    }
+
+    fn constructors(&self, def: &TypeDef, excluded: &Exclusions) -> Vec<Constructor> {
+        let mut out = Vec::new();
+        let owner = &def.name;
+        let type_path = def.path.clone().unwrap_or_default();
+        let mut ctor = |variant: String, kind: CtorKind, args: Vec<Arg>| {
+            if !excluded.contains_key(&format!("{type_path}::{variant}"))
+                && !out.iter().any(|c: &Constructor| c.variant == variant)
+            {
+                out.push(Constructor { variant, kind, args });
+            }
+        };
+        for f in self.api.functions.iter().filter(|f| f.owner.as_ref() == Some(owner) && f.receiver.is_none())
+        {
+            if f.blocker.is_some()
+                || f.effect.is_some()
+                || self.signature_effect(f).is_some()
+                || excluded.contains_key(&f.path)
+            {
+                continue;
+            }
+            let Some(fallible) = self.returns_self(f, owner) else { continue };
+            let Ok(args) = self.args(f) else { continue };
+            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
+        }
+        if let Some(fields) = &def.fields
+            && let Some(args) = self.fields(fields, owner)
+        {
+            ctor("Literal".into(), CtorKind::Literal, args);
+        }
+        for (name, fields, named) in &def.variants {
+            if let Some(args) = self.fields(fields, owner) {
+                ctor(name.clone(), CtorKind::Variant { name: name.clone(), named: *named }, args);
+            }
+        }
+        if def.traits.contains("Default") {
+            ctor("Default".into(), CtorKind::Default, Vec::new());
+        }
+        if def.traits.contains("FromStr") {
+            let arg = Arg {
+                name: "text".into(),
+                gen_ty: "String".into(),
+                convert: None,
+                expr: "text".into(),
+                mutated: false,
+            };
+            ctor("Parse".into(), CtorKind::FromStr, vec![arg]);
+        }
+        for (kind, sources) in [(CtorKind::From, &def.from), (CtorKind::TryFrom, &def.try_from)] {
+            for (i, source) in sources.iter().enumerate() {
+                let Ok(arg) = self.arg("value", source, &[], None) else { continue };
+                if arg.convert.is_some() || arg.expr != "value" {
+                    continue;
+                }
+                let base = if matches!(kind, CtorKind::From) { "From" } else { "TryFrom" };
+                let variant = match source.plain_name() {
+                    Some(n) => format!("{base}{}", camel(n)),
+                    None => format!("{base}{i}"),
+                };
+                ctor(variant, kind.clone(), vec![arg]);
+            }
+        }
+        out
+    }
+
+    /// Arguments for fields written by name (or `arg{i}`), if every field can be made.
+    fn fields(&self, fields: &[(String, Ty)], owner: &str) -> Option<Vec<Arg>> {
+        fields
+            .iter()
+            .map(|(name, ty)| {
+                let (gen_ty, convert) = self.owned(name, ty, &[], None).ok()?;
+                // A field of the type itself would make its `Make…` enum contain itself.
+                let mut names = Vec::new();
+                ty.names(&mut names);
+                if names.iter().any(|n| n == owner || n == "Self") {
+                    return None;
+                }
+                Some(Arg { name: name.clone(), gen_ty, convert, expr: name.clone(), mutated: false })
+            })
+            .collect()
+    }
+
+    fn args(&self, f: &Function) -> Result<Vec<Arg>, String> {
+        f.params.iter().map(|(name, ty)| self.arg(name, ty, &f.generics, f.owner.as_deref())).collect()
+    }
+
+    fn call(&self, f: &Function) -> Result<Call, String> {
+        let args = self.args(f)?;
+        let output = match &f.output {
+            None => Output::Unit,
+            Some(t) => self.output(&self.concrete(t, &f.generics)?, f.owner.as_deref())?,
+        };
+        Ok(Call { function: f.clone(), args, output })
+    }
+
+    /// `ty` with its type parameters (and `impl Trait`s) replaced by concrete types.
+    fn concrete(&self, ty: &Ty, generics: &[(String, Vec<Bound>)]) -> Result<Ty, String> {
+        let mut ty = ty.clone();
+        for (name, bounds) in generics {
+            let mut names = Vec::new();
+            ty.names(&mut names);
+            if names.iter().any(|n| n == name) {
+                let concrete = instance(bounds)
+                    .ok_or_else(|| format!("no known type meets `{name}: {}`", bound_list(bounds)))?;
+                ty = ty.substitute(name, &concrete);
+            }
+        }
+        Ok(ty)
+    }
+
+    /// How to make parameter `name: ty`.
+    fn arg(
+        &self,
+        name: &str,
+        ty: &Ty,
+        generics: &[(String, Vec<Bound>)],
+        owner: Option<&str>,
+    ) -> Result<Arg, String> {
+        let bad = |why: &str| Err(format!("parameter `{name}: {ty}` {why}"));
+        // `impl Trait` arguments.
+        if let Ty::Impl(bounds) = ty {
+            if let Some(b) = bounds.iter().find(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
+                let item = b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t.clone());
+                return match item {
+                    Some(t) if t.plain_name() == Some("char") => {
+                        Ok(Arg::simple(name, "String".into(), format!("{name}.chars()")))
+                    }
+                    Some(t) => {
+                        let inner = self.arg(name, &t, generics, owner)?;
+                        if inner.convert.is_some() || inner.expr != name {
+                            return bad("iterates over values that need building");
+                        }
+                        let into = if b.name == "Iterator" { ".into_iter()" } else { "" };
+                        Ok(Arg::simple(name, format!("Vec<{}>", inner.gen_ty), format!("{name}{into}")))
+                    }
+                    None => bad("has no item type"),
+                };
+            }
+            if bounds.iter().any(|b| b.parenthesized) {
+                return bad("is a closure");
+            }
+            let concrete = instance(bounds)
+                .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
+            return self.arg(name, &concrete, generics, owner);
+        }
+        if let Some(n) = ty.plain_name()
+            && let Some((_, bounds)) = generics.iter().find(|(g, _)| g == n)
+        {
+            if bounds.iter().any(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
+                return self.arg(name, &Ty::Impl(bounds.clone()), generics, owner);
+            }
+            let concrete = instance(bounds)
+                .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
+            return self.arg(name, &concrete, generics, owner);
+        }
+        match ty {
+            Ty::Ref { mutable, inner } => {
+                let (gen_ty, convert) = match &**inner {
+                    Ty::Path { .. } if inner.plain_name() == Some("str") => {
+                        if *mutable {
+                            return bad("is `&mut str`");
+                        }
+                        ("String".to_owned(), None)
+                    }
+                    Ty::Slice(elem) => {
+                        let e = self.owned(name, elem, generics, owner)?;
+                        self.vec_of(name, e)
+                    }
+                    other => {
+                        let a = self.owned(name, other, generics, owner)?;
+                        (a.0, a.1)
+                    }
+                };
+                let amp = if *mutable { "&mut " } else { "&" };
+                Ok(Arg {
+                    name: name.into(),
+                    gen_ty,
+                    convert,
+                    expr: format!("{amp}{name}"),
+                    mutated: *mutable,
+                })
+            }
+            Ty::Path { .. }
+                if matches!(ty.name(), Some("Option"))
+                    && ty.args().first().is_some_and(|a| matches!(a, Ty::Ref { .. })) =>
+            {
+                let Some(Ty::Ref { mutable: false, inner }) = ty.args().first() else {
+                    return bad("borrows mutably");
+                };
+                let (gen_ty, method) = if inner.plain_name() == Some("str") {
+                    ("String".to_owned(), "as_deref")
+                } else {
+                    let (g, convert) = self.owned(name, inner, generics, owner)?;
+                    if convert.is_some() {
+                        return bad("borrows a value that needs building");
+                    }
+                    (g, "as_ref")
+                };
+                Ok(Arg::simple(name, format!("Option<{gen_ty}>"), format!("{name}.{method}()")))
+            }
+            Ty::Path { .. } if ty.name() == Some("Cow") => {
+                let inner = ty.args().first();
+                if inner.and_then(Ty::plain_name) == Some("str") {
+                    Ok(Arg::simple(name, "String".into(), format!("{name}.into()")))
+                } else {
+                    bad("is a `Cow` of something other than `str`")
+                }
+            }
+            _ => {
+                let (gen_ty, convert) = self.owned(name, ty, generics, owner)?;
+                Ok(Arg { name: name.into(), gen_ty, convert, expr: name.into(), mutated: false })
+            }
+        }
+    }
+
+    /// An owned value of `ty`: the generated type and the statement that builds it.
+    fn owned(
+        &self,
+        name: &str,
+        ty: &Ty,
+        generics: &[(String, Vec<Bound>)],
+        owner: Option<&str>,
+    ) -> Result<(String, Option<String>), String> {
+        let bad = |why: String| Err(format!("parameter `{name}`: {why}"));
+        if let Some(n) = ty.plain_name()
+            && let Some((_, bounds)) = generics.iter().find(|(g, _)| g == n)
+        {
+            let concrete = instance(bounds)
+                .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
+            return self.owned(name, &concrete, generics, owner);
+        }
+        match ty {
+            Ty::Path { segments, args, .. } => {
+                let last = segments.last().map(String::as_str).unwrap_or("");
+                let last = if last == "Self" { owner.unwrap_or("Self") } else { last };
+                if args.is_empty() && (INTEGERS.contains(&last) || PRIMITIVES.contains(&last)) {
+                    return Ok((last.to_owned(), None));
+                }
+                if let Some((_, path)) = CONTAINERS.iter().find(|(n, _)| *n == last) {
+                    let mut gens = Vec::new();
+                    for a in args {
+                        let (g, convert) = self.owned(name, a, generics, owner)?;
+                        if convert.is_some() {
+                            // Only one level of building: `Vec<Make…>` and `Option<Make…>`.
+                            if args.len() == 1 && matches!(last, "Vec" | "Option") {
+                                let make = format!("{g}::make");
+                                let conv = if last == "Vec" {
+                                    format!("let {name}: Vec<_> = {name}.into_iter().map({make}).collect();")
+                                } else {
+                                    format!("let {name} = {name}.map({make});")
+                                };
+                                return Ok((format!("{last}<{g}>"), Some(conv)));
+                            }
+                            return bad(format!("`{ty}` holds values that need building"));
+                        }
+                        gens.push(g);
+                    }
+                    return Ok((format!("{path}<{}>", gens.join(", ")), None));
+                }
+                if self.buildable.contains_key(last) {
+                    return Ok((format!("Make{last}"), Some(format!("let {name} = {name}.make();"))));
+                }
+                if let Some(def) = self.api.types.get(last) {
+                    return bad(match (&def.path, def.generic) {
+                        (None, _) => format!("`{last}` is not public"),
+                        (_, true) => format!("`{last}` is generic"),
+                        _ => format!("`{last}` has no public constructor the harness can call"),
+                    });
+                }
+                bad(format!("`{ty}` cannot be generated"))
+            }
+            Ty::Tuple(ts) => {
+                let mut gens = Vec::new();
+                for t in ts {
+                    let (g, convert) = self.owned(name, t, generics, owner)?;
+                    if convert.is_some() {
+                        return bad(format!("`{ty}` holds values that need building"));
+                    }
+                    gens.push(g);
+                }
+                Ok((
+                    if gens.len() == 1 {
+                        format!("({},)", gens[0])
+                    } else {
+                        format!("({})", gens.join(", "))
+                    },
+                    None,
+                ))
+            }
+            Ty::Array(t, n) => {
+                let (g, convert) = self.owned(name, t, generics, owner)?;
+                if convert.is_some() || n.parse::<usize>().map_or(true, |n| n > 64) {
+                    return bad(format!("`{ty}` cannot be generated"));
+                }
+                Ok((format!("[{g}; {n}]"), None))
+            }
+            Ty::Slice(_) => bad("an unsized slice".into()),
+            Ty::Ref { .. } => bad(format!("`{ty}` borrows inside a value")),
+            Ty::Impl(bounds) if bounds.iter().any(|b| b.parenthesized) => bad("takes a closure".into()),
+            Ty::Impl(_) => bad(format!("`{ty}` cannot be generated here")),
+            Ty::Other(s) if s.starts_with("fn") || s.contains("Fn") => bad("takes a function".into()),
+            Ty::Other(s) => bad(format!("`{s}` cannot be generated")),
+        }
+    }
+
+    fn vec_of(&self, name: &str, elem: (String, Option<String>)) -> (String, Option<String>) {
+        match elem {
+            (g, None) => (format!("Vec<{g}>"), None),
+            (g, Some(_)) => (
+                format!("Vec<{g}>"),
+                Some(format!("let {name}: Vec<_> = {name}.into_iter().map({g}::make).collect();")),
+            ),
+        }
+    }
+
+    /// How a result of type `ty` is rendered.
+    fn output(&self, ty: &Ty, owner: Option<&str>) -> Result<Output, String> {
+        let render = self.render(ty, owner);
+        let sorted = render.hashed;
+        if !render.debug {
+            return if render.display {
+                Ok(Output::Display)
+            } else {
+                Err(format!("returns `{ty}`, which has neither `Debug` nor `Display`"))
+            };
+        }
+        if ty.borrows() || matches!(ty, Ty::Impl(_)) {
+            return Ok(Output::Debug { sorted });
+        }
+        match self.nameable(ty, owner) {
+            Some(name) if sorted => Ok(Output::Sorted(name)),
+            Some(name) => Ok(Output::Value(name)),
+            None => Ok(Output::Debug { sorted }),
+        }
+    }
+
+    /// The harness's spelling of `ty`, when it can name it.
+    fn nameable(&self, ty: &Ty, owner: Option<&str>) -> Option<String> {
+        match ty {
+            Ty::Path { segments, args, .. } => {
+                let last = segments.last()?.as_str();
+                let last = if last == "Self" { owner? } else { last };
+                let args: Option<Vec<String>> = args.iter().map(|a| self.nameable(a, owner)).collect();
+                let args = args?;
+                let base = if args.is_empty() && (INTEGERS.contains(&last) || PRIMITIVES.contains(&last)) {
+                    last.to_owned()
+                } else if let Some((_, path)) = CONTAINERS.iter().find(|(n, _)| *n == last) {
+                    (*path).to_owned()
+                } else {
+                    let def = self.api.types.get(last)?;
+                    if def.generic {
+                        return None;
+                    }
+                    def.path.clone()?
+                };
+                Some(if args.is_empty() { base } else { format!("{base}<{}>", args.join(", ")) })
+            }
+            Ty::Tuple(ts) => {
+                let parts: Option<Vec<String>> = ts.iter().map(|t| self.nameable(t, owner)).collect();
+                let parts = parts?;
+                Some(if parts.len() == 1 {
+                    format!("({},)", parts[0])
+                } else {
+                    format!("({})", parts.join(", "))
+                })
+            }
+            Ty::Array(t, n) => Some(format!("[{}; {n}]", self.nameable(t, owner)?)),
+            _ => None,
+        }
+    }
+
+    /// What rendering a value of `ty` can use: `Debug`, `Display`, and whether a hash
+    /// container inside makes its `Debug` order random. A type from another crate is
+    /// taken to be `Debug` (the compile check removes the item if not).
+    fn render(&self, ty: &Ty, owner: Option<&str>) -> Rendering {
+        match ty {
+            Ty::Path { segments, args, assoc, .. } => {
+                let last = segments.last().map(String::as_str).unwrap_or("");
+                let last = if last == "Self" { owner.unwrap_or(last) } else { last };
+                let inner = args.iter().chain(assoc.iter().map(|(_, t)| t)).map(|a| self.render(a, owner));
+                let inner =
+                    inner.fold(Rendering { debug: true, display: true, hashed: false }, Rendering::and);
+                let own = if let Some(def) = self.api.types.get(last) {
+                    Rendering {
+                        debug: def.traits.contains("Debug"),
+                        display: def.traits.contains("Display"),
+                        hashed: def.hashed,
+                    }
+                } else {
+                    let display = INTEGERS.contains(&last) || PRIMITIVES.contains(&last) || last == "str";
+                    Rendering { debug: true, display, hashed: matches!(last, "HashMap" | "HashSet") }
+                };
+                Rendering {
+                    debug: own.debug && inner.debug,
+                    display: own.display && args.is_empty(),
+                    hashed: own.hashed || inner.hashed,
+                }
+            }
+            Ty::Ref { inner, .. } | Ty::Slice(inner) | Ty::Array(inner, _) => {
+                let r = self.render(inner, owner);
+                Rendering { display: r.display && matches!(**inner, Ty::Path { .. }), ..r }
+            }
+            Ty::Tuple(ts) => {
+                let r = ts
+                    .iter()
+                    .map(|t| self.render(t, owner))
+                    .fold(Rendering { debug: true, display: false, hashed: false }, Rendering::and);
+                Rendering { display: false, ..r }
+            }
+            Ty::Impl(bounds) => {
+                let item =
+                    bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t));
+                match item {
+                    Some(t) if bounds.iter().any(|b| b.name == "Iterator") => self.render(t, owner),
+                    _ => Rendering {
+                        debug: bounds.iter().any(|b| b.name == "Debug"),
+                        display: bounds.iter().any(|b| b.name == "Display"),
+                        hashed: false,
+                    },
+                }
+            }
+            Ty::Other(_) => Rendering { debug: false, display: false, hashed: false },
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Rendering {
+    debug: bool,
+    display: bool,
+    hashed: bool,
+}
+
+impl Rendering {
+    fn and(self, o: Rendering) -> Rendering {
+        Rendering {
+            debug: self.debug && o.debug,
+            display: self.display && o.display,
+            hashed: self.hashed || o.hashed,
+        }
+    }
+}
+
+impl Arg {
+    fn simple(name: &str, gen_ty: String, expr: String) -> Arg {
+        Arg { name: name.into(), gen_ty, convert: None, expr, mutated: false }
+    }
+}
+
+/// Whether `text` holds `word` as a whole identifier.
+fn mentions(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().last();
+        let after = text[i + word.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !ident(before) && !ident(after)
+    })
+}
+
+/// A concrete type meeting every bound of a type parameter, by the common bounds:
+/// string-like bounds → `String`, byte-like → `Vec<u8>`, value bounds → `i64`.
+pub fn instance(bounds: &[Bound]) -> Option<Ty> {
+    const VALUE: [&str; 14] = [
+        "Clone",
+        "Copy",
+        "Debug",
+        "Display",
+        "PartialEq",
+        "Eq",
+        "PartialOrd",
+        "Ord",
+        "Hash",
+        "Default",
+        "Send",
+        "Sync",
+        "Sized",
+        "Unpin",
+    ];
+    const NUMERIC: [&str; 8] = ["Add", "Sub", "Mul", "Div", "Rem", "Neg", "Sum", "Product"];
+    let names: BTreeSet<&str> = bounds.iter().map(|b| b.name.as_str()).collect();
+    let arg_of = |trait_: &str| {
+        bounds.iter().find(|b| b.name == trait_).and_then(|b| b.args.first()).and_then(Ty::plain_name)
+    };
+    let string_like = names.iter().all(|n| {
+        matches!(
+            *n,
+            "Clone"
+                | "Debug"
+                | "Display"
+                | "PartialEq"
+                | "Eq"
+                | "PartialOrd"
+                | "Ord"
+                | "Hash"
+                | "Default"
+                | "Send"
+                | "Sync"
+                | "Sized"
+                | "ToString"
+                | "AsRef"
+                | "Into"
+                | "Borrow"
+        )
+    });
+    if names.contains("AsRef") || names.contains("Borrow") || names.contains("Into") {
+        let target = arg_of("AsRef").or_else(|| arg_of("Borrow")).or_else(|| arg_of("Into"));
+        return match target {
+            Some("str" | "String") if string_like => Some(Ty::named("String", vec![])),
+            Some("OsStr" | "Path") => None,
+            Some(t) if INTEGERS.contains(&t) && names.len() == 1 && names.contains("Into") => {
+                Some(Ty::named(t, vec![]))
+            }
+            None if bounds.iter().any(|b| b.args.first().is_some_and(|a| matches!(a, Ty::Slice(_)))) => {
+                Some(Ty::named("Vec", vec![Ty::named("u8", vec![])]))
+            }
+            _ => None,
+        };
+    }
+    if let Some(b) = bounds.iter().find(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
+        let item = b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t);
+        let elem = match item.and_then(Ty::plain_name) {
+            Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
+            // A type parameter of its own (bounded elsewhere by value traits).
+            Some(n) if n.chars().next().is_some_and(char::is_uppercase) => Ty::named("i64", vec![]),
+            _ => return None,
+        };
+        return Some(Ty::named("Vec", vec![elem]));
+    }
+    if names.contains("ToString") && string_like {
+        return Some(Ty::named("String", vec![]));
+    }
+    if names.iter().all(|n| VALUE.contains(n) || NUMERIC.contains(n)) {
+        return Some(Ty::named("i64", vec![]));
+    }
+    // A trait of the crate (or another) that integers may implement, such as a numeric
+    // trait: tried with `i64`, and the compile check leaves the item out if it is not.
+    let opaque = bounds.iter().any(|b| b.parenthesized)
+        || names
+            .iter()
+            .any(|n| matches!(*n, "Read" | "Write" | "BufRead" | "Seek" | "Any" | "Error" | "Future"));
+    (!opaque).then(|| Ty::named("i64", vec![]))
+}
+
+fn bound_list(bounds: &[Bound]) -> String {
+    bounds.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(" + ")
+}
+
+/// `to_lower_case` → `ToLowerCase`.
+pub fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let mut c = s.chars();
+            c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+        })
+        .collect()
+}
+
+/// `LowerCase` → `lower_case`.
+pub fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound(name: &str, arg: Option<&str>) -> Bound {
+        Bound {
+            name: name.into(),
+            args: arg.map(|a| vec![Ty::from_syn(&syn::parse_str(a).unwrap())]).unwrap_or_default(),
+            assoc: Vec::new(),
+            parenthesized: false,
+        }
+    }
+
+    #[test]
+    fn common_bounds_have_instances() {
+        let t = |bs: &[Bound]| instance(bs).map(|t| t.to_string());
+        assert_eq!(t(&[bound("AsRef", Some("str"))]).as_deref(), Some("String"));
+        assert_eq!(t(&[bound("Into", Some("String"))]).as_deref(), Some("String"));
+        assert_eq!(t(&[bound("AsRef", Some("[u8]"))]).as_deref(), Some("Vec<u8>"));
+        assert_eq!(
+            t(&[bound("Ord", None), bound("Copy", None), bound("Hash", None)]).as_deref(),
+            Some("i64")
+        );
+        assert_eq!(t(&[]).as_deref(), Some("i64"));
+        assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
+        assert_eq!(t(&[bound("Integer", None)]).as_deref(), Some("i64"));
+        assert_eq!(t(&[bound("Read", None)]), None);
+        assert_eq!(
+            (camel("from_str_radix"), snake("LowerCase")),
+            ("FromStrRadix".into(), "lower_case".into())
+        );
+    }
+}

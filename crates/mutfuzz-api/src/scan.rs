@@ -1,0 +1,717 @@
+//! The static pass: a crate's modules read with `syn` from `lib.rs`, and the items a user
+//! of the crate can name — through `pub` items of public modules and `pub use` — with the
+//! path they name them by, the traits each type implements and its constructors.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use mutfuzz_mutate::modules::{ModDir, path_attr};
+use quote::ToTokens;
+
+use crate::error::Error;
+use crate::ty::{Bound, Ty, bounds};
+
+/// A crate's public API as its users see it.
+#[derive(Clone, Debug, Default)]
+pub struct Api {
+    /// The crate's name in Rust code (`my_crate`).
+    pub krate: String,
+    /// Public free functions and the public associated functions of public types.
+    pub functions: Vec<Function>,
+    /// The crate's types (public or not: a private type's traits still decide what a
+    /// public function returns), by name.
+    pub types: BTreeMap<String, TypeDef>,
+}
+
+/// A function or method of the API.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The path a user writes: `my_crate::parse`, `my_crate::Doc::new`.
+    pub path: String,
+    pub name: String,
+    /// The type it belongs to, for an associated function.
+    pub owner: Option<String>,
+    pub receiver: Option<Receiver>,
+    /// Parameters: name (or `arg{i}` for a pattern) and type.
+    pub params: Vec<(String, Ty)>,
+    /// `None` for `()`.
+    pub output: Option<Ty>,
+    /// Type parameters (and `impl Trait` parameters, as written) with their bounds.
+    pub generics: Vec<(String, Vec<Bound>)>,
+    /// Const generics or unsupported qualifiers: a reason it cannot be called.
+    pub blocker: Option<String>,
+    /// What the body touches outside the program (file system, network, …), if anything.
+    pub effect: Option<&'static str>,
+    /// `file:line`.
+    pub location: String,
+}
+
+/// How a method takes `self`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Receiver {
+    Ref,
+    RefMut,
+    Value,
+}
+
+/// An enum variant users can write: its name, its fields (named or not), whether they are named.
+pub type Variant = (String, Vec<(String, Ty)>, bool);
+
+/// A struct or enum of the crate.
+#[derive(Clone, Debug, Default)]
+pub struct TypeDef {
+    pub name: String,
+    /// Its public path, if users can name it.
+    pub path: Option<String>,
+    /// Traits derived or implemented, by last segment (`Debug`, `FromStr`, …).
+    pub traits: BTreeSet<String>,
+    /// `From<T>` / `TryFrom<T>` impls: the `T`s.
+    pub from: Vec<Ty>,
+    pub try_from: Vec<Ty>,
+    /// Type parameters or lifetimes: not built by generated code.
+    pub generic: bool,
+    /// A field's type names a std hash container (its `Debug` order is random).
+    pub hashed: bool,
+    /// Field type names (for `hashed` through other crate types).
+    pub field_types: Vec<String>,
+    /// A struct whose fields are all public, named and not `#[non_exhaustive]`: they
+    /// can be written as a literal.
+    pub fields: Option<Vec<(String, Ty)>>,
+    /// An enum's variants that users can write: name, fields (named or not), named.
+    pub variants: Vec<Variant>,
+}
+
+/// A module found by the walk.
+#[derive(Default)]
+struct Module {
+    /// Its path from the crate root, by definition.
+    path: Vec<String>,
+    /// `pub` submodules and items by name; the value says what it is.
+    items: BTreeMap<String, Def>,
+    /// `pub use` entries: (name it is exported as, source path as written, glob).
+    uses: Vec<(String, Vec<String>, bool)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Def {
+    /// A module, by index.
+    Module(usize),
+    /// A function or type defined in module `.0` with name `.1`.
+    Item(usize, String),
+}
+
+/// Reads the crate whose root is `lib_rs`, named `krate` in code, with these features on.
+pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<Api, Error> {
+    let mut walk =
+        Walk { features, modules: Vec::new(), fns: Vec::new(), impls: Vec::new(), types: BTreeMap::new() };
+    let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
+    debug_assert_eq!(root, 0);
+    let exported = walk.exports();
+    let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types: walk.types };
+
+    for (def, path) in &exported {
+        if let Def::Item(_, name) = def
+            && let Some(t) = api.types.get_mut(name)
+        {
+            t.path.get_or_insert_with(|| format!("{krate}::{path}"));
+        }
+    }
+    for f in walk.fns {
+        if let Some(path) = exported.get(&Def::Item(f.module, f.function.name.clone())) {
+            api.functions.push(Function { path: format!("{krate}::{path}"), ..f.function });
+        }
+    }
+    for imp in walk.impls {
+        let Some(name) = imp.self_ty.name().map(str::to_owned) else { continue };
+        let Some(def) = api.types.get_mut(&name) else { continue };
+        match imp.trait_ {
+            Some(tr) => {
+                match tr.name.as_str() {
+                    "From" => def.from.extend(tr.args.first().cloned()),
+                    "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
+                    _ => {}
+                }
+                def.traits.insert(tr.name);
+            }
+            None => {
+                let Some(type_path) = def.path.clone() else { continue };
+                for mut f in imp.functions {
+                    f.path = format!("{type_path}::{}", f.name);
+                    f.owner = Some(name.clone());
+                    api.functions.push(f);
+                }
+            }
+        }
+    }
+    // A type holding a crate type that holds a hash container is hashed too.
+    loop {
+        let hashed: BTreeSet<String> =
+            api.types.values().filter(|t| t.hashed).map(|t| t.name.clone()).collect();
+        let mut changed = false;
+        for t in api.types.values_mut() {
+            if !t.hashed && t.field_types.iter().any(|f| hashed.contains(f)) {
+                t.hashed = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    api.functions.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(api)
+}
+
+struct FoundFn {
+    module: usize,
+    function: Function,
+}
+
+struct FoundImpl {
+    self_ty: Ty,
+    trait_: Option<Bound>,
+    functions: Vec<Function>,
+}
+
+struct Walk<'a> {
+    features: &'a BTreeSet<String>,
+    modules: Vec<Module>,
+    fns: Vec<FoundFn>,
+    impls: Vec<FoundImpl>,
+    types: BTreeMap<String, TypeDef>,
+}
+
+impl Walk<'_> {
+    fn file(&mut self, path: &Path, dir: ModDir, mod_path: Vec<String>) -> Result<usize, Error> {
+        let text = fs::read_to_string(path).map_err(|e| Error::Read(path.to_owned(), e))?;
+        let file = syn::parse_file(&text).map_err(|e| Error::Parse(path.to_owned(), e.to_string()))?;
+        if is_hidden(&file.attrs) {
+            return Ok(self.module(mod_path));
+        }
+        self.items(&file.items, path, &dir, mod_path)
+    }
+
+    fn module(&mut self, path: Vec<String>) -> usize {
+        self.modules.push(Module { path, ..Module::default() });
+        self.modules.len() - 1
+    }
+
+    fn items(
+        &mut self,
+        items: &[syn::Item],
+        file: &Path,
+        dir: &ModDir,
+        mod_path: Vec<String>,
+    ) -> Result<usize, Error> {
+        let me = self.module(mod_path.clone());
+        for item in items {
+            match item {
+                syn::Item::Mod(m) if self.active(&m.attrs) => {
+                    let name = m.ident.to_string();
+                    let mut sub_path = mod_path.clone();
+                    sub_path.push(name.clone());
+                    let attr = path_attr(&m.attrs);
+                    let sub = match &m.content {
+                        Some((_, inner)) => {
+                            self.items(inner, file, &dir.inline(&name, attr.as_deref()), sub_path)?
+                        }
+                        None => {
+                            let found =
+                                dir.candidates(&name, attr.as_deref()).into_iter().find(|c| c.path.exists());
+                            match found {
+                                Some(c) => {
+                                    let sub_dir = ModDir::of_file(&c.path, c.owns_dir, &name);
+                                    self.file(&c.path, sub_dir, sub_path)?
+                                }
+                                None => continue,
+                            }
+                        }
+                    };
+                    if is_pub(&m.vis) && !is_hidden(&m.attrs) {
+                        self.modules[me].items.insert(name, Def::Module(sub));
+                    }
+                }
+                syn::Item::Fn(f) if self.active(&f.attrs) => {
+                    let function = function(&f.sig, &f.attrs, f.block.to_token_stream().to_string(), file);
+                    if is_pub(&f.vis) && !is_hidden(&f.attrs) {
+                        self.modules[me]
+                            .items
+                            .insert(function.name.clone(), Def::Item(me, function.name.clone()));
+                        self.fns.push(FoundFn { module: me, function });
+                    }
+                }
+                syn::Item::Struct(s) if self.active(&s.attrs) => {
+                    let fields: Vec<Ty> = s.fields.iter().map(|f| Ty::from_syn(&f.ty)).collect();
+                    self.type_def(me, &s.ident, &s.vis, &s.attrs, &s.generics, &fields);
+                    let open = matches!(s.fields, syn::Fields::Named(_))
+                        && s.fields.iter().all(|f| is_pub(&f.vis))
+                        && !has_attr(&s.attrs, "non_exhaustive");
+                    if open && let Some(t) = self.types.get_mut(&s.ident.to_string()) {
+                        t.fields = Some(named_fields(&s.fields));
+                    }
+                }
+                syn::Item::Enum(e) if self.active(&e.attrs) => {
+                    let fields: Vec<Ty> = e
+                        .variants
+                        .iter()
+                        .flat_map(|v| v.fields.iter().map(|f| Ty::from_syn(&f.ty)))
+                        .collect();
+                    self.type_def(me, &e.ident, &e.vis, &e.attrs, &e.generics, &fields);
+                    let variants = e
+                        .variants
+                        .iter()
+                        .filter(|v| {
+                            !has_attr(&v.attrs, "non_exhaustive")
+                                && !is_hidden(&v.attrs)
+                                && self.active(&v.attrs)
+                        })
+                        .map(|v| {
+                            (
+                                v.ident.to_string(),
+                                named_fields(&v.fields),
+                                matches!(v.fields, syn::Fields::Named(_)),
+                            )
+                        })
+                        .collect();
+                    if let Some(t) = self.types.get_mut(&e.ident.to_string()) {
+                        t.variants = variants;
+                    }
+                }
+                syn::Item::Impl(i) if self.active(&i.attrs) && i.unsafety.is_none() => {
+                    let trait_ = i.trait_.as_ref().and_then(|(p, _)| {
+                        let last = p.segments.last()?;
+                        let b = bounds(std::iter::once(&syn::TypeParamBound::Trait(syn::TraitBound {
+                            paren_token: None,
+                            lifetimes: None,
+                            modifiers: Default::default(),
+                            maybe: None,
+                            path: syn::Path::from(last.clone()),
+                        })));
+                        b.into_iter().next()
+                    });
+                    let generic_impl = i.generics.type_params().next().is_some();
+                    let mut functions = Vec::new();
+                    if trait_.is_none() && !generic_impl {
+                        for it in &i.items {
+                            if let syn::ImplItem::Fn(f) = it
+                                && is_pub(&f.vis)
+                                && self.active(&f.attrs)
+                                && !is_hidden(&f.attrs)
+                            {
+                                functions.push(function(
+                                    &f.sig,
+                                    &f.attrs,
+                                    f.block.to_token_stream().to_string(),
+                                    file,
+                                ));
+                            }
+                        }
+                    }
+                    self.impls.push(FoundImpl { self_ty: Ty::from_syn(&i.self_ty), trait_, functions });
+                }
+                syn::Item::Use(u) if is_pub(&u.vis) && self.active(&u.attrs) && !is_hidden(&u.attrs) => {
+                    let mut out = Vec::new();
+                    use_leaves(&u.tree, Vec::new(), &mut out);
+                    self.modules[me].uses.extend(out);
+                }
+                _ => {}
+            }
+        }
+        Ok(me)
+    }
+
+    fn type_def(
+        &mut self,
+        module: usize,
+        ident: &syn::Ident,
+        vis: &syn::Visibility,
+        attrs: &[syn::Attribute],
+        generics: &syn::Generics,
+        fields: &[Ty],
+    ) {
+        let name = ident.to_string();
+        let mut traits = derives(attrs);
+        let mut field_names = Vec::new();
+        fields.iter().for_each(|f| f.names(&mut field_names));
+        let hashed = field_names.iter().any(|n| n == "HashMap" || n == "HashSet");
+        let entry = self
+            .types
+            .entry(name.clone())
+            .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
+        entry.traits.append(&mut traits);
+        entry.generic |= generics.params.iter().next().is_some();
+        entry.hashed |= hashed;
+        entry.field_types.extend(field_names);
+        if is_pub(vis) && !is_hidden(attrs) {
+            self.modules[module].items.insert(name.clone(), Def::Item(module, name));
+        }
+    }
+
+    /// Whether `#[cfg]` lets the item in: not under `test`, and every feature it names on.
+    fn active(&self, attrs: &[syn::Attribute]) -> bool {
+        attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| {
+            let text = a.meta.to_token_stream().to_string();
+            if text.contains("test") && !text.contains("not") {
+                return false;
+            }
+            let mut ok = true;
+            let _ = a.parse_nested_meta(|m| {
+                if m.path.is_ident("feature") {
+                    let v: syn::LitStr = m.value()?.parse()?;
+                    ok &= self.features.contains(&v.value());
+                } else if m.path.is_ident("doc") || m.path.is_ident("loom") || m.path.is_ident("miri") {
+                    ok = false;
+                }
+                Ok(())
+            });
+            ok
+        })
+    }
+
+    /// Every exported item and module with the shortest public path (without the crate's
+    /// name): public items of public modules, then `pub use` re-exports, to a fixpoint.
+    fn exports(&self) -> BTreeMap<Def, String> {
+        let mut paths: BTreeMap<Def, String> = BTreeMap::new();
+        paths.insert(Def::Module(0), String::new());
+        loop {
+            let mut changed = false;
+            let reachable: Vec<(usize, String)> = paths
+                .iter()
+                .filter_map(|(d, p)| match d {
+                    Def::Module(m) => Some((*m, p.clone())),
+                    Def::Item(..) => None,
+                })
+                .collect();
+            for (m, prefix) in reachable {
+                let join = |name: &str| {
+                    if prefix.is_empty() { name.to_owned() } else { format!("{prefix}::{name}") }
+                };
+                let mut found: Vec<(Def, String)> =
+                    self.modules[m].items.iter().map(|(name, d)| (d.clone(), join(name))).collect();
+                for (alias, source, glob) in &self.modules[m].uses {
+                    let Some(target) = self.resolve(m, source) else { continue };
+                    if *glob {
+                        if let Def::Module(t) = target {
+                            found.extend(self.modules[t].items.iter().map(|(n, d)| (d.clone(), join(n))));
+                        }
+                    } else {
+                        found.push((target, join(alias)));
+                    }
+                }
+                for (def, path) in found {
+                    let better = paths
+                        .get(&def)
+                        .is_none_or(|old| path.matches("::").count() < old.matches("::").count());
+                    if better {
+                        paths.insert(def, path);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return paths;
+            }
+        }
+    }
+
+    /// What a `use` path written in module `from` names inside this crate.
+    fn resolve(&self, from: usize, source: &[String]) -> Option<Def> {
+        let (mut at, rest) = match source.first()?.as_str() {
+            "crate" => (0, &source[1..]),
+            "self" => (from, &source[1..]),
+            "super" => {
+                let mut at = self.parent(from)?;
+                let mut rest = &source[1..];
+                while rest.first().is_some_and(|s| s == "super") {
+                    at = self.parent(at)?;
+                    rest = &rest[1..];
+                }
+                (at, rest)
+            }
+            // 2018 paths are relative to the module; 2015 ones to the crate root.
+            first if self.lookup(from, first).is_some() => (from, source),
+            _ => (0, source),
+        };
+        if rest.is_empty() {
+            return Some(Def::Module(at));
+        }
+        for (i, seg) in rest.iter().enumerate() {
+            let def = self.lookup(at, seg)?;
+            if i + 1 == rest.len() {
+                return Some(def);
+            }
+            match def {
+                Def::Module(m) => at = m,
+                Def::Item(..) => return None,
+            }
+        }
+        None
+    }
+
+    /// A name in module `m`: a submodule or item it defines (private ones too, since a
+    /// `pub use` may re-export a private module's public item), or one it re-exports.
+    fn lookup(&self, m: usize, name: &str) -> Option<Def> {
+        if let Some(d) = self.modules[m].items.get(name) {
+            return Some(d.clone());
+        }
+        let mut child = self.modules[m].path.clone();
+        child.push(name.to_owned());
+        if let Some(i) = self.modules.iter().position(|x| x.path == child) {
+            return Some(Def::Module(i));
+        }
+        if self.fns.iter().any(|f| f.module == m && f.function.name == name) {
+            return Some(Def::Item(m, name.to_owned()));
+        }
+        for (alias, source, glob) in &self.modules[m].uses {
+            if !glob && alias == name {
+                return self.resolve(m, source);
+            }
+        }
+        None
+    }
+
+    fn parent(&self, m: usize) -> Option<usize> {
+        let path = &self.modules[m].path;
+        let parent = &path[..path.len().checked_sub(1)?];
+        self.modules.iter().position(|x| x.path == parent)
+    }
+}
+
+fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(String, Vec<String>, bool)>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            let mut next = prefix;
+            next.push(p.ident.to_string());
+            use_leaves(&p.tree, next, out);
+        }
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let mut source = prefix;
+            if name == "self" {
+                let alias = source.last().cloned().unwrap_or_default();
+                out.push((alias, source, false));
+            } else {
+                source.push(name.clone());
+                out.push((name, source, false));
+            }
+        }
+        syn::UseTree::Rename(r) => {
+            let mut source = prefix;
+            if r.ident != "self" {
+                source.push(r.ident.to_string());
+            }
+            out.push((r.rename.to_string(), source, false));
+        }
+        syn::UseTree::Glob(_) => out.push((String::new(), prefix, true)),
+        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_leaves(t, prefix.clone(), out)),
+    }
+}
+
+fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
+    attrs.iter().any(|a| a.path().is_ident(name))
+}
+
+/// Fields with their names (`arg{i}` for a tuple's).
+fn named_fields(fields: &syn::Fields) -> Vec<(String, Ty)> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            (f.ident.as_ref().map_or_else(|| format!("arg{i}"), ToString::to_string), Ty::from_syn(&f.ty))
+        })
+        .collect()
+}
+
+fn is_pub(vis: &syn::Visibility) -> bool {
+    matches!(vis, syn::Visibility::Public(_))
+}
+
+/// `#[doc(hidden)]`: not part of the documented API.
+fn is_hidden(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("doc") && a.meta.to_token_stream().to_string().contains("hidden"))
+}
+
+fn derives(attrs: &[syn::Attribute]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for a in attrs {
+        if a.path().is_ident("derive") {
+            let _ = a.parse_nested_meta(|m| {
+                if let Some(last) = m.path.segments.last() {
+                    out.insert(last.ident.to_string());
+                }
+                Ok(())
+            });
+        }
+    }
+    out
+}
+
+fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: &Path) -> Function {
+    let mut generics: Vec<(String, Vec<Bound>)> =
+        sig.generics.type_params().map(|p| (p.ident.to_string(), bounds(p.bounds.iter()))).collect();
+    if let Some(w) = &sig.generics.where_clause {
+        for pred in &w.predicates {
+            if let syn::WherePredicate::Type(t) = pred {
+                let mut ty = Ty::from_syn(&t.bounded_ty);
+                // `&'a I: IntoIterator<Item = E>` bounds `I` (a collection borrowed).
+                if let Ty::Ref { inner, .. } = &ty
+                    && inner.plain_name().is_some()
+                {
+                    ty = (**inner).clone();
+                }
+                match generics.iter_mut().find(|(n, _)| Some(n.as_str()) == ty.plain_name()) {
+                    Some((_, bs)) => bs.extend(bounds(t.bounds.iter())),
+                    None => generics.push((ty.to_string(), bounds(t.bounds.iter()))),
+                }
+            }
+        }
+    }
+    let mut blocker = None;
+    if sig.generics.const_params().next().is_some() {
+        blocker = Some("has const generic parameters".to_owned());
+    }
+    if !matches!(sig.safety, syn::Safety::Default | syn::Safety::Safe(_)) {
+        blocker = Some("is an `unsafe fn`".to_owned());
+    }
+    if sig.asyncness.is_some() {
+        blocker = Some("is an `async fn`".to_owned());
+    }
+    if sig.abi.is_some() || sig.variadic.is_some() {
+        blocker = Some("has a foreign ABI".to_owned());
+    }
+    let receiver = sig.receiver().map(|r| match &r.kind {
+        syn::ReceiverKind::Reference(_, _, Some(_)) => Receiver::RefMut,
+        syn::ReceiverKind::Reference(_, _, None) => Receiver::Ref,
+        syn::ReceiverKind::Value => Receiver::Value,
+        _ => {
+            blocker.get_or_insert_with(|| "takes `self` through a smart pointer".to_owned());
+            Receiver::Value
+        }
+    });
+    let params = sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(p) => Some(p),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .enumerate()
+        .map(|(i, p)| {
+            let name = match &*p.pat {
+                syn::Pat::Ident(id) => id.ident.to_string().trim_start_matches('_').to_owned(),
+                _ => String::new(),
+            };
+            let name = if name.is_empty() || name == "self" { format!("arg{i}") } else { name };
+            (name, Ty::from_syn(&p.ty))
+        })
+        .collect();
+    let output = match &sig.output {
+        syn::ReturnType::Default => None,
+        syn::ReturnType::Type(_, t) => Some(Ty::from_syn(t)).filter(|t| *t != Ty::Tuple(Vec::new())),
+    };
+    let _ = attrs;
+    let line = sig.ident.span().start().line;
+    Function {
+        path: String::new(),
+        name: sig.ident.to_string(),
+        owner: None,
+        receiver,
+        params,
+        output,
+        generics,
+        blocker,
+        effect: effect(&body),
+        location: format!("{}:{line}", file_name(file)),
+    }
+}
+
+fn file_name(file: &Path) -> String {
+    // Relative to the package root: the part from `src/` on, where there is one.
+    let s = file.to_string_lossy();
+    match s.rfind("/src/") {
+        Some(i) => s[i + 1..].to_owned(),
+        None => s.into_owned(),
+    }
+}
+
+/// What a function body touches outside the program, judged from the names it calls
+/// (the body only: what its callees do is not followed).
+fn effect(body: &str) -> Option<&'static str> {
+    // Token text from `quote` separates path segments as `fs :: read`.
+    const EFFECTS: [(&str, &str); 14] = [
+        ("fs ::", "the file system"),
+        ("File ::", "the file system"),
+        ("OpenOptions", "the file system"),
+        ("net ::", "the network"),
+        ("TcpStream", "the network"),
+        ("UdpSocket", "the network"),
+        ("process ::", "processes"),
+        ("Command ::", "processes"),
+        ("env ::", "the environment"),
+        ("SystemTime ::", "the clock"),
+        ("Instant ::", "the clock"),
+        ("thread :: sleep", "the clock"),
+        ("stdin ()", "standard input"),
+        ("println !", "standard output"),
+    ];
+    EFFECTS.iter().find(|(needle, _)| body.contains(needle)).map(|(_, what)| *what)
+}
+
+/// Where the library's root file is, from `Cargo.toml`'s `[lib] path` or the default.
+pub fn lib_root(package_root: &Path, lib_path: Option<&Path>) -> PathBuf {
+    lib_path.map(Path::to_owned).unwrap_or_else(|| package_root.join("src/lib.rs"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api(files: &[(&str, &str)]) -> Api {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let p = dir.path().join(path);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        }
+        read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::from(["std".to_owned()])).unwrap()
+    }
+
+    #[test]
+    fn public_paths_follow_pub_mod_and_pub_use() {
+        let api = api(&[
+            (
+                "src/lib.rs",
+                "mod inner; pub mod open; pub use inner::{Doc, parse as read};\n\
+                 pub use open::deep::*; fn private() {}\n#[cfg(test)] pub fn t() {}\n\
+                 #[doc(hidden)] pub fn hidden() {}\n#[cfg(feature = \"off\")] pub fn gated() {}",
+            ),
+            (
+                "src/inner.rs",
+                "#[derive(Debug, Clone)] pub struct Doc { m: std::collections::HashMap<u8, u8> }\n\
+                 impl Doc { pub fn new() -> Doc { todo!() } fn hidden(&self) {} pub fn len(&self) -> usize { 0 } }\n\
+                 impl std::str::FromStr for Doc { type Err = (); fn from_str(_: &str) -> Result<Doc, ()> { todo!() } }\n\
+                 impl From<u8> for Doc { fn from(_: u8) -> Doc { todo!() } }\n\
+                 pub fn parse(s: &str) -> Doc { todo!() }\npub fn unexported() {}",
+            ),
+            (
+                "src/open.rs",
+                "pub mod deep { pub fn f<T: AsRef<str>>(t: T) where T: Clone { std::fs::read(\"x\"); } }",
+            ),
+        ]);
+        let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["k::Doc::len", "k::Doc::new", "k::f", "k::read"]);
+        let doc = &api.types["Doc"];
+        assert_eq!(doc.path.as_deref(), Some("k::Doc"));
+        assert!(doc.hashed);
+        assert_eq!(doc.traits, BTreeSet::from(["Clone", "Debug", "From", "FromStr"].map(String::from)));
+        assert_eq!(doc.from, [Ty::named("u8", vec![])]);
+        let f = api.functions.iter().find(|f| f.name == "f").unwrap();
+        assert_eq!(f.generics[0].0, "T");
+        assert_eq!(f.generics[0].1.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(), ["AsRef", "Clone"]);
+        assert_eq!(f.effect, Some("the file system"));
+        assert_eq!(f.location, "src/open.rs:1");
+        let len = api.functions.iter().find(|f| f.name == "len").unwrap();
+        assert_eq!((len.receiver, len.owner.as_deref()), (Some(Receiver::Ref), Some("Doc")));
+    }
+}
