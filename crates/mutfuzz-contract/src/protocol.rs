@@ -155,6 +155,7 @@ mod tests {
             mutants_killed: 3,
             failures: 1,
             discards: 0,
+            panics: 2,
             favoured: 1,
             mutant_runs: 30,
             mutants_reached: 45,
