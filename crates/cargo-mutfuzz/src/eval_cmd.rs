@@ -3,33 +3,37 @@
 //! corpus of its own; every corpus is scored on the same mutants; then the per-config
 //! numbers and Table I (mutants killed by any / all repetitions of one configuration and
 //! none of another) are printed and written to `target/mutfuzz/eval/<target>/eval.json`.
+//! With `--all` a run is `fuzz --all` over every target of the harness within the time,
+//! scored as `score --all` combines (a mutant is killed if any target's corpus kills
+//! it), in `target/mutfuzz/eval/@all/`.
 //!
 //! A configuration is data: a name and the `fuzz` arguments it adds, so a new strategy
 //! flag of `fuzz` is a new configuration without a change here.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use mutfuzz_contract::{CampaignDir, GuidanceKind, KillKind, ScoreOutcome, write_atomic};
+use mutfuzz_contract::{CampaignDir, GuidanceKind, KillKind, Stats, write_atomic};
 use serde::Serialize;
 
 use crate::exit_code;
-use crate::fuzz_cmd::{self, Files, Stop};
+use crate::fuzzing::{self, Files, Stop, all};
 use crate::harness::{self, Built};
 use crate::interrupt;
 use crate::options::{Cli, Command, EvalArgs, FuzzArgs};
-use crate::score_cmd;
+use crate::score::{self, MutantScore, ScoreFile, Verdict};
+use crate::selection::Selection;
 
 /// How long the harness may print nothing while it scores a mutant.
 const SCORE_HANG: Duration = Duration::from_secs(30);
 
 /// `fuzz` flags that the evaluation sets itself, so a configuration may not.
-const OWN_FLAGS: [&str; 7] =
-    ["--seed", "--time", "--trials", "--corpus", "--manifest-path", "--package", "-p"];
+const OWN_FLAGS: [&str; 8] =
+    ["--seed", "--time", "--trials", "--corpus", "--manifest-path", "--package", "-p", "--all"];
 
 /// One configuration: a name and the `fuzz` arguments it adds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -61,7 +65,7 @@ impl Config {
             let flag = a.split('=').next().unwrap_or(a);
             if OWN_FLAGS.contains(&flag) {
                 return Err(format!(
-                    "--config {name}: {flag} is set by eval itself (--seeds, --first-seed, --time, --manifest-path)"
+                    "--config {name}: {flag} is set by eval itself (--seeds, --first-seed, --time, --manifest-path, --all)"
                 ));
             }
         }
@@ -99,8 +103,10 @@ impl Config {
         ]
     }
 
-    /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them.
+    /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them
+    /// (`fuzz --all` for the target `""`).
     pub fn fuzz_args(&self, target: &str, seed: u64, time: Duration) -> Result<FuzzArgs, String> {
+        let target = if target.is_empty() { "--all" } else { target };
         let mut argv: Vec<String> = vec!["cargo-mutfuzz".into(), "fuzz".into(), target.into()];
         argv.extend(self.args.iter().cloned());
         argv.extend(["--seed".into(), seed.to_string(), "--time".into(), format!("{}s", time.as_secs_f64())]);
@@ -202,8 +208,11 @@ pub struct Pair {
 /// The whole evaluation, as written to `eval.json`.
 #[derive(Clone, Debug, Serialize)]
 pub struct EvalReport {
-    /// The fuzz target.
+    /// The fuzz target (`--all`: every target, listed in `targets`).
     pub target: String,
+    /// With `--all`, the targets each run fuzzed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub targets: Option<Vec<String>>,
     /// Seconds of fuzzing per run.
     pub seconds_per_run: f64,
     /// The seeds of every configuration.
@@ -348,7 +357,8 @@ impl EvalReport {
     }
 }
 
-/// Where one run keeps its corpus, its campaign state and its score lines.
+/// Where one run keeps its corpus, its campaign state and its score lines (with `--all`,
+/// a directory of each per target inside them).
 struct RunDir {
     corpus: PathBuf,
     state: CampaignDir,
@@ -363,6 +373,36 @@ impl RunDir {
             state: CampaignDir::new(dir.join("state")),
             score_lines: dir.join("score.jsonl"),
         }
+    }
+
+    /// A target's corpus and campaign state in an `--all` run.
+    fn of_target(&self, target: &str) -> Files {
+        Files { state: CampaignDir::new(self.state.path().join(target)), corpus: self.corpus.join(target) }
+    }
+
+    /// A target's score lines in an `--all` run.
+    fn score_lines_of(&self, target: &str) -> PathBuf {
+        self.score_lines.with_file_name("score").join(format!("{target}.jsonl"))
+    }
+}
+
+/// A run's numbers from its campaigns' last counters (one per target), summed.
+fn run_report(seed: u64, elapsed: Duration, trials: u64, lasts: &[Stats], corpus: usize) -> RunReport {
+    let secs = elapsed.as_secs_f64();
+    let per_sec = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    let discards: u64 = lasts.iter().map(|s| s.discards).sum();
+    RunReport {
+        seed,
+        seconds: secs,
+        trials,
+        trials_per_sec: per_sec(trials),
+        discards,
+        valid_per_sec: per_sec(trials.saturating_sub(discards)),
+        corpus,
+        // Over targets: edges of different targets' harness processes, summed.
+        edges: lasts.iter().map(|s| s.edges).sum(),
+        mutant_runs: lasts.iter().map(|s| s.mutant_runs).sum(),
+        score: None,
     }
 }
 
@@ -395,20 +435,33 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         return Err(exit_code::usage(anyhow::anyhow!("--seeds must be at least 1")));
     }
     // Built once: every run fuzzes and is scored on the same schema and mutants.
-    let built = harness::build(&args.package, &args.target, false, args.no_sandbox)?;
-    let eval_dir = built.layout.eval(&args.target);
+    let (built, targets) = if args.all {
+        let (built, targets) = harness::build_all(&args.package, false, args.no_sandbox)?;
+        all::budget(
+            &configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?,
+            Some(targets.len()),
+        )?;
+        (built, Some(targets))
+    } else {
+        (harness::build(&args.package, &args.target, false, args.no_sandbox)?, None)
+    };
+    // `@` is in no target's name: the whole harness's runs never mix with a target's.
+    let eval_dir = built.layout.eval(if args.all { "@all" } else { &args.target });
     let seeds: Vec<u64> = (0..args.seeds).map(|i| args.first_seed.wrapping_add(i)).collect();
     let viable = built.viable().count() as u64;
     eprintln!(
         "Evaluating {}: {} configurations × {} seeds × {}s; {viable} viable mutants; runs in {}",
-        args.target,
+        targets
+            .as_ref()
+            .map_or_else(|| args.target.clone(), |t| format!("{} targets ({})", t.len(), t.join(", "))),
         configs.len(),
         seeds.len(),
         args.time.as_secs_f64(),
         eval_dir.display()
     );
     let mut report = EvalReport {
-        target: args.target.clone(),
+        target: if args.all { "--all".to_owned() } else { args.target.clone() },
+        targets: targets.clone(),
         seconds_per_run: args.time.as_secs_f64(),
         seeds: seeds.clone(),
         viable,
@@ -444,31 +497,31 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
                     .with_context(|| format!("failed to clear {}", root.display()))?;
             }
             eprintln!("== {} seed {seed}", config.name);
-            let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
-            let ended = fuzz_cmd::with_strategy(&built, &fuzz, &files)?;
-            if ended.stop == Stop::Interrupted {
-                return Err(exit_code::interrupted());
-            }
-            let last = ended.last.unwrap_or_default();
-            let secs = ended.elapsed.as_secs_f64();
-            let mut run = RunReport {
-                seed,
-                seconds: secs,
-                trials: ended.trials,
-                trials_per_sec: if secs > 0.0 { ended.trials as f64 / secs } else { 0.0 },
-                discards: last.discards,
-                valid_per_sec: if secs > 0.0 {
-                    ended.trials.saturating_sub(last.discards) as f64 / secs
-                } else {
-                    0.0
-                },
-                corpus: fuzz_cmd::count_files(&dir.corpus),
-                edges: last.edges,
-                mutant_runs: last.mutant_runs,
-                score: None,
+            let mut run = match &targets {
+                None => {
+                    let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
+                    let ended = fuzzing::with_strategy(&built, &fuzz, &files)?;
+                    if ended.stop == Stop::Interrupted {
+                        return Err(exit_code::interrupted());
+                    }
+                    let last = ended.last.unwrap_or_default();
+                    run_report(seed, ended.elapsed, ended.trials, &[last], fuzzing::count_files(&dir.corpus))
+                }
+                Some(targets) => {
+                    let ended = all::fuzz_all(&built, targets, &fuzz, &|t| dir.of_target(t))?;
+                    if ended.stop == Stop::Interrupted {
+                        return Err(exit_code::interrupted());
+                    }
+                    let lasts: Vec<Stats> = ended.runs.iter().map(|r| r.last.unwrap_or_default()).collect();
+                    let corpus = ended.runs.iter().map(|r| fuzzing::count_files(&r.files.corpus)).sum();
+                    run_report(seed, ended.elapsed, ended.trials(), &lasts, corpus)
+                }
             };
             if !args.no_score {
-                run.score = Some(score_run(&built, &args.target, &dir, fuzz.panic_is_failure)?);
+                run.score = Some(match &targets {
+                    None => score_run(&built, &args.target, &dir, fuzz.panic_is_failure)?,
+                    Some(targets) => score_all_run(&built, targets, &dir, fuzz.panic_is_failure)?,
+                });
             }
             eprintln!("{}", run_line(&run));
             report.configs[i].runs.push(run);
@@ -482,42 +535,83 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
-fn score_run(built: &Built, target: &str, dir: &RunDir, panic_is_failure: bool) -> Result<RunScore> {
-    let Some(scored) = score_cmd::score_corpus(
-        built,
-        target,
-        &dir.corpus,
-        &dir.score_lines,
-        SCORE_HANG,
-        &score_cmd::ScoreHow {
-            selection: &crate::selection::Selection::all(&built.discovery.mutants),
-            format: "mutfuzz",
-            state: dir.state.path(),
-            panic_is_failure,
-        },
-    )?
+/// The score of one target's corpus (`files.corpus`; `files.state` is its campaign's, where
+/// a nondeterministic target is recorded).
+fn score_target(
+    built: &Built,
+    target: &str,
+    files: &Files,
+    score_lines: &Path,
+    panic_is_failure: bool,
+) -> Result<ScoreFile> {
+    let selection = Selection::all(&built.discovery.mutants);
+    let how = score::ScoreHow {
+        selection: &selection,
+        format: "mutfuzz",
+        state: files.state.path(),
+        panic_is_failure,
+    };
+    let Some(scored) = score::score_corpus(built, target, &files.corpus, score_lines, SCORE_HANG, &how)?
     else {
         return Err(exit_code::interrupted());
     };
+    Ok(ScoreFile::of_target(built, target, &files.corpus, &selection, &scored, 0.0))
+}
+
+fn score_run(built: &Built, target: &str, dir: &RunDir, panic_is_failure: bool) -> Result<RunScore> {
+    let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
+    Ok(run_score(&score_target(built, target, &files, &dir.score_lines, panic_is_failure)?.mutants))
+}
+
+/// An `--all` run's score: every target's corpus scored, combined as `score --all` does.
+fn score_all_run(
+    built: &Built,
+    targets: &[String],
+    dir: &RunDir,
+    panic_is_failure: bool,
+) -> Result<RunScore> {
+    let mut scores = Vec::new();
+    for t in targets {
+        let files = dir.of_target(t);
+        // A target dropped before its first slice has no corpus: it killed nothing.
+        if !files.corpus.is_dir() {
+            continue;
+        }
+        let lines = dir.score_lines_of(t);
+        if let Some(parent) = lines.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("failed to create {}", parent.display()))?;
+        }
+        scores.push(score_target(built, t, &files, &lines, panic_is_failure)?);
+    }
+    if scores.is_empty() {
+        return Ok(RunScore::default());
+    }
+    Ok(run_score(&ScoreFile::combine(&scores, &dir.corpus, 0.0)?.mutants))
+}
+
+/// The numbers of a score: each mutant's verdict.
+fn run_score(mutants: &[MutantScore]) -> RunScore {
     let mut s = RunScore::default();
-    for (&id, line) in &scored.verdicts {
-        match line.outcome {
-            ScoreOutcome::Killed => {
+    for m in mutants {
+        match m.outcome {
+            Verdict::Killed => {
                 s.killed += 1;
-                s.killed_ids.insert(id);
-                s.reached_ids.insert(id);
-                if line.kind == Some(KillKind::OutputDiffers) {
+                s.killed_ids.insert(m.id);
+                s.reached_ids.insert(m.id);
+                if m.kind == Some(KillKind::OutputDiffers) {
                     s.output_differs += 1;
                 }
             }
-            ScoreOutcome::Survived => {
+            Verdict::Survived => {
                 s.survived += 1;
-                s.reached_ids.insert(id);
+                s.reached_ids.insert(m.id);
             }
-            ScoreOutcome::NotCovered => s.not_covered += 1,
+            Verdict::NotCovered => s.not_covered += 1,
+            Verdict::Unviable => {}
         }
     }
-    Ok(s)
+    s
 }
 
 fn run_line(r: &RunReport) -> String {
@@ -623,6 +717,7 @@ mod tests {
         };
         let mut r = EvalReport {
             target: "t".into(),
+            targets: None,
             seconds_per_run: 1.0,
             seeds: vec![0, 1],
             viable: 10,

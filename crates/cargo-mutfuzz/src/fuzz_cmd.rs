@@ -4,205 +4,33 @@
 //! original runs is a failure of the code under test. Either way the harness restarts
 //! with what is left of the budget.
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
 
-use anyhow::{Context, Result, bail};
-use mutfuzz::{EditKind, ScheduleKind};
-use mutfuzz_contract::{
-    CampaignDir, ContractPanicRecord, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line,
-    Stats, append_record, content_name, store_new,
-};
+use anyhow::Result;
+use mutfuzz::EditKind;
+use mutfuzz_contract::{ContractPanicRecord, FailureRecord, KillRecord};
 
 use crate::exit_code;
+use crate::fuzzing::all::{self, AllEnded, Unit};
+use crate::fuzzing::{
+    Ended, Files, Stop, check_hang_timeout, count_files, disk_full_error, kill_factor, listed_mutants,
+    mutant_sample, warn_skipped_inputs, with_strategy,
+};
 use crate::harness::{self, Built};
 use crate::interrupt;
-use crate::mutants_first;
-use crate::options::{FuzzArgs, Strategy};
-use crate::process::Exit;
+use crate::options::FuzzArgs;
 use crate::records;
-use crate::status::{self, Progress, StatusLine};
-use crate::supervise::{self, Ending};
-
-/// Restarts in a row that record nothing new before the campaign gives up.
-pub const MAX_STALLED_RESTARTS: u32 = 20;
-
-/// What the harness is doing, from the last lines it printed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Running {
-    /// Nothing attributable (starting up, or finished).
-    #[default]
-    Nothing,
-    /// The original, on the last trial's input.
-    Original,
-    /// This mutant, on the last trial's input.
-    Mutant(u32),
-}
-
-/// Follows one harness process's `fuzz` output.
-#[derive(Clone, Debug, Default)]
-pub struct Tracker {
-    /// What runs now.
-    pub running: Running,
-    /// The last trial's input bytes.
-    pub input: Vec<u8>,
-    /// `trial` lines seen.
-    pub trial_lines: u64,
-    /// The last counters.
-    pub stats: Option<Stats>,
-    /// Whether it printed `done`.
-    pub done: bool,
-    /// `note` lines not shown yet.
-    pub notes: Vec<String>,
-}
-
-impl Tracker {
-    /// Take in one line.
-    pub fn observe(&mut self, line: Line<'static>) {
-        match line {
-            Line::Trial(bytes) => {
-                self.input = bytes.into_owned();
-                self.running = Running::Original;
-                self.trial_lines += 1;
-            }
-            Line::Mutant(id) => self.running = Running::Mutant(id),
-            // Printed between trials only: nothing runs now. A harness that stops with an
-            // error prints one first, so the error is not blamed on the last mutant.
-            Line::Stats(r) => {
-                self.stats = Some(r.stats);
-                self.running = Running::Nothing;
-            }
-            Line::Done(r) => {
-                self.stats = Some(r.stats);
-                self.done = true;
-                self.running = Running::Nothing;
-            }
-            Line::Note(text) => self.notes.push(text.into_owned()),
-            Line::Input(_) | Line::Alive | Line::Other(_) => {}
-        }
-    }
-
-    /// Trials this process ran.
-    pub fn trials(&self) -> u64 {
-        self.trial_lines.max(self.stats.map_or(0, |s| s.trials))
-    }
-}
-
-/// The campaign's files.
-pub struct Files {
-    /// State directory: `kills.jsonl`, `failures/`, `failures.jsonl`, `stats.csv`.
-    pub state: CampaignDir,
-    /// Corpus directory.
-    pub corpus: PathBuf,
-}
-
-/// What the supervisor recorded for one death.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Blame {
-    /// A new kill of this mutant, by this input.
-    Kill { mutant: u32, kind: KillKind, input: String },
-    /// A mutant killed before by its output (re-run under μZest) took the process down:
-    /// recorded again as a crash or hang, so the engine never re-runs it.
-    Rerun { mutant: u32, kind: KillKind },
-    /// A new failure of the original on this input.
-    Failure { input: String },
-    /// Nothing new: nothing was running, or it was recorded before.
-    Nothing,
-}
-
-/// Record the death of a harness process that `t` followed. `sites` maps mutant → site.
-pub fn attribute(
-    t: &Tracker,
-    ending: &Ending,
-    how: &str,
-    trial: u64,
-    files: &Files,
-    sites: &HashMap<u32, u32>,
-) -> Result<Blame> {
-    let name = content_name(&t.input);
-    match t.running {
-        Running::Nothing => Ok(Blame::Nothing),
-        Running::Mutant(id) => {
-            let kills = files.state.kills();
-            let before: Vec<KillKind> = records::read::<KillRecord>(&kills)?
-                .iter()
-                .filter(|k| k.mutant == id)
-                .map(|k| k.kind)
-                .collect();
-            if before.iter().any(|k| matches!(k, KillKind::Crash | KillKind::Timeout)) {
-                return Ok(Blame::Nothing);
-            }
-            // The input first: a kill record must never name an input that is not stored.
-            store_new(&files.corpus, &name, &t.input)?;
-            let hung = matches!(ending, Ending::Hung(_));
-            let kind = if hung { KillKind::Timeout } else { KillKind::Crash };
-            let record = KillRecord {
-                mutant: id,
-                site: sites.get(&id).copied().unwrap_or(id),
-                kind,
-                limit: hung.then_some(KillLimit::Wall),
-                input: name.clone(),
-                trial,
-            };
-            append_record(&kills, &record)?;
-            if before.is_empty() {
-                Ok(Blame::Kill { mutant: id, kind, input: name })
-            } else {
-                Ok(Blame::Rerun { mutant: id, kind })
-            }
-        }
-        Running::Original => {
-            let (_, new) = store_new(&files.state.failures(), &name, &t.input)?;
-            let log = files.state.failure_log();
-            if !new && records::read::<FailureRecord>(&log)?.iter().any(|f| f.input == name) {
-                return Ok(Blame::Nothing);
-            }
-            let record = FailureRecord {
-                input: name.clone(),
-                message: format!("process died: {how}"),
-                location: None,
-                trial,
-                mutant: None,
-            };
-            append_record(&log, &record)?;
-            Ok(Blame::Failure { input: name })
-        }
-    }
-}
-
-/// Why the loop stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// The time or trial budget is spent.
-    Budget,
-    /// Ctrl-C, SIGTERM or SIGHUP.
-    Interrupted,
-}
-
-/// How a campaign ended: the numbers the summary and `eval` report.
-#[derive(Clone, Copy, Debug)]
-pub struct Ended {
-    /// Why it stopped.
-    pub stop: Stop,
-    /// Wall time of the fuzz loop (harness starts and restarts included); with
-    /// `--cpu-time`, the harness processes' CPU time.
-    pub elapsed: Duration,
-    /// Trials over every harness process.
-    pub trials: u64,
-    /// The last counters a harness process printed.
-    pub last: Option<Stats>,
-    /// Inputs on which a generated target's original panicked (by contract), over every
-    /// harness process.
-    pub contract_panics: u64,
-}
+use crate::score::contract_panics_line;
+use crate::status;
 
 /// Run the command; returns the exit code.
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
+    if args.all {
+        return run_all(args);
+    }
     // A corpus directory the user names is checked before the build, which takes a while.
     let check_corpus = |dir: &Path| {
         crate::fs_util::ensure_writable_dir(
@@ -247,343 +75,80 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
-/// The campaign `args.strategy` asks for: the original alone, or mutants first and then
-/// the original with the rest of the budget. Trials and time count every phase; the
-/// counters are the original phase's.
-pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
-    if args.strategy != Strategy::MutantsFirst {
-        return campaign(built, args, files);
+/// `fuzz --all`: the harness built once, every target fuzzed within the one budget.
+fn run_all(args: &FuzzArgs) -> Result<i32> {
+    // The flags are checked before the build, which takes a while (the target count
+    // is checked once the harness lists them).
+    all::budget(args, None)?;
+    let (mut built, targets) = harness::build_all(&args.package, args.dev, args.no_sandbox)?;
+    built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
+    let files_of = |t: &str| Files { state: built.layout.campaign(t), corpus: built.default_corpus(t) };
+    for t in &targets {
+        let corpus = files_of(t).corpus;
+        crate::fs_util::ensure_writable_dir(&corpus, "the corpus directory", "make it writable")?;
+        warn_skipped_inputs(&corpus)?;
     }
-    if args.time.is_none() && args.trials.is_none() {
-        return Err(exit_code::usage(anyhow::anyhow!(
-            "--strategy mutants-first splits a budget: give --time or --trials"
-        )));
-    }
-    let phases = mutants_first::mutant_phases(built, args, files)?;
-    let phase_trials: u64 = phases.mutants.iter().map(|p| p.1).sum();
-    if phases.interrupted {
-        return Ok(Ended {
-            stop: Stop::Interrupted,
-            elapsed: phases.elapsed,
-            trials: phase_trials,
-            last: None,
-            contract_panics: 0,
-        });
-    }
-    let mut rest = args.clone();
-    rest.time = args.time.map(|t| t.saturating_sub(phases.elapsed));
-    rest.trials = args.trials.map(|n| n.saturating_sub(phase_trials));
-    eprintln!("Phase: the original");
-    let ended = campaign(built, &rest, files)?;
-    Ok(Ended { elapsed: ended.elapsed + phases.elapsed, trials: ended.trials + phase_trials, ..ended })
-}
-
-/// Mutants a `mu2` trial runs at most when `--mutant-sample` is not given: an input of a
-/// large crate can reach hundreds of surviving mutants, and running them all made `mu2`
-/// keep about 5 % of `coverage`'s trials (2,316 against 46,218 in 60 s) and kill fewer (3,163 against 3,715 in 60 s) on the minilang example.
-pub const MU2_MUTANT_SAMPLE: u64 = 4;
-
-/// The sample size passed to the harness (`None`: the engine's default, μZest's 10).
-pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
-    match (args.mutant_sample, args.guidance) {
-        (Some(k), _) => Some(k),
-        // `infection` is `mu2` with more inputs kept: the same bound.
-        (None, mutfuzz_contract::GuidanceKind::Mu2 | mutfuzz_contract::GuidanceKind::Infection) => {
-            Some(MU2_MUTANT_SAMPLE)
+    let ended = all::fuzz_all(&built, &targets, args, &files_of).map_err(|e| {
+        let text = format!("{e:#}");
+        if text.contains("No space left on device") && !text.contains("the disk is full") {
+            disk_full_error(&text)
+        } else {
+            e
         }
-        (None, _) => None,
-    }
+    })?;
+    print_all_summary(&built, args, &ended)?;
+    Ok(ended.failed.unwrap_or(exit_code::SUCCESS))
 }
 
-/// The ids `--mutants-file` lists, read as the harness reads them.
-fn listed_mutants(args: &FuzzArgs) -> Result<Option<std::collections::BTreeSet<u32>>> {
-    let Some(file) = &args.mutants_file else { return Ok(None) };
-    let ids = mutfuzz::harness::read_mutants_file(file).map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
-    Ok(Some(ids))
-}
-
-/// The factor on the children of an input that kills: the flag's, or the guidance's.
-pub fn kill_factor(args: &FuzzArgs) -> u32 {
-    args.kill_factor.unwrap_or(mutfuzz::guidance::default_kill_factor(args.guidance))
-}
-
-/// CPU time (user + system) of every child process this one has waited for.
-fn children_cpu_time() -> Duration {
-    // SAFETY: `usage` is a valid, writable rusage; RUSAGE_CHILDREN is a constant.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
-        return Duration::ZERO;
-    }
-    let tv =
-        |t: libc::timeval| Duration::new(t.tv_sec.max(0) as u64, (t.tv_usec.clamp(0, 999_999) * 1000) as u32);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
-}
-
-/// `--hang-timeout` must be a positive number of seconds.
-pub fn check_hang_timeout(secs: f64) -> Result<()> {
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(exit_code::usage(anyhow::anyhow!("--hang-timeout must be a positive number of seconds")));
-    }
-    Ok(())
-}
-
-/// Fuzz `args.target` of a built harness into `files` until the budget is spent or the
-/// user interrupts, restarting the harness after every crash or hang. (`args.package`
-/// and `args.corpus` are not read: the harness is built and the files are chosen.)
-pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
-    for dir in [&files.corpus, &files.state.path().to_owned()] {
-        std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
-    }
-    let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
-    // The harness counts the listed mutants only: so does the status line.
-    let (total, listed) = match listed_mutants(args)? {
-        Some(ids) => {
-            let n = sites.keys().filter(|id| ids.contains(id)).count() as u64;
-            (n, format!(", {n} of them listed in the mutants file"))
-        }
-        None => (sites.len() as u64, String::new()),
+/// One line per target, then the total: trials, corpus, kills (the union over targets).
+fn print_all_summary(built: &Built, args: &FuzzArgs, ended: &AllEnded) -> Result<()> {
+    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    let total = viable.len() as u64;
+    let why = match ended.stop {
+        Stop::Budget => "budget spent",
+        Stop::Interrupted => "interrupted",
     };
     eprintln!(
-        "Fuzzing {}: {} viable mutants{listed} ({} unviable); corpus {}; state {}",
-        args.target,
-        sites.len(),
-        built.unviable.len(),
-        files.corpus.display(),
-        files.state.path().display()
+        "Fuzzing {} targets stopped ({why}) after {}: {} trials",
+        ended.runs.len(),
+        crate::console::duration(ended.elapsed),
+        ended.trials()
     );
-    let hang = Duration::from_secs_f64(args.hang_timeout);
-    let log = files.state.harness_log();
-    let start = Instant::now();
-    // With --cpu-time the budget is spent by the harness processes, counted when each ends.
-    let cpu_before = children_cpu_time();
-    let spent =
-        || if args.cpu_time { children_cpu_time().saturating_sub(cpu_before) } else { start.elapsed() };
-    let mut status_line = StatusLine::new(Duration::from_secs(5));
-    let mut trials_before = 0u64;
-    let mut restarts = 0u32;
-    let mut stalled = 0u32;
-    let mut last: Option<Stats> = None;
-    let mut contract_panics = 0u64;
-    // A note (a nondeterministic target) is said once, however many restarts.
-    let mut notes_shown: HashSet<String> = HashSet::new();
-    let stop = loop {
-        if interrupt::interrupted() {
-            break Stop::Interrupted;
-        }
-        let remaining_trials = args.trials.map(|n| n.saturating_sub(trials_before));
-        let remaining_time = args.time.map(|t| t.saturating_sub(spent()));
-        if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
-            break Stop::Budget;
-        }
-        let cmd = fuzz_command(built, args, files, restarts, remaining_trials, remaining_time)?;
-        let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
-        let show = |p: &mut Progress, t: &Tracker| {
-            p.elapsed = start.elapsed();
-            p.trials = trials_before + t.trials();
-            p.restarts = restarts;
-            if let Some(s) = t.stats.or(last) {
-                p.corpus = s.corpus as u64;
-                p.edges = s.edges as u64;
-                p.killed = s.mutants_killed as u64;
-                p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
-                p.failures = s.failures as u64;
-                p.discards = s.discards;
-                p.queued = s.queued;
-                p.random_edits = s.random_edits;
-                p.edits = [s.dictionary_edits, s.compare_edits, s.targeted_edits];
-            }
-            // Strategies other than the defaults are named on the line.
-            p.edit = if args.edit == EditKind::default() { "" } else { args.edit.name() };
-            p.schedule = if args.schedule == ScheduleKind::default() { "" } else { args.schedule.name() };
+    let w = ended.runs.iter().map(|r| r.target.len()).max().unwrap_or(0);
+    let mut union: HashSet<u32> = HashSet::new();
+    for r in &ended.runs {
+        let killed = r.killed(&viable)?;
+        let failures = records::read::<FailureRecord>(&r.files.state.failure_log())?.len();
+        let budget = match ended.unit {
+            Unit::Trials => String::new(),
+            Unit::Seconds => format!(" in {}", crate::console::duration(r.elapsed)),
         };
-        let outcome = supervise::run(
-            cmd,
-            hang,
-            &log,
-            &built.caps,
-            &mut |line| {
-                let (t, _) = &mut *state.borrow_mut();
-                t.observe(line);
-            },
-            &mut || {
-                let (t, p) = &mut *state.borrow_mut();
-                for note in t.notes.drain(..) {
-                    if notes_shown.insert(note.clone()) {
-                        status_line.message(&note);
-                    }
-                }
-                show(p, t);
-                status_line.show(p);
-            },
-        )?;
-        let (t, _) = state.into_inner();
-        for note in &t.notes {
-            if notes_shown.insert(note.clone()) {
-                status_line.message(note);
-            }
-        }
-        contract_panics += t.stats.map_or(0, |s| s.contract_panics);
-        let trial = (trials_before + t.trial_lines).saturating_sub(1);
-        trials_before += t.trials();
-        let killed_before = last.map_or(0, |s| s.mutants_killed);
-        if t.stats.is_some() {
-            last = t.stats;
-        }
-        if let Some(line) = disk_full(&outcome.stderr_tail) {
-            status_line.finish();
-            return Err(disk_full_error(line));
-        }
-        match outcome.ending {
-            Ending::Interrupted => break Stop::Interrupted,
-            Ending::Exited(Exit::Code(0)) if t.done || t.running == Running::Nothing => break Stop::Budget,
-            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.running == Running::Nothing => {
-                // The harness found its global state changed by a mutant; it recorded
-                // what it found in the state directory. A clean process goes on.
-                restarts += 1;
-                let progressed = t.stats.is_some_and(|s| s.mutants_killed > killed_before);
-                stalled = if progressed { 0 } else { stalled + 1 };
-                let words = outcome.last_words().unwrap_or("global state drifted");
-                status_line.message(&format!(
-                    "{}; restarting the harness in a clean process",
-                    words.trim_start_matches("error: ").chars().take(300).collect::<String>()
-                ));
-                if stalled >= MAX_STALLED_RESTARTS {
-                    status_line.finish();
-                    bail!(
-                        "the harness drifted {stalled} times in a row without finding the mutant that \
-                         causes it; its log is {}",
-                        log.display()
-                    );
-                }
-            }
-            Ending::Exited(Exit::Code(2)) if !matches!(t.running, Running::Mutant(_)) => {
-                status_line.finish();
-                return Err(exit_code::usage(anyhow::anyhow!(
-                    "the harness stopped the campaign (exit code 2):\n{}",
-                    outcome.stderr_tail.join("\n")
-                )));
-            }
-            ending => {
-                let mut how = ending.describe();
-                if let Some(words) = outcome.last_words() {
-                    how = format!("{how}: {}", words.chars().take(200).collect::<String>());
-                }
-                let blame = attribute(&t, &ending, &how, trial, files, &sites)?;
-                restarts += 1;
-                let progressed =
-                    blame != Blame::Nothing || t.stats.is_some_and(|s| s.mutants_killed > killed_before);
-                stalled = if progressed { 0 } else { stalled + 1 };
-                status_line.message(&match &blame {
-                    Blame::Kill { mutant, kind, input } => {
-                        format!("mutant {mutant} killed by {kind} ({how}) on input {input}; restarting the harness")
-                    }
-                    Blame::Rerun { mutant, kind } => format!(
-                        "mutant {mutant}, killed before, died ({how}) when run again; recorded as {kind}, \
-                         never run again; restarting the harness"
-                    ),
-                    Blame::Failure { input } => format!(
-                        "FAILURE: the original died ({how}) on input {input}; saved in {}; restarting the harness",
-                        files.state.failures().display()
-                    ),
-                    Blame::Nothing => format!("the harness died ({how}); restarting it"),
-                });
-                if stalled >= MAX_STALLED_RESTARTS {
-                    status_line.finish();
-                    bail!(
-                        "the harness died {stalled} times in a row without finding anything new (last: {how}); \
-                         its log is {}:\n{}",
-                        log.display(),
-                        outcome.stderr_tail.join("\n")
-                    );
-                }
-            }
-        }
-    };
-    status_line.finish();
-    Ok(Ended { stop, elapsed: spent(), trials: trials_before, last, contract_panics })
-}
-
-fn fuzz_command(
-    built: &Built,
-    args: &FuzzArgs,
-    files: &Files,
-    restarts: u32,
-    trials: Option<u64>,
-    time: Option<Duration>,
-) -> Result<std::process::Command> {
-    let mut a: Vec<OsString> = vec![
-        "fuzz".into(),
-        args.target.clone().into(),
-        "--state".into(),
-        files.state.path().into(),
-        "--corpus".into(),
-        files.corpus.clone().into(),
-        "--mutants".into(),
-        built.state.viable().into(),
-        // A restart resumes from the corpus; a new seed keeps it from replaying the same edits.
-        "--seed".into(),
-        args.seed.wrapping_add(u64::from(restarts)).to_string().into(),
-        "--guidance".into(),
-        args.guidance.name().into(),
-        "--edit".into(),
-        args.edit.name().into(),
-        "--schedule".into(),
-        args.schedule.name().into(),
-        "--prune".into(),
-        args.prune.name().into(),
-        "--hints".into(),
-        built.state.hints().into(),
-        "--dictionary".into(),
-        args.dictionary.to_string().into(),
-        "--compare".into(),
-        args.compare.to_string().into(),
-    ];
-    if args.target_types {
-        a.push("--target-types".into());
+        let dropped = r.dropped.as_ref().map(|why| format!("; dropped: {why}")).unwrap_or_default();
+        eprintln!(
+            "  {:<w$}  {} trials{budget} in {} slice{}; corpus {}; {} killed ({}); failures {failures}{dropped}",
+            r.target,
+            r.trials,
+            r.slices,
+            if r.slices == 1 { "" } else { "s" },
+            count_files(&r.files.corpus),
+            killed.len(),
+            status::percent(killed.len() as u64, total),
+        );
+        union.extend(killed);
+        print_contract_panics(args, &r.files, r.contract_panics, "    ")?;
     }
-    a.extend(["--kill-factor".into(), kill_factor(args).to_string().into()]);
-    if let Some(file) = &args.mutants_file {
-        a.extend(["--mutants-file".into(), std::path::absolute(file)?.into()]);
-    }
-    if let Some(k) = mutant_sample(args) {
-        a.extend(["--sample".into(), k.to_string().into()]);
-    }
-    if args.verify_pruning {
-        a.push("--verify-pruning".into());
-    }
-    if args.no_drift_check {
-        a.push("--no-drift-check".into());
-    }
-    if args.panic_is_failure {
-        a.push("--panic-is-failure".into());
-    }
-    a.extend(["--isolate".into(), args.isolate.name().into()]);
-    if restarts > 0 {
-        // The corpus on disk already ran its mutants; a restart only rebuilds coverage.
-        a.push("--resumed".into());
-    }
-    if let Some(id) = args.background {
-        a.extend(["--background".into(), id.to_string().into()]);
-    }
-    // Half the hang timeout: a stuck worker (for `--jobs` or `--isolate`) is ended, and
-    // its mutant killed by timeout, before the harness, waiting for it, looks hung.
-    a.extend(["--worker-timeout".into(), (args.hang_timeout / 2.0).to_string().into()]);
-    // A worker's output is read by the harness, not by the supervisor: the same cap.
-    a.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string().into()]);
-    if args.jobs > 1 {
-        a.extend(["--jobs".into(), args.jobs.to_string().into()]);
-    }
-    if let Some(n) = trials {
-        a.extend(["--trials".into(), n.to_string().into()]);
-    }
-    if let Some(t) = time {
-        a.extend(["--time".into(), t.as_secs_f64().ceil().max(1.0).to_string().into()]);
-        if args.cpu_time {
-            a.push("--cpu-time".into());
-        }
-    }
-    let refs: Vec<&std::ffi::OsStr> = a.iter().map(OsString::as_os_str).collect();
-    built.sandboxed_command(&refs, &[&files.corpus])
+    let killed = union.len() as u64;
+    eprintln!(
+        "Total: {} trials over {} targets ({} dropped); mutants: {total} viable ({} unviable): {killed} killed \
+         by some target; score {}",
+        ended.trials(),
+        ended.runs.len(),
+        ended.runs.iter().filter(|r| r.dropped.is_some()).count(),
+        built.unviable.len(),
+        status::percent(killed, total)
+    );
+    eprintln!("The final number: cargo mutfuzz score --all{}", manifest_arg(args));
+    Ok(())
 }
 
 fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, why: &str) -> Result<()> {
@@ -657,20 +222,20 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
         );
     }
     if let Some(s) = last.filter(|s| s.boosted + s.reduced > 0) {
-        let why = if args.guidance == mutfuzz_contract::GuidanceKind::Infection {
-            format!(
-                "kills or new infections (infect factor {}; {} surviving mutants infected by kept inputs)",
-                mutfuzz::guidance::INFECT_FACTOR,
-                s.mutants_infected
-            )
-        } else {
-            "kills".to_owned()
-        };
         eprintln!(
-            "Children ({}, kill factor {}): {} kept inputs got more for their {why}, {} fewer",
+            "Children ({}, kill factor {}): {} kept inputs got more for their {}, {} fewer",
             args.guidance,
             kill_factor(args),
             s.boosted,
+            if args.guidance == mutfuzz_contract::GuidanceKind::Infection {
+                format!(
+                    "kills or new infections (infect factor {}; {} surviving mutants infected by kept inputs)",
+                    mutfuzz::guidance::INFECT_FACTOR,
+                    s.mutants_infected
+                )
+            } else {
+                "kills".to_owned()
+            },
             s.reduced
         );
     }
@@ -691,24 +256,37 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
             );
         }
     }
-    // Under --panic-is-failure they are failures, listed above; a file of an earlier run is not this one's.
-    let contract = if args.panic_is_failure {
-        Vec::new()
-    } else {
-        records::read::<ContractPanicRecord>(&files.state.contract_panic_log())?
-    };
-    if let Some(line) = crate::score_cmd::contract_panics_line(ended.contract_panics, contract.len()) {
-        eprintln!("{line}");
-        for p in &contract {
-            let at = p.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
-            eprintln!("  {}: {}{at}", files.state.contract_panics().join(&p.input).display(), p.message);
-        }
-    }
+    print_contract_panics(args, files, ended.contract_panics, "")?;
     eprintln!(
         "Kills in {}; the final number: cargo mutfuzz score {}",
         files.state.kills().display(),
         args.target
     );
+    Ok(())
+}
+
+/// A generated target's panics by contract, apart from its failures: the count of the
+/// `inputs` this run met, then each message with the first input that gave it (as
+/// `contract-panics.jsonl` has them) two spaces further in; the lines start with `indent`.
+/// Nothing when there were none, or under `--panic-is-failure`, which makes them failures,
+/// listed as such (a file of an earlier run is not this one's).
+fn print_contract_panics(args: &FuzzArgs, files: &Files, inputs: u64, indent: &str) -> Result<()> {
+    let contract = if args.panic_is_failure {
+        Vec::new()
+    } else {
+        records::read::<ContractPanicRecord>(&files.state.contract_panic_log())?
+    };
+    if let Some(line) = contract_panics_line(inputs, contract.len()) {
+        eprintln!("{indent}{line}");
+        for p in &contract {
+            let at = p.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+            eprintln!(
+                "{indent}  {}: {}{at}",
+                files.state.contract_panics().join(&p.input).display(),
+                p.message
+            );
+        }
+    }
     Ok(())
 }
 
@@ -718,133 +296,4 @@ fn manifest_arg(args: &FuzzArgs) -> String {
         .as_ref()
         .map(|p| format!(" --manifest-path {}", p.display()))
         .unwrap_or_default()
-}
-
-/// The harness's line saying it could not write because the disk is full, if any.
-pub fn disk_full(stderr_tail: &[String]) -> Option<&str> {
-    // ENOSPC, as the standard library words it.
-    stderr_tail.iter().rev().map(String::as_str).find(|l| l.contains("No space left on device"))
-}
-
-/// The error that ends a campaign on a full disk: nothing half-written is left (inputs are
-/// written whole or not at all, a record line cut short is dropped when read), so it
-/// resumes from everything saved once there is space.
-pub fn disk_full_error(line: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "the disk is full, the campaign stopped ({}): free some space and run the same command \
-         again; every input and kill saved so far is intact and the campaign resumes from them",
-        line.trim().trim_start_matches("error: ")
-    )
-}
-
-/// Warn about each corpus file the harness will skip (damaged or unreadable); the
-/// harness's own warnings go to its log, which the user may never read. A corpus
-/// directory that cannot be read is an error.
-pub fn warn_skipped_inputs(corpus: &Path) -> Result<()> {
-    let read = mutfuzz_contract::read_corpus(corpus).map_err(|e| {
-        exit_code::usage(anyhow::anyhow!(
-            "{e}: make the corpus directory readable, or pass another with --corpus DIR"
-        ))
-    })?;
-    for skipped in &read.skipped {
-        eprintln!("warning: {skipped}");
-    }
-    Ok(())
-}
-
-/// Files (not temporaries) in a directory.
-pub fn count_files(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter(|e| !e.file_name().to_string_lossy().starts_with('.') && e.path().is_file())
-                .count()
-        })
-        .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tracked(lines: &[&str]) -> Tracker {
-        let mut t = Tracker::default();
-        for l in lines {
-            t.observe(Line::parse(l));
-        }
-        t
-    }
-
-    #[test]
-    fn the_tracker_knows_what_runs() {
-        let t = tracked(&["trial 0a0b", "mutant 4", "mutant 7"]);
-        assert_eq!((t.running, t.input.as_slice(), t.trial_lines), (Running::Mutant(7), &[10u8, 11][..], 1));
-        let t = tracked(&["trial 0a", "mutant 4", "trial 0c"]);
-        assert_eq!((t.running, t.input.as_slice()), (Running::Original, &[12u8][..]));
-        let done = Line::Done(mutfuzz_contract::Report {
-            elapsed: 1.0,
-            stats: Stats { trials: 9, ..Stats::default() },
-        })
-        .to_string();
-        let t = tracked(&["trial 0a", &done]);
-        assert_eq!((t.running, t.done, t.trials()), (Running::Nothing, true, 9));
-    }
-
-    #[test]
-    fn a_crash_in_a_mutant_is_a_kill_once_and_in_the_original_a_failure() {
-        let dir = tempfile::tempdir().unwrap();
-        let files =
-            Files { state: CampaignDir::new(dir.path().join("state")), corpus: dir.path().join("corpus") };
-        std::fs::create_dir_all(files.state.path()).unwrap();
-        let sites = HashMap::from([(5, 4)]);
-        let died = Ending::Exited(Exit::Signal(6));
-        let t = tracked(&["trial 0102", "mutant 5"]);
-        let blame = attribute(&t, &died, "killed by signal 6", 3, &files, &sites).unwrap();
-        let name = content_name(&[1, 2]);
-        assert_eq!(blame, Blame::Kill { mutant: 5, kind: KillKind::Crash, input: name.clone() });
-        assert_eq!(std::fs::read(files.corpus.join(&name)).unwrap(), [1, 2]);
-        let text = std::fs::read_to_string(files.state.kills()).unwrap();
-        assert_eq!(
-            text,
-            format!("{{\"mutant\":5,\"site\":4,\"kind\":\"crash\",\"input\":\"{name}\",\"trial\":3}}\n")
-        );
-        // Recorded once, even if it somehow runs again.
-        assert_eq!(attribute(&t, &died, "again", 4, &files, &sites).unwrap(), Blame::Nothing);
-        // A mutant killed by its output and run again (μZest) that crashes is recorded a
-        // second time, as a crash, and then never again.
-        append_record(
-            &files.state.kills(),
-            &KillRecord {
-                mutant: 7,
-                site: 7,
-                kind: KillKind::OutputDiffers,
-                limit: None,
-                input: name.clone(),
-                trial: 1,
-            },
-        )
-        .unwrap();
-        let rerun = tracked(&["trial 0102", "mutant 7"]);
-        let blame = attribute(&rerun, &died, "killed by signal 6", 5, &files, &sites).unwrap();
-        assert_eq!(blame, Blame::Rerun { mutant: 7, kind: KillKind::Crash });
-        assert_eq!(attribute(&rerun, &died, "again", 6, &files, &sites).unwrap(), Blame::Nothing);
-
-        let hung = tracked(&["trial 09", "mutant 6"]);
-        let blame =
-            attribute(&hung, &Ending::Hung(Duration::from_secs(1)), "hung", 7, &files, &sites).unwrap();
-        assert!(matches!(blame, Blame::Kill { mutant: 6, kind: KillKind::Timeout, .. }), "{blame:?}");
-        let kills = records::read::<KillRecord>(&files.state.kills()).unwrap();
-        let last = kills.last().unwrap();
-        assert_eq!((last.mutant, last.limit), (6, Some(KillLimit::Wall)));
-
-        let t = tracked(&["trial ff"]);
-        let blame = attribute(&t, &died, "killed by signal 6", 9, &files, &sites).unwrap();
-        let name = content_name(&[255]);
-        assert_eq!(blame, Blame::Failure { input: name.clone() });
-        assert!(files.state.failures().join(&name).is_file());
-        let failures = records::read::<FailureRecord>(&files.state.failure_log()).unwrap();
-        assert_eq!(failures[0].message, "process died: killed by signal 6");
-        assert_eq!(attribute(&t, &died, "again", 10, &files, &sites).unwrap(), Blame::Nothing);
-        assert_eq!(attribute(&Tracker::default(), &died, "x", 0, &files, &sites).unwrap(), Blame::Nothing);
-    }
 }

@@ -252,6 +252,61 @@ impl Built {
 /// Optimized, unless `dev` (see [`crate::cargo_build::RELEASE_PROFILE_ENV`]).
 pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
     check_target_name(target).map_err(exit_code::usage)?;
+    let built = build_for(args, target, dev, no_sandbox)?;
+    let targets = list_targets(&built)?;
+    if !targets.iter().any(|t| t == target) {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "the harness has no target {target:?}; its targets are: {}",
+            if targets.is_empty() { "(none)".to_owned() } else { targets.join(", ") }
+        )));
+    }
+    Ok(built)
+}
+
+/// [`build`] once for every target of the harness (`HARNESS list`), in the order it lists
+/// them: the catalogs are written into each target's state directory, and the `Built`'s
+/// own `state` is the first target's (every target's catalogs are the same).
+pub fn build_all(args: &PackageArgs, dev: bool, no_sandbox: bool) -> Result<(Built, Vec<String>)> {
+    // The catalogs go to a target's directory: the first's, once the list is known.
+    let built = build_for(args, "", dev, no_sandbox)?;
+    let targets = list_targets(&built)?;
+    if targets.is_empty() {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "the harness {} lists no target: name at least one function in `mutfuzz::targets!`",
+            built.harness.dir.display()
+        )));
+    }
+    for t in &targets {
+        check_target_name(t).map_err(|e| exit_code::usage(e.context("the harness lists a target")))?;
+        write_catalogs(&built.layout.campaign(t), &built.discovery, &built.unviable)?;
+    }
+    let built = Built { state: built.layout.campaign(&targets[0]), ..built };
+    Ok((built, targets))
+}
+
+/// The mutant catalog, the unviable and viable mutants, and the static pass's hints, in a
+/// target's state directory.
+fn write_catalogs(
+    state: &CampaignDir,
+    discovery: &Discovery,
+    unviable: &BTreeMap<u32, String>,
+) -> Result<()> {
+    fs::create_dir_all(state.path())
+        .with_context(|| format!("failed to create {}", state.path().display()))?;
+    write_atomic(&state.catalog(), crate::list::json(discovery).as_bytes())?;
+    let records: Vec<UnviableRecord> =
+        unviable.iter().map(|(&id, reason)| UnviableRecord { id, reason: reason.clone() }).collect();
+    write_atomic(&state.unviable(), (serde_json::to_string_pretty(&records)? + "\n").as_bytes())?;
+    let viable: Vec<&Mutant> = discovery.mutants.iter().filter(|m| !unviable.contains_key(&m.id)).collect();
+    write_atomic(&state.viable(), (serde_json::to_string_pretty(&viable)? + "\n").as_bytes())?;
+    // The static pass for input strategies: literals and influencing types of branches.
+    let hints = mutfuzz_mutate::hints::analyze(discovery);
+    write_atomic(&state.hints(), (serde_json::to_string(&hints)? + "\n").as_bytes())?;
+    Ok(())
+}
+
+/// The build of [`build`], with the catalogs written for `target` (none for `""`).
+fn build_for(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
     let console = Console::default();
     let ws = Workspace::open(args)?;
     let package = single_package(&ws)?.clone();
@@ -299,19 +354,14 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
         bail!("building {} produced no executable: the harness needs src/main.rs", harness.dir.display());
     };
 
-    let state = scratch.layout.campaign(target);
-    fs::create_dir_all(state.path())
-        .with_context(|| format!("failed to create {}", state.path().display()))?;
-    write_atomic(&state.catalog(), crate::list::json(&discovery).as_bytes())?;
-    let unviable: Vec<UnviableRecord> =
-        build.unviable.iter().map(|(&id, reason)| UnviableRecord { id, reason: reason.clone() }).collect();
-    write_atomic(&state.unviable(), (serde_json::to_string_pretty(&unviable)? + "\n").as_bytes())?;
-    let viable: Vec<&Mutant> =
-        discovery.mutants.iter().filter(|m| !build.unviable.contains_key(&m.id)).collect();
-    write_atomic(&state.viable(), (serde_json::to_string_pretty(&viable)? + "\n").as_bytes())?;
-    // The static pass for input strategies: literals and influencing types of branches.
-    let hints = mutfuzz_mutate::hints::analyze(&discovery);
-    write_atomic(&state.hints(), (serde_json::to_string(&hints)? + "\n").as_bytes())?;
+    // `build_all` names the state once the harness has listed its targets.
+    let state = if target.is_empty() {
+        CampaignDir::new(scratch.layout.root().to_owned())
+    } else {
+        let state = scratch.layout.campaign(target);
+        write_catalogs(&state, &discovery, &build.unviable)?;
+        state
+    };
 
     let built = Built {
         cwd: manifest_copy.parent().map(Path::to_owned).unwrap_or_default(),
@@ -326,13 +376,6 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
         config: config.file,
         caps,
     };
-    let targets = list_targets(&built)?;
-    if !targets.iter().any(|t| t == target) {
-        return Err(exit_code::usage(anyhow::anyhow!(
-            "the harness has no target {target:?}; its targets are: {}",
-            if targets.is_empty() { "(none)".to_owned() } else { targets.join(", ") }
-        )));
-    }
     Ok(built)
 }
 

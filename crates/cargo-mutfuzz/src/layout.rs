@@ -115,6 +115,11 @@ impl Layout {
         self.root.join(TMP)
     }
 
+    /// `score.json` of every target combined (`score --all`), beside the targets' state.
+    pub fn combined_score(&self) -> PathBuf {
+        self.root.join("score.json")
+    }
+
     /// The state of fuzz target `target` (a name checked by the caller, not reserved).
     pub fn campaign(&self, target: &str) -> CampaignDir {
         debug_assert!(!RESERVED.contains(&target), "{target} is reserved");

@@ -15,7 +15,7 @@ use crate::exit_code;
 use crate::options::MergeArgs;
 use crate::outcome::{MutantOutcome, OutcomesFile, Summary};
 use crate::output::OutputDir;
-use crate::score_cmd::{self, ScoreFile, Table, Verdict};
+use crate::score::{self, ScoreFile, Table, Verdict};
 use crate::selection::Shard;
 
 /// Run the command; returns the exit code.
@@ -183,6 +183,35 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
             }
         }
     }
+    // A combined score's shards (`score --all --shard k/n`): each target's counts are
+    // the sums of its counts in the shards.
+    let targets = match &first.targets {
+        None => None,
+        Some(first_targets) => {
+            let mut merged = first_targets.clone();
+            for t in &mut merged {
+                t.summary = Table::default();
+            }
+            for f in &files {
+                let names =
+                    |ts: &[score::TargetScore]| ts.iter().map(|t| t.target.clone()).collect::<Vec<_>>();
+                let same = f.targets.as_deref().is_some_and(|ts| names(ts) == names(first_targets));
+                if !same {
+                    return Err(usage(
+                        "the shards combine different targets: merge the shards of one `score --all`"
+                            .to_owned(),
+                    ));
+                }
+                for (m, t) in merged.iter_mut().zip(f.targets.iter().flatten()) {
+                    m.summary.add(&t.summary);
+                }
+            }
+            for t in &mut merged {
+                t.score_percent = t.summary.score_percent();
+            }
+            Some(merged)
+        }
+    };
     let merged = ScoreFile {
         target: first.target.clone(),
         corpus: first.corpus.clone(),
@@ -192,6 +221,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
         score_percent: table.score_percent(),
         shard: None,
         mutants,
+        targets,
     };
     fs::create_dir_all(output).with_context(|| format!("failed to create {}", output.display()))?;
     let path = output.join("score.json");
@@ -199,7 +229,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
     eprintln!("Merged {} shards of the score of {}", inputs.len(), first.target);
     print!("{}", table.render());
     eprintln!("Scores in {}", path.display());
-    Ok(score_cmd::min_score_exit(&table, min_score))
+    Ok(score::min_score_exit(&table, min_score))
 }
 
 #[cfg(test)]
@@ -217,5 +247,84 @@ mod tests {
         assert!(err(&[s(1, 2), s(1, 2)]).contains("are both shard 1/2"));
         assert!(err(&[s(1, 2), s(2, 3)]).contains("a shard of 2"));
         assert!(err(&[s(1, 2), None]).contains("unsharded"));
+    }
+
+    #[test]
+    fn the_shards_of_a_combined_score_merge_with_each_target_s_counts_summed() {
+        use crate::score::{MutantScore, TargetScore};
+        let mutant = |id: u32, outcome: Verdict| MutantScore {
+            id,
+            name: format!("m{id}"),
+            outcome,
+            kind: (outcome == Verdict::Killed).then_some(mutfuzz_contract::KillKind::Panic),
+            input: (outcome == Verdict::Killed).then(|| "i".to_owned()),
+            input_value: None,
+            original_output: None,
+            mutant_output: None,
+            target: (outcome == Verdict::Killed).then(|| "a".to_owned()),
+        };
+        let counts = |killed: u64, survived: u64| Table {
+            panic: killed,
+            survived,
+            total: killed + survived,
+            ..Table::default()
+        };
+        let shard = |k: u32, mutants: Vec<MutantScore>, a: Table, b: Table| {
+            let summary = ScoreFile::table_of(&mutants);
+            let target = |name: &str, summary: Table| TargetScore {
+                target: name.to_owned(),
+                corpus: name.into(),
+                inputs: 3,
+                score_percent: summary.score_percent(),
+                summary,
+            };
+            ScoreFile {
+                target: "all".to_owned(),
+                corpus: "corpus".into(),
+                inputs: 6,
+                seconds: 1.0,
+                score_percent: summary.score_percent(),
+                summary,
+                shard: Some(Shard { k, n: 2 }),
+                mutants,
+                targets: Some(vec![target("a", a), target("b", b)]),
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let one = shard(
+            1,
+            vec![mutant(1, Verdict::Killed), mutant(3, Verdict::Survived)],
+            counts(1, 1),
+            counts(0, 2),
+        );
+        let two = shard(2, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
+        let mut inputs = Vec::new();
+        for (i, f) in [two, one].iter().enumerate() {
+            let path = dir.path().join(format!("{i}.json"));
+            fs::write(&path, serde_json::to_string(f).unwrap()).unwrap();
+            inputs.push(path);
+        }
+        let out = dir.path().join("merged");
+        assert_eq!(merge_scores(&inputs, &out, None).unwrap(), exit_code::SUCCESS);
+        let merged: ScoreFile = read_json(&out.join("score.json")).unwrap();
+        assert_eq!(merged.mutants.iter().map(|m| m.id).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!((merged.summary.killed(), merged.summary.survived, merged.shard), (2, 1, None));
+        let targets = merged.targets.unwrap();
+        assert_eq!(
+            (targets[0].summary.killed(), targets[0].summary.survived, targets[0].summary.total),
+            (2, 1, 3)
+        );
+        assert_eq!(
+            (targets[1].summary.killed(), targets[1].summary.survived, targets[1].summary.total),
+            (1, 2, 3)
+        );
+        assert_eq!(targets[1].score_percent, 100.0 / 3.0);
+
+        // A shard of one target's score does not merge with a combined one.
+        let mut single = shard(2, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
+        single.targets = None;
+        fs::write(&inputs[0], serde_json::to_string(&single).unwrap()).unwrap();
+        let err = merge_scores(&inputs, &out, None).unwrap_err().to_string();
+        assert!(err.contains("combine different targets"), "{err}");
     }
 }

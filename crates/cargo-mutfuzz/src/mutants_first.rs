@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use mutfuzz_contract::{CampaignDir, store_new};
 
 use crate::fpf;
-use crate::fuzz_cmd::{self, Ended, Files, Stop};
+use crate::fuzzing::{self, Ended, Files, Stop};
 use crate::harness::Built;
 use crate::options::{Carry, FuzzArgs, Select};
 
@@ -129,7 +129,7 @@ pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ph
                 own
             }
         };
-        let before = fuzz_cmd::count_files(&corpus);
+        let before = fuzzing::count_files(&corpus);
         let mut phase_args = args.clone();
         phase_args.background = Some(id);
         phase_args.time = None;
@@ -142,7 +142,7 @@ pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ph
         let phase_files = Files { state: state.clone(), corpus: corpus.clone() };
         let name = built.discovery.mutants.iter().find(|m| m.id == id).map(|m| m.name()).unwrap_or_default();
         eprintln!("Phase: mutant {id} ({name})");
-        let ended: Ended = match fuzz_cmd::campaign(built, &phase_args, &phase_files) {
+        let ended: Ended = match fuzzing::campaign(built, &phase_args, &phase_files) {
             Ok(ended) => ended,
             // A mutant that takes the process down on every input (a crash in the code
             // it feeds to `unsafe`, say) ends its own phase, not the campaign.
@@ -153,8 +153,8 @@ pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ph
             }
             Err(e) => return Err(e),
         };
-        let panics = fuzz_cmd::count_files(&state.mutant_panics());
-        let gained = fuzz_cmd::count_files(&corpus).saturating_sub(before);
+        let panics = fuzzing::count_files(&state.mutant_panics());
+        let gained = fuzzing::count_files(&corpus).saturating_sub(before);
         eprintln!(
             "  {} trials; corpus +{gained}; {panics} inputs on which it panics and the original does not",
             ended.trials
@@ -166,7 +166,7 @@ pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ph
         }
     }
     // Carry over: every input of the phases into the original's corpus.
-    let before = fuzz_cmd::count_files(&files.corpus);
+    let before = fuzzing::count_files(&files.corpus);
     match args.carry {
         Carry::Cumulative => copy_inputs(&carried_corpus, &files.corpus)?,
         Carry::Parallel => {
@@ -175,7 +175,7 @@ pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ph
             }
         }
     }
-    phases.carried = fuzz_cmd::count_files(&files.corpus).saturating_sub(before);
+    phases.carried = fuzzing::count_files(&files.corpus).saturating_sub(before);
     phases.elapsed = start.elapsed();
     eprintln!(
         "Mutants first: {} mutants fuzzed in {}; {} new inputs carried to the original's corpus",

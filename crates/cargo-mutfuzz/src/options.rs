@@ -225,8 +225,14 @@ fn schedule_parser() -> impl TypedValueParser<Value = ScheduleKind> {
 /// `cargo mutfuzz fuzz`.
 #[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
-    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    /// The target: a function named in the harness's `mutfuzz::targets!` (or `--all`).
+    #[arg(required_unless_present = "all", default_value = "", hide_default_value = true)]
     pub target: String,
+    /// Fuzz every target of the harness within one budget (`--time`, `--trials`), shared
+    /// by recent progress: an even first round, then slices by new kills and inputs per
+    /// unit of budget, with a floor for each target.
+    #[arg(long, conflicts_with_all = ["target", "corpus"])]
+    pub all: bool,
     #[command(flatten)]
     pub package: PackageArgs,
     /// Stop after this long: `90`, `30s`, `5m`, `1h` (default: run until Ctrl-C or --trials).
@@ -417,8 +423,13 @@ fn parse_share(text: &str) -> Result<f64, String> {
 /// `cargo mutfuzz score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    /// The target: a function named in the harness's `mutfuzz::targets!` (or `--all`).
+    #[arg(required_unless_present = "all", default_value = "", hide_default_value = true)]
     pub target: String,
+    /// Score every target's corpus on the one catalog, and write the combined result (a
+    /// mutant is killed if any target's corpus kills it) to target/mutfuzz/score.json.
+    #[arg(long, conflicts_with_all = ["target", "corpus"])]
+    pub all: bool,
     #[command(flatten)]
     pub package: PackageArgs,
     /// Corpus directory (default: `mutfuzz/corpus/<TARGET>` in the harness).
@@ -465,8 +476,13 @@ pub struct ScoreArgs {
 /// `cargo mutfuzz eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    /// The target: a function named in the harness's `mutfuzz::targets!` (or `--all`).
+    #[arg(required_unless_present = "all", default_value = "", hide_default_value = true)]
     pub target: String,
+    /// Compare the configurations on the whole harness: each run is `fuzz --all` within
+    /// the time, scored as `score --all` (a mutant is killed if any target's corpus kills it).
+    #[arg(long, conflicts_with = "target")]
+    pub all: bool,
     #[command(flatten)]
     pub package: PackageArgs,
     /// A configuration: a name and the `fuzz` arguments it adds, as in
@@ -558,12 +574,16 @@ pub struct TminArgs {
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// A fuzz target whose score to report (after `cargo mutfuzz score <target>`);
-    /// without it, the results of `cargo mutfuzz test`.
+    /// without it (and without `--all`), the results of `cargo mutfuzz test`.
     pub target: Option<String>,
+    /// The combined score of every target (after `cargo mutfuzz score --all`):
+    /// target/mutfuzz/score.json, with each target's counts.
+    #[arg(long, conflicts_with = "target")]
+    pub all: bool,
     #[command(flatten)]
     pub package: PackageArgs,
     /// The results directory of `cargo mutfuzz test` (default: mutfuzz.out in the workspace
-    /// root); with a TARGET, a `score.json` (or a directory holding one), e.g. what
+    /// root); with a TARGET or `--all`, a `score.json` (or a directory holding one), e.g. what
     /// `cargo mutfuzz merge` wrote for `score --shard` runs.
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
@@ -653,6 +673,27 @@ mod tests {
         assert_eq!(both, Ok((EditKind::Structure, ScheduleKind::Mutagen)));
         let err = parse(&["--schedule", "afl"]).unwrap_err();
         assert!(err.contains("zest") && err.contains("mutagen"), "{err}");
+    }
+
+    #[test]
+    fn a_command_takes_a_target_or_all_but_not_both_nor_neither() {
+        let parse = |argv: &[&str]| Cli::try_parse_from(["cargo-mutfuzz"].iter().chain(argv).copied());
+        for command in ["fuzz", "score", "eval"] {
+            assert!(parse(&[command]).is_err(), "{command} without a target");
+            assert!(parse(&[command, "t", "--all"]).is_err(), "{command} with both");
+        }
+        let Command::Fuzz(a) = parse(&["fuzz", "--all", "--trials", "9"]).unwrap().command else { panic!() };
+        assert!(a.all && a.target.is_empty() && a.trials == Some(9));
+        let Command::Fuzz(a) = parse(&["fuzz", "t"]).unwrap().command else { panic!() };
+        assert!(!a.all && a.target == "t");
+        assert!(parse(&["fuzz", "--all", "--corpus", "c"]).is_err());
+        let Command::Score(a) = parse(&["score", "--all"]).unwrap().command else { panic!() };
+        assert!(a.all && a.target.is_empty());
+        let Command::Eval(a) = parse(&["eval", "--all", "--seeds", "1"]).unwrap().command else { panic!() };
+        assert!(a.all && a.target.is_empty());
+        let Command::Report(a) = parse(&["report", "--all"]).unwrap().command else { panic!() };
+        assert!(a.all && a.target.is_none());
+        assert!(parse(&["report", "t", "--all"]).is_err());
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! `cargo mutfuzz report`: the HTML report of `cargo mutfuzz test`'s results
-//! (`mutfuzz.out/outcomes.json`), or of a fuzz target's score
-//! (`target/mutfuzz/<target>/`), written as one self-contained file.
+//! (`mutfuzz.out/outcomes.json`), of a fuzz target's score (`target/mutfuzz/<target>/`),
+//! or of every target's combined score (`--all`: `target/mutfuzz/score.json`), written as
+//! one self-contained file.
+
+use std::collections::HashMap;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use mutfuzz_contract::{CampaignDir, ScoreLine, UnviableRecord, write_atomic};
@@ -11,7 +15,7 @@ use crate::layout::Layout;
 use crate::options::ReportArgs;
 use crate::output::read_outcomes;
 use crate::report::Report;
-use crate::score_cmd::{ScoreFile, Verdict};
+use crate::score::{ScoreFile, Verdict};
 use crate::workspace::Workspace;
 
 /// Run the command; returns the exit code.
@@ -19,9 +23,34 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
     let ws = Workspace::open(&args.package)?;
     let names: Vec<&str> = ws.packages.iter().map(|p| p.name.as_str()).collect();
     let (mut report, default_out) = match &args.target {
+        None if args.all => {
+            let layout = Layout::new(&ws.target_dir);
+            let file = match &args.results {
+                Some(path) if path.is_dir() => path.join("score.json"),
+                Some(path) => path.clone(),
+                None => layout.combined_score(),
+            };
+            let r = combined_report(format!("every fuzz target of {}", names.join(", ")), &file, &layout)
+                .map_err(exit_code::usage)?;
+            (r, file.with_file_name("report.html"))
+        }
         None => {
             let dir = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
-            let outcomes = read_outcomes(&dir).map_err(exit_code::usage)?;
+            let combined = Layout::new(&ws.target_dir).combined_score();
+            let outcomes = read_outcomes(&dir)
+                .map_err(|e| {
+                    // `report` alone is `cargo mutfuzz test`'s, as `cargo mutants` users expect;
+                    // a user who scored fuzz targets is pointed at their report.
+                    if args.results.is_none() && combined.is_file() {
+                        anyhow::anyhow!(
+                            "{e:#}; for the combined score of the fuzz targets ({}), run `cargo mutfuzz report --all`",
+                            combined.display()
+                        )
+                    } else {
+                        e
+                    }
+                })
+                .map_err(exit_code::usage)?;
             let mut r = Report::from_test(format!("the tests of {}", names.join(", ")), &outcomes);
             r.notes.push(format!("cargo mutfuzz test · results in {}", dir.display()));
             (r, dir.join("report.html"))
@@ -35,7 +64,8 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                 // the target's (the same mutants on every machine).
                 Some(path) => {
                     let file = if path.is_dir() { path.join("score.json") } else { path.clone() };
-                    let r = score_file_report(subject, &file, &state).map_err(exit_code::usage)?;
+                    let score = read_score_file(&file).map_err(exit_code::usage)?;
+                    let r = score_file_report(subject, &file, &score, &state).map_err(exit_code::usage)?;
                     let out = file.with_file_name("report.html");
                     (r, out)
                 }
@@ -63,14 +93,50 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
-/// The report of a `score.json` (the `score` command's summary file, or a merge of
-/// shards), over the target's catalog in `state`.
-fn score_file_report(subject: String, file: &std::path::Path, state: &CampaignDir) -> Result<Report> {
+/// A `score.json`.
+fn read_score_file(file: &Path) -> Result<ScoreFile> {
     let text = std::fs::read_to_string(file).with_context(|| {
         format!("cannot read {}: pass a score.json or a directory holding one", file.display())
     })?;
-    let score: ScoreFile =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a score.json", file.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a score.json", file.display()))
+}
+
+/// The report of a combined score (`score --all`, or a merge of its shards): the
+/// verdicts over the first target's catalog (every target has the same), each kill
+/// naming the target whose corpus holds its input, and each target's counts as notes.
+fn combined_report(subject: String, file: &Path, layout: &Layout) -> Result<Report> {
+    let score = read_score_file(file).with_context(|| {
+        format!("no combined score: run `cargo mutfuzz score --all` first (it writes {})", file.display())
+    })?;
+    let Some(targets) = score.targets.as_deref().filter(|t| !t.is_empty()) else {
+        anyhow::bail!(
+            "{} is the score of the target {}, not of every target: report it with `cargo mutfuzz report {} \
+             --results {}`, or run `cargo mutfuzz score --all`",
+            file.display(),
+            score.target,
+            score.target,
+            file.display()
+        );
+    };
+    let state = layout.campaign(&targets[0].target);
+    let mut r = score_file_report(subject, file, &score, &state)?;
+    let by_target: HashMap<u32, &str> =
+        score.mutants.iter().filter_map(|m| Some((m.id, m.target.as_deref()?))).collect();
+    for e in &mut r.entries {
+        if let Some(target) = by_target.get(&e.mutant.id) {
+            // An input's name is its target's corpus file: `<target>/<name>`.
+            e.by = e.by.iter().map(|input| format!("{target}/{input}")).collect();
+        }
+    }
+    for t in targets {
+        r.notes.push(format!("{}: {} inputs; {}", t.target, t.inputs, t.summary.line()));
+    }
+    Ok(r)
+}
+
+/// The report of a `score.json` (the `score` command's summary file, or a merge of
+/// shards), over the target's catalog in `state`.
+fn score_file_report(subject: String, file: &Path, score: &ScoreFile, state: &CampaignDir) -> Result<Report> {
     let catalog: Vec<mutfuzz_mutate::Mutant> =
         serde_json::from_str(&std::fs::read_to_string(state.catalog()).with_context(|| {
             format!(

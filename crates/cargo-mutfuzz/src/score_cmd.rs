@@ -3,281 +3,27 @@
 //! kills the mutant running, which is recorded and the harness restarted; it resumes
 //! after the mutants already scored. Prints the table and writes `score.json`.
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::ffi::OsStr;
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
-use mutfuzz_contract::{
-    EXIT_DRIFT, KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic,
-};
-use serde::{Deserialize, Serialize};
+use anyhow::Result;
+use mutfuzz_contract::write_atomic;
 
 use crate::exit_code;
-use crate::fuzz_cmd::{MAX_STALLED_RESTARTS, check_hang_timeout, count_files};
-use crate::harness::{self, Built};
+use crate::fuzzing::check_hang_timeout;
+use crate::harness;
 use crate::interrupt;
 use crate::options::ScoreArgs;
-use crate::process::Exit;
-use crate::records;
-use crate::selection::{Selection, Shard};
-use crate::status::percent;
-use crate::supervise::{self, Ending};
-
-/// Follows one harness process's `score` output.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ScoreTracker {
-    /// The mutant being scored.
-    pub mutant: Option<u32>,
-    /// The stored input running on it.
-    pub input: Option<String>,
-    /// Inputs started by this harness process.
-    pub inputs: u64,
-    /// Mutant runs started by this harness process (a mutant runs on many inputs).
-    pub mutant_runs: u64,
-    /// Whether it said it scored everything (`done`).
-    pub done: bool,
-    /// Inputs on which a generated target's original panicked, by contract (from `done`).
-    pub contract_panics: u64,
-    /// `note` lines not shown yet.
-    pub notes: Vec<String>,
-}
-
-impl ScoreTracker {
-    /// Take in one line.
-    pub fn observe(&mut self, line: Line<'static>) {
-        // The harness runs each stored input's original, then the undecided mutants
-        // whose site it reaches: `input` starts an original run, `mutant` a mutant run.
-        match line {
-            Line::Mutant(id) => {
-                self.mutant = Some(id);
-                self.mutant_runs += 1;
-            }
-            Line::Input(name) => {
-                self.input = Some(name.into_owned());
-                self.inputs += 1;
-                self.mutant = None;
-            }
-            // A harness that stops (a drift) says so first: nothing runs any more.
-            Line::Stats(_) => self.mutant = None,
-            Line::Done(r) => {
-                self.mutant = None;
-                self.done = true;
-                self.contract_panics = r.stats.contract_panics;
-            }
-            Line::Note(text) => self.notes.push(text.into_owned()),
-            _ => {}
-        }
-    }
-}
-
-/// The numbers of the score table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
-    /// Killed because the output differed.
-    pub output_differs: u64,
-    /// Killed by a panic.
-    pub panic: u64,
-    /// Killed by running out of fuel, depth or wall time.
-    pub timeout: u64,
-    /// Killed by a crash of the process.
-    pub crash: u64,
-    /// Killed because it discarded an input the original accepted (or the reverse).
-    pub discard: u64,
-    /// Reached by some input, killed by none.
-    pub survived: u64,
-    /// No input reaches the site.
-    pub not_covered: u64,
-    /// Does not compile.
-    pub unviable: u64,
-    /// Every mutant.
-    pub total: u64,
-}
-
-impl Table {
-    /// Mutants killed, by any kind.
-    pub fn killed(&self) -> u64 {
-        self.output_differs + self.panic + self.timeout + self.crash + self.discard
-    }
-
-    /// Killed over viable mutants.
-    pub fn score(&self) -> String {
-        percent(self.killed(), self.total - self.unviable)
-    }
-
-    /// The score in percent (0 with no viable mutant, as `score.json` has it).
-    pub fn score_percent(&self) -> f64 {
-        let viable = self.total - self.unviable;
-        if viable == 0 { 0.0 } else { self.killed() as f64 * 100.0 / viable as f64 }
-    }
-
-    /// Count one verdict (a valid line: a kill has its kind).
-    pub fn count(&mut self, line: &ScoreLine) {
-        *match (line.outcome, line.kind) {
-            (ScoreOutcome::Killed, Some(KillKind::OutputDiffers)) => &mut self.output_differs,
-            (ScoreOutcome::Killed, Some(KillKind::Panic)) => &mut self.panic,
-            (ScoreOutcome::Killed, Some(KillKind::Timeout)) => &mut self.timeout,
-            (ScoreOutcome::Killed, Some(KillKind::Crash)) => &mut self.crash,
-            (ScoreOutcome::Killed, Some(KillKind::Discard)) => &mut self.discard,
-            (ScoreOutcome::Killed, None) => unreachable!("score lines are checked when read"),
-            (ScoreOutcome::Survived, _) => &mut self.survived,
-            (ScoreOutcome::NotCovered, _) => &mut self.not_covered,
-        } += 1;
-        self.total += 1;
-    }
-
-    /// The table as printed.
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        let rows = [
-            ("killed by output", self.output_differs),
-            ("killed by panic", self.panic),
-            ("killed by timeout", self.timeout),
-            ("killed by crash", self.crash),
-            ("killed by discard", self.discard),
-            ("survived", self.survived),
-            ("not covered", self.not_covered),
-            ("unviable", self.unviable),
-        ];
-        for (what, n) in rows {
-            let _ = writeln!(out, "{what:<20}{n:>6}");
-        }
-        let _ = writeln!(out, "{:<20}{:>6}", "total", self.total);
-        let _ = writeln!(
-            out,
-            "score {} ({} killed of {} viable mutants)",
-            self.score(),
-            self.killed(),
-            self.total - self.unviable
-        );
-        out
-    }
-}
-
-/// A mutant's verdict in `score.json`: a scoring verdict, or `unviable`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Some input kills it.
-    Killed,
-    /// Some input reaches it, none kills it.
-    Survived,
-    /// No input reaches its site.
-    NotCovered,
-    /// It does not compile.
-    Unviable,
-}
-
-impl From<ScoreOutcome> for Verdict {
-    fn from(o: ScoreOutcome) -> Verdict {
-        match o {
-            ScoreOutcome::Killed => Verdict::Killed,
-            ScoreOutcome::Survived => Verdict::Survived,
-            ScoreOutcome::NotCovered => Verdict::NotCovered,
-        }
-    }
-}
-
-/// One mutant in `score.json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct MutantScore {
-    /// Its id.
-    pub id: u32,
-    /// Its name, as `cargo mutfuzz mutants` prints it.
-    pub name: String,
-    /// Its verdict.
-    pub outcome: Verdict,
-    /// How it was killed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<KillKind>,
-    /// The stored input that killed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input: Option<String>,
-    /// The value that input generates, as the report shows it (`Debug`, bounded).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_value: Option<String>,
-    /// The original's output on it, for a kill the report sets side by side.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub original_output: Option<String>,
-    /// The mutant's output on it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mutant_output: Option<String>,
-}
-
-impl MutantScore {
-    /// The verdict as a score line (`None` for an unviable mutant, which has none).
-    pub fn line(&self) -> Option<ScoreLine> {
-        let outcome = match self.outcome {
-            Verdict::Killed => ScoreOutcome::Killed,
-            Verdict::Survived => ScoreOutcome::Survived,
-            Verdict::NotCovered => ScoreOutcome::NotCovered,
-            Verdict::Unviable => return None,
-        };
-        Some(ScoreLine {
-            mutant: self.id,
-            outcome,
-            kind: self.kind,
-            input: self.input.clone(),
-            input_value: self.input_value.clone(),
-            original_output: self.original_output.clone(),
-            mutant_output: self.mutant_output.clone(),
-        })
-    }
-}
-
-/// `score.json`: a corpus's score (written by `score`, read back by `merge`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ScoreFile {
-    /// The fuzz target.
-    pub target: String,
-    /// The corpus scored.
-    pub corpus: std::path::PathBuf,
-    /// Files in it.
-    pub inputs: usize,
-    /// Wall time (of a merged score: its longest shard's).
-    pub seconds: f64,
-    /// The counts.
-    pub summary: Table,
-    /// Killed over viable mutants, in percent.
-    pub score_percent: f64,
-    /// The part of the mutants this score covers (`--shard k/n`); absent for every mutant.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    /// Every mutant it covers, in catalog order.
-    pub mutants: Vec<MutantScore>,
-}
-
-/// A corpus scored: every mutant's verdict, and the table.
-pub struct Scored {
-    /// Each viable mutant's verdict, by id.
-    pub verdicts: HashMap<u32, ScoreLine>,
-    /// The counts (unviable mutants included).
-    pub table: Table,
-    /// Inputs on which a generated target's original panicked (by contract), and the
-    /// distinct messages.
-    pub contract_panics: (u64, usize),
-}
-
-/// The line that lists a generated target's panics by contract apart from failures, or
-/// `None` when there were none.
-pub fn contract_panics_line(inputs: u64, messages: usize) -> Option<String> {
-    (inputs > 0 || messages > 0).then(|| {
-        format!(
-            "Panics by contract (generated targets): {inputs} input{}, {messages} message{}; \
-             --panic-is-failure makes them failures",
-            if inputs == 1 { "" } else { "s" },
-            if messages == 1 { "" } else { "s" }
-        )
-    })
-}
+use crate::score::{ScoreFile, ScoreHow, contract_panics_line, min_score_exit, score_corpus};
+use crate::selection::Selection;
 
 /// Run the command; returns the exit code.
 pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
+    if args.all {
+        return run_all(args);
+    }
     let start = Instant::now();
     let mut built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
     built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
@@ -311,376 +57,112 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         eprintln!("interrupted: the score is incomplete");
         return Ok(interrupt::EXIT_CODE);
     };
-    let table = &scored.table;
-    let mut mutants = Vec::new();
-    for (i, m) in built.discovery.mutants.iter().enumerate() {
-        if !selection.selected(i) {
+    print!("{}", scored.table.render());
+    print_contract_panics(scored.contract_panics, &built.state.score_lines(), "");
+    let file = ScoreFile::of_target(
+        &built,
+        &args.target,
+        &corpus,
+        &selection,
+        &scored,
+        start.elapsed().as_secs_f64(),
+    );
+    let path = built.state.score();
+    write_score(&path, &file)?;
+    eprintln!("Scores in {}", path.display());
+    Ok(min_score_exit(&scored.table, args.ci.min_score))
+}
+
+/// `score --all`: every target's corpus scored on the one catalog (each target's
+/// `score.json` written as `score <target>` writes it), then the combined result.
+fn run_all(args: &ScoreArgs) -> Result<i32> {
+    let start = Instant::now();
+    let (mut built, targets) = harness::build_all(&args.package, args.dev, args.no_sandbox)?;
+    built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
+    let hang = Duration::from_secs_f64(args.hang_timeout);
+    let selection =
+        Selection::from_args(&built.discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    if let Some(text) = selection.describe() {
+        eprintln!("{text}");
+    }
+    let mut scores = Vec::new();
+    // Each target's panics by contract, printed under its line.
+    let mut contract = Vec::new();
+    let mut skipped = Vec::new();
+    for target in &targets {
+        let corpus = built.default_corpus(target);
+        if !corpus.is_dir() {
+            eprintln!("{target}: no corpus at {}: not scored", corpus.display());
+            skipped.push(target.as_str());
             continue;
         }
-        let score = match scored.verdicts.get(&m.id) {
-            Some(l) if !built.unviable.contains_key(&m.id) => MutantScore {
-                id: m.id,
-                name: m.name(),
-                outcome: l.outcome.into(),
-                kind: l.kind,
-                input: l.input.clone(),
-                input_value: l.input_value.clone(),
-                original_output: l.original_output.clone(),
-                mutant_output: l.mutant_output.clone(),
-            },
-            _ => MutantScore {
-                id: m.id,
-                name: m.name(),
-                outcome: Verdict::Unviable,
-                kind: None,
-                input: None,
-                input_value: None,
-                original_output: None,
-                mutant_output: None,
-            },
+        // The target's own state holds its log, its score lines and its score.json.
+        built.state = built.layout.campaign(target);
+        let how = ScoreHow {
+            selection: &selection,
+            format: &args.format,
+            state: built.state.path(),
+            panic_is_failure: args.panic_is_failure,
         };
-        mutants.push(score);
-    }
-    print!("{}", table.render());
-    if let Some(line) = contract_panics_line(scored.contract_panics.0, scored.contract_panics.1) {
-        println!("{line}");
-        eprintln!(
-            "  messages and inputs in {}",
-            mutfuzz_contract::score_contract_panic_log(&built.state.score_lines()).display()
+        let target_start = Instant::now();
+        let Some(scored) = score_corpus(&built, target, &corpus, &built.state.score_lines(), hang, &how)?
+        else {
+            eprintln!("interrupted: the score is incomplete");
+            return Ok(interrupt::EXIT_CODE);
+        };
+        let file = ScoreFile::of_target(
+            &built,
+            target,
+            &corpus,
+            &selection,
+            &scored,
+            target_start.elapsed().as_secs_f64(),
         );
+        write_score(&built.state.score(), &file)?;
+        scores.push(file);
+        contract.push((scored.contract_panics, built.state.score_lines()));
     }
-    let file = ScoreFile {
-        target: args.target.clone(),
-        corpus: corpus.clone(),
-        inputs: count_files(&corpus),
-        seconds: start.elapsed().as_secs_f64(),
-        summary: table.clone(),
-        score_percent: table.score_percent(),
-        shard: selection.shard,
-        mutants,
-    };
-    let path = built.state.score();
-    write_atomic(&path, (serde_json::to_string_pretty(&file)? + "\n").as_bytes())?;
-    eprintln!("Scores in {}", path.display());
-    Ok(min_score_exit(table, args.ci.min_score))
-}
-
-/// The exit code of a score with `--min-score`: below it [`exit_code::BELOW_MIN_SCORE`].
-/// A score of no viable mutant passes (there is nothing to kill).
-pub fn min_score_exit(table: &Table, min_score: Option<f64>) -> i32 {
-    let Some(min) = min_score else { return exit_code::SUCCESS };
-    let viable = table.total - table.unviable;
-    let below = viable > 0 && table.score_percent() < min;
-    eprintln!(
-        "Mutation score {:.1}% (killed over viable mutants): {} --min-score {min}",
-        table.score_percent(),
-        if below { "below" } else { "at or above" }
-    );
-    if below { exit_code::BELOW_MIN_SCORE } else { exit_code::SUCCESS }
-}
-
-/// What a score covers and how its corpus is read.
-pub struct ScoreHow<'a> {
-    /// The mutants scored; the others are left out of the table.
-    pub selection: &'a Selection,
-    /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
-    pub format: &'a str,
-    /// The campaign's state directory: a generated target found nondeterministic there is
-    /// judged by panics and runaways only, and one found so while scoring is kept there.
-    pub state: &'a Path,
-    /// A generated target's original panics are not listed apart (`--panic-is-failure`).
-    pub panic_is_failure: bool,
-}
-
-/// Score the inputs in `corpus` against every viable mutant of a built harness, writing
-/// the verdicts to `out` (`score.jsonl`) as they are decided. `None` when interrupted.
-pub fn score_corpus(
-    built: &Built,
-    target: &str,
-    corpus: &Path,
-    out: &Path,
-    hang: Duration,
-    how: &ScoreHow<'_>,
-) -> Result<Option<Scored>> {
-    if !corpus.is_dir() {
+    if scores.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(
-            "no corpus at {}: run `cargo mutfuzz fuzz {target}` first, or pass --corpus DIR",
-            corpus.display(),
+            "no target has a corpus ({}): run `cargo mutfuzz fuzz --all` first",
+            skipped.join(", ")
         )));
     }
-    crate::fuzz_cmd::warn_skipped_inputs(corpus)?;
-    let inputs = count_files(corpus);
-    // A new score: the corpus may have changed since the last one.
-    // …and a drift the harness was settling belongs to the last one.
-    let mut drift = out.as_os_str().to_owned();
-    drift.push(".drift.json");
-    // …and so do the panics by contract it met.
-    let contract_log = mutfuzz_contract::score_contract_panic_log(out);
-    for path in [out, Path::new(&drift), &contract_log] {
-        if path.exists() {
-            std::fs::remove_file(path).with_context(|| format!("failed to remove {}", path.display()))?;
-        }
-    }
-    let selection = how.selection;
-    let viable = built
-        .discovery
-        .mutants
-        .iter()
-        .enumerate()
-        .filter(|(i, m)| selection.selected(*i) && !built.unviable.contains_key(&m.id))
-        .count();
-    let format = if how.format == "mutfuzz" { String::new() } else { format!(" (format {})", how.format) };
-    eprintln!("Scoring {viable} viable mutants on {inputs} inputs from {}{format}", corpus.display());
-    let log = built.state.harness_log();
-    let viable_catalog = if selection.is_all() {
-        built.state.viable()
-    } else {
-        // The harness scores the mutants of the catalog it is given.
-        let path = built.state.path().join("viable-selected.json");
-        let picked: Vec<&mutfuzz_mutate::Mutant> = built
-            .discovery
-            .mutants
-            .iter()
-            .enumerate()
-            .filter(|(i, m)| selection.selected(*i) && !built.unviable.contains_key(&m.id))
-            .map(|(_, m)| m)
-            .collect();
-        write_atomic(&path, (serde_json::to_string_pretty(&picked)? + "\n").as_bytes())?;
-        path
-    };
-    std::fs::create_dir_all(how.state)
-        .with_context(|| format!("failed to create {}", how.state.display()))?;
-    let mut stalled = 0u32;
-    let mut last_note = Instant::now();
-    let mut notes_shown: HashSet<String> = HashSet::new();
-    let contract_inputs = loop {
-        let mut a: Vec<&OsStr> = vec![
-            "score".as_ref(),
-            target.as_ref(),
-            "--corpus".as_ref(),
-            corpus.as_os_str(),
-            "--mutants".as_ref(),
-            viable_catalog.as_os_str(),
-            "--out".as_ref(),
-            out.as_os_str(),
-            "--format".as_ref(),
-            how.format.as_ref(),
-            "--state".as_ref(),
-            how.state.as_os_str(),
-        ];
-        if how.panic_is_failure {
-            a.push("--panic-is-failure".as_ref());
-        }
-        let tracker = RefCell::new(ScoreTracker::default());
-        // Verdicts already written by earlier harness processes (after a restart).
-        let decided_before = records::read::<ScoreLine>(out)?.len();
-        let outcome = supervise::run(
-            built.sandboxed_command(&a, &[corpus])?,
-            hang,
-            &log,
-            &built.caps,
-            &mut |line| tracker.borrow_mut().observe(line),
-            &mut || {
-                // A note (a nondeterministic target) is said once, however many restarts.
-                for note in std::mem::take(&mut tracker.borrow_mut().notes) {
-                    if notes_shown.insert(note.clone()) {
-                        eprintln!("{note}");
-                    }
-                }
-                if last_note.elapsed() >= Duration::from_secs(5) {
-                    let t = tracker.borrow();
-                    // Kills are written as they are found; survivors only at the end.
-                    // Quietly: a line being appended right now may look torn.
-                    let decided = read_jsonl::<ScoreLine>(out).map_or(decided_before, |l| l.records.len());
-                    eprintln!(
-                        "scoring: input {} of {inputs}, {} mutant runs; {decided} of {viable} mutants decided",
-                        t.inputs, t.mutant_runs
-                    );
-                    last_note = Instant::now();
-                }
-            },
-        )?;
-        let t = tracker.into_inner();
-        for note in &t.notes {
-            if notes_shown.insert(note.clone()) {
-                eprintln!("{note}");
-            }
-        }
-        match outcome.ending {
-            Ending::Interrupted => {
-                return Ok(None);
-            }
-            // Exit code 0 without `done` is a mutant's `process::exit(0)`: a crash.
-            // The process that ends ran every input's original: its count is whole.
-            Ending::Exited(Exit::Code(0)) if t.done => break t.contract_panics,
-            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.mutant.is_none() => {
-                // A mutant changed the harness's global state; the harness recorded the
-                // suspects (or the culprit's verdict) itself. A clean process goes on.
-                let decided = records::read::<ScoreLine>(out)?.len();
-                stalled = if decided > decided_before { 0 } else { stalled + 1 };
-                eprintln!(
-                    "{}; restarting the harness in a clean process",
-                    outcome.last_words().unwrap_or("global state drifted").trim_start_matches("error: ")
-                );
-                if stalled >= MAX_STALLED_RESTARTS {
-                    bail!(
-                        "the harness drifted {stalled} times in a row without finding the mutant that causes \
-                         it; its log is {}",
-                        log.display()
-                    );
-                }
-            }
-            Ending::Exited(Exit::Code(2)) if t.mutant.is_none() => {
-                return Err(exit_code::usage(anyhow::anyhow!(
-                    "the harness refused to score (exit code 2):\n{}",
-                    outcome.stderr_tail.join("\n")
-                )));
-            }
-            ending => {
-                let how = ending.describe();
-                let recorded = match t.mutant {
-                    Some(id) if !records::read::<ScoreLine>(out)?.iter().any(|l| l.mutant == id) => {
-                        let kind = if matches!(ending, Ending::Hung(_)) {
-                            KillKind::Timeout
-                        } else {
-                            KillKind::Crash
-                        };
-                        let line = ScoreLine {
-                            mutant: id,
-                            outcome: ScoreOutcome::Killed,
-                            kind: Some(kind),
-                            input: t.input,
-                            input_value: None,
-                            original_output: None,
-                            mutant_output: None,
-                        };
-                        append_record(out, &line)?;
-                        eprintln!("mutant {id} killed by {kind} ({how}); restarting the harness");
-                        true
-                    }
-                    _ => false,
-                };
-                stalled = if recorded { 0 } else { stalled + 1 };
-                if stalled >= MAX_STALLED_RESTARTS {
-                    bail!(
-                        "the harness died {stalled} times in a row without scoring a mutant (last: {how}); \
-                         its log is {}:\n{}",
-                        log.display(),
-                        outcome.stderr_tail.join("\n")
-                    );
-                }
-            }
-        }
-    };
-
-    let lines = records::read::<ScoreLine>(out)?;
-    let mut verdicts: HashMap<u32, ScoreLine> = HashMap::new();
-    for l in lines {
-        verdicts.entry(l.mutant).or_insert(l);
-    }
-    let mut table = Table::default();
-    let mut missing = Vec::new();
-    for (i, m) in built.discovery.mutants.iter().enumerate() {
-        if !selection.selected(i) {
-            continue;
-        }
-        if built.unviable.contains_key(&m.id) {
-            table.unviable += 1;
-            table.total += 1;
-        } else if let Some(l) = verdicts.get(&m.id) {
-            table.count(l);
-        } else {
-            missing.push(m.id);
-        }
-    }
-    if !missing.is_empty() {
-        bail!(
-            "the harness ended without scoring {} mutants (first: {}); see {}",
-            missing.len(),
-            missing[0],
-            log.display()
-        );
-    }
-    let messages = records::read::<mutfuzz_contract::ContractPanicRecord>(&contract_log)?.len();
-    Ok(Some(Scored { verdicts, table, contract_panics: (contract_inputs, messages) }))
+    let corpus_root = built.harness.dir.join("corpus");
+    let combined = ScoreFile::combine(&scores, &corpus_root, start.elapsed().as_secs_f64())?;
+    print_targets(&combined, &contract);
+    print!("{}", combined.summary.render());
+    let path = built.layout.combined_score();
+    write_score(&path, &combined)?;
+    eprintln!("Combined scores of {} targets in {}", scores.len(), path.display());
+    Ok(min_score_exit(&combined.summary, args.ci.min_score))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_tracker_follows_mutants_and_inputs() {
-        let mut t = ScoreTracker::default();
-        for l in ["input aa", "mutant 3", "mutant 4"] {
-            t.observe(Line::parse(l));
-        }
-        let tracker = |mutant, input: &str, inputs, mutant_runs, done| ScoreTracker {
-            mutant,
-            input: Some(input.into()),
-            inputs,
-            mutant_runs,
-            done,
-            contract_panics: 0,
-            notes: Vec::new(),
-        };
-        assert_eq!(t, tracker(Some(4), "aa", 1, 2, false));
-        // A new input: its original runs, no mutant is to blame yet.
-        t.observe(Line::parse("input bb"));
-        t.observe(Line::parse("mutant 3"));
-        t.observe(Line::parse("input cc"));
-        assert_eq!(t, tracker(None, "cc", 3, 3, false));
-        // A stop (a drift) blames no mutant; only `done` is the end.
-        t.observe(Line::parse("mutant 5"));
-        t.observe(Line::Stats(Default::default()));
-        assert_eq!(t, tracker(None, "cc", 3, 4, false));
-        t.observe(Line::parse("note target t is nondeterministic"));
-        assert_eq!(t.notes, ["target t is nondeterministic"]);
-        t.notes.clear();
-        let stats = mutfuzz_contract::Stats { contract_panics: 3, ..Default::default() };
-        t.observe(Line::Done(mutfuzz_contract::Report { elapsed: 0.0, stats }));
-        assert_eq!(t, ScoreTracker { contract_panics: 3, ..tracker(None, "cc", 3, 4, true) });
+/// One line per target of a combined score, on stdout above the combined table, each
+/// followed by its panics by contract if it had any (`contract`: each target's count of
+/// them and its score lines, in the same order).
+fn print_targets(combined: &ScoreFile, contract: &[((u64, usize), std::path::PathBuf)]) {
+    let targets = combined.targets.as_deref().unwrap_or_default();
+    let w = targets.iter().map(|t| t.target.len()).max().unwrap_or(0);
+    for (t, (panics, lines)) in targets.iter().zip(contract) {
+        println!("{:<w$}  {:>6} inputs  {}", t.target, t.inputs, t.summary.line());
+        print_contract_panics(*panics, lines, "  ");
     }
+}
 
-    #[test]
-    fn panics_by_contract_make_one_line_only_when_there_are_some() {
-        assert_eq!(contract_panics_line(0, 0), None);
-        assert_eq!(
-            contract_panics_line(3, 2).as_deref(),
-            Some(
-                "Panics by contract (generated targets): 3 inputs, 2 messages; --panic-is-failure makes them failures"
-            )
+/// The line of a score's panics by contract (`Scored::contract_panics`: inputs and
+/// messages) on stdout after `indent`, and where they are on stderr, if there were any.
+fn print_contract_panics((inputs, messages): (u64, usize), score_lines: &Path, indent: &str) {
+    if let Some(line) = contract_panics_line(inputs, messages) {
+        println!("{indent}{line}");
+        eprintln!(
+            "{indent}  messages and inputs in {}",
+            mutfuzz_contract::score_contract_panic_log(score_lines).display()
         );
-        assert!(contract_panics_line(1, 1).unwrap().contains(": 1 input, 1 message;"));
     }
+}
 
-    #[test]
-    fn the_table_adds_up() {
-        let mut t = Table::default();
-        let line = |outcome, kind| ScoreLine {
-            mutant: 1,
-            outcome,
-            kind,
-            input: None,
-            input_value: None,
-            original_output: None,
-            mutant_output: None,
-        };
-        for l in [
-            line(ScoreOutcome::Killed, Some(KillKind::OutputDiffers)),
-            line(ScoreOutcome::Killed, Some(KillKind::Panic)),
-            line(ScoreOutcome::Killed, Some(KillKind::Crash)),
-            line(ScoreOutcome::Survived, None),
-            line(ScoreOutcome::NotCovered, None),
-        ] {
-            t.count(&l);
-        }
-        t.unviable += 1;
-        t.total += 1;
-        assert_eq!((t.killed(), t.total, t.score()), (3, 6, "60.0%".to_owned()));
-        let text = t.render();
-        assert!(text.contains("killed by crash          1\n"), "{text}");
-        assert!(text.contains("total                    6\n"), "{text}");
-        assert!(text.ends_with("score 60.0% (3 killed of 5 viable mutants)\n"), "{text}");
-    }
+fn write_score(path: &Path, file: &ScoreFile) -> Result<()> {
+    write_atomic(path, (serde_json::to_string_pretty(file)? + "\n").as_bytes())?;
+    Ok(())
 }

@@ -93,6 +93,7 @@ pub struct StatusLine {
     bar: Option<ProgressBar>,
     last_plain: Option<Instant>,
     every: Duration,
+    prefix: String,
 }
 
 impl StatusLine {
@@ -104,16 +105,25 @@ impl StatusLine {
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
-        StatusLine { bar, last_plain: None, every }
+        StatusLine { bar, last_plain: None, every, prefix: String::new() }
+    }
+
+    /// The status line of one slice of `fuzz --all`: it names its target, and its first
+    /// plain line waits `every` like the others, so that short slices print only their
+    /// own line.
+    pub fn slice_of(mut self, target: &str) -> StatusLine {
+        self.prefix = format!("{target}: ");
+        self.last_plain = Some(Instant::now());
+        self
     }
 
     /// Show `p` (a plain line only if `every` has passed since the last one).
     pub fn show(&mut self, p: &Progress) {
         match &self.bar {
-            Some(bar) => bar.set_message(format(p)),
+            Some(bar) => bar.set_message(format!("{}{}", self.prefix, format(p))),
             None => {
                 if self.last_plain.is_none_or(|t| t.elapsed() >= self.every) {
-                    eprintln!("{}", format(p));
+                    eprintln!("{}{}", self.prefix, format(p));
                     self.last_plain = Some(Instant::now());
                 }
             }

@@ -154,3 +154,81 @@ fn panics_by_contract_are_outcomes_listed_apart_and_nondeterminism_leaves_panics
     let stderr = fuzz("total", &[]);
     assert!(!stderr.contains("Panics by contract"), "{stderr}");
 }
+
+/// The line of `target` in the per-target summary of `fuzz --all` (stderr) or `score
+/// --all` (stdout), and the lines under it up to the next target's.
+fn target_block<'a>(text: &'a str, target: &str, targets: &[&str]) -> Vec<&'a str> {
+    let starts = |l: &str, t: &str| l.trim_start().starts_with(&format!("{t} ")) && !l.contains(": ");
+    let mut lines = text.lines().skip_while(|l| !starts(l, target));
+    let first = lines.next().unwrap_or_else(|| panic!("no line of {target}: {text}"));
+    let mut block = vec![first];
+    block.extend(lines.take_while(|l| {
+        l.starts_with("    ") || (l.starts_with("  ") && !targets.iter().any(|t| starts(l, t)))
+    }));
+    block
+}
+
+#[test]
+fn under_all_generated_targets_say_their_contract_panics_and_notes_and_panic_is_failure_applies() {
+    let tmp = fixture();
+    let dir = tmp.path();
+    let targets = ["mean", "counts", "ticket", "total"];
+    let note = "target ticket is nondeterministic (input ";
+    let fuzz_all = |extra: &[&str]| {
+        let mut args = vec!["fuzz", "--all", "--trials", "1200", "--dev", "--seed", "1"];
+        args.extend(extra);
+        let (code, _, stderr) = mutfuzz(dir, &args);
+        assert_eq!(code, Some(0), "{stderr}");
+        stderr
+    };
+
+    // Over slices of every target: each target's panics by contract under its line (`mean`'s
+    // on an empty vector, `ticket`'s on 255), `ticket`'s note once, however many of its
+    // slices started a harness.
+    let stderr = fuzz_all(&[]);
+    assert!(stderr.contains("Fuzzing 4 targets:"), "{stderr}");
+    let mean = target_block(&stderr, "mean", &targets).join("\n");
+    assert!(mean.contains("failures 0"), "{mean}");
+    assert!(mean.contains("\n    Panics by contract (generated targets): "), "{mean}");
+    assert!(mean.contains(CONTRACT_LINE), "{mean}");
+    assert!(mean.contains("contract-panics") && mean.contains(": mean of nothing"), "{mean}");
+    assert!(!mean.contains("sold out"), "{mean}");
+    let ticket = target_block(&stderr, "ticket", &targets).join("\n");
+    assert!(ticket.contains("\n    Panics by contract (generated targets): "), "{ticket}");
+    assert!(ticket.contains(": sold out at ") && !ticket.contains("mean of nothing"), "{ticket}");
+    for t in ["counts", "total"] {
+        let block = target_block(&stderr, t, &targets).join("\n");
+        assert!(!block.contains("Panics by contract"), "{t}: {block}");
+    }
+    assert_eq!(stderr.matches(note).count(), 1, "{stderr}");
+    assert!(dir.join("target/mutfuzz/ticket/nondeterministic.json").is_file());
+    assert!(jsonl(&dir.join("target/mutfuzz/mean/failures.jsonl")).is_empty());
+
+    // score --all: the same, each target's under its line.
+    let (code, stdout, stderr) = mutfuzz(dir, &["score", "--all", "--dev"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let mean = target_block(&stdout, "mean", &targets).join("\n");
+    assert!(mean.contains("\n  Panics by contract (generated targets): "), "{stdout}");
+    assert!(mean.contains(CONTRACT_LINE), "{stdout}");
+    for t in ["counts", "total"] {
+        let block = target_block(&stdout, t, &targets).join("\n");
+        assert!(!block.contains("Panics by contract"), "{t}: {stdout}");
+    }
+    assert_eq!(stderr.matches(note).count(), 1, "{stderr}");
+
+    // --panic-is-failure makes them failures in every target's campaign and score.
+    let stderr = fuzz_all(&["--panic-is-failure"]);
+    assert!(!stderr.contains("Panics by contract"), "{stderr}");
+    let mean = target_block(&stderr, "mean", &targets).join("\n");
+    assert!(!mean.contains("failures 0"), "{mean}");
+    // (Each slice's harness records the failure again: the engine does not read the
+    // failures of an earlier process back, as it does its panics by contract.)
+    let failures = jsonl(&dir.join("target/mutfuzz/mean/failures.jsonl"));
+    assert!(
+        !failures.is_empty() && failures.iter().all(|f| f["message"] == "mean of nothing"),
+        "{failures:?}"
+    );
+    let (code, stdout, stderr) = mutfuzz(dir, &["score", "--all", "--dev", "--panic-is-failure"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.contains("Panics by contract"), "{stdout}");
+}

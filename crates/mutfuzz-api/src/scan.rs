@@ -55,6 +55,9 @@ pub enum Receiver {
     Value,
 }
 
+/// An enum variant users can write: its name, its fields (named or not), whether they are named.
+pub type Variant = (String, Vec<(String, Ty)>, bool);
+
 /// A struct or enum of the crate.
 #[derive(Clone, Debug, Default)]
 pub struct TypeDef {
@@ -76,7 +79,7 @@ pub struct TypeDef {
     /// can be written as a literal.
     pub fields: Option<Vec<(String, Ty)>>,
     /// An enum's variants that users can write: name, fields (named or not), named.
-    pub variants: Vec<(String, Vec<(String, Ty)>, bool)>,
+    pub variants: Vec<Variant>,
 }
 
 /// A module found by the walk.

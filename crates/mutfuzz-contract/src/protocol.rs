@@ -156,6 +156,7 @@ mod tests {
             mutants_infected: 2,
             failures: 1,
             discards: 0,
+            panics: 2,
             favoured: 1,
             mutant_runs: 30,
             mutants_reached: 45,

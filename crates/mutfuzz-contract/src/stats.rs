@@ -11,6 +11,10 @@ pub struct Stats {
     pub trials: u64,
     /// Trials whose input the original discarded (`mutfuzz::assume`).
     pub discards: u64,
+    /// Trials on whose input the original panicked (every one, not only new failures):
+    /// with `discards`, how a supervisor tells a target that accepts no input.
+    #[serde(default)]
+    pub panics: u64,
     /// Distinct failures (by panic message) of the original.
     pub failures: usize,
     /// Saved inputs.

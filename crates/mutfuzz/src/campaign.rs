@@ -755,6 +755,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         match &original.end {
             OriginalEnd::Discarded => self.stats.discards += 1,
             OriginalEnd::Panicked { message, location } => {
+                self.stats.panics += 1;
                 if let Some(mutant) = self.config.background
                     && !self.exec.original_panics(input.as_bytes())
                 {

@@ -34,8 +34,8 @@ pub enum ScoreEvent<'a> {
     Mutant(u32),
 }
 
-/// Told of each input on which the original panics: its name, message and location.
-pub type OriginalPanic<'a> = &'a mut dyn FnMut(&str, &str, Option<&str>);
+/// Called with an input's name, the original's panic message and its location.
+pub type OriginalPanicHook<'a> = &'a mut dyn FnMut(&str, &str, Option<&str>);
 
 /// What scoring a generated target adds (see [`crate::harness`]); the default adds nothing.
 #[derive(Default)]
@@ -43,7 +43,7 @@ pub struct ScoreHooks<'a> {
     /// Called with the name, message and location of each input on which the original
     /// panics. Every input's original then runs, even once every mutant is decided, so
     /// that each is seen.
-    pub original_panic: Option<OriginalPanic<'a>>,
+    pub original_panic: Option<OriginalPanicHook<'a>>,
     /// When set, a target whose original returns two different outputs on the first
     /// input is judged by panics and runaways only ([`AnyOutput`]) instead of ending the
     /// score; this is called once with what was found.

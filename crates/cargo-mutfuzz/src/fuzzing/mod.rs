@@ -1,0 +1,14 @@
+//! Fuzzing a built harness, shared by the commands that fuzz (`fuzz`, `fuzz --all`,
+//! `eval`): one target's supervised campaign (`campaign`), the budget schedule that
+//! shares one budget among many targets (`slices`, pure), and the campaign of every
+//! target of a harness within that budget (`all`).
+
+pub mod all;
+pub mod campaign;
+pub mod slices;
+
+pub use campaign::{
+    Ended, Files, MAX_STALLED_RESTARTS, Start, Stop, campaign, campaign_from, check_hang_timeout,
+    count_files, disk_full_error, kill_factor, listed_mutants, mutant_sample, warn_skipped_inputs,
+    with_strategy,
+};
