@@ -166,7 +166,7 @@ fn check(dir: &Path, layout: &Layout) -> Result<Vec<(Option<usize>, String)>> {
 
 /// `text` formatted by rustfmt with the package's own settings, or as it is when rustfmt
 /// is not installed.
-fn rustfmt(text: &str, package_root: &Path) -> String {
+pub fn rustfmt(text: &str, package_root: &Path) -> String {
     let child = Command::new("rustfmt")
         .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
         .current_dir(package_root)

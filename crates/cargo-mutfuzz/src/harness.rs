@@ -252,7 +252,7 @@ impl Built {
 /// Optimized, unless `dev` (see [`crate::cargo_build::RELEASE_PROFILE_ENV`]).
 pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
     check_target_name(target).map_err(exit_code::usage)?;
-    let built = build_for(args, target, dev, no_sandbox)?;
+    let built = build_for(args, target, dev, no_sandbox, None)?;
     let targets = list_targets(&built)?;
     if !targets.iter().any(|t| t == target) {
         return Err(exit_code::usage(anyhow::anyhow!(
@@ -267,8 +267,19 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
 /// them: the catalogs are written into each target's state directory, and the `Built`'s
 /// own `state` is the first target's (every target's catalogs are the same).
 pub fn build_all(args: &PackageArgs, dev: bool, no_sandbox: bool) -> Result<(Built, Vec<String>)> {
+    build_all_with(args, None, dev, no_sandbox)
+}
+
+/// [`build_all`] with `harness` instead of the package's own, when given (`amplify`'s,
+/// generated under `target/mutfuzz/`).
+pub fn build_all_with(
+    args: &PackageArgs,
+    harness: Option<&Harness>,
+    dev: bool,
+    no_sandbox: bool,
+) -> Result<(Built, Vec<String>)> {
     // The catalogs go to a target's directory: the first's, once the list is known.
-    let built = build_for(args, "", dev, no_sandbox)?;
+    let built = build_for(args, "", dev, no_sandbox, harness)?;
     let targets = list_targets(&built)?;
     if targets.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(
@@ -306,11 +317,20 @@ fn write_catalogs(
 }
 
 /// The build of [`build`], with the catalogs written for `target` (none for `""`).
-fn build_for(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
+fn build_for(
+    args: &PackageArgs,
+    target: &str,
+    dev: bool,
+    no_sandbox: bool,
+    given: Option<&Harness>,
+) -> Result<Built> {
     let console = Console::default();
     let ws = Workspace::open(args)?;
     let package = single_package(&ws)?.clone();
-    let harness = find(&ws, &package).map_err(exit_code::usage)?;
+    let harness = match given {
+        Some(h) => h.clone(),
+        None => find(&ws, &package).map_err(exit_code::usage)?,
+    };
     let (discovery, config) = ws.discover()?;
     let caps = Caps::resolve(None, None, &config.file, true).map_err(exit_code::usage)?;
     crate::list::report(&console, &discovery);
@@ -318,6 +338,10 @@ fn build_for(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
     // The harness's manifest is patched into the copy; its build output and corpus stay out.
     let skip = [harness.manifest.clone(), harness.dir.join("target"), harness.dir.join("corpus")];
     scratch.prepare(&ws, &discovery, &skip)?;
+    if harness.dir.starts_with(&ws.target_dir) {
+        // Under the target dir, which the copy leaves out: its sources go in by hand.
+        crate::scratch::copy_tree(&harness.dir.join("src"), &scratch.in_work(&harness.dir.join("src")), &[])?;
+    }
     let manifest_copy = patch_manifest(&ws, &scratch, &harness)?;
 
     let flags = BuildFlags { what: BuildWhat::Harness(manifest_copy.clone()), dev, ..BuildFlags::default() };

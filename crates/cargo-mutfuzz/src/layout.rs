@@ -13,6 +13,7 @@
 //!   viability/     the viability cache: `tests.json`, `harness.json`, `harness-dev.json`
 //!   tmp/           the temp directory (`TMPDIR`) of sandboxed processes (see `sandbox`)
 //!   auto-check/    the harness `init --auto` generates, compile-checked against the package
+//!   amplify/       `amplify`: its generated harness, campaigns, shrunk inputs and values
 //!   <target>/      one fuzz target's campaign state (see mutfuzz_contract::layout),
 //!     corpus-<key>/  the state of a campaign on another corpus directory
 //! ```
@@ -42,10 +43,12 @@ const VIABILITY: &str = "viability";
 const TMP: &str = "tmp";
 /// The package `init --auto` compile-checks its generated harness in.
 const AUTO_CHECK: &str = "auto-check";
+/// `amplify`'s harness, campaigns and shrunk inputs.
+const AMPLIFY: &str = "amplify";
 
 /// Names a fuzz target may not have: each is a directory of ours.
-pub const RESERVED: [&str; 9] =
-    [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY, TMP, AUTO_CHECK];
+pub const RESERVED: [&str; 10] =
+    [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY, TMP, AUTO_CHECK, AMPLIFY];
 
 /// `target/mutfuzz/` of one workspace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +81,11 @@ impl Layout {
     /// cargo cannot see (a rustc wrapper adds it), so they never share the schema's.
     pub fn harness_target(&self) -> PathBuf {
         self.root.join(HARNESS_TARGET)
+    }
+
+    /// `amplify`'s directory.
+    pub fn amplify(&self) -> PathBuf {
+        self.root.join(AMPLIFY)
     }
 
     /// The package `init --auto` compile-checks its generated harness in.

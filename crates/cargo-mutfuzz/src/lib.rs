@@ -5,6 +5,7 @@
 //! tests can drive the same code.
 
 pub mod amplify;
+mod amplify_cmd;
 mod auto_harness;
 pub mod baseline;
 pub mod binaries;
@@ -51,6 +52,7 @@ pub mod score;
 mod score_cmd;
 pub mod scratch;
 pub mod selection;
+pub mod shrinking;
 pub mod status;
 pub mod supervise;
 mod test_cmd;
@@ -91,6 +93,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Run(a) => run_cmd::run(a),
         Command::Tmin(a) => tmin_cmd::run(a),
         Command::Eval(a) => eval_cmd::run(a),
+        Command::Amplify(a) => amplify_cmd::run(a),
         Command::Report(a) => report_cmd::run(a),
         Command::Export(a) => export_cmd::run(a),
         Command::Merge(a) => merge_cmd::run(a),

@@ -37,6 +37,9 @@ pub enum Command {
     Tmin(TminArgs),
     /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
     Eval(EvalArgs),
+    /// Write tests that kill the mutants `cargo mutfuzz test` left alive: fuzz at them,
+    /// shrink the killing inputs, and write `tests/mutfuzz_amplified.rs` once checked.
+    Amplify(AmplifyArgs),
     /// Write the HTML report of `test` results, or of a fuzz target's score.
     Report(ReportArgs),
     /// Write a target's corpus as a regression test under tests/, replaying each input.
@@ -568,6 +571,54 @@ pub struct TminArgs {
     /// Run mutants without the sandbox (see `run --no-sandbox`).
     #[arg(long)]
     pub no_sandbox: bool,
+}
+
+/// `cargo mutfuzz amplify`.
+#[derive(Debug, Args)]
+pub struct AmplifyArgs {
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Fuzzing time over every target: `90`, `30s`, `5m` (default 5m).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Fuzz this many trials over every target instead of a time (repeatable with `--seed`).
+    #[arg(long, value_name = "N", conflicts_with = "time")]
+    pub trials: Option<u64>,
+    /// `--time` counts the CPU time of the harness processes, not wall time.
+    #[arg(long)]
+    pub cpu_time: bool,
+    /// The guidance: `infection` keeps inputs that infect a survivor no kept input
+    /// infected, and gives them more children; `mu2` is plain Mu2.
+    #[arg(long, value_parser = guidance_parser(), default_value = "infection")]
+    pub guidance: GuidanceKind,
+    /// Seed of the campaigns.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Most runs spent shrinking each killing input.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub shrink_runs: u64,
+    /// The results of `cargo mutfuzz test` to amplify (default: `mutfuzz.out/`).
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Keep the campaigns of the last `amplify` and go on from them.
+    #[arg(long)]
+    pub resume: bool,
+    /// Test processes at once in the check of the written tests (default: the CPUs).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Run mutants without the sandbox (see `run --no-sandbox`).
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+/// `fuzz` options from words, as a command line would give them (for `amplify`).
+pub fn parse_fuzz_args(words: &[String]) -> Result<FuzzArgs, clap::Error> {
+    #[derive(Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        fuzz: FuzzArgs,
+    }
+    Wrapper::try_parse_from(words).map(|w| w.fuzz)
 }
 
 /// `cargo mutfuzz report`.

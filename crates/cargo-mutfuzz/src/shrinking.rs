@@ -9,12 +9,23 @@ use mutfuzz_contract::{EXIT_NOT_KEPT, ShrinkLine, read_line_capped};
 
 use crate::harness::Built;
 
+/// When the harness's stderr is not shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quiet {
+    /// Always shown.
+    Never,
+    /// Not when it refused the input ([`EXIT_NOT_KEPT`]).
+    OnRefusal,
+    /// Only when it failed: the target's own panics while shrinking are no news.
+    Unless,
+}
+
 /// Longest stdout line read from the harness at once (the target's own prints share it).
 const MAX_LINE: usize = 1 << 20;
 
 /// Runs the harness with `words` in the sandbox: its exit code and its result line. Its
-/// stderr is passed on, unless `quiet_refusal` and it refused the input ([`EXIT_NOT_KEPT`]).
-pub fn shrink_with(built: &Built, words: &[String], quiet_refusal: bool) -> Result<(i32, Option<ShrinkLine>)> {
+/// stderr is passed on, unless `quiet` says it is expected.
+pub fn shrink_with(built: &Built, words: &[String], quiet: Quiet) -> Result<(i32, Option<ShrinkLine>)> {
     let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_ref()).collect();
     let mut cmd = built.sandboxed_command(&os, &[])?;
     built.caps.limit_memory(&mut cmd);
@@ -40,7 +51,12 @@ pub fn shrink_with(built: &Built, words: &[String], quiet_refusal: bool) -> Resu
     }
     let status = child.wait().context("failed to wait for the harness")?;
     let errors = errors.join().unwrap_or_default();
-    if !(quiet_refusal && status.code() == Some(EXIT_NOT_KEPT)) {
+    let expected = match quiet {
+        Quiet::Never => false,
+        Quiet::OnRefusal => status.code() == Some(EXIT_NOT_KEPT),
+        Quiet::Unless => matches!(status.code(), Some(0 | EXIT_NOT_KEPT)),
+    };
+    if !expected {
         eprint!("{}", String::from_utf8_lossy(&errors));
     }
     match status.code() {
@@ -48,4 +64,3 @@ pub fn shrink_with(built: &Built, words: &[String], quiet_refusal: bool) -> Resu
         None => Err(anyhow!("the harness died while shrinking: {status}")),
     }
 }
-

@@ -2,19 +2,15 @@
 //! original's panic when it panics on the input (the harness's `tmin`), else keeping every
 //! viable mutant it kills (the harness's `shrink --catalog`); writes `<input>.min`.
 
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use anyhow::{Context, Result, anyhow};
-use mutfuzz_contract::{EXIT_NOT_KEPT, Kept, ShrinkLine, read_line_capped};
+use mutfuzz_contract::{EXIT_NOT_KEPT, Kept, ShrinkLine};
 
 use crate::exit_code;
 use crate::harness::{self, Built};
 use crate::options::TminArgs;
-
-/// Longest stdout line read from the harness at once (the target's own prints share it).
-const MAX_LINE: usize = 1 << 20;
+use crate::shrinking::{Quiet, shrink_with};
 
 /// Run the command; returns the exit code.
 pub fn run(args: &TminArgs) -> Result<i32> {
@@ -50,7 +46,7 @@ pub fn run(args: &TminArgs) -> Result<i32> {
     };
     eprintln!("Shrinking {} (the original's panic, if it panics on it)", input.display());
     // Its refusal of an input the original does not panic on is expected: kept quiet.
-    let (mut code, mut line) = shrink_with(&built, &common("tmin"), true)?;
+    let (mut code, mut line) = shrink_with(&built, &common("tmin"), Quiet::OnRefusal)?;
     if code == EXIT_NOT_KEPT {
         eprintln!("The original does not panic on it: shrinking it while it keeps its kills");
         let mut words = common("shrink");
@@ -59,7 +55,7 @@ pub fn run(args: &TminArgs) -> Result<i32> {
         words.extend(["--state".into(), built.state.path().display().to_string()]);
         // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
         words.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string()]);
-        (code, line) = shrink_with(&built, &words, false)?;
+        (code, line) = shrink_with(&built, &words, Quiet::Never)?;
         if code == EXIT_NOT_KEPT {
             return Err(exit_code::usage(anyhow!(
                 "{} kills no viable mutant and the original does not panic on it: nothing to keep",
@@ -83,43 +79,6 @@ fn min_path(input: &Path) -> PathBuf {
     let mut name = input.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".min");
     input.with_file_name(name)
-}
-
-/// Runs the harness with `words` in the sandbox: its exit code and its result line. Its
-/// stderr is passed on, unless `quiet_refusal` and it refused the input ([`EXIT_NOT_KEPT`]).
-fn shrink_with(built: &Built, words: &[String], quiet_refusal: bool) -> Result<(i32, Option<ShrinkLine>)> {
-    let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_ref()).collect();
-    let mut cmd = built.sandboxed_command(&os, &[])?;
-    built.caps.limit_memory(&mut cmd);
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
-    // Read on its own thread: a full stderr pipe must not stall the harness.
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let errors = std::thread::spawn(move || {
-        let mut text = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stderr, &mut text);
-        text
-    });
-    let mut reader = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let mut buf = Vec::new();
-    let mut line = None;
-    while read_line_capped(&mut reader, &mut buf, MAX_LINE).is_some() {
-        if let Some(parsed) = ShrinkLine::parse(&String::from_utf8_lossy(&buf)) {
-            line = Some(parsed);
-        }
-    }
-    let status = child.wait().context("failed to wait for the harness")?;
-    let errors = errors.join().unwrap_or_default();
-    if !(quiet_refusal && status.code() == Some(EXIT_NOT_KEPT)) {
-        eprint!("{}", String::from_utf8_lossy(&errors));
-    }
-    match status.code() {
-        Some(code) => Ok((code, line)),
-        None => Err(anyhow!("the harness died while shrinking: {status}")),
-    }
 }
 
 /// The result for the user: sizes, runs, and what was kept (each mutant described).

@@ -48,8 +48,19 @@ impl Generated {
 }
 
 /// Names a target may not have: directories of `target/mutfuzz/`.
-const RESERVED: [&str; 9] =
-    ["work", "target", "target-fuzz", "engine", "baseline", "eval", "viability", "tmp", "main"];
+const RESERVED: [&str; 11] = [
+    "work",
+    "target",
+    "target-fuzz",
+    "engine",
+    "baseline",
+    "eval",
+    "viability",
+    "tmp",
+    "auto-check",
+    "amplify",
+    "main",
+];
 
 struct Writer {
     out: Generated,

@@ -225,7 +225,14 @@ impl Writer<'_> {
             Output::Sorted(_) | Output::Debug { sorted: true } => {
                 return Err("the result holds a hash container".into());
             }
-            Output::Debug { sorted: false } => vec![assert_debug(call, &unquote(ending)?)],
+            Output::Debug { sorted: false } => {
+                let text = unquote(ending)?;
+                if ty.is_some_and(plain) && literal(&text) {
+                    vec![assert_value(call, &text)]
+                } else {
+                    vec![assert_debug(call, &text)]
+                }
+            }
             Output::Display => vec![format!("assert_eq!({call}.to_string(), {ending});")],
         })
     }
@@ -517,7 +524,11 @@ fn plain(ty: &Ty) -> bool {
                             | "isize"
                     )
             }
-            (Some("Option"), [a]) => !matches!(a, Ty::Ref { .. }) && plain(a) && a.name() != Some("Vec"),
+            (Some("Option"), [a]) => {
+                let str_ref =
+                    matches!(a, Ty::Ref { inner, mutable: false } if inner.plain_name() == Some("str"));
+                (str_ref || !matches!(a, Ty::Ref { .. })) && plain(a) && a.name() != Some("Vec")
+            }
             (Some("Vec"), [a]) => a.args().is_empty() && plain(a) && !matches!(a, Ty::Ref { .. }),
             _ => false,
         },

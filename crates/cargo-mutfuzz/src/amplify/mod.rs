@@ -1,7 +1,301 @@
 //! `cargo mutfuzz amplify`: tests that kill the mutants the crate's own tests leave
-//! alive — fuzzing directed at the survivors, each killing input shrunk, a small set
-//! chosen, written as readable `#[test]`s, and checked before the file is written.
+//! alive — the harness's targets fuzzed at those survivors only, each killing input
+//! shrunk while it keeps its kills, a small set chosen, written as readable `#[test]`s,
+//! and checked before the one file is written.
 
 pub mod cover;
 pub mod survivors;
 pub mod verify;
+mod write;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow};
+use mutfuzz_contract::{Kept, KillRecord, ScoreOutcome, ShrinkLine};
+
+use crate::console::duration;
+use crate::exit_code;
+use crate::fuzzing::Files;
+use crate::fuzzing::all;
+use crate::harness;
+use crate::interrupt;
+use crate::layout::Layout;
+use crate::options::{AmplifyArgs, FuzzArgs};
+use crate::outcome::Outcome;
+use crate::records;
+use crate::score::{self, ScoreHow};
+use crate::selection::Selection;
+use crate::shrinking;
+use crate::workspace::Workspace;
+
+use cover::Candidate;
+use survivors::Survivors;
+
+/// The hang timeout of scoring the corpora on the survivors left.
+const SCORE_HANG: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Run the command; returns the exit code.
+pub fn run(args: &AmplifyArgs) -> Result<i32> {
+    let start = Instant::now();
+    interrupt::install();
+    let ws = Workspace::open(&args.package)?;
+    let package = harness::single_package(&ws)?.clone();
+    let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
+    let survivors = Survivors::read(&results)?;
+    if survivors.baseline_failed() {
+        return Err(exit_code::baseline(anyhow!(
+            "the crate's tests fail with no mutant active (see {}): fix them, run `cargo mutfuzz test`, then amplify",
+            results.join("outcomes.json").display()
+        )));
+    }
+    let (missed, uncovered, timeouts) = survivors.counts();
+    if survivors.ids.is_empty() {
+        eprintln!(
+            "Nothing to amplify: `cargo mutfuzz test` left no mutant alive (no missed, not-covered or wall-clock timeout)"
+        );
+        return Ok(exit_code::SUCCESS);
+    }
+    eprintln!(
+        "Amplifying the tests of {}: {} survivors ({missed} missed, {uncovered} not covered, {timeouts} timed out by the wall clock)",
+        package.name,
+        survivors.ids.len()
+    );
+
+    // The harness: the user's, else one generated from the API into target/.
+    let layout = Layout::new(&ws.target_dir);
+    let dir = layout.amplify();
+    let generated = write::harness(&ws, &package, &layout)?;
+    let (built, targets) =
+        harness::build_all_with(&args.package, generated.location.as_ref(), false, args.no_sandbox)?;
+    survivors.check_catalog(&built.discovery.mutants)?;
+    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    let aimed: BTreeSet<u32> = survivors.ids.iter().copied().filter(|id| viable.contains(id)).collect();
+    let mutants_file = dir.join("survivors.txt");
+    let list: String = aimed.iter().map(|id| format!("{id}\n")).collect();
+    mutfuzz_contract::write_atomic(&mutants_file, list.as_bytes())?;
+
+    // Fuzz every target at the survivors only.
+    let fuzz = fuzz_args(args, &mutants_file);
+    let campaigns = dir.join("campaigns");
+    if campaigns.exists() && !args.resume {
+        std::fs::remove_dir_all(&campaigns)
+            .with_context(|| format!("failed to clear {}", campaigns.display()))?;
+    }
+    let files_of = |t: &str| Files {
+        state: mutfuzz_contract::CampaignDir::new(campaigns.join(t).join("state")),
+        corpus: campaigns.join(t).join("corpus"),
+    };
+    let ended = all::fuzz_all(&built, &targets, &fuzz, &files_of)?;
+    if interrupt::interrupted() {
+        return Err(exit_code::interrupted());
+    }
+
+    // The inputs that killed survivors while fuzzing; then each corpus scored on the
+    // survivors left (a trial runs a few mutants only, so a kept input may kill more than
+    // it did then), which also tells which survivors no target reaches.
+    let mut by_input: BTreeMap<(String, String), BTreeSet<u32>> = BTreeMap::new();
+    for run in &ended.runs {
+        for k in records::read::<KillRecord>(&run.files.state.kills())?
+            .into_iter()
+            .filter(|k| aimed.contains(&k.mutant))
+        {
+            by_input.entry((run.target.clone(), k.input)).or_default().insert(k.mutant);
+        }
+    }
+    let fuzzed: BTreeSet<u32> = by_input.values().flatten().copied().collect();
+    let left: BTreeSet<u32> = aimed.difference(&fuzzed).copied().collect();
+    let mut reached: BTreeSet<u32> = fuzzed.clone();
+    if !left.is_empty() {
+        let selection = Selection::all(&built.discovery.mutants).only(&built.discovery.mutants, &left);
+        for run in &ended.runs {
+            let how = ScoreHow {
+                selection: &selection,
+                format: "mutfuzz",
+                state: run.files.state.path(),
+                panic_is_failure: false,
+            };
+            let out = run.files.state.path().join("amplify-score.jsonl");
+            let Some(scored) =
+                score::score_corpus(&built, &run.target, &run.files.corpus, &out, SCORE_HANG, &how)?
+            else {
+                return Err(exit_code::interrupted());
+            };
+            for (id, line) in scored.verdicts {
+                match line.outcome {
+                    ScoreOutcome::NotCovered => {}
+                    ScoreOutcome::Survived => {
+                        reached.insert(id);
+                    }
+                    ScoreOutcome::Killed => {
+                        reached.insert(id);
+                        if let Some(input) = line.input {
+                            by_input.entry((run.target.clone(), input)).or_default().insert(id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // Each killing input shrunk while it keeps its kills.
+    let mut candidates: Vec<Candidate<(String, PathBuf)>> = Vec::new();
+    let shrunk_dir = dir.join("shrunk");
+    std::fs::create_dir_all(&shrunk_dir)?;
+    for ((target, input), ids) in by_input {
+        let Some(run) = ended.runs.iter().find(|r| r.target == target) else { continue };
+        let path = run.files.corpus.join(&input);
+        if !path.is_file() {
+            continue;
+        }
+        let out = shrunk_dir.join(format!("{target}-{input}"));
+        let ids_text: Vec<String> = ids.iter().map(u32::to_string).collect();
+        let words = vec![
+            "shrink".to_owned(),
+            target.clone(),
+            path.display().to_string(),
+            "--mutants".into(),
+            ids_text.join(","),
+            "--state".into(),
+            run.files.state.path().display().to_string(),
+            "--max-runs".into(),
+            args.shrink_runs.to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        let (code, line) = shrinking::shrink_with(&built, &words, shrinking::Quiet::Unless)?;
+        let (file, size, kept) = match line.filter(|_| code == 0) {
+            Some(ShrinkLine { after, kept: Kept::Kills(k), .. }) => (out, after, k.into_iter().collect()),
+            // Not shrunk (a kill that does not repeat alone): the input as it is.
+            _ => (path.clone(), std::fs::metadata(&path).map_or(0, |m| m.len() as usize), ids),
+        };
+        // Inputs that shrank to the same bytes are one candidate with both kill sets.
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        match candidates
+            .iter_mut()
+            .find(|c| c.item.0 == target && std::fs::read(&c.item.1).ok().as_ref() == Some(&bytes))
+        {
+            Some(same) => same.kills.extend(kept),
+            None => candidates.push(Candidate { item: (target, file), size, kills: kept }),
+        }
+    }
+    let chosen = cover::choose(&candidates);
+    let killed: BTreeSet<u32> = chosen.iter().flat_map(|c| c.kills.iter().copied()).collect();
+    eprintln!(
+        "Fuzzed {} targets in {}: {} of {} survivors killed; {} inputs chosen to keep one kill each",
+        targets.len(),
+        duration(ended.elapsed),
+        killed.len(),
+        aimed.len(),
+        chosen.len()
+    );
+
+    // The chosen inputs as tests, checked in a copy of the workspace.
+    let tests = write::tests(&built, &generated, &chosen, &dir)?;
+    let unwritable = chosen.len() - tests.written.len();
+    if tests.written.is_empty() {
+        eprintln!("No test could be written: {}", tests.why.join("; "));
+        return Ok(exit_code::SUCCESS);
+    }
+    eprintln!(
+        "Checking {} written tests in a copy of the workspace: they must pass, then catch their survivors",
+        tests.written.len()
+    );
+    let copy = verify::Copy::make(&ws, &package)?;
+    let test_like = write::test_args(args, &package);
+    let verified = verify::verify(&copy, &package.name, tests.written, &aimed, &test_like)?;
+    let target_file = package.root.join("tests").join(verify::FILE);
+    if verified.kept.is_empty() {
+        eprintln!("No written test catches the mutants it was written for: nothing written");
+        return Ok(exit_code::SUCCESS);
+    }
+    if let Some(parent) = target_file.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let text = crate::auto_harness::rustfmt(&verified.text, &package.root);
+    mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
+
+    // Before and after, as `cargo mutfuzz test` counts them.
+    let caught: BTreeSet<u32> = verified.kept.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
+    let before = &survivors.file.summary;
+    let viable_total = before.total - before.unviable;
+    let score = |caught: usize, timeout: usize| {
+        if viable_total == 0 { 100.0 } else { 100.0 * (caught + timeout) as f64 / viable_total as f64 }
+    };
+    let missed_after = survivors
+        .file
+        .outcomes
+        .iter()
+        .filter(|o| o.outcome == Outcome::Missed && !caught.contains(&o.mutant.id))
+        .count();
+    let lines: usize = verified.kept.iter().map(|(t, _)| t.text.lines().count()).sum();
+    eprintln!(
+        "missed {} → {missed_after}; not covered {} → {}; score {:.1} % → {:.1} %; {} tests, {:.0} lines each on average",
+        before.missed,
+        before.not_covered,
+        survivors
+            .file
+            .outcomes
+            .iter()
+            .filter(|o| o.outcome == Outcome::NotCovered && !caught.contains(&o.mutant.id))
+            .count(),
+        score(before.caught, before.timeout),
+        score(before.caught + caught.len(), before.timeout),
+        verified.kept.len(),
+        lines as f64 / verified.kept.len() as f64
+    );
+    let dropped = verified.dropped.len() + unwritable;
+    if dropped > 0 {
+        eprintln!("Dropped {dropped} candidate tests:");
+        for (name, why) in &verified.dropped {
+            eprintln!("  {name}: {why}");
+        }
+        for why in &tests.why {
+            eprintln!("  {why}");
+        }
+    }
+    let unreached: Vec<&str> = survivors
+        .file
+        .outcomes
+        .iter()
+        .filter(|o| aimed.contains(&o.mutant.id) && !reached.contains(&o.mutant.id))
+        .map(|o| o.mutant.function.as_str())
+        .collect();
+    if !unreached.is_empty() {
+        let functions: BTreeSet<&str> = unreached.iter().copied().collect();
+        eprintln!(
+            "{} survivors are not reached by any target (in {})",
+            unreached.len(),
+            functions.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
+    write::record(&results, &survivors, &verified, &caught, &killed)?;
+    eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
+    Ok(exit_code::SUCCESS)
+}
+
+/// The fuzz options of the campaign: every target, the survivors only.
+fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzArgs {
+    let mut words: Vec<String> = vec!["fuzz".into(), "--all".into()];
+    match (args.trials, args.time) {
+        (Some(n), _) => words.extend(["--trials".into(), n.to_string()]),
+        (None, time) => {
+            words.extend(["--time".into(), format!("{}s", time.map_or(300, |t| t.as_secs().max(1)))])
+        }
+    }
+    if args.cpu_time {
+        words.push("--cpu-time".into());
+    }
+    words.extend([
+        "--guidance".into(),
+        args.guidance.name().to_owned(),
+        "--seed".into(),
+        args.seed.to_string(),
+    ]);
+    words.extend(["--mutants-file".into(), mutants_file.display().to_string()]);
+    if let Some(p) = &args.package.manifest_path {
+        words.extend(["--manifest-path".into(), p.display().to_string()]);
+    }
+    crate::options::parse_fuzz_args(&words).expect("amplify's fuzz options parse")
+}

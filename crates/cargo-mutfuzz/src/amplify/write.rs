@@ -44,8 +44,9 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
         );
     }
     let dir = layout.amplify().join("harness");
-    let up = relative(&dir, &package.root)
-        .with_context(|| format!("{} and the package {} share no root", dir.display(), package.root.display()))?;
+    let up = relative(&dir, &package.root).with_context(|| {
+        format!("{} and the package {} share no root", dir.display(), package.root.display())
+    })?;
     let manifest = format!(
         "[package]\nname = \"{0}-mutfuzz-amplify\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [package.metadata]\nmutfuzz = true\n\n[dependencies]\n{0} = {{ path = {up:?} }}\nmutfuzz = \"{1}\"\n\n[workspace]\n",
@@ -60,7 +61,10 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
         dir.display(),
         checked.harness.module.targets.len()
     );
-    Ok(Generated { location: Some(Harness { manifest: dir.join("Cargo.toml"), dir }), harness: checked.harness })
+    Ok(Generated {
+        location: Some(Harness { manifest: dir.join("Cargo.toml"), dir }),
+        harness: checked.harness,
+    })
 }
 
 /// The relative path from the directory `from` to `to` (both absolute).
@@ -83,7 +87,12 @@ pub struct Tests {
 
 /// Writes each chosen input as a test: its value and the original's ending read back
 /// from the harness (`values`), rendered by `mutfuzz_api::test_writer`.
-pub fn tests(built: &Built, generated: &Generated, chosen: &[Candidate<(String, PathBuf)>], dir: &Path) -> Result<Tests> {
+pub fn tests(
+    built: &Built,
+    generated: &Generated,
+    chosen: &[Candidate<(String, PathBuf)>],
+    dir: &Path,
+) -> Result<Tests> {
     let mut by_target: BTreeMap<&str, Vec<&Candidate<(String, PathBuf)>>> = BTreeMap::new();
     for c in chosen {
         by_target.entry(c.item.0.as_str()).or_default().push(c);
@@ -113,8 +122,15 @@ pub fn tests(built: &Built, generated: &Generated, chosen: &[Candidate<(String, 
             names.insert(name, *c);
         }
         let out = dir.join("values").join(format!("{target}.jsonl"));
-        let words = ["values", target, "--corpus", &corpus.display().to_string(), "--out", &out.display().to_string()]
-            .map(str::to_owned);
+        let words = [
+            "values",
+            target,
+            "--corpus",
+            &corpus.display().to_string(),
+            "--out",
+            &out.display().to_string(),
+        ]
+        .map(str::to_owned);
         let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_ref()).collect();
         let status = built
             .sandboxed_command(&os, &[])?
@@ -161,7 +177,9 @@ fn value(tree: &ValueTree) -> Value {
         ValueTree::String(s) => Value::Str(s.clone()),
         ValueTree::Unit => Value::Unit,
         ValueTree::Seq { items, .. } => Value::Seq(all(items)),
-        ValueTree::Map { entries, .. } => Value::Map(entries.iter().map(|(k, v)| (value(k), value(v))).collect()),
+        ValueTree::Map { entries, .. } => {
+            Value::Map(entries.iter().map(|(k, v)| (value(k), value(v))).collect())
+        }
         ValueTree::Tuple(items) => Value::Tuple(all(items)),
         ValueTree::Array(items) => Value::Array(all(items)),
         ValueTree::Option(o) => Value::Option(o.as_ref().map(|v| Box::new(value(v)))),
@@ -258,7 +276,11 @@ mod tests {
         let tree = ValueTree::Tuple(vec![
             ValueTree::Signed { ty: mutfuzz_contract::SignedType::I32, value: -3 },
             ValueTree::f64(0.5),
-            ValueTree::Variant { name: "MakeX".into(), variant: "New".into(), fields: Fields::Named(vec![("n".into(), ValueTree::Bool(true))]) },
+            ValueTree::Variant {
+                name: "MakeX".into(),
+                variant: "New".into(),
+                fields: Fields::Named(vec![("n".into(), ValueTree::Bool(true))]),
+            },
         ]);
         assert_eq!(
             value(&tree),
