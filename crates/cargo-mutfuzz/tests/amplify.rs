@@ -1,0 +1,125 @@
+//! End-to-end tests of `cargo mutfuzz amplify` on the bundled `textstats` (no harness):
+//! the tests it writes pass under plain `cargo test`, are literals and calls, catch the
+//! survivors they name, and nothing else in the tree changes; and its bad inputs.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use common::{copy_dir, mutfuzz_command};
+
+fn copy_of_textstats() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/textstats"), dir.path());
+    dir
+}
+
+fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
+    mutfuzz_command(cwd, args).env("RUST_BACKTRACE", "1").output().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Files of the tree, but for build output and results.
+fn tree(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![root.to_owned()];
+    while let Some(dir) = todo.pop() {
+        for e in fs::read_dir(&dir).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name == "target" || name.starts_with("mutfuzz.out") || name == "Cargo.lock" {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                todo.push(e.path());
+            } else {
+                out.push(e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
+    let krate = copy_of_textstats();
+    let root = krate.path();
+
+    // Before any test run: it says what to do.
+    let out = mutfuzz(root, &["amplify", "--trials", "100"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("run `cargo mutfuzz test` first"), "{}", stderr(&out));
+
+    let out = mutfuzz(root, &["test"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let before = tree(root);
+
+    let out = mutfuzz(root, &["amplify", "--trials", "3000", "--seed", "0"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("Amplifying the tests of textstats: 16 survivors (9 missed, 7 not covered, 0 timed out"), "{err}");
+    assert!(err.contains("No harness in the package: generated one from its public API"), "{err}");
+    // What is left are the four equivalent mutants of clamp_percent (see its doc comment).
+    assert!(err.contains("missed 9 → 4; not covered 7 → 0; score 82.6 % → 95.7 %;"), "{err}");
+    assert!(!err.contains("panicked"), "the target's own panics are no news:\n{err}");
+
+    // One file more in the tree, and only that.
+    let mut after = before.clone();
+    after.push("tests/mutfuzz_amplified.rs".to_owned());
+    after.sort();
+    assert_eq!(tree(root), after);
+    let text = fs::read_to_string(root.join("tests/mutfuzz_amplified.rs")).unwrap();
+    assert!(text.contains("fn triple() {\n    assert_eq!(textstats::triple("), "{text}");
+    assert!(text.contains("// Kills src/lib.rs:76:"), "{text}");
+    assert!(text.contains("fn clamp_percent() {"), "{text}");
+    for blob in ["include_bytes", "mutfuzz", "0x"] {
+        assert!(!text.replace("cargo mutfuzz amplify", "").contains(blob), "{blob} in:\n{text}");
+    }
+    let fmt = std::process::Command::new("rustfmt")
+        .args(["--check", "--edition", "2021"])
+        .arg(root.join("tests/mutfuzz_amplified.rs"))
+        .status();
+    if let Ok(status) = fmt {
+        assert!(status.success(), "not rustfmt-clean:\n{text}");
+    }
+
+    // Plain cargo passes them; the mutation test with them catches what amplify said.
+    let cargo = std::process::Command::new(env!("CARGO"))
+        .args(["test", "--quiet", "--test", "mutfuzz_amplified"])
+        .current_dir(root)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    assert!(cargo.status.success(), "{}", String::from_utf8_lossy(&cargo.stdout));
+    let out = mutfuzz(root, &["test"]);
+    assert!(stderr(&out).contains("95 mutants: 85 caught, 4 missed, 3 timeout, 3 unviable, 0 not covered"), "{}", stderr(&out));
+
+    // Only the equivalent mutants are left: another amplify writes nothing new, and says
+    // that no survivor is left to a target it cannot reach.
+    let out = mutfuzz(root, &["amplify", "--trials", "500", "--seed", "1"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("Amplifying the tests of textstats: 4 survivors (4 missed"), "{err}");
+    assert!(err.contains("0 of 4 survivors killed"), "{err}");
+    assert_eq!(fs::read_to_string(root.join("tests/mutfuzz_amplified.rs")).unwrap(), text);
+}
+
+#[test]
+fn a_crate_whose_tests_fail_unmutated_is_refused_as_test_refuses_it() {
+    let krate = copy_of_textstats();
+    let root = krate.path();
+    let lib = root.join("src/lib.rs");
+    let text = fs::read_to_string(&lib).unwrap().replace("(a.x - b.x).abs() + (a.y - b.y).abs()", "(a.x - b.x).abs()");
+    fs::write(&lib, text).unwrap();
+    let out = mutfuzz(root, &["test"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let out = mutfuzz(root, &["amplify", "--trials", "100"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the crate's tests fail with no mutant active"), "{}", stderr(&out));
+    assert!(!root.join("tests/mutfuzz_amplified.rs").exists());
+}
