@@ -62,7 +62,10 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     let out = mutfuzz(root, &["amplify", "--trials", "3000", "--seed", "0"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("Amplifying the tests of textstats: 16 survivors (9 missed, 7 not covered, 0 timed out"), "{err}");
+    assert!(
+        err.contains("Amplifying the tests of textstats: 16 survivors (9 missed, 7 not covered, 0 timed out"),
+        "{err}"
+    );
     assert!(err.contains("No harness in the package: generated one from its public API"), "{err}");
     // What is left are the four equivalent mutants of clamp_percent (see its doc comment).
     assert!(err.contains("missed 9 → 4; not covered 7 → 0; score 82.6 % → 95.7 %;"), "{err}");
@@ -97,7 +100,11 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
         .unwrap();
     assert!(cargo.status.success(), "{}", String::from_utf8_lossy(&cargo.stdout));
     let out = mutfuzz(root, &["test"]);
-    assert!(stderr(&out).contains("95 mutants: 85 caught, 4 missed, 3 timeout, 3 unviable, 0 not covered"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("95 mutants: 85 caught, 4 missed, 3 timeout, 3 unviable, 0 not covered"),
+        "{}",
+        stderr(&out)
+    );
 
     // Only the equivalent mutants are left: another amplify writes nothing new, and says
     // that no survivor is left to a target it cannot reach.
@@ -114,7 +121,9 @@ fn a_crate_whose_tests_fail_unmutated_is_refused_as_test_refuses_it() {
     let krate = copy_of_textstats();
     let root = krate.path();
     let lib = root.join("src/lib.rs");
-    let text = fs::read_to_string(&lib).unwrap().replace("(a.x - b.x).abs() + (a.y - b.y).abs()", "(a.x - b.x).abs()");
+    let text = fs::read_to_string(&lib)
+        .unwrap()
+        .replace("(a.x - b.x).abs() + (a.y - b.y).abs()", "(a.x - b.x).abs()");
     fs::write(&lib, text).unwrap();
     let out = mutfuzz(root, &["test"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));

@@ -400,15 +400,17 @@ impl Writer<'_> {
                     _ => return Err("an unexpected value".into()),
                 });
             }
+            let slice =
+                param.is_some_and(|p| matches!(p, Ty::Ref { inner, .. } if matches!(**inner, Ty::Slice(_))));
             if expr == format!("&{name}")
-                && param
-                    .is_some_and(|p| matches!(p, Ty::Ref { inner, .. } if matches!(**inner, Ty::Slice(_))))
+                && slice
+                && let Value::Seq(items) = v
             {
-                if let Value::Seq(items) = v {
-                    let items: Vec<String> =
-                        items.iter().map(|i| self.literal(i, &a.gen_ty)).collect::<Result<_, _>>()?;
-                    return Ok(format!("&[{}]", items.join(", ")));
-                }
+                let elem =
+                    a.gen_ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')).unwrap_or(&a.gen_ty);
+                let items: Vec<String> =
+                    items.iter().map(|i| self.literal(i, elem)).collect::<Result<_, _>>()?;
+                return Ok(format!("&[{}]", items.join(", ")));
             }
         }
         let own = self.owned(a, v)?;
