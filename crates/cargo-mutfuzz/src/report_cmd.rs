@@ -52,6 +52,12 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                 })
                 .map_err(exit_code::usage)?;
             let mut r = Report::from_test(format!("the tests of {}", names.join(", ")), &outcomes);
+            if let Some(amplified) = crate::amplify::write::AmplifiedFile::read(&dir) {
+                for e in &mut r.entries {
+                    e.amplified = amplified.note(e.mutant.id);
+                }
+                r.notes.push(format!("cargo mutfuzz amplify wrote {} tests", amplified.tests.len()));
+            }
             r.notes.push(format!("cargo mutfuzz test · results in {}", dir.display()));
             (r, dir.join("report.html"))
         }

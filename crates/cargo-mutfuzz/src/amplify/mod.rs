@@ -6,7 +6,7 @@
 pub mod cover;
 pub mod survivors;
 pub mod verify;
-mod write;
+pub mod write;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -190,10 +190,32 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
         aimed.len(),
         chosen.len()
     );
+    let unreached: Vec<String> = survivors
+        .file
+        .outcomes
+        .iter()
+        .filter(|o| aimed.contains(&o.mutant.id) && !reached.contains(&o.mutant.id))
+        .map(|o| o.mutant.name())
+        .collect();
+    /// Lines of survivors no target reaches shown before the rest are only counted.
+    const SHOWN: usize = 20;
+    if !unreached.is_empty() {
+        eprintln!("{} survivors not reached by any target:", unreached.len());
+        for name in unreached.iter().take(SHOWN) {
+            eprintln!("  {name}");
+        }
+        if unreached.len() > SHOWN {
+            eprintln!("  … and {} more", unreached.len() - SHOWN);
+        }
+    }
 
     // The chosen inputs as tests, checked in a copy of the workspace.
     let tests = write::tests(&built, &generated, &chosen, &dir)?;
     let unwritable = chosen.len() - tests.written.len();
+    if chosen.is_empty() {
+        eprintln!("No input killed a survivor: no test to write");
+        return Ok(exit_code::SUCCESS);
+    }
     if tests.written.is_empty() {
         eprintln!("No test could be written: {}", tests.why.join("; "));
         return Ok(exit_code::SUCCESS);
@@ -255,22 +277,7 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
             eprintln!("  {why}");
         }
     }
-    let unreached: Vec<&str> = survivors
-        .file
-        .outcomes
-        .iter()
-        .filter(|o| aimed.contains(&o.mutant.id) && !reached.contains(&o.mutant.id))
-        .map(|o| o.mutant.function.as_str())
-        .collect();
-    if !unreached.is_empty() {
-        let functions: BTreeSet<&str> = unreached.iter().copied().collect();
-        eprintln!(
-            "{} survivors are not reached by any target (in {})",
-            unreached.len(),
-            functions.into_iter().collect::<Vec<_>>().join(", ")
-        );
-    }
-    write::record(&results, &survivors, &verified, &caught, &killed)?;
+    write::record(&results, &survivors, &verified, &caught, &killed, &reached)?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
     Ok(exit_code::SUCCESS)
 }

@@ -228,6 +228,27 @@ pub struct AmplifiedFile {
     pub killed_untested: Vec<u32>,
     /// Survivors no input killed.
     pub not_killed: Vec<u32>,
+    /// Survivors whose site no target's input reached.
+    #[serde(default)]
+    pub unreached: Vec<u32>,
+}
+
+impl AmplifiedFile {
+    /// What the report says of mutant `id`, if amplify did something about it.
+    pub fn note(&self, id: u32) -> Option<String> {
+        if let Some(t) = self.tests.iter().find(|t| t.catches.contains(&id)) {
+            return Some(format!("gained a test: {} in tests/{}", t.name, super::verify::FILE));
+        }
+        if self.unreached.contains(&id) {
+            return Some("no fuzz target reaches it (cargo mutfuzz amplify)".to_owned());
+        }
+        self.not_killed.contains(&id).then(|| "reached by fuzz targets, killed by none (cargo mutfuzz amplify)".to_owned())
+    }
+
+    /// Reads `amplified.json` of a results directory, if there is one.
+    pub fn read(results: &Path) -> Option<AmplifiedFile> {
+        serde_json::from_str(&std::fs::read_to_string(results.join("amplified.json")).ok()?).ok()
+    }
 }
 
 /// One written test.
@@ -244,6 +265,7 @@ pub fn record(
     verified: &Verified,
     caught: &BTreeSet<u32>,
     killed: &BTreeSet<u32>,
+    reached: &BTreeSet<u32>,
 ) -> Result<()> {
     let file = AmplifiedFile {
         tests: verified
@@ -253,6 +275,7 @@ pub fn record(
             .collect(),
         killed_untested: killed.difference(caught).copied().collect(),
         not_killed: survivors.ids.iter().copied().filter(|id| !killed.contains(id)).collect(),
+        unreached: survivors.ids.iter().copied().filter(|id| !reached.contains(id)).collect(),
     };
     let text = serde_json::to_string_pretty(&file)? + "\n";
     mutfuzz_contract::write_atomic(&results.join("amplified.json"), text.as_bytes())?;

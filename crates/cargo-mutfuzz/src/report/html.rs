@@ -422,6 +422,9 @@ fn mutant_html(h: &mut String, e: &Entry, mode: Mode) {
     if let Some(detail) = &e.detail {
         let _ = write!(h, "<pre class=\"detail\">{}</pre>", esc(detail));
     }
+    if let Some(note) = &e.amplified {
+        let _ = write!(h, "<div class=\"why amplified\">{}</div>", esc(note));
+    }
     h.push_str("</div>");
 }
 
@@ -463,6 +466,7 @@ mod tests {
             input_value: Some("[2, 1]".into()),
             outputs: None,
             detail: None,
+            amplified: None,
         };
         let mut killed = entry(1, 2, Status::Killed, Some("output-differs"));
         killed.outputs = Some(("[1, 2]".into(), "<oops>".into()));

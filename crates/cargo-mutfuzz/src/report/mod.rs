@@ -100,6 +100,9 @@ pub struct Entry {
     pub outputs: Option<(String, String)>,
     /// The compiler's message of an unviable mutant, or more about a run's end.
     pub detail: Option<String>,
+    /// What `cargo mutfuzz amplify` did about a mutant the tests left alive: the test it
+    /// wrote for it, or that no fuzz target reaches it.
+    pub amplified: Option<String>,
 }
 
 /// Counts per status.
@@ -191,6 +194,7 @@ impl Report {
                     input_value: None,
                     outputs: None,
                     detail,
+                    amplified: None,
                 }
             })
             .collect();
@@ -223,6 +227,7 @@ impl Report {
                     input_value: None,
                     outputs: None,
                     detail: None,
+                    amplified: None,
                 };
                 if let Some(reason) = reasons.get(&m.id) {
                     e.status = Status::Unviable;
