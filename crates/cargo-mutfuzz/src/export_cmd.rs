@@ -1,5 +1,6 @@
 //! `cargo mutfuzz export <target>`: a target's corpus as a regression test of the user's
-//! crate, runnable with plain `cargo test`.
+//! crate, runnable with plain `cargo test`: readable tests of a generated target (see
+//! [`crate::amplify::export`]), or with `--replay` the replay test described here.
 //!
 //! It writes `tests/mutfuzz_<target>.jsonl`, the inputs with how the original ended on
 //! each (the output's `Debug` rendering, or its panic), and `tests/mutfuzz_<target>.rs`,
@@ -31,6 +32,9 @@ pub const ENGINE_DIR: &str = "engine";
 
 /// Run the command; returns the exit code.
 pub fn run(args: &ExportArgs) -> Result<i32> {
+    if !args.replay {
+        return crate::amplify::export::readable(args);
+    }
     // The original runs (no mutant), in the sandbox all the same.
     let built = harness::build(&args.package, &args.target, args.dev, false)?;
     let corpus = match &args.corpus {

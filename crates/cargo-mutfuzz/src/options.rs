@@ -42,7 +42,7 @@ pub enum Command {
     Amplify(AmplifyArgs),
     /// Write the HTML report of `test` results, or of a fuzz target's score.
     Report(ReportArgs),
-    /// Write a target's corpus as a regression test under tests/, replaying each input.
+    /// Write a target's corpus as readable tests under tests/ (`--replay`: a replay test).
     Export(ExportArgs),
     /// Build the harness and copy it out as one libFuzzer-style binary per target (with
     /// its mutant catalog), for ClusterFuzzLite and OSS-Fuzz.
@@ -657,6 +657,11 @@ pub struct ExportArgs {
     /// Build the schema and harness unoptimized (the dev profile).
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
+    /// Write the replay test instead of readable ones: every input replayed through the
+    /// harness from a data file, with the engine written into the harness (any target,
+    /// hand-written ones too).
+    #[arg(long)]
+    pub replay: bool,
 }
 
 /// A size for `--max-memory`/`--max-output`, checked now and kept as written.

@@ -195,7 +195,7 @@ fn exported_tests_pass_with_plain_cargo_test_and_catch_what_score_killed_by_outp
     let tmp = copy_of("../../examples/insertion-sort");
     mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"], 0);
     mutfuzz(tmp.path(), &["score", "sort"], 0);
-    let out = mutfuzz(tmp.path(), &["export", "sort"], 0);
+    let out = mutfuzz(tmp.path(), &["export", "sort", "--replay"], 0);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let inputs = std::fs::read_dir(tmp.path().join("mutfuzz/corpus/sort")).unwrap().count();
     assert!(stderr.contains(&format!("Exported {inputs} inputs of sort")), "{stderr}");

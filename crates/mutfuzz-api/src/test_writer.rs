@@ -122,12 +122,17 @@ pub fn write(
     Ok(TestFn { name, text })
 }
 
-/// The whole test file.
-pub fn file(package: &str, tests: &[TestFn]) -> String {
-    let mut out = format!(
+/// The header of `amplify`'s file for `package`.
+pub fn amplify_header(package: &str) -> String {
+    format!(
         "//! Tests written by `cargo mutfuzz amplify` for `{package}`: each one kills mutants the\n\
          //! rest of the suite missed (listed above it), and passes on the code as it is.\n"
-    );
+    )
+}
+
+/// The whole test file: `header` (inner doc lines), then the tests.
+pub fn file(header: &str, tests: &[TestFn]) -> String {
+    let mut out = header.to_owned();
     for t in tests {
         out.push('\n');
         out.push_str(&t.text);

@@ -4,6 +4,7 @@
 //! and checked before the one file is written.
 
 pub mod cover;
+pub mod export;
 pub mod survivors;
 pub mod verify;
 pub mod write;
@@ -34,7 +35,7 @@ use cover::Candidate;
 use survivors::Survivors;
 
 /// The hang timeout of scoring the corpora on the survivors left.
-const SCORE_HANG: std::time::Duration = std::time::Duration::from_secs(30);
+pub(crate) const SCORE_HANG: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Run the command; returns the exit code.
 pub fn run(args: &AmplifyArgs) -> Result<i32> {
@@ -140,46 +141,8 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     }
 
     // Each killing input shrunk while it keeps its kills.
-    let mut candidates: Vec<Candidate<(String, PathBuf)>> = Vec::new();
-    let shrunk_dir = dir.join("shrunk");
-    std::fs::create_dir_all(&shrunk_dir)?;
-    for ((target, input), ids) in by_input {
-        let Some(run) = ended.runs.iter().find(|r| r.target == target) else { continue };
-        let path = run.files.corpus.join(&input);
-        if !path.is_file() {
-            continue;
-        }
-        let out = shrunk_dir.join(format!("{target}-{input}"));
-        let ids_text: Vec<String> = ids.iter().map(u32::to_string).collect();
-        let words = vec![
-            "shrink".to_owned(),
-            target.clone(),
-            path.display().to_string(),
-            "--mutants".into(),
-            ids_text.join(","),
-            "--state".into(),
-            run.files.state.path().display().to_string(),
-            "--max-runs".into(),
-            args.shrink_runs.to_string(),
-            "--out".into(),
-            out.display().to_string(),
-        ];
-        let (code, line) = shrinking::shrink_with(&built, &words, shrinking::Quiet::Unless)?;
-        let (file, size, kept) = match line.filter(|_| code == 0) {
-            Some(ShrinkLine { after, kept: Kept::Kills(k), .. }) => (out, after, k.into_iter().collect()),
-            // Not shrunk (a kill that does not repeat alone): the input as it is.
-            _ => (path.clone(), std::fs::metadata(&path).map_or(0, |m| m.len() as usize), ids),
-        };
-        // Inputs that shrank to the same bytes are one candidate with both kill sets.
-        let bytes = std::fs::read(&file).unwrap_or_default();
-        match candidates
-            .iter_mut()
-            .find(|c| c.item.0 == target && std::fs::read(&c.item.1).ok().as_ref() == Some(&bytes))
-        {
-            Some(same) => same.kills.extend(kept),
-            None => candidates.push(Candidate { item: (target, file), size, kills: kept }),
-        }
-    }
+    let files: BTreeMap<String, &Files> = ended.runs.iter().map(|r| (r.target.clone(), &r.files)).collect();
+    let candidates = shrunk(&built, by_input, &files, args.shrink_runs, &dir.join("shrunk"))?;
     let chosen = cover::choose(&candidates);
     let killed: BTreeSet<u32> = chosen.iter().flat_map(|c| c.kills.iter().copied()).collect();
     eprintln!(
@@ -226,7 +189,13 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     );
     let copy = verify::Copy::make(&ws, &package)?;
     let test_like = write::test_args(args, &package);
-    let verified = verify::verify(&copy, &package.name, tests.written, &aimed, &test_like)?;
+    let verified = verify::verify(
+        &copy,
+        &mutfuzz_api::test_writer::amplify_header(&package.name),
+        tests.written,
+        &aimed,
+        &test_like,
+    )?;
     let target_file = package.root.join("tests").join(verify::FILE);
     if verified.kept.is_empty() {
         eprintln!("No written test catches the mutants it was written for: nothing written");
@@ -280,6 +249,57 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     write::record(&results, &survivors, &verified, &caught, &killed, &reached)?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
     Ok(exit_code::SUCCESS)
+}
+
+/// Each killing input (target, input name → the survivors it kills) shrunk while it
+/// keeps its kills, with the target's campaign `files`; inputs that shrink to the same
+/// bytes become one candidate with both kill sets.
+pub fn shrunk(
+    built: &harness::Built,
+    by_input: BTreeMap<(String, String), BTreeSet<u32>>,
+    files: &BTreeMap<String, &Files>,
+    max_runs: u64,
+    out_dir: &Path,
+) -> Result<Vec<Candidate<(String, PathBuf)>>> {
+    let mut candidates: Vec<Candidate<(String, PathBuf)>> = Vec::new();
+    std::fs::create_dir_all(out_dir).with_context(|| format!("failed to create {}", out_dir.display()))?;
+    for ((target, input), ids) in by_input {
+        let Some(run) = files.get(&target) else { continue };
+        let path = run.corpus.join(&input);
+        if !path.is_file() {
+            continue;
+        }
+        let out = out_dir.join(format!("{target}-{input}"));
+        let ids_text: Vec<String> = ids.iter().map(u32::to_string).collect();
+        let words = vec![
+            "shrink".to_owned(),
+            target.clone(),
+            path.display().to_string(),
+            "--mutants".into(),
+            ids_text.join(","),
+            "--state".into(),
+            run.state.path().display().to_string(),
+            "--max-runs".into(),
+            max_runs.to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        let (code, line) = shrinking::shrink_with(built, &words, shrinking::Quiet::Unless)?;
+        let (file, size, kept) = match line.filter(|_| code == 0) {
+            Some(ShrinkLine { after, kept: Kept::Kills(k), .. }) => (out, after, k.into_iter().collect()),
+            // Not shrunk (a kill that does not repeat alone): the input as it is.
+            _ => (path.clone(), std::fs::metadata(&path).map_or(0, |m| m.len() as usize), ids),
+        };
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        match candidates
+            .iter_mut()
+            .find(|c| c.item.0 == target && std::fs::read(&c.item.1).ok().as_ref() == Some(&bytes))
+        {
+            Some(same) => same.kills.extend(kept),
+            None => candidates.push(Candidate { item: (target, file), size, kills: kept }),
+        }
+    }
+    Ok(candidates)
 }
 
 /// The fuzz options of the campaign: every target, the survivors only.

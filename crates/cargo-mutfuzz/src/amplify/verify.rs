@@ -59,8 +59,8 @@ impl Copy {
         Ok(Copy { package: root.join(rel), root })
     }
 
-    fn test_file(&self) -> PathBuf {
-        self.package.join("tests").join(FILE)
+    fn test_file(&self, name: &str) -> PathBuf {
+        self.package.join("tests").join(name)
     }
 }
 
@@ -68,37 +68,12 @@ impl Copy {
 /// test run's options `like`.
 pub fn verify(
     copy: &Copy,
-    package_name: &str,
-    mut tests: Vec<TestFn>,
+    header: &str,
+    tests: Vec<TestFn>,
     survivors: &BTreeSet<u32>,
     like: &TestArgs,
 ) -> Result<Verified> {
-    let mut dropped = Vec::new();
-    for _ in 0..MAX_ROUNDS {
-        if tests.is_empty() {
-            break;
-        }
-        let text = test_writer::file(package_name, &tests);
-        write(&copy.test_file(), &text)?;
-        let failing = run_tests(copy)?;
-        if failing.is_empty() {
-            break;
-        }
-        let before = tests.len();
-        tests.retain(|t| match failing.get(&t.name) {
-            Some(why) => {
-                dropped.push((t.name.clone(), why.clone()));
-                false
-            }
-            None => true,
-        });
-        if tests.len() == before {
-            let (name, why) = failing.iter().next().expect("not empty");
-            bail!("the written tests do not build or pass, and no single test is to blame ({name}: {why})");
-        }
-    }
-    let text = test_writer::file(package_name, &tests);
-    write(&copy.test_file(), &text)?;
+    let (tests, mut dropped) = passing(copy, FILE, header, tests)?;
     let out = copy.root.join("mutfuzz.out");
     let mut args = like_args(like);
     args.package = PackageArgs { manifest_path: Some(copy.package.join("Cargo.toml")), package: Vec::new() };
@@ -129,8 +104,45 @@ pub fn verify(
             }
         }
     }
-    let text = test_writer::file(package_name, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
+    let text = test_writer::file(header, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
     Ok(Verified { kept, dropped, text, after })
+}
+
+/// The tests that compile and pass on the code as it is, in `copy`'s `tests/<file>`;
+/// the others dropped, round by round, each with why.
+pub fn passing(
+    copy: &Copy,
+    file: &str,
+    header: &str,
+    mut tests: Vec<TestFn>,
+) -> Result<(Vec<TestFn>, Vec<(String, String)>)> {
+    let mut dropped = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        if tests.is_empty() {
+            break;
+        }
+        let text = test_writer::file(header, &tests);
+        write(&copy.test_file(file), &text)?;
+        let failing = run_tests(copy, file)?;
+        if failing.is_empty() {
+            break;
+        }
+        let before = tests.len();
+        tests.retain(|t| match failing.get(&t.name) {
+            Some(why) => {
+                dropped.push((t.name.clone(), why.clone()));
+                false
+            }
+            None => true,
+        });
+        if tests.len() == before {
+            let (name, why) = failing.iter().next().expect("not empty");
+            bail!("the written tests do not build or pass, and no single test is to blame ({name}: {why})");
+        }
+    }
+    let text = test_writer::file(header, &tests);
+    write(&copy.test_file(file), &text)?;
+    Ok((tests, dropped))
 }
 
 /// The options of the check's mutation test: those of the user's run that still apply.
@@ -165,12 +177,12 @@ fn write(path: &Path, text: &str) -> Result<()> {
 }
 
 /// Runs the test file; the tests that do not compile or fail, with why.
-fn run_tests(copy: &Copy) -> Result<BTreeMap<String, String>> {
-    let file = copy.test_file();
+fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
+    let file = copy.test_file(name);
     let text = std::fs::read_to_string(&file)?;
     let out = Command::new(cargo())
         .args(["test", "--quiet", "--message-format=json", "--no-fail-fast", "--test"])
-        .arg(FILE.trim_end_matches(".rs"))
+        .arg(name.trim_end_matches(".rs"))
         .arg("--manifest-path")
         .arg(copy.package.join("Cargo.toml"))
         .stdin(Stdio::null())
@@ -184,7 +196,7 @@ fn run_tests(copy: &Copy) -> Result<BTreeMap<String, String>> {
                 let spans = msg["message"]["spans"].as_array().cloned().unwrap_or_default();
                 let at = spans
                     .iter()
-                    .filter(|s| s["file_name"].as_str().is_some_and(|f| f.ends_with(FILE)))
+                    .filter(|s| s["file_name"].as_str().is_some_and(|f| f.ends_with(name)))
                     .find_map(|s| s["line_start"].as_u64());
                 if let Some(name) = at.and_then(|l| test_at_line(&text, l as usize)) {
                     let why = msg["message"]["message"].as_str().unwrap_or("does not compile");

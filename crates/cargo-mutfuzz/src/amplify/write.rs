@@ -242,7 +242,9 @@ impl AmplifiedFile {
         if self.unreached.contains(&id) {
             return Some("no fuzz target reaches it (cargo mutfuzz amplify)".to_owned());
         }
-        self.not_killed.contains(&id).then(|| "reached by fuzz targets, killed by none (cargo mutfuzz amplify)".to_owned())
+        self.not_killed
+            .contains(&id)
+            .then(|| "reached by fuzz targets, killed by none (cargo mutfuzz amplify)".to_owned())
     }
 
     /// Reads `amplified.json` of a results directory, if there is one.

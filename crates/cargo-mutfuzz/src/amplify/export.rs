@@ -1,0 +1,92 @@
+//! `export`'s readable form: a generated target's corpus as `#[test]`s a person would
+//! commit — the corpus scored so each mutant it kills keeps one killing input, each
+//! shrunk while it keeps its kills, a small set chosen, written as `amplify` writes
+//! tests, and checked to pass on the code as it is. Nothing is vendored.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context, Result};
+use mutfuzz_api::test_writer;
+use mutfuzz_contract::ScoreOutcome;
+
+use super::{cover, shrunk, verify, write};
+use crate::exit_code;
+use crate::fuzzing::Files;
+use crate::harness;
+use crate::options::ExportArgs;
+use crate::score::{self, ScoreHow};
+use crate::selection::Selection;
+
+/// Most runs spent shrinking each input.
+const SHRINK_RUNS: u64 = 2000;
+
+/// Run the readable export; returns the exit code.
+pub fn readable(args: &ExportArgs) -> Result<i32> {
+    let built = harness::build(&args.package, &args.target, args.dev, false)?;
+    let corpus = match &args.corpus {
+        Some(dir) => std::path::absolute(dir)?,
+        None => built.default_corpus(&args.target),
+    };
+    let package = harness::single_package(&built.ws)?.clone();
+    let generated = write::harness(&built.ws, &package, &built.layout)?;
+    if generated.harness.module.kind_of(&args.target).is_none() {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "`{}` is not a target `init --auto` generates from the crate's API, so its inputs cannot be \
+             written as calls of the crate: pass --replay for a test that replays them through the harness",
+            args.target
+        )));
+    }
+    let selection = Selection::all(&built.discovery.mutants);
+    let how = ScoreHow {
+        selection: &selection,
+        format: "mutfuzz",
+        state: built.state.path(),
+        panic_is_failure: false,
+    };
+    let out = built.state.path().join("export-score.jsonl");
+    let scored = score::score_corpus(&built, &args.target, &corpus, &out, super::SCORE_HANG, &how)?
+        .ok_or_else(exit_code::interrupted)?;
+    let mut by_input: BTreeMap<(String, String), BTreeSet<u32>> = BTreeMap::new();
+    for (id, line) in scored.verdicts {
+        if let (ScoreOutcome::Killed, Some(input)) = (line.outcome, line.input) {
+            by_input.entry((args.target.clone(), input)).or_default().insert(id);
+        }
+    }
+    let killed: usize = by_input.values().map(BTreeSet::len).sum();
+    let files = Files { state: built.state.clone(), corpus };
+    let runs = BTreeMap::from([(args.target.clone(), &files)]);
+    let dir = built.layout.amplify().join("export");
+    let candidates = shrunk(&built, by_input, &runs, SHRINK_RUNS, &dir.join("shrunk"))?;
+    let chosen = cover::choose(&candidates);
+    let tests = write::tests(&built, &generated, &chosen, &dir)?;
+    let file = format!("mutfuzz_{}.rs", args.target);
+    let header = format!(
+        "//! Tests written by `cargo mutfuzz export {}` for `{}`: the inputs of the target's corpus\n\
+         //! that kill mutants, shrunk, one per mutant they kill (listed above each).\n",
+        args.target, package.name
+    );
+    let copy = verify::Copy::make(&built.ws, &package)?;
+    let (kept, dropped) = verify::passing(&copy, &file, &header, tests.written)?;
+    if kept.is_empty() {
+        eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));
+        return Ok(exit_code::SUCCESS);
+    }
+    let text = crate::auto_harness::rustfmt(&test_writer::file(&header, &kept), &package.root);
+    let path = package.root.join("tests").join(&file);
+    std::fs::create_dir_all(package.root.join("tests")).context("failed to create tests/")?;
+    mutfuzz_contract::write_atomic(&path, text.as_bytes())?;
+    let lines: usize = kept.iter().map(|t| t.text.lines().count()).sum();
+    eprintln!(
+        "Wrote {}: {} tests, {:.0} lines each on average, for the {killed} mutants the corpus kills",
+        path.display(),
+        kept.len(),
+        lines as f64 / kept.len() as f64
+    );
+    for (name, why) in dropped {
+        eprintln!("  dropped {name}: {why}");
+    }
+    for why in &tests.why {
+        eprintln!("  not written: {why}");
+    }
+    Ok(exit_code::SUCCESS)
+}
