@@ -22,12 +22,15 @@ pub const FILE: &str = "mutfuzz_amplified.rs";
 /// At most this many rounds of dropping tests that do not compile or fail.
 const MAX_ROUNDS: usize = 6;
 
+/// Tests dropped: (name, why).
+pub type Dropped = Vec<(String, String)>;
+
 /// What the check found.
 pub struct Verified {
     /// The tests kept, each with the survivors it catches.
     pub kept: Vec<(TestFn, BTreeSet<u32>)>,
-    /// Tests dropped: (name, why).
-    pub dropped: Vec<(String, String)>,
+    /// Tests dropped.
+    pub dropped: Dropped,
     /// The file's text, as written.
     pub text: String,
     /// The mutation test of the copy, on the survivors.
@@ -115,7 +118,7 @@ pub fn passing(
     file: &str,
     header: &str,
     mut tests: Vec<TestFn>,
-) -> Result<(Vec<TestFn>, Vec<(String, String)>)> {
+) -> Result<(Vec<TestFn>, Dropped)> {
     let mut dropped = Vec::new();
     for _ in 0..MAX_ROUNDS {
         if tests.is_empty() {
