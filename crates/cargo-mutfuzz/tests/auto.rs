@@ -90,3 +90,36 @@ fn a_crate_with_nothing_to_drive_says_why_item_by_item() {
     assert!(err.contains("  size (src/lib.rs:1): touches the file system"), "{err}");
     assert!(!root.join("mutfuzz").exists());
 }
+
+#[test]
+fn a_generated_targets_corpus_exports_as_readable_tests_that_pass() {
+    let krate = copy_of("api");
+    let root = krate.path();
+    assert!(mutfuzz(root, &["init", "--auto"]).status.success());
+    let out = mutfuzz(root, &["fuzz", "counter_calls", "--trials", "2000", "--seed", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = mutfuzz(root, &["export", "counter_calls"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("tests/mutfuzz_counter_calls.rs: "), "{err}");
+    let text = fs::read_to_string(root.join("tests/mutfuzz_counter_calls.rs")).unwrap();
+    assert!(text.contains("let mut counter = api_zoo::Counter::new("), "{text}");
+    assert!(text.contains("// Kills src/counter.rs:"), "{text}");
+    assert!(!root.join("tests/mutfuzz_counter_calls.jsonl").exists());
+    assert!(!root.join("mutfuzz/engine").exists(), "nothing vendored");
+    let cargo = std::process::Command::new(env!("CARGO"))
+        .args(["test", "--quiet", "--test", "mutfuzz_counter_calls"])
+        .current_dir(root)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    assert!(cargo.status.success(), "{}", String::from_utf8_lossy(&cargo.stdout));
+    // A hand-written target is not written as calls: it says to use --replay.
+    let main = fs::read_to_string(root.join("mutfuzz/src/main.rs")).unwrap();
+    let own =
+        main.replace("generated = auto);", "generated = auto, mine);\n\nfn mine(x: u8) -> u8 {\n    x\n}");
+    fs::write(root.join("mutfuzz/src/main.rs"), own).unwrap();
+    let out = mutfuzz(root, &["export", "mine"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("pass --replay"), "{}", stderr(&out));
+}
