@@ -80,7 +80,9 @@ pub struct Outcome {
 impl Outcome {
     /// The last non-empty stderr line, for a one-line reason.
     pub fn last_words(&self) -> Option<&str> {
-        self.stderr_tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty())
+        // Rust's closing `note: run with RUST_BACKTRACE=…` hint says nothing of the cause
+        // (and is wrong when the variable is set): the line before it does.
+        self.stderr_tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty() && !l.starts_with("note: "))
     }
 }
 
@@ -270,7 +272,7 @@ mod tests {
         let log = dir.path().join("log");
         let mut lines = Vec::new();
         let out = run(
-            sh("echo 'trial 0102'; echo 'mutant 3'; echo oops >&2; kill -ABRT $$"),
+            sh("echo 'trial 0102'; echo 'mutant 3'; echo oops >&2; echo 'note: run with RUST_BACKTRACE=1' >&2; kill -ABRT $$"),
             Duration::from_secs(10),
             &log,
             &Caps::default(),
@@ -282,7 +284,7 @@ mod tests {
         assert_eq!(out.ending, Ending::Exited(Exit::Signal(6)));
         assert_eq!(out.ending.describe(), "killed by signal 6 (SIGABRT)");
         assert_eq!(out.last_words(), Some("oops"));
-        assert_eq!(std::fs::read_to_string(log).unwrap(), "oops\n");
+        assert_eq!(std::fs::read_to_string(log).unwrap(), "oops\nnote: run with RUST_BACKTRACE=1\n");
     }
 
     #[test]

@@ -211,7 +211,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         if f.receiver.is_some() {
             if !owner_built {
                 let owner = f.owner.as_deref().unwrap_or("?");
-                skip(&mut out, f, format!("a method of `{owner}`, which no public constructor builds"));
+                let why = match api.types.get(owner) {
+                    Some(t) if t.generic => format!("a method of the generic type `{owner}`"),
+                    _ => format!("a method of `{owner}`, which no public constructor builds"),
+                };
+                skip(&mut out, f, why);
             }
             continue; // driven in its type's call sequence
         }
@@ -535,6 +539,11 @@ impl Planner<'_> {
                 } else {
                     bad("is a `Cow` of something other than `str`")
                 }
+            }
+            // A size or an index: drawn below 65,536, since a full-range size asks for
+            // more memory than any machine has and the original aborts on most inputs.
+            _ if ty.plain_name() == Some("usize") => {
+                Ok(Arg::simple(name, "u16".into(), format!("usize::from({name})")))
             }
             _ => {
                 let (gen_ty, convert) = self.owned(name, ty, generics, owner)?;

@@ -120,6 +120,12 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     for f in walk.fns {
         if let Some(path) = exported.get(&Def::Item(f.module, f.function.name.clone())) {
             api.functions.push(Function { path: format!("{krate}::{path}"), ..f.function });
+        } else if f.function.name.contains("::") {
+            // A public trait's method, listed (as skipped) by where the trait is defined.
+            let mut path = vec![krate.to_owned()];
+            path.extend(walk.modules[f.module].path.iter().cloned());
+            path.push(f.function.name.clone());
+            api.functions.push(Function { path: path.join("::"), ..f.function });
         }
     }
     for imp in walk.impls {
@@ -290,9 +296,10 @@ impl Walk<'_> {
                         })));
                         b.into_iter().next()
                     });
-                    let generic_impl = i.generics.type_params().next().is_some();
+                    // A generic impl's methods are collected too: on a type whose parameters
+                    // all have defaults (`BitVec<B = u32>`) they are called on the default.
                     let mut functions = Vec::new();
-                    if trait_.is_none() && !generic_impl {
+                    if trait_.is_none() {
                         for it in &i.items {
                             if let syn::ImplItem::Fn(f) = it
                                 && is_pub(&f.vis)
@@ -309,6 +316,22 @@ impl Walk<'_> {
                         }
                     }
                     self.impls.push(FoundImpl { self_ty: Ty::from_syn(&i.self_ty), trait_, functions });
+                }
+                syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {
+                    let name = t.ident.to_string();
+                    for it in &t.items {
+                        if let syn::TraitItem::Fn(f) = it {
+                            let mut function = function(&f.sig, &f.attrs, String::new(), file);
+                            function.name = format!("{name}::{}", f.sig.ident);
+                            function.blocker = Some(format!(
+                                "a method of the trait `{name}` (trait methods are not driven: call them from a target of your own)"
+                            ));
+                            self.modules[me]
+                                .items
+                                .insert(function.name.clone(), Def::Item(me, function.name.clone()));
+                            self.fns.push(FoundFn { module: me, function });
+                        }
+                    }
                 }
                 syn::Item::Use(u) if is_pub(&u.vis) && self.active(&u.attrs) && !is_hidden(&u.attrs) => {
                     let mut out = Vec::new();
@@ -340,7 +363,11 @@ impl Walk<'_> {
             .entry(name.clone())
             .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
         entry.traits.append(&mut traits);
-        entry.generic |= generics.params.iter().next().is_some();
+        // Parameters with defaults (`struct BitVec<B = u32>`) leave it nameable as `BitVec`.
+        entry.generic |= generics.params.iter().any(|p| match p {
+            syn::GenericParam::Type(t) => t.default.is_none(),
+            _ => true,
+        });
         entry.hashed |= hashed;
         entry.field_types.extend(field_names);
         if is_pub(vis) && !is_hidden(attrs) {

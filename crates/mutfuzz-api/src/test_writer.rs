@@ -398,6 +398,11 @@ impl Writer<'_> {
                     return Ok(format!("{lit}{}", &expr[name.len()..]));
                 }
             }
+            if let Value::Int(digits, _) = v
+                && expr == format!("usize::from({name})")
+            {
+                return Ok(digits.clone());
+            }
             if expr == format!("{name}.as_deref()") {
                 return Ok(match v {
                     Value::Option(None) => "None".into(),

@@ -140,10 +140,11 @@ pub fn read_jsonl<T: Record>(path: &Path) -> Result<Jsonl<T>, FileError> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let parsed = std::str::from_utf8(line)
-            .map_err(|e| e.to_string())
-            .and_then(|l| serde_json::from_str::<T>(l).map_err(|e| e.to_string()))
-            .and_then(|r| r.check().map(|()| r));
+        // Lossy: a mutant that corrupts memory can render an output whose `String` holds
+        // bytes that are not UTF-8, and the line is still the harness's record.
+        let line = String::from_utf8_lossy(line);
+        let parsed =
+            serde_json::from_str::<T>(&line).map_err(|e| e.to_string()).and_then(|r| r.check().map(|()| r));
         match parsed {
             Ok(r) => records.push(r),
             Err(_) if !terminated && i + 1 == count => {
@@ -369,6 +370,21 @@ mod tests {
         let read = read_jsonl::<KillRecord>(&path).unwrap();
         assert_eq!(read.records, [kill(1), kill(2)]);
         assert_eq!(read.torn, None);
+    }
+
+    #[test]
+    fn a_line_with_bytes_that_are_not_utf8_still_reads() {
+        // As a memory-corrupting mutant's rendered output can write it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kills.jsonl");
+        let line = serde_json::to_string(&kill(1)).unwrap().replace("\"ab\"", "\"a\u{1}b\"");
+        let mut bytes = line.replace("\\u0001", "\u{1}").into_bytes();
+        let at = bytes.iter().position(|&b| b == 1).unwrap();
+        bytes[at] = 0x8a;
+        bytes.push(b'\n');
+        fs::write(&path, &bytes).unwrap();
+        let read = read_jsonl::<KillRecord>(&path).unwrap();
+        assert_eq!(read.records[0].input, "a\u{fffd}b");
     }
 
     #[test]

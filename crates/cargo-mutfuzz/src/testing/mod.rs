@@ -217,7 +217,7 @@ fn mutation_test(
     let trimmed = scratch.prepare(ws, discovery, &skip)?;
     if !trimmed.is_empty() {
         console.message(&format!(
-            "Dev-dependencies no test names are not built: {} (--keep-dev-deps builds them)",
+            "Dev-dependencies that no test names are not built: {} (--keep-dev-deps builds them)",
             trimmed.join(", ")
         ));
     }

@@ -20,8 +20,8 @@ pub fn first_word(text: String) -> String {
 }
 
 /// `api_zoo::text::nth_char`
-pub fn nth_char((text, n): (String, usize)) -> char {
-    api_zoo::text::nth_char(&text, n)
+pub fn nth_char((text, n): (String, u16)) -> char {
+    api_zoo::text::nth_char(&text, usize::from(n))
 }
 
 /// `api_zoo::text::word_counts`
