@@ -60,7 +60,7 @@ pub fn write(
     let kind =
         module.kind_of(kept.target).ok_or_else(|| format!("`{}` is not a generated target", kept.target))?;
     let panic = kept.ending.strip_prefix("panic: ");
-    let w = Writer { plan };
+    let w = Writer { plan, typed_ints: std::cell::Cell::new(false) };
     let (base, body) = match kind {
         TargetKind::Call(i) => {
             let call = &plan.calls[i];
@@ -162,6 +162,9 @@ fn params(value: &Value, n: usize) -> Result<Vec<&Value>, String> {
 
 struct Writer<'a> {
     plan: &'a Plan,
+    /// Integer literals carry their type (`3i64`): the parameter is generic, instantiated
+    /// by the harness, and an unsuffixed literal would be inferred as `i32`.
+    typed_ints: std::cell::Cell<bool>,
 }
 
 impl Writer<'_> {
@@ -183,7 +186,14 @@ impl Writer<'_> {
                 rendered.push(format!("&mut {}", a.name));
                 mutated.push(a.name.clone());
             } else {
-                rendered.push(self.arg(a, v, Some(ty), false)?);
+                let mut names = Vec::new();
+                ty.names(&mut names);
+                let generic = matches!(ty, Ty::Impl(_))
+                    || call.function.generics.iter().any(|(g, _)| names.iter().any(|n| n == g));
+                self.typed_ints.set(generic);
+                let arg = self.arg(a, v, Some(ty), false);
+                self.typed_ints.set(false);
+                rendered.push(arg?);
             }
         }
         let call_text = format!("{}({})", call.function.path, rendered.join(", "));
@@ -460,6 +470,7 @@ impl Writer<'_> {
             ty[open..ty.len().saturating_sub(usize::from(ty.ends_with('>')))].to_owned()
         };
         Ok(match v {
+            Value::Int(digits, t) if self.typed_ints.get() => format!("{digits}{t}"),
             Value::Int(digits, t) => int_literal(digits, t),
             Value::Float(f, t) => float_literal(*f, t),
             Value::Bool(b) => b.to_string(),

@@ -75,6 +75,9 @@ pub fn readable(args: &ExportArgs) -> Result<i32> {
     let path = package.root.join("tests").join(&file);
     std::fs::create_dir_all(package.root.join("tests")).context("failed to create tests/")?;
     mutfuzz_contract::write_atomic(&path, text.as_bytes())?;
+    if let Some(note) = verify::undeclared_note(&package.root, &file) {
+        eprintln!("{note}");
+    }
     let lines: usize = kept.iter().map(|t| t.text.lines().count()).sum();
     eprintln!(
         "Wrote {}: {} tests, {:.0} lines each on average, for the {killed} mutants the corpus kills",

@@ -47,7 +47,7 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     let survivors = Survivors::read(&results)?;
     if survivors.baseline_failed() {
         return Err(exit_code::baseline(anyhow!(
-            "the crate's tests fail with no mutant active (see {}): fix them, run `cargo mutfuzz test`, then amplify",
+            "the crate's tests do not build or fail with no mutant active (see {}): fix them, run `cargo mutfuzz test`, then amplify",
             results.join("outcomes.json").display()
         )));
     }
@@ -193,6 +193,7 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
         &copy,
         &mutfuzz_api::test_writer::amplify_header(&package.name),
         tests.written,
+        &tests.kills,
         &aimed,
         &test_like,
     )?;
@@ -206,9 +207,20 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     }
     let text = crate::auto_harness::rustfmt(&verified.text, &package.root);
     mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
+    if let Some(note) = verify::undeclared_note(&package.root, verify::FILE) {
+        eprintln!("{note}");
+    }
 
     // Before and after, as `cargo mutfuzz test` counts them.
-    let caught: BTreeSet<u32> = verified.kept.iter().flat_map(|(_, ids)| ids.iter().copied()).collect();
+    // As `cargo mutfuzz test` counts them now: a survivor the new tests catch or make run
+    // away is detected.
+    let caught: BTreeSet<u32> = verified
+        .after
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.outcome, Outcome::Caught | Outcome::Timeout))
+        .map(|o| o.mutant.id)
+        .collect();
     let before = &survivors.file.summary;
     let viable_total = before.total - before.unviable;
     let score = |caught: usize, timeout: usize| {

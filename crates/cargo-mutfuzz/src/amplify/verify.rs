@@ -62,9 +62,55 @@ impl Copy {
         Ok(Copy { package: root.join(rel), root })
     }
 
+    /// Writes `tests/<name>` into the copy, declaring it as a test target when the
+    /// manifest sets `autotests = false` (every package normalized for crates.io does),
+    /// where cargo would not find it by itself.
+    fn write_test(&self, name: &str, text: &str) -> Result<()> {
+        write(&self.test_file(name), text)?;
+        let manifest = self.package.join("Cargo.toml");
+        let doc_text = std::fs::read_to_string(&manifest)
+            .with_context(|| format!("failed to read {}", manifest.display()))?;
+        let mut doc: toml_edit::DocumentMut = doc_text.parse()?;
+        if !declares_tests_only(&doc) {
+            return Ok(());
+        }
+        let stem = name.trim_end_matches(".rs");
+        let tests =
+            doc.entry("test").or_insert(toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
+        let Some(tests) = tests.as_array_of_tables_mut() else { return Ok(()) };
+        if tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem)) {
+            return Ok(());
+        }
+        let mut target = toml_edit::Table::new();
+        target.insert("name", toml_edit::value(stem));
+        target.insert("path", toml_edit::value(format!("tests/{name}")));
+        tests.push(target);
+        crate::fs_util::write_if_changed(&manifest, &doc.to_string())?;
+        Ok(())
+    }
+
     fn test_file(&self, name: &str) -> PathBuf {
         self.package.join("tests").join(name)
     }
+}
+
+/// A note for the user when `package`'s manifest sets `autotests = false`: the written
+/// `tests/<name>` runs only once declared.
+pub fn undeclared_note(package_root: &Path, name: &str) -> Option<String> {
+    let doc: toml_edit::DocumentMut =
+        std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse().ok()?;
+    declares_tests_only(&doc).then(|| {
+        let stem = name.trim_end_matches(".rs");
+        format!(
+            "note: Cargo.toml sets `autotests = false`, so cargo runs only the tests it lists: add\n  \
+             [[test]]\n  name = \"{stem}\"\n  path = \"tests/{name}\""
+        )
+    })
+}
+
+/// Whether a manifest turns off cargo's discovery of `tests/*.rs` (`autotests = false`).
+pub fn declares_tests_only(doc: &toml_edit::DocumentMut) -> bool {
+    doc.get("package").and_then(|p| p.get("autotests")).and_then(|a| a.as_bool()) == Some(false)
 }
 
 /// Checks `tests` (each written for the survivors in `written_for`) in `copy`, with the
@@ -73,6 +119,7 @@ pub fn verify(
     copy: &Copy,
     header: &str,
     tests: Vec<TestFn>,
+    written_for: &BTreeMap<String, BTreeSet<u32>>,
     survivors: &BTreeSet<u32>,
     like: &TestArgs,
 ) -> Result<Verified> {
@@ -98,13 +145,20 @@ pub fn verify(
             caught.entry(name.to_owned()).or_default().insert(o.mutant.id);
         }
     }
+    // A test that makes its mutant run away is caught as `timeout`, naming no test: the
+    // survivors it was written for that now time out are its.
+    let timed_out: BTreeSet<u32> =
+        after.outcomes.iter().filter(|o| o.outcome == Outcome::Timeout).map(|o| o.mutant.id).collect();
     let mut kept = Vec::new();
     for t in tests {
-        match caught.remove(&t.name) {
-            Some(ids) => kept.push((t, ids)),
-            None => {
-                dropped.push((t.name.clone(), "catches none of the mutants it was written for".to_owned()))
-            }
+        let mut ids = caught.remove(&t.name).unwrap_or_default();
+        if let Some(mine) = written_for.get(&t.name) {
+            ids.extend(mine.intersection(&timed_out));
+        }
+        if ids.is_empty() {
+            dropped.push((t.name.clone(), "catches none of the mutants it was written for".to_owned()));
+        } else {
+            kept.push((t, ids));
         }
     }
     let text = test_writer::file(header, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
@@ -125,7 +179,7 @@ pub fn passing(
             break;
         }
         let text = test_writer::file(header, &tests);
-        write(&copy.test_file(file), &text)?;
+        copy.write_test(file, &text)?;
         let failing = run_tests(copy, file)?;
         if failing.is_empty() {
             break;
@@ -144,7 +198,7 @@ pub fn passing(
         }
     }
     let text = test_writer::file(header, &tests);
-    write(&copy.test_file(file), &text)?;
+    copy.write_test(file, &text)?;
     Ok((tests, dropped))
 }
 

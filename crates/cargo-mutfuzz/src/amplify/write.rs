@@ -82,6 +82,8 @@ fn relative(from: &Path, to: &Path) -> Option<String> {
 /// Tests written from the chosen inputs, and why the others could not be.
 pub struct Tests {
     pub written: Vec<TestFn>,
+    /// The survivors each written test's input kills, by test name.
+    pub kills: BTreeMap<String, BTreeSet<u32>>,
     pub why: Vec<String>,
 }
 
@@ -100,6 +102,7 @@ pub fn tests(
     let h = &generated.harness;
     let mut taken = BTreeSet::new();
     let mut written = Vec::new();
+    let mut kill_sets = BTreeMap::new();
     let mut why = Vec::new();
     for (target, picks) in by_target {
         if h.module.kind_of(target).is_none() {
@@ -149,12 +152,15 @@ pub fn tests(
             let kills: Vec<String> = c.kills.iter().map(|id| describe(built, *id)).collect();
             let kept = Kept { target, value: &value, ending: &record.output, kills: &kills };
             match test_writer::write(&h.plan, &h.module, &kept, &mut taken) {
-                Ok(t) => written.push(t),
+                Ok(t) => {
+                    kill_sets.insert(t.name.clone(), c.kills.clone());
+                    written.push(t)
+                }
                 Err(e) => why.push(format!("an input of `{target}`: {e}")),
             }
         }
     }
-    Ok(Tests { written, why })
+    Ok(Tests { written, kills: kill_sets, why })
 }
 
 /// `src/lib.rs:45:10: replace < with <= in clamp_percent`.
