@@ -295,6 +295,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_package_with_autotests_off_gets_the_test_declared_in_the_copy_and_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"p\"\nversion = \"0.1.0\"\nautotests = false\n\n[[test]]\nname = \"old\"\npath = \"tests/old.rs\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        let copy = Copy { root: dir.path().to_owned(), package: dir.path().to_owned() };
+        copy.write_test(FILE, "#[test]\nfn t() {}\n").unwrap();
+        copy.write_test(FILE, "#[test]\nfn t() {}\n").unwrap();
+        let doc: toml_edit::DocumentMut =
+            std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap().parse().unwrap();
+        let names: Vec<&str> =
+            doc["test"].as_array_of_tables().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["old", "mutfuzz_amplified"]);
+        assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
+        std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
+        assert_eq!(undeclared_note(dir.path(), FILE), None);
+    }
+
+    #[test]
     fn an_error_line_names_its_test() {
         let text =
             "//! x\n\n// Kills a\n#[test]\nfn one() {\n    x();\n}\n\n#[test]\nfn two() {\n    y();\n}\n";
