@@ -117,9 +117,9 @@ pub struct Plan {
 /// `Type::constructor` variant) → reason.
 pub type Exclusions = BTreeMap<String, String>;
 
-const INTEGERS: [&str; 12] =
+pub(crate) const INTEGERS: [&str; 12] =
     ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
-const PRIMITIVES: [&str; 5] = ["bool", "char", "f32", "f64", "String"];
+pub(crate) const PRIMITIVES: [&str; 5] = ["bool", "char", "f32", "f64", "String"];
 /// std containers the engine generates, with the path the harness names them by.
 const CONTAINERS: [(&str, &str); 9] = [
     ("Vec", "Vec"),

@@ -448,7 +448,8 @@ fn renamed(args: &[Arg], value: &str) -> Vec<Arg> {
         .collect()
 }
 
-fn replace_ident(text: &str, from: &str, to: &str) -> String {
+/// `text` with the identifier `from` replaced by `to` where it stands as a whole word.
+pub(crate) fn replace_ident(text: &str, from: &str, to: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(i) = rest.find(from) {

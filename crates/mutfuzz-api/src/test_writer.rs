@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::plan::{Arg, Buildable, Call, CtorKind, Output, Plan, snake};
-use crate::render::{Generated, TargetKind, method_variants};
+use crate::plan::{Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, snake};
+use crate::render::{Generated, TargetKind, method_variants, replace_ident};
 use crate::ty::Ty;
 
 /// A generated value, as the harness reports it (see `mutfuzz::Reflect`).
@@ -434,7 +434,7 @@ impl Writer<'_> {
             }
         }
         let own = self.owned(a, v)?;
-        Ok(replace_word(expr, name, &own))
+        Ok(replace_ident(expr, name, &own))
     }
 
     /// The owned value the harness passed (after building crate types).
@@ -530,23 +530,7 @@ fn plain(ty: &Ty) -> bool {
     match ty {
         Ty::Ref { inner, .. } => matches!(inner.plain_name(), Some("str")) || plain(inner),
         Ty::Path { .. } => match (ty.name(), ty.args()) {
-            (Some(n), []) => {
-                matches!(n, "bool" | "char" | "String" | "str" | "f32" | "f64")
-                    || matches!(
-                        n,
-                        "u8" | "u16"
-                            | "u32"
-                            | "u64"
-                            | "u128"
-                            | "usize"
-                            | "i8"
-                            | "i16"
-                            | "i32"
-                            | "i64"
-                            | "i128"
-                            | "isize"
-                    )
-            }
+            (Some(n), []) => INTEGERS.contains(&n) || PRIMITIVES.contains(&n) || n == "str",
             (Some("Option"), [a]) => {
                 let str_ref =
                     matches!(a, Ty::Ref { inner, mutable: false } if inner.plain_name() == Some("str"));
@@ -707,22 +691,6 @@ fn float_literal(f: f64, ty: &str) -> String {
     } else {
         format!("{f:?}")
     }
-}
-
-/// `text` with the identifier `from` replaced by `to` where it stands as a whole word.
-fn replace_word(text: &str, from: &str, to: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find(from) {
-        let before = rest[..i].chars().last();
-        let after = rest[i + from.len()..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        out.push_str(&rest[..i]);
-        out.push_str(if word(before) || word(after) { from } else { to });
-        rest = &rest[i + from.len()..];
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(test)]
