@@ -73,6 +73,10 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     survivors.check_catalog(&built.discovery.mutants)?;
     let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
     let aimed: BTreeSet<u32> = survivors.ids.iter().copied().filter(|id| viable.contains(id)).collect();
+    if aimed.is_empty() {
+        eprintln!("No survivor builds with the harness (all unviable there): nothing to fuzz");
+        return Ok(exit_code::SUCCESS);
+    }
     let mutants_file = dir.join("survivors.txt");
     let list: String = aimed.iter().map(|id| format!("{id}\n")).collect();
     mutfuzz_contract::write_atomic(&mutants_file, list.as_bytes())?;
