@@ -8,10 +8,15 @@
 //! Any byte string replays to a value, so every candidate runs; before it does it is
 //! *normalized*: replayed through the generator with the choices past its end drawn as
 //! the simplest ones (zero bytes, the first non-recursive variant) and cut to what the
-//! generator read. Only a normalized candidate that is shortlex-smaller than the current
-//! input (shorter, or as long and lexicographically smaller) and was not tried before is
-//! run, so the shrink terminates, and the passes repeat until a round improves nothing or
-//! the budget ([`ShrinkBudget`]) is spent.
+//! generator read. Only a normalized candidate that is smaller than the current input
+//! and was not tried before is run, so the shrink terminates, and the passes repeat until
+//! a round improves nothing or the budget ([`ShrinkBudget`]) is spent.
+//!
+//! "Smaller" is shortlex (shorter, or as long and lexicographically smaller) on the
+//! input's *order key*: its bytes with each multi-byte integer and char choice read most
+//! significant byte first ([`order_key`]). Choices are stored little-endian, and on the
+//! raw bytes 1024 (`00 04`) would come before 1000 (`e8 03`): a shrink would then stop at
+//! values no person would write.
 //!
 //! The properties the harness keeps (`shrink`: the input still kills a set of mutants,
 //! `tmin`: the original still panics with the same message) are in `property.rs`; the
@@ -98,6 +103,7 @@ pub fn shrink<T: Gen>(
     let current = normalize_replay::<T>(input, limits);
     let spans = record_spans::<T>(&current, limits);
     let mut s = Shrinker {
+        key: order_key(&current, &spans),
         current,
         spans,
         limits,
@@ -169,6 +175,8 @@ type Normalize = fn(Vec<u8>, Option<Rewrite>, Limits) -> (Vec<u8>, Spans);
 /// One shrink in progress: the current input, its spans, and the candidates tried.
 struct Shrinker<'p> {
     current: Vec<u8>,
+    /// The order key of `current`.
+    key: Vec<u8>,
     spans: Spans,
     limits: Limits,
     budget: ShrinkBudget,
@@ -194,12 +202,14 @@ impl Shrinker<'_> {
             return false;
         }
         let (bytes, spans) = (self.normalize)(candidate, rewrite, self.limits);
-        if !shortlex_less(&bytes, &self.current) || self.tried.contains(&bytes) {
+        let key = order_key(&bytes, &spans);
+        if !shortlex_less(&key, &self.key) || self.tried.contains(&bytes) {
             return false;
         }
         self.runs += 1;
         if (self.property)(&bytes) {
             self.current = bytes;
+            self.key = key;
             self.spans = spans;
             self.shrinks += 1;
             true
@@ -414,6 +424,30 @@ impl Shrinker<'_> {
         }
         improved
     }
+}
+
+/// The bytes of an input as the shrinker orders them: each integer choice wider than a
+/// byte, each char choice (a `char`'s or one of a string's) reversed to read most
+/// significant byte first, so a lower value has a smaller key.
+pub fn order_key(bytes: &[u8], spans: &Spans) -> Vec<u8> {
+    let mut key = bytes.to_vec();
+    let mut reverse = |r: Range<usize>| {
+        if r.end <= key.len() {
+            key[r].reverse();
+        }
+    };
+    for (_, span, leaf) in spans.leaves() {
+        match leaf {
+            Leaf::Int { .. } | Leaf::Char => reverse(span.range()),
+            Leaf::Str { min, max } => {
+                let required = (0..min).map(|c| span.start + 4 * c).take_while(|&at| at + 4 <= span.end);
+                required.for_each(|at| reverse(at..at + 4));
+                // An optional char: its continuation byte, then its 4 bytes.
+                char_ranges(&span.range(), min, max).into_iter().for_each(|r| reverse(r.start + 1..r.end));
+            }
+        }
+    }
+    key
 }
 
 /// The bytes that make child `c` of collection span `p` one element: its own, with the

@@ -66,15 +66,15 @@ fn integer_leaves_shrink_to_the_smallest_bytes_that_keep_the_kill() {
     // From a polygon, the shrinker switches to the earlier variant.
     let poly = fresh::<Shape>(|s| matches!(s, Shape::Poly(p) if p.len() > 4) && kills(s));
     let shrunk = run::<Shape>(&poly, kills);
-    // Shortlex on the little-endian bytes: 1024 (00 04 00 00) comes before 1000 (e8 03 00 00).
-    assert_eq!(shrunk.input.as_bytes(), [1, 0, 4, 0, 0]);
-    assert_eq!(format!("{:?}", value::<Shape>(shrunk.input.as_bytes())), "Circle(1024)");
-    // Polygons only: one vertex, x with the smallest bytes below -300: index 768 (00 03)
-    // is -384, before -301's 602 (5a 02).
+    // The order key reads the little-endian choice most significant byte first: 1000
+    // (e8 03 00 00) is the boundary, not 1024 (00 04 00 00), whose raw bytes sort first.
+    assert_eq!(shrunk.input.as_bytes(), [1, 232, 3, 0, 0]);
+    assert_eq!(format!("{:?}", value::<Shape>(shrunk.input.as_bytes())), "Circle(1000)");
+    // Polygons only: one vertex, x the value nearest zero below -300 (index 602, 5a 02).
     let only_polygons = |s: &Shape| matches!(s, Shape::Poly(_)) && kills(s);
     let shrunk = run::<Shape>(&poly, only_polygons);
-    assert_eq!(format!("{:?}", value::<Shape>(shrunk.input.as_bytes())), "Poly([(-384, 0)])");
-    assert_eq!(shrunk.input.as_bytes(), [2, 1, 0, 3, 0, 0, 0]);
+    assert_eq!(format!("{:?}", value::<Shape>(shrunk.input.as_bytes())), "Poly([(-301, 0)])");
+    assert_eq!(shrunk.input.as_bytes(), [2, 1, 0x5a, 2, 0, 0, 0]);
 }
 
 #[test]
@@ -101,6 +101,26 @@ fn an_input_that_cannot_shrink_is_returned_as_it_replays() {
     // A short input is extended as a run extends it, then shrunk from there.
     let shrunk = run::<(u8, u8)>(&[7], |&(a, _): &(u8, u8)| a == 7);
     assert_eq!(shrunk.input.as_bytes(), [7, 0]);
+}
+
+#[test]
+fn chars_shrink_toward_plain_ascii_by_their_value() {
+    // Any string of at least three non-ASCII-letter chars; from high code points the
+    // shrinker reaches the lowest char choices that are not letters.
+    let kills = |s: &String| s.chars().filter(|c| !c.is_ascii_alphabetic()).count() >= 3;
+    let input = fresh::<String>(|s| s.chars().filter(|c| !c.is_ascii()).count() >= 3 && kills(s));
+    let shrunk = run::<String>(&input, kills);
+    let s = value::<String>(shrunk.input.as_bytes());
+    assert_eq!(s.chars().count(), 3);
+    assert!(s.is_ascii(), "{s:?}");
+}
+
+#[test]
+fn the_order_key_reads_integer_and_char_choices_most_significant_byte_first() {
+    let mut src = Source::new(vec![0xe8, 3, 7, 1, 0, 0, 0], Rng::new(0));
+    let _: (u16, u8, char) = src.draw();
+    let (input, spans) = src.into_input();
+    assert_eq!(order_key(input.as_bytes(), &spans), [3, 0xe8, 7, 0, 0, 0, 1]);
 }
 
 #[test]
