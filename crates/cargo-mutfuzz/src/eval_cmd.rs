@@ -7,6 +7,11 @@
 //! scored as `score --all` combines (a mutant is killed if any target's corpus kills
 //! it), in `target/mutfuzz/eval/@all/`.
 //!
+//! With `--survivors` the runs aim at what `cargo mutfuzz test` left alive, as `amplify`
+//! does: every target (the harness's, or one generated from the API when there is none)
+//! is fuzzed with `--mutants-file` naming the survivors, and a corpus's score counts the
+//! survivors it kills; the default configurations are then `infection` and `mu2`.
+//!
 //! A configuration is data: a name and the `fuzz` arguments it adds, so a new strategy
 //! flag of `fuzz` is a new configuration without a change here.
 
@@ -20,6 +25,7 @@ use clap::Parser;
 use mutfuzz_contract::{CampaignDir, GuidanceKind, KillKind, Stats, write_atomic};
 use serde::Serialize;
 
+use crate::amplify::survivors::Survivors;
 use crate::exit_code;
 use crate::fuzzing::{self, Files, Stop, all};
 use crate::harness::{self, Built};
@@ -101,6 +107,13 @@ impl Config {
             config("target-types", "--dictionary 0 --compare 0 --target-types"),
             config("all", "--dictionary 0.1 --compare 0.2 --target-types"),
         ]
+    }
+
+    /// The default set of `--survivors`: the infection feedback against plain Mu2.
+    pub fn survivor_defaults() -> Vec<Config> {
+        [GuidanceKind::Infection, GuidanceKind::Mu2]
+            .map(|k| Config { name: k.name().to_owned(), args: vec!["--guidance".into(), k.name().into()] })
+            .to_vec()
     }
 
     /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them
@@ -217,8 +230,12 @@ pub struct EvalReport {
     pub seconds_per_run: f64,
     /// The seeds of every configuration.
     pub seeds: Vec<u64>,
-    /// Viable mutants (each count below is at most this).
+    /// Viable mutants (each count below is at most this); with `--survivors`, the
+    /// survivors of `cargo mutfuzz test` that are viable with the harness.
     pub viable: u64,
+    /// Whether the runs aimed at the survivors of `cargo mutfuzz test` only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub survivors: bool,
     /// Unviable mutants.
     pub unviable: u64,
     /// Mutants reached by some run of some configuration (the paper's "executed").
@@ -332,9 +349,10 @@ impl EvalReport {
             );
         }
         if let (Some(reached), Some(killed)) = (self.reached_by_any, self.killed_by_any) {
+            let what = if self.survivors { "survivors of `cargo mutfuzz test`" } else { "viable" };
             let _ = writeln!(
                 out,
-                "\nMutants: {} viable; reached by any run {reached}; killed by any run {killed}",
+                "\nMutants: {} {what}; reached by any run {reached}; killed by any run {killed}",
                 self.viable
             );
         }
@@ -411,6 +429,8 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     interrupt::install();
     let configs = if args.input_strategies {
         Config::input_strategies()
+    } else if args.configs.is_empty() && args.survivors {
+        Config::survivor_defaults()
     } else if args.configs.is_empty() {
         Config::defaults()
     } else {
@@ -435,20 +455,39 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         return Err(exit_code::usage(anyhow::anyhow!("--seeds must be at least 1")));
     }
     // Built once: every run fuzzes and is scored on the same schema and mutants.
-    let (built, targets) = if args.all {
+    let (built, targets, aimed) = if args.survivors {
+        let (built, targets, aimed) = build_for_survivors(args)?;
+        (built, Some(targets), Some(aimed))
+    } else if args.all {
         let (built, targets) = harness::build_all(&args.package, false, args.no_sandbox)?;
+        (built, Some(targets), None)
+    } else {
+        (harness::build(&args.package, &args.target, false, args.no_sandbox)?, None, None)
+    };
+    if let Some(targets) = &targets {
         all::budget(
             &configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?,
             Some(targets.len()),
         )?;
-        (built, Some(targets))
-    } else {
-        (harness::build(&args.package, &args.target, false, args.no_sandbox)?, None)
-    };
+    }
     // `@` is in no target's name: the whole harness's runs never mix with a target's.
-    let eval_dir = built.layout.eval(if args.all { "@all" } else { &args.target });
+    let eval_dir = built.layout.eval(match (args.survivors, args.all) {
+        (true, _) => "@survivors",
+        (false, true) => "@all",
+        (false, false) => &args.target,
+    });
+    std::fs::create_dir_all(&eval_dir).with_context(|| format!("failed to create {}", eval_dir.display()))?;
     let seeds: Vec<u64> = (0..args.seeds).map(|i| args.first_seed.wrapping_add(i)).collect();
-    let viable = built.viable().count() as u64;
+    let mut selection = Selection::all(&built.discovery.mutants);
+    let mut mutants_file = None;
+    if let Some(aimed) = &aimed {
+        selection = selection.only(&built.discovery.mutants, aimed);
+        let file = eval_dir.join("survivors.txt");
+        let list: String = aimed.iter().map(|id| format!("{id}\n")).collect();
+        write_atomic(&file, list.as_bytes())?;
+        mutants_file = Some(file);
+    }
+    let viable = aimed.as_ref().map_or_else(|| built.viable().count(), BTreeSet::len) as u64;
     eprintln!(
         "Evaluating {}: {} configurations × {} seeds × {}s; {viable} viable mutants; runs in {}",
         targets
@@ -465,6 +504,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         seconds_per_run: args.time.as_secs_f64(),
         seeds: seeds.clone(),
         viable,
+        survivors: args.survivors,
         unviable: built.unviable.len() as u64,
         reached_by_any: None,
         killed_by_any: None,
@@ -489,6 +529,9 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
             let mut fuzz = config.fuzz_args(&args.target, seed, args.time).map_err(|e| anyhow::anyhow!(e))?;
             fuzz.cpu_time |= args.cpu_time;
             fuzz.panic_is_failure |= args.panic_is_failure;
+            if mutants_file.is_some() {
+                fuzz.mutants_file.clone_from(&mutants_file);
+            }
             let dir = RunDir::new(&eval_dir, &config.name, seed);
             let root = dir.state.path().parent().expect("a run directory").to_owned();
             // A fresh start: an evaluation never resumes an older run.
@@ -519,8 +562,8 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
             };
             if !args.no_score {
                 run.score = Some(match &targets {
-                    None => score_run(&built, &args.target, &dir, fuzz.panic_is_failure)?,
-                    Some(targets) => score_all_run(&built, targets, &dir, fuzz.panic_is_failure)?,
+                    None => score_run(&built, &args.target, &dir, &selection, fuzz.panic_is_failure)?,
+                    Some(targets) => score_all_run(&built, targets, &dir, &selection, fuzz.panic_is_failure)?,
                 });
             }
             eprintln!("{}", run_line(&run));
@@ -542,25 +585,28 @@ fn score_target(
     target: &str,
     files: &Files,
     score_lines: &Path,
+    selection: &Selection,
     panic_is_failure: bool,
 ) -> Result<ScoreFile> {
-    let selection = Selection::all(&built.discovery.mutants);
-    let how = score::ScoreHow {
-        selection: &selection,
-        format: "mutfuzz",
-        state: files.state.path(),
-        panic_is_failure,
-    };
+    let how = score::ScoreHow { selection, format: "mutfuzz", state: files.state.path(), panic_is_failure };
     let Some(scored) = score::score_corpus(built, target, &files.corpus, score_lines, SCORE_HANG, &how)?
     else {
         return Err(exit_code::interrupted());
     };
-    Ok(ScoreFile::of_target(built, target, &files.corpus, &selection, &scored, 0.0))
+    Ok(ScoreFile::of_target(built, target, &files.corpus, selection, &scored, 0.0))
 }
 
-fn score_run(built: &Built, target: &str, dir: &RunDir, panic_is_failure: bool) -> Result<RunScore> {
+fn score_run(
+    built: &Built,
+    target: &str,
+    dir: &RunDir,
+    selection: &Selection,
+    panic_is_failure: bool,
+) -> Result<RunScore> {
     let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
-    Ok(run_score(&score_target(built, target, &files, &dir.score_lines, panic_is_failure)?.mutants))
+    Ok(run_score(
+        &score_target(built, target, &files, &dir.score_lines, selection, panic_is_failure)?.mutants,
+    ))
 }
 
 /// An `--all` run's score: every target's corpus scored, combined as `score --all` does.
@@ -568,6 +614,7 @@ fn score_all_run(
     built: &Built,
     targets: &[String],
     dir: &RunDir,
+    selection: &Selection,
     panic_is_failure: bool,
 ) -> Result<RunScore> {
     let mut scores = Vec::new();
@@ -582,12 +629,36 @@ fn score_all_run(
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("failed to create {}", parent.display()))?;
         }
-        scores.push(score_target(built, t, &files, &lines, panic_is_failure)?);
+        scores.push(score_target(built, t, &files, &lines, selection, panic_is_failure)?);
     }
     if scores.is_empty() {
         return Ok(RunScore::default());
     }
     Ok(run_score(&ScoreFile::combine(&scores, &dir.corpus, 0.0)?.mutants))
+}
+
+/// The harness for `--survivors` (the package's own, else one generated from its API, as
+/// `amplify` builds it), its targets, and the survivors of `cargo mutfuzz test` that are
+/// viable with it.
+fn build_for_survivors(args: &EvalArgs) -> Result<(Built, Vec<String>, BTreeSet<u32>)> {
+    let ws = crate::workspace::Workspace::open(&args.package)?;
+    let package = harness::single_package(&ws)?.clone();
+    let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
+    let survivors = Survivors::read(&results)?;
+    let layout = crate::layout::Layout::new(&ws.target_dir);
+    let generated = crate::amplify::write::harness(&ws, &package, &layout)?;
+    let (built, targets) =
+        harness::build_all_with(&args.package, generated.location.as_ref(), false, args.no_sandbox)?;
+    survivors.check_catalog(&built.discovery.mutants)?;
+    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    let aimed: BTreeSet<u32> = survivors.ids.iter().copied().filter(|id| viable.contains(id)).collect();
+    if aimed.is_empty() {
+        return Err(exit_code::usage(anyhow::anyhow!(
+            "no survivor of `cargo mutfuzz test` in {} is viable with the harness: nothing to compare",
+            results.display()
+        )));
+    }
+    Ok((built, targets, aimed))
 }
 
 /// The numbers of a score: each mutant's verdict.
@@ -676,6 +747,17 @@ mod tests {
     }
 
     #[test]
+    fn the_survivor_comparison_is_infection_against_mu2() {
+        let configs = Config::survivor_defaults();
+        let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["infection", "mu2"]);
+        for c in &configs {
+            let fuzz = c.fuzz_args("", 0, Duration::from_secs(10)).unwrap();
+            assert_eq!(fuzz.guidance.name(), c.name);
+        }
+    }
+
+    #[test]
     fn every_input_strategy_configuration_is_valid_fuzz_arguments() {
         let configs = Config::input_strategies();
         let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
@@ -721,6 +803,7 @@ mod tests {
             seconds_per_run: 1.0,
             seeds: vec![0, 1],
             viable: 10,
+            survivors: false,
             unviable: 0,
             reached_by_any: None,
             killed_by_any: None,

@@ -480,12 +480,22 @@ pub struct ScoreArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The target: a function named in the harness's `mutfuzz::targets!` (or `--all`).
-    #[arg(required_unless_present = "all", default_value = "", hide_default_value = true)]
+    #[arg(required_unless_present_any = ["all", "survivors"], default_value = "", hide_default_value = true)]
     pub target: String,
     /// Compare the configurations on the whole harness: each run is `fuzz --all` within
     /// the time, scored as `score --all` (a mutant is killed if any target's corpus kills it).
     #[arg(long, conflicts_with = "target")]
     pub all: bool,
+    /// Compare the configurations at the mutants `cargo mutfuzz test` left alive, as
+    /// `amplify` fuzzes them: every target (of a harness generated from the API when the
+    /// package has none), `--mutants-file` naming the survivors, each corpus scored on
+    /// them. Default configurations: `infection` and `mu2`.
+    #[arg(long, conflicts_with_all = ["target", "input_strategies"])]
+    pub survivors: bool,
+    /// The results of `cargo mutfuzz test` whose survivors `--survivors` aims at
+    /// (default: `mutfuzz.out/`).
+    #[arg(long, value_name = "DIR", requires = "survivors")]
+    pub results: Option<PathBuf>,
     #[command(flatten)]
     pub package: PackageArgs,
     /// A configuration: a name and the `fuzz` arguments it adds, as in

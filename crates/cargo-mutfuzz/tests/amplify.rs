@@ -59,6 +59,35 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let before = tree(root);
 
+    // The infection feedback against plain Mu2, aimed at the same survivors: each run's
+    // kills are survivors only.
+    let out = mutfuzz(root, &["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let eval: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(root.join("target/mutfuzz/eval/@survivors/eval.json")).unwrap(),
+    )
+    .unwrap();
+    let outcomes: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root.join("mutfuzz.out/outcomes.json")).unwrap()).unwrap();
+    let alive: Vec<u64> = outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["outcome"] == "missed" || o["outcome"] == "not-covered")
+        .map(|o| o["mutant"]["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        (eval["survivors"].as_bool(), eval["viable"].as_u64(), alive.len()),
+        (Some(true), Some(16), 16)
+    );
+    let configs: Vec<&str> =
+        eval["configs"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(configs, ["infection", "mu2"]);
+    for c in eval["configs"].as_array().unwrap() {
+        let killed = c["runs"][0]["score"]["killed_ids"].as_array().unwrap();
+        assert!(!killed.is_empty() && killed.iter().all(|id| alive.contains(&id.as_u64().unwrap())), "{c}");
+    }
+
     let out = mutfuzz(root, &["amplify", "--trials", "3000", "--seed", "0"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");

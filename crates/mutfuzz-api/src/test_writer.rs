@@ -428,6 +428,11 @@ impl Writer<'_> {
             {
                 let elem =
                     a.gen_ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')).unwrap_or(&a.gen_ty);
+                if elem == "u8"
+                    && let Some(text) = byte_string(items)
+                {
+                    return Ok(text);
+                }
                 let items: Vec<String> =
                     items.iter().map(|i| self.literal(i, elem)).collect::<Result<_, _>>()?;
                 return Ok(format!("&[{}]", items.join(", ")));
@@ -479,6 +484,11 @@ impl Writer<'_> {
             Value::Unit => "()".into(),
             Value::Seq(items) => {
                 let e = inner(ty);
+                if ty == "Vec<u8>"
+                    && let Some(text) = byte_string(items)
+                {
+                    return Ok(format!("{text}.to_vec()"));
+                }
                 let items: Vec<String> =
                     items.iter().map(|i| self.literal(i, &e)).collect::<Result<_, _>>()?;
                 if ty.starts_with("Vec<") || !ty.contains('<') {
@@ -518,6 +528,37 @@ impl Writer<'_> {
             Value::Opaque(text) => return Err(format!("a value with no source form ({text})")),
         })
     }
+}
+
+/// Bytes as a byte string literal (`b"GET /\r\n"`) when most of them are text, which
+/// reads better than a list of numbers; `None` otherwise, or when one is no `u8`.
+fn byte_string(items: &[Value]) -> Option<String> {
+    let bytes: Vec<u8> = items
+        .iter()
+        .map(|v| match v {
+            Value::Int(digits, t) if t == "u8" => digits.parse().ok(),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let text = |b: &u8| b.is_ascii_graphic() || b" \n\t\r\0".contains(b);
+    if bytes.is_empty() || bytes.iter().filter(|b| text(b)).count() * 2 < bytes.len() {
+        return None;
+    }
+    let mut out = String::from("b\"");
+    for &b in &bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0 => out.push_str("\\0"),
+            b if b.is_ascii_graphic() || b == b' ' => out.push(char::from(b)),
+            b => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out.push('"');
+    Some(out)
 }
 
 fn field(name: &str, value: &str) -> String {
@@ -712,6 +753,25 @@ mod tests {
 
     fn int(x: &str, t: &str) -> Value {
         Value::Int(x.into(), t.into())
+    }
+
+    #[test]
+    fn bytes_that_are_mostly_text_are_written_as_a_byte_string() {
+        let (plan, module) = api("pub fn crc(data: &[u8]) -> u32 { 0 }\n\
+             pub fn decode(data: Vec<u8>) -> usize { 0 }\n");
+        let bytes = |b: &[u8]| Value::Seq(b.iter().map(|b| int(&b.to_string(), "u8")).collect());
+        let mut taken = BTreeSet::new();
+        let mut test = |target: &str, value: &Value| {
+            let kept = Kept { target, value, ending: "7", kills: &[] };
+            write(&plan, &module, &kept, &mut taken).unwrap().text
+        };
+        let t = test("crc", &bytes(b"GET \"/\"\r\n\0\x7f"));
+        assert!(t.contains(r#"assert_eq!(k::crc(b"GET \"/\"\r\n\0\x7f"), 7);"#), "{t}");
+        let t = test("decode", &bytes(b"0\0"));
+        assert!(t.contains(r#"assert_eq!(k::decode(b"0\0".to_vec()), 7);"#), "{t}");
+        // Mostly not text: numbers.
+        let t = test("crc", &bytes(&[200, 1, 48]));
+        assert!(t.contains("assert_eq!(k::crc(&[200, 1, 48]), 7);"), "{t}");
     }
 
     #[test]

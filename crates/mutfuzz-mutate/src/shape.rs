@@ -29,7 +29,7 @@ pub(crate) enum Part {
     /// `at_probe` and a `::mutfuzz_rt::PROBE => { … }` arm runs the probe while recording.
     Arms(Vec<String>, Option<Probe>),
     /// After a [`Probe::Forced`] dispatch's hole: `; if __k == ::mutfuzz_rt::PROBE {
-    /// ::mutfuzz_rt::infect_if(ID, (ARM) != __o); … } __o }`, for each enabled mutant.
+    /// ::mutfuzz_rt::infect_bool(ID, (ARM), __o); … } __o }`, for each enabled mutant.
     ForcedTail(Vec<String>),
     /// `LO, N`: the ids `LO .. LO + N` of the sites with these indices in the file (the
     /// sites of one function body, numbered after its frame was placed).
@@ -41,7 +41,7 @@ pub(crate) enum Part {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Probe {
     /// Each arm is a comparison of the bound references, evaluated and compared with the
-    /// original: `let __o = ORIGINAL; ::mutfuzz_rt::infect_if(ID, (ARM) != __o); … __o`.
+    /// original: `let __o = ORIGINAL; ::mutfuzz_rt::infect_bool(ID, (ARM), __o); … __o`.
     Compare {
         /// The original expression over the bound operands.
         original: String,

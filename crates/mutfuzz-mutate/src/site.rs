@@ -116,11 +116,11 @@ pub(crate) fn render(
                             ));
                             for (k, id) in ids() {
                                 // The arm's own code again: an error in it is that mutant's.
-                                out.push_str(&format!("::mutfuzz_rt::infect_if({id}, "));
+                                out.push_str(&format!("::mutfuzz_rt::infect_bool({id}, "));
                                 let arm_start = out.len();
                                 out.push_str(&format!("({})", arms[k]));
                                 owners.push((arm_start..out.len(), Owner::Mutant(id)));
-                                out.push_str(" != __o); ");
+                                out.push_str(", __o); ");
                             }
                             out.push_str("__o }, ");
                         }
@@ -148,7 +148,7 @@ pub(crate) fn render(
                     for (k, arm) in arms.iter().enumerate() {
                         let id = site.base + k as u32;
                         if enabled(id) {
-                            out.push_str(&format!("::mutfuzz_rt::infect_if({id}, ({arm}) != __o); "));
+                            out.push_str(&format!("::mutfuzz_rt::infect_bool({id}, ({arm}), __o); "));
                         }
                     }
                     out.push_str("} __o");

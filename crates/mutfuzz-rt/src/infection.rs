@@ -10,21 +10,45 @@
 //! arithmetic, bitwise and shift operators go through [`arith`], which evaluates the
 //! alternatives only on primitive numbers, with checked operations, so a probe never
 //! panics. Anything it cannot evaluate counts as infected.
+//!
+//! An infection also has a *class*: which way the mutant's value differs (a condition
+//! the original found false and the mutant true, or the reverse; a number the mutant
+//! made lower, higher, or could not compute). Two inputs that infect one mutant in
+//! different classes are different steps toward a kill: the `infection` guidance keeps
+//! the first input of each class.
 
 use std::any::type_name;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 /// What [`at_probe`](crate::at_probe) returns while the original records: run the probe arm.
 pub const PROBE: u32 = u32::MAX;
 
-/// Per mutant id, the recording run (its stamp) in which it was last infected, so a new
+/// The classes of an infection, one bit each (see the module's doc).
+pub mod class {
+    /// Differs in a way no other class names (an unevaluated operand, a float).
+    pub const OTHER: u8 = 1;
+    /// A condition the original computed `false` and the mutant `true`.
+    pub const MADE_TRUE: u8 = 1 << 1;
+    /// A condition the original computed `true` and the mutant `false`.
+    pub const MADE_FALSE: u8 = 1 << 2;
+    /// A number the mutant computed lower than the original.
+    pub const LOWER: u8 = 1 << 3;
+    /// A number the mutant computed higher than the original.
+    pub const HIGHER: u8 = 1 << 4;
+    /// An operation the mutant could not compute (it would overflow or divide by zero).
+    pub const FAULT: u8 = 1 << 5;
+}
+
+/// Per mutant id, the recording run (its stamp, the high 32 bits) in which it was last
+/// infected and the classes of its infections in that run (the low 8 bits), so a new
 /// run starts clean without clearing the table.
-static TABLE: OnceLock<Box<[AtomicU32]>> = OnceLock::new();
+static TABLE: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
 static STAMP: AtomicU32 = AtomicU32::new(1);
 
 pub(crate) fn allocate(ids: usize) {
-    let _ = TABLE.set((0..ids).map(|_| AtomicU32::new(0)).collect());
+    let _ = TABLE.set((0..ids).map(|_| AtomicU64::new(0)).collect());
 }
 
 /// Starts a new recording run: every mutant uninfected.
@@ -39,8 +63,19 @@ pub(crate) fn new_run() {
 #[cold]
 #[inline(never)]
 pub fn infect(id: u32) {
+    infect_as(id, class::OTHER);
+}
+
+/// Mutant `id` computes a different value, of the [`class`] bits `classes`.
+#[cold]
+#[inline(never)]
+pub fn infect_as(id: u32, classes: u8) {
     if let Some(slot) = TABLE.get().and_then(|t| t.get(id as usize)) {
-        slot.store(STAMP.load(Relaxed), Relaxed);
+        // One recording run runs on one thread at a time: load-then-store is enough.
+        let stamp = u64::from(STAMP.load(Relaxed)) << 8;
+        let seen = slot.load(Relaxed);
+        let kept = if seen & !0xff == stamp { seen & 0xff } else { 0 };
+        slot.store(stamp | kept | u64::from(classes), Relaxed);
     }
 }
 
@@ -52,11 +87,33 @@ pub fn infect_if(id: u32, differs: bool) {
     }
 }
 
+/// The probe of one alternative of a condition: infects mutant `id` when its value
+/// `mutant` is not the original's, with the direction as its class.
+#[inline]
+pub fn infect_bool(id: u32, mutant: bool, original: bool) {
+    if mutant != original {
+        infect_as(id, if mutant { class::MADE_TRUE } else { class::MADE_FALSE });
+    }
+}
+
 /// Whether mutant `id` was infected in the last recording run. Meaningful only for
 /// mutants whose site has a probe; the others are never marked.
 #[inline]
 pub fn infected(id: u32) -> bool {
-    TABLE.get().and_then(|t| t.get(id as usize)).is_some_and(|slot| slot.load(Relaxed) == STAMP.load(Relaxed))
+    infection_classes(id) != 0
+}
+
+/// The [`class`] bits of mutant `id`'s infections in the last recording run (0: not
+/// infected).
+#[inline]
+pub fn infection_classes(id: u32) -> u8 {
+    let Some(slot) = TABLE.get().and_then(|t| t.get(id as usize)) else { return 0 };
+    let seen = slot.load(Relaxed);
+    if seen >> 8 == u64::from(STAMP.load(Relaxed)) {
+        seen as u8
+    } else {
+        0
+    }
 }
 
 /// The probe of an arithmetic, bitwise or shift site `l OP r`: for each
@@ -77,6 +134,27 @@ enum Value {
     Int(i128),
     Float(u64),
     Bool(bool),
+}
+
+impl Value {
+    /// The class of an infection whose mutant computes `self` where the original
+    /// computed `original` (which differs).
+    fn class_from(self, original: Value) -> u8 {
+        match (self, original) {
+            (Value::Int(m), Value::Int(o)) => match m.cmp(&o) {
+                Ordering::Less => class::LOWER,
+                _ => class::HIGHER,
+            },
+            (Value::Bool(m), Value::Bool(_)) => {
+                if m {
+                    class::MADE_TRUE
+                } else {
+                    class::MADE_FALSE
+                }
+            }
+            _ => class::OTHER,
+        }
+    }
 }
 
 /// Reads `*x` as the primitive type named by `T`.
@@ -165,8 +243,12 @@ fn evaluate<L, R>(l: &L, r: &R, op: &str, alternatives: &[(u32, &str)]) -> bool 
 fn compare_all(eval: impl Fn(&str) -> Option<Value>, op: &str, alternatives: &[(u32, &str)]) {
     let original = eval(op);
     for &(id, alternative) in alternatives {
-        let value = eval(alternative);
-        infect_if(id, original.is_none() || value != original);
+        match (eval(alternative), original) {
+            (_, None) => infect(id),
+            (None, Some(_)) => infect_as(id, class::FAULT),
+            (Some(v), Some(o)) if v != o => infect_as(id, v.class_from(o)),
+            _ => {}
+        }
     }
 }
 
@@ -204,6 +286,7 @@ mod tests {
         arithmetic_alternatives_infect_only_when_their_value_differs();
         operands_that_are_not_primitive_infect_every_alternative();
         a_new_run_forgets_the_last_runs_infections();
+        infections_carry_the_direction_of_the_difference();
     }
 
     fn arithmetic_alternatives_infect_only_when_their_value_differs() {
@@ -231,6 +314,31 @@ mod tests {
         assert_eq!(probe("a", "b", "+", &[(3, "-")]), [3]);
         assert_eq!(probe(&5u8, &5u8, "+", &[(4, "-")]), [4], "references are not primitives");
         assert_eq!(probe(1u8, 1u16, "+", &[(5, "-")]), [5], "mixed types");
+    }
+
+    fn infections_carry_the_direction_of_the_difference() {
+        use class::*;
+        allocate(16);
+        new_run();
+        // 5 + 3 = 8: `-` computes lower, `*` higher, `/` by zero would panic.
+        arith(&5i32, &3i32, "+", &[(1, "-"), (2, "*")]);
+        arith(&5i32, &0i32, "+", &[(3, "/")]);
+        assert_eq!(
+            [infection_classes(1), infection_classes(2), infection_classes(3)],
+            [LOWER, HIGHER, FAULT]
+        );
+        // A condition: the classes of one run add up, the next run starts from none.
+        infect_bool(4, true, false);
+        infect_bool(4, false, false);
+        assert_eq!(infection_classes(4), MADE_TRUE);
+        infect_bool(4, false, true);
+        assert_eq!(infection_classes(4), MADE_TRUE | MADE_FALSE);
+        arith(&true, &false, "|", &[(5, "&")]);
+        assert_eq!(infection_classes(5), MADE_FALSE);
+        new_run();
+        infect(4);
+        assert_eq!(infection_classes(4), OTHER);
+        assert_eq!(infection_classes(1), 0);
     }
 
     fn a_new_run_forgets_the_last_runs_infections() {

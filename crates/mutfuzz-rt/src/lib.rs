@@ -40,7 +40,9 @@ mod infection;
 mod range_limit;
 
 pub use compare::{compared, comparisons, record_comparisons, Operand, RING, STR_CAP};
-pub use infection::{arith, infect, infect_if, infected, PROBE};
+pub use infection::{
+    arith, class, infect, infect_as, infect_bool, infect_if, infected, infection_classes, PROBE,
+};
 pub use range_limit::{pred, succ, RangeLimit};
 
 /// Serialises the unit tests that drive the process-global switch.

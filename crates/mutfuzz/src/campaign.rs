@@ -375,9 +375,10 @@ pub struct Campaign<T, O> {
     ran_here: Vec<u32>,
     /// A drift found after a kill during this trial's mutant runs (the results then).
     drifted: Option<(String, String)>,
-    /// The targets that this trial's original run infected and no saved input did (kept
-    /// only when the guidance [tracks infections](Guidance::tracks_infections)).
-    new_infected: Vec<u32>,
+    /// The targets that this trial's original run infected in a class no saved input
+    /// infected them in, with those classes (kept only when the guidance
+    /// [tracks infections](Guidance::tracks_infections)).
+    new_infected: Vec<(u32, u8)>,
     /// Resumed after a restart: how many mutants each stored input killed first (by
     /// content name), so that its replay keeps it as the killer it was.
     prior_kills: HashMap<String, u32>,
@@ -850,10 +851,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         // Whatever it was kept for, this input now infected them (killed ones included:
         // they are no longer candidates anyway).
         for k in 0..new_infections {
-            let mi = self.new_infected[k];
-            self.table.infect_saved(mi);
+            let (mi, classes) = self.new_infected[k];
+            if self.table.infect_saved(mi, classes) {
+                self.stats.mutants_infected += 1;
+            }
         }
-        self.stats.mutants_infected += new_infections;
         if let Some(store) = &self.store {
             store.save_input(&name, input.as_bytes())?;
         }
@@ -1011,8 +1013,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 
     /// Puts in `new_infected` the probed, surviving targets of the sites `hits` that the
-    /// original's last recording run infected and no saved input infected; returns how
-    /// many. Reads the marks as [`InfectionPruning`](crate::select::InfectionPruning)
+    /// original's last recording run infected in a class (which way the value differs)
+    /// no saved input infected them in; returns how many. Reads the marks as [`InfectionPruning`](crate::select::InfectionPruning)
     /// does: no lock, and no allocation past the buffer's capacity (the catalog's size).
     fn collect_infections(&mut self, hits: &[u32]) -> usize {
         self.new_infected.clear();
@@ -1020,13 +1022,12 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         for &site in hits {
             for &mi in table.at_site(site) {
                 let info = table.info(mi);
-                if info.probe
-                    && table.is_target(mi)
-                    && table.killed(mi).is_none()
-                    && !table.infected_by_saved(mi)
-                    && mutfuzz_rt::infected(info.id)
-                {
-                    self.new_infected.push(mi);
+                if !info.probe || !table.is_target(mi) || table.killed(mi).is_some() {
+                    continue;
+                }
+                let new = mutfuzz_rt::infection_classes(info.id) & !table.saved_infection_classes(mi);
+                if new != 0 {
+                    self.new_infected.push((mi, new));
                 }
             }
         }

@@ -89,9 +89,9 @@ pub struct MutantTable {
     covered: Vec<bool>,
     /// Whether each mutant may run at all: the campaign's targets.
     target: Vec<bool>,
-    /// Whether a saved input's recording run infected each mutant (the `infection`
-    /// guidance's feedback).
-    infected_kept: Vec<bool>,
+    /// The infection classes (`mutfuzz_rt::class` bits) in which saved inputs' recording
+    /// runs infected each mutant (the `infection` guidance's feedback).
+    infected_kept: Vec<u8>,
     /// Killed and seen mutants among the targets only: the counts a campaign reports.
     killed_count: usize,
     seen_count: usize,
@@ -141,7 +141,7 @@ impl MutantTable {
             runs: vec![0; n],
             covered: vec![false; sites],
             target: vec![true; n],
-            infected_kept: vec![false; n],
+            infected_kept: vec![0; n],
             killed_count: 0,
             seen_count: 0,
             target_count: n,
@@ -184,12 +184,22 @@ impl MutantTable {
     /// Whether a saved input infected mutant `index`.
     #[inline]
     pub fn infected_by_saved(&self, index: u32) -> bool {
+        self.infected_kept[index as usize] != 0
+    }
+
+    /// The infection classes in which saved inputs infected mutant `index`.
+    #[inline]
+    pub fn saved_infection_classes(&self, index: u32) -> u8 {
         self.infected_kept[index as usize]
     }
 
-    /// Records that a saved input infected mutant `index`.
-    pub fn infect_saved(&mut self, index: u32) {
-        self.infected_kept[index as usize] = true;
+    /// Records that a saved input infected mutant `index` in the `classes`; returns
+    /// whether it is the first saved input to infect it at all.
+    pub fn infect_saved(&mut self, index: u32, classes: u8) -> bool {
+        let kept = &mut self.infected_kept[index as usize];
+        let first = *kept == 0;
+        *kept |= classes;
+        first
     }
 
     /// Number of mutants.
@@ -375,8 +385,10 @@ mod tests {
         let targets: Vec<u32> = t.statuses().filter(|s| s.target).map(|s| s.info.id).collect();
         assert_eq!(targets, [2, 7]);
         assert!(!t.infected_by_saved(3));
-        t.infect_saved(3);
+        assert!(t.infect_saved(3, 0b10));
+        assert!(!t.infect_saved(3, 0b100), "a second class of a mutant already infected");
         assert!(t.infected_by_saved(3) && !t.infected_by_saved(1));
+        assert_eq!(t.saved_infection_classes(3), 0b110);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use mutfuzz::guidance::{Energy, INFECT_FACTOR};
 use mutfuzz::{Campaign, Config, Gen, GuidanceKind, MutantInfo, Rng, Source};
-use mutfuzz_rt::{PROBE, at_probe, enter, infect_if};
+use mutfuzz_rt::{PROBE, arith, at_probe, class, enter, infect_if};
 
 static LOCK: Mutex<()> = Mutex::new(());
 
@@ -88,4 +88,41 @@ fn the_infecting_inputs_children_propagate_where_mu2s_do_not() {
     // Seed 3's first input has x == 10: kept by both (a new site), it infects under both.
     assert_eq!(killed(GuidanceKind::Infection), [0, 1, 3, 5, 6, 7]);
     assert_eq!(killed(GuidanceKind::Mu2), [3]);
+}
+
+// site 1: mutant 1, `x + y` → `x - y`, whose result never reaches the output: infected
+// lower (0 < y <= x), as a fault (y > x: the subtraction would overflow) or unclassified
+// (x + y > 255: the probe cannot compute the original either); never killed.
+fn hidden_sum(p: Pair) -> bool {
+    let __m = enter();
+    let (__l, __r) = (p.x, p.y);
+    let sum = match at_probe(__m, 1, 1) {
+        1 => __l.wrapping_sub(__r),
+        PROBE => {
+            arith(&__l, &__r, "+", &[(1, "-")]);
+            __l.wrapping_add(__r)
+        }
+        _ => __l.wrapping_add(__r),
+    };
+    let _ = sum;
+    true
+}
+
+#[test]
+fn an_input_that_infects_a_mutant_in_a_new_class_is_kept_too() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let run = |guidance| {
+        let config = Config { guidance, seed: 0, ..Config::default() };
+        let mut c = Campaign::new(config, catalog(), hidden_sum).unwrap();
+        c.run_trials(2000).unwrap();
+        c
+    };
+    let c = run(GuidanceKind::Infection);
+    assert!(c.kills().is_empty());
+    assert_eq!(c.table().saved_infection_classes(0), class::OTHER | class::LOWER | class::FAULT);
+    assert_eq!(c.stats().mutants_infected, 1, "one mutant, in three classes");
+    let kept: Vec<Pair> = c.corpus().entries().iter().map(|e| pair(e.input.as_bytes())).collect();
+    assert!(kept.iter().any(|p| p.y > p.x), "{kept:?}");
+    assert!(kept.iter().any(|p| 0 < p.y && p.y <= p.x), "{kept:?}");
+    assert_eq!(run(GuidanceKind::Mu2).table().saved_infection_classes(0), 0);
 }

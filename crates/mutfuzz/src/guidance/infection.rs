@@ -1,8 +1,10 @@
 //! The `infection` guidance: Mu2's, plus feedback from the infection probes. An input
-//! that infects a surviving target that no saved input infected is kept, even when it
-//! kills nothing and reaches no new code, and gets more children: it took the mutant one
-//! step of three (reach, infect, propagate) further, and its children are where a
-//! propagating input is likeliest to be.
+//! that infects a surviving target in a class no saved input infected it in (a new
+//! mutant, or a known one whose value now differs the other way: a condition made true
+//! instead of false, a number made higher instead of lower, an overflow) is kept, even
+//! when it kills nothing and reaches no new code, and gets more children: it took the
+//! mutant one step of three (reach, infect, propagate) further, or along a new path,
+//! and its children are where a propagating input is likeliest to be.
 //!
 //! Only mutants whose site has a probe count: an unprobed mutant "infected" is only
 //! "reached", which coverage already rewards. The campaign counts the new infections

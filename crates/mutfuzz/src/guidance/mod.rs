@@ -26,8 +26,8 @@ pub struct TrialFacts {
     pub mutants_run: usize,
     /// Mutants killed by this input that no saved input killed.
     pub new_kills: usize,
-    /// Surviving targets with a probe that the original's run on this input infected and
-    /// no saved input infected (counted only for a guidance that
+    /// Surviving targets with a probe that the original's run on this input infected in
+    /// a class no saved input infected them in (counted only for a guidance that
     /// [tracks infections](Guidance::tracks_infections)).
     pub new_infections: usize,
     /// Mutants killed by this input that a saved input had killed already (only for a
