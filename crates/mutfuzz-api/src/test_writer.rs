@@ -48,6 +48,30 @@ pub struct Kept<'a> {
 pub struct TestFn {
     pub name: String,
     pub text: String,
+    /// The name before a number made it unique (`triple` of `triple_3`).
+    pub base: String,
+}
+
+/// Numbers the tests of one base name again, in order (`triple`, `triple_2`, …), so that
+/// tests dropped after they were written leave no gaps.
+pub fn renumber<'a>(tests: impl IntoIterator<Item = &'a mut TestFn>) {
+    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut taken = BTreeSet::new();
+    for t in tests {
+        let n = seen.entry(t.base.clone()).or_insert(0);
+        let mut name;
+        loop {
+            *n += 1;
+            name = if *n == 1 { t.base.clone() } else { format!("{}_{n}", t.base) };
+            if taken.insert(name.clone()) {
+                break;
+            }
+        }
+        if name != t.name {
+            t.text = t.text.replacen(&format!("fn {}()", t.name), &format!("fn {name}()"), 1);
+            t.name = name;
+        }
+    }
 }
 
 /// Writes `kept` as a test; an error says why it cannot be written.
@@ -119,7 +143,7 @@ pub fn write(
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
-    Ok(TestFn { name, text })
+    Ok(TestFn { name, text, base })
 }
 
 /// The header of `amplify`'s file for `package`.
@@ -753,6 +777,20 @@ mod tests {
 
     fn int(x: &str, t: &str) -> Value {
         Value::Int(x.into(), t.into())
+    }
+
+    #[test]
+    fn tests_left_after_a_drop_are_numbered_without_gaps() {
+        let t = |name: &str, base: &str| TestFn {
+            name: name.into(),
+            text: format!("#[test]\nfn {name}() {{\n    {name}_helper();\n}}\n"),
+            base: base.into(),
+        };
+        let mut tests = vec![t("f_2", "f"), t("f_4", "f"), t("g", "g"), t("f_2_2", "f_2")];
+        renumber(&mut tests);
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["f", "f_2", "g", "f_2_2"]);
+        assert_eq!(tests[1].text, "#[test]\nfn f_2() {\n    f_4_helper();\n}\n");
     }
 
     #[test]

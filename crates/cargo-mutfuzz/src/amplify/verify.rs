@@ -161,6 +161,7 @@ pub fn verify(
             kept.push((t, ids));
         }
     }
+    test_writer::renumber(kept.iter_mut().map(|(t, _)| t));
     let text = test_writer::file(header, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
     Ok(Verified { kept, dropped, text, after })
 }
