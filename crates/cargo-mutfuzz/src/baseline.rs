@@ -97,7 +97,7 @@ fn base_command(bin: &TestBinary) -> Command {
                 .arg(&d.manifest)
                 .arg("--target-dir")
                 .arg(&d.target_dir)
-                .args(["-p", &bin.package])
+                .args(["-p", &d.spec])
                 .args(&d.cargo_args)
                 .arg("--");
             cmd
@@ -326,6 +326,7 @@ mod tests {
         // The summary must end the run: output after it is a run that did not finish.
         assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 2 tests\n.")));
         let doctests = bin(Runner::Doctests(crate::binaries::Doctests {
+            spec: "p@0.1.0".into(),
             cargo: "cargo".into(),
             manifest: "Cargo.toml".into(),
             target_dir: "t".into(),

@@ -32,6 +32,8 @@ pub enum Runner {
 /// How to run one package's doctests against the schema.
 #[derive(Clone, Debug)]
 pub struct Doctests {
+    /// The package as `-p` names it (`name@version`).
+    pub spec: String,
     /// Cargo, which runs rustdoc.
     pub cargo: PathBuf,
     /// The copy's workspace manifest.

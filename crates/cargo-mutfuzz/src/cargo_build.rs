@@ -110,14 +110,25 @@ pub struct CargoRun {
     pub errors: Vec<Diagnostic>,
     /// The executables built.
     pub binaries: Vec<TestBinary>,
-    /// Cargo's stderr.
+    /// Cargo's stderr (colour codes removed).
     pub stderr: String,
+    /// Whether cargo got as far as compiling or running anything (else a failure is
+    /// cargo's own: a manifest, a resolution, an ambiguous package).
+    pub started: bool,
 }
 
 impl CargoRun {
+    /// Whether cargo failed before it compiled anything: its own error, not the crate's.
+    pub fn cargo_refused(&self) -> bool {
+        !self.success && !self.started && self.errors.is_empty()
+    }
+
     /// What to show the user when the package itself does not build: the first rendered
     /// errors, or the end of cargo's output.
     pub fn report(&self) -> String {
+        if self.cargo_refused() {
+            return self.stderr.trim_end().to_owned();
+        }
         let rendered: Vec<String> = self.errors.iter().filter_map(|e| e.rendered.clone()).take(5).collect();
         if rendered.is_empty() {
             let lines: Vec<&str> = self.stderr.lines().rev().take(30).collect();
@@ -152,7 +163,7 @@ fn test_no_run(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<
         .arg("--target-dir")
         .arg(scratch.layout.schema_target());
     for p in &ws.packages {
-        cmd.args(["-p", &p.name]);
+        cmd.args(["-p", &p.cargo_spec(&scratch.in_work(&p.root))]);
     }
     cmd.args(flags.cargo_args()).args(test_profile_args(ws, scratch));
     let harnessless: HashMap<String, Vec<(String, String)>> = ws
@@ -197,12 +208,14 @@ fn test_no_run(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags) -> Result<
 
 /// The doctests of `package`, run through `cargo test --doc` against the schema build.
 pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: &str) -> TestBinary {
-    let root = ws.packages.iter().find(|p| p.name == package).map(|p| p.root.clone()).unwrap_or_default();
+    let found = ws.packages.iter().find(|p| p.name == package);
+    let root = found.map(|p| p.root.clone()).unwrap_or_default();
     TestBinary {
         package: package.to_owned(),
         target: "doctests".to_owned(),
         cwd: scratch.in_work(&root),
         runner: Runner::Doctests(Doctests {
+            spec: found.map_or_else(|| package.to_owned(), |p| p.cargo_spec(&scratch.in_work(&p.root))),
             cargo: cargo(),
             manifest: scratch.work.join("Cargo.toml"),
             target_dir: scratch.layout.schema_target(),
@@ -212,7 +225,9 @@ pub fn doctests(ws: &Workspace, scratch: &Scratch, flags: &BuildFlags, package: 
 }
 
 /// `cargo check -p package` of the copy (its lib and bins), with JSON messages: what
-/// the lint check reads.
+/// the lint check reads. `package` is a package ID spec ([`Package::cargo_spec`]).
+///
+/// [`Package::cargo_spec`]: crate::workspace::Package::cargo_spec
 pub fn check(scratch: &Scratch, flags: &BuildFlags, package: &str) -> Result<CargoRun> {
     let mut cmd = Command::new(cargo());
     cmd.args(["check", "--message-format=json"])
@@ -300,8 +315,11 @@ fn run(
     let mut errors = Vec::new();
     let mut binaries = Vec::new();
     let mut seen = HashSet::new();
+    let mut started = false;
     for msg in Message::parse_stream(BufReader::new(stdout)) {
-        match msg.context("failed to read cargo's output")? {
+        let msg = msg.context("failed to read cargo's output")?;
+        started |= !matches!(msg, Message::TextLine(_) | Message::BuildFinished(_));
+        match msg {
             // The lib is compiled twice (lib and lib test): keep each error once.
             Message::CompilerMessage(m)
                 if matches!(m.message.level, DiagnosticLevel::Error | DiagnosticLevel::Ice)
@@ -319,13 +337,46 @@ fn run(
     if interrupt::interrupted() {
         return Err(crate::exit_code::interrupted());
     }
-    let stderr = stderr_thread.join().unwrap_or_default();
-    Ok(CargoRun { success: status.success(), errors, binaries, stderr })
+    let stderr = strip_colours(&stderr_thread.join().unwrap_or_default());
+    Ok(CargoRun { success: status.success(), errors, binaries, stderr, started })
+}
+
+/// `text` without ANSI escape sequences (a user's `CARGO_TERM_COLOR=always` colours even
+/// piped output): each `ESC [ … final-byte` removed whole.
+pub fn strip_colours(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameter and intermediate bytes, then one final byte in `@`..=`~`.
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            chars.next();
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_codes_are_removed_whole() {
+        let coloured =
+            "\u{1b}[1m\u{1b}[31merror\u{1b}[0m: the specification\u{1b}[0m `p` is ambiguous\u{1b}[K";
+        assert_eq!(strip_colours(coloured), "error: the specification `p` is ambiguous");
+        assert_eq!(strip_colours("plain [1m text"), "plain [1m text");
+    }
 
     fn env_of(cmd: &Command) -> Vec<(String, String)> {
         cmd.get_envs().filter_map(|(k, v)| Some((k.to_str()?.to_owned(), v?.to_str()?.to_owned()))).collect()

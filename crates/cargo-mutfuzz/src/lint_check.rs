@@ -17,6 +17,7 @@ use crate::cargo_build::{self, BuildFlags};
 use crate::console::Console;
 use crate::fs_util::write_if_changed;
 use crate::scratch::Scratch;
+use crate::workspace::Package;
 
 /// Check `mutants` (all of package `package`); returns the unviable ones with the lint's
 /// message. Nothing is judged if the unmutated sources do not check clean.
@@ -24,10 +25,11 @@ pub fn check(
     scratch: &Scratch,
     discovery: &Discovery,
     flags: &BuildFlags,
-    package: &str,
+    package: &Package,
     mutants: &[&Mutant],
     console: &mut Console,
 ) -> Result<BTreeMap<u32, String>> {
+    let (spec, package) = (package.cargo_spec(&scratch.in_work(&package.root)), package.name.as_str());
     let files: Vec<(usize, String)> = discovery
         .files
         .iter()
@@ -39,7 +41,7 @@ pub fn check(
         write_if_changed(&scratch.in_work(&discovery.files[i].path), text)?;
     }
     let mut unviable = BTreeMap::new();
-    if lint_error(&cargo_build::check(scratch, flags, package)?).is_some() {
+    if lint_error(&cargo_build::check(scratch, flags, &spec)?).is_some() {
         console
             .message(&format!("note: {package} does not check clean unmutated; its lint check is skipped"));
         return Ok(unviable);
@@ -53,7 +55,7 @@ pub fn check(
         let path = scratch.in_work(&discovery.files[i].path);
         let Some(edited) = apply(original, m) else { continue };
         write_if_changed(&path, &edited)?;
-        let run = cargo_build::check(scratch, flags, package);
+        let run = cargo_build::check(scratch, flags, &spec);
         write_if_changed(&path, original)?;
         if let Some(message) = lint_error(&run?) {
             unviable.insert(m.id, message);

@@ -197,6 +197,10 @@ impl SchemaBuilder for CargoBuilder<'_> {
     }
 }
 
+/// How [`unmutated_report`] starts when cargo failed before compiling anything.
+pub const CARGO_REFUSED: &str =
+    "cargo refused the build before compiling anything (its error, not the crate's):";
+
 /// When the schema does not build even with no mutant: the compiler's messages from a
 /// build of the user's untouched sources in the copy (no schema text, no generated
 /// doctests), so every message and `help:` suggestion shows the user's code. `None`
@@ -216,5 +220,8 @@ pub fn unmutated_report(
         let _ = std::fs::remove_file(&t.path);
     }
     let run = cargo_build::build(ws, scratch, flags)?;
-    Ok((!run.success).then(|| run.report()))
+    Ok((!run.success).then(|| {
+        let report = run.report();
+        if run.cargo_refused() { format!("{CARGO_REFUSED}\n{report}") } else { report }
+    }))
 }

@@ -13,6 +13,8 @@ use crate::options::PackageArgs;
 pub struct Package {
     /// Its name.
     pub name: String,
+    /// Its version.
+    pub version: String,
     /// Directory of its Cargo.toml.
     pub root: PathBuf,
     /// What discovery needs.
@@ -23,6 +25,17 @@ pub struct Package {
     pub proc_macro: bool,
     /// Its library target's root file (`src/lib.rs`), if it has one.
     pub lib_root: Option<PathBuf>,
+}
+
+impl Package {
+    /// How cargo's `-p` names it when its root is at `root` (in the scratch copy): by
+    /// package ID, `path+file://ROOT#NAME@VERSION`, since the dependency graph may hold
+    /// another copy of the same crate — a parser whose dev-dependencies pull a release
+    /// of itself, even of the same version — and then the bare name is ambiguous.
+    pub fn cargo_spec(&self, root: &Path) -> String {
+        let root: PathBuf = root.components().collect();
+        format!("path+file://{}#{}@{}", root.display(), self.name, self.version)
+    }
 }
 
 /// The workspace and the packages chosen from it.
@@ -141,6 +154,7 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
         lib_root,
         proc_macro,
         name: p.name.to_string(),
+        version: p.version.to_string(),
         spec: PackageSpec {
             name: p.name.to_string(),
             root: root.clone(),
@@ -186,6 +200,29 @@ pub fn harnessless_targets(manifest: &Path) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cargo_names_the_package_by_its_id_in_the_copy() {
+        let p = Package {
+            name: "primal-check".into(),
+            version: "0.3.4".into(),
+            root: "/src/primal-check".into(),
+            spec: PackageSpec {
+                name: "primal-check".into(),
+                root: "/src/primal-check".into(),
+                crate_roots: Vec::new(),
+                edition_2015: false,
+            },
+            lib_name: None,
+            proc_macro: false,
+            lib_root: None,
+        };
+        // The copy's path as `in_work` joins it, with a trailing slash: cargo's IDs have none.
+        assert_eq!(
+            p.cargo_spec(Path::new("/t/work/src/primal-check/")),
+            "path+file:///t/work/src/primal-check#primal-check@0.3.4"
+        );
+    }
 
     #[test]
     fn harnessless_targets_carry_their_kind() {

@@ -265,7 +265,11 @@ fn mutation_test(
                     format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
                 }
             };
-            eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+            if text.starts_with(schema_build::CARGO_REFUSED) {
+                eprintln!("error: {text}");
+            } else {
+                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+            }
             results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
             return Ok(Some(exit_code::BASELINE_FAILED));
         }
@@ -494,7 +498,7 @@ fn lint_verdicts(
             continue;
         }
         checked = true;
-        let unviable = lint_check::check(scratch, discovery, flags, &p.name, &at_risk, console)?;
+        let unviable = lint_check::check(scratch, discovery, flags, p, &at_risk, console)?;
         console.message(&format!(
             "Lint check: {} mutants of {} that delete code, each checked alone (the crate denies \
              {}): {} unviable",
