@@ -29,7 +29,7 @@ pub fn deletes_code(operator: Operator) -> bool {
     matches!(operator, Operator::FnReturn | Operator::CallDelete | Operator::MatchArmDelete)
 }
 
-/// The lints of [`TRIGGERED`] that the crate root at `path` denies or forbids with an
+/// The lints of `TRIGGERED` that the crate root at `path` denies or forbids with an
 /// inner attribute (`#![deny(unused)]`, `#![forbid(warnings, missing_docs)]`).
 pub fn denied_in(path: &Path) -> Vec<String> {
     let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };

@@ -649,7 +649,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
     /// Where to write the HTML file (default: report.html in the results directory, or in
-    /// target/mutfuzz/<target>/).
+    /// `target/mutfuzz/<target>/`).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -661,7 +661,7 @@ pub struct ExportArgs {
     pub target: String,
     #[command(flatten)]
     pub package: PackageArgs,
-    /// The corpus to export (default: the target's corpus, mutfuzz/corpus/<target>).
+    /// The corpus to export (default: the target's corpus, `mutfuzz/corpus/<target>`).
     #[arg(long, value_name = "DIR")]
     pub corpus: Option<PathBuf>,
     /// Build the schema and harness unoptimized (the dev profile).

@@ -32,7 +32,7 @@
 //! the out-of-line path. A single-threaded run therefore stops at exactly the same tick
 //! and frame for the same code, input and limits.
 //!
-//! Configuration comes from the environment on first use (see [`env`]), or from the
+//! Configuration comes from the environment on first use (see [`env`](mod@env)), or from the
 //! control functions ([`activate`], [`start_recording`], …) for an in-process engine.
 
 mod compare;

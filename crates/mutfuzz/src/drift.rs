@@ -1,10 +1,10 @@
 //! Drift: mutants run in the process that runs the original, so one can change global
 //! state that outlives its run (a `static`, a cache, a `OnceLock` it filled) and make
-//! every later verdict false. The [`Sentinel`] is the original's result on the process's
+//! every later verdict false. The `Sentinel` is the original's result on the process's
 //! first input, taken before any mutant ran there; re-run after mutants, it must not
 //! change. When it does, `drift.json` ([`DriftRecord`]) names the mutants run since the
 //! last check, the process ends, and a clean one runs them one at a time, each followed
-//! by the sentinel, to find the one that causes it ([`find_cause`]).
+//! by the sentinel, to find the one that causes it (`find_cause`).
 
 use std::fmt::Debug;
 use std::io;

@@ -980,6 +980,37 @@ fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
 /// [`raw`](crate::raw)) and [`Reflect`](crate::Reflect) (value trees for `values`) is
 /// found here, with the concrete type in hand; a type implementing neither still works.
 ///
+/// ```
+/// use mutfuzz::Gen;
+///
+/// #[derive(Debug, Gen)]
+/// struct Order {
+///     #[mutfuzz(range = 1..=100)]
+///     quantity: u32,
+///     express: Option<bool>,
+/// }
+///
+/// fn price(order: Order) -> u64 {
+///     mutfuzz::assume(order.quantity < 50); // discard inputs the target does not accept
+///     u64::from(order.quantity) * if order.express == Some(true) { 3 } else { 2 }
+/// }
+///
+/// // Compared by a function of the outputs instead of their `Debug` text.
+/// fn close(a: &f64, b: &f64) -> bool {
+///     (a - b).abs() < 1e-9
+/// }
+/// fn mean(v: Vec<u8>) -> f64 {
+///     v.iter().map(|&b| f64::from(b)).sum::<f64>() / (v.len() as f64).max(1.0)
+/// }
+///
+/// mutfuzz::targets!(price, mean(compare = close));
+///
+/// // `main` runs the harness's command line for `cargo mutfuzz`; the registry behind it:
+/// let registry = mutfuzz_targets();
+/// assert_eq!(registry.is_generated("price"), Some(false));
+/// assert_eq!(registry.is_generated("missing"), None);
+/// ```
+///
 /// A leading `generated = module` registers the targets that `module` declares with
 /// [`generated_targets!`](crate::generated_targets) (the module `cargo mutfuzz init --auto`
 /// writes from the crate's public API), then the hand-written ones that follow, if any:

@@ -33,6 +33,45 @@
 //! assert_eq!(format!("{order:?}"), format!("{again:?}"));
 //! ```
 //!
+//! # Writing a harness
+//!
+//! A fuzz harness (the `mutfuzz/` package that `cargo mutfuzz init` scaffolds) is a
+//! binary whose `main.rs` lists its targets with [`targets!`]: plain functions taking one
+//! generated value ([`Gen`]) and returning an output the oracle compares by its `Debug`
+//! text. [`assume`] discards an input a target does not accept, [`Arb`] brings any
+//! `arbitrary::Arbitrary` type in, and [`SortedDebug`] makes an output holding hash maps
+//! deterministic. The user guide is the book in the repository's `book/` directory.
+//!
+//! ```no_run
+//! use mutfuzz::{Arb, Gen};
+//!
+//! #[derive(Debug, Gen)]
+//! enum Command {
+//!     Push(#[mutfuzz(range = 0..=9)] u8),
+//!     Pop,
+//! }
+//!
+//! fn stack(commands: Vec<Command>) -> Vec<u8> {
+//!     let mut stack = Vec::new();
+//!     for c in commands {
+//!         match c {
+//!             Command::Push(x) => stack.push(x),
+//!             Command::Pop => {
+//!                 mutfuzz::assume(!stack.is_empty());
+//!                 stack.pop();
+//!             }
+//!         }
+//!     }
+//!     stack
+//! }
+//!
+//! fn checksum(data: Arb<Vec<u8>>) -> u32 {
+//!     data.0.iter().map(|&b| u32::from(b)).sum()
+//! }
+//!
+//! mutfuzz::targets!(stack, checksum);
+//! ```
+//!
 //! # Derive attributes
 //!
 //! `#[derive(Gen)]` works on structs (named, tuple, unit) and enums. Fields take

@@ -1,5 +1,5 @@
 //! `fuzz --all`: every target of a harness fuzzed within one budget, slice by slice as
-//! [`slices`](super::slices) schedules them. Each target keeps its own campaign (state
+//! [`slices`] schedules them. Each target keeps its own campaign (state
 //! directory and corpus), which its next slice resumes; a target that accepts no input
 //! (every input discarded by `mutfuzz::assume`, or the original panicking on each) or
 //! whose campaign fails is reported and dropped from the schedule.

@@ -36,6 +36,29 @@ pub(crate) use arb::arbitrary_from_bytes;
 /// let expr = mutfuzz::generate::<Expr>(Vec::new(), Rng::new(5)).value;
 /// # let _ = expr;
 /// ```
+///
+/// Or write it by hand, drawing every part from the source:
+///
+/// ```
+/// use mutfuzz::{Gen, Rng, Source};
+///
+/// #[derive(Debug)]
+/// struct Span {
+///     start: u16,
+///     len: u16,
+/// }
+///
+/// impl Gen for Span {
+///     fn generate(src: &mut Source) -> Self {
+///         let start = src.draw_in_range(0..=1000u16);
+///         let len = src.draw_in_range(0..=(1000 - start));
+///         Span { start, len }
+///     }
+/// }
+///
+/// let span = mutfuzz::generate::<Span>(Vec::new(), Rng::new(3)).value;
+/// assert!(span.start + span.len <= 1000);
+/// ```
 pub trait Gen: Sized {
     /// Draws a value from `src`.
     fn generate(src: &mut Source) -> Self;
