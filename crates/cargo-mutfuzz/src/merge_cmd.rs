@@ -120,6 +120,17 @@ fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Res
         )));
     }
     let first = &files[order[0]];
+    // Every shard lists the whole suite (a shard with nothing to run lists none), and the
+    // outcomes point into that list by position: the lists must name the same tests.
+    let listed: Vec<&OutcomesFile> = files.iter().filter(|f| !f.tests.is_empty()).collect();
+    let tests = listed.first().map_or_else(Vec::new, |f| f.tests.clone());
+    let ids = |f: &OutcomesFile| f.tests.iter().map(|t| t.id()).collect::<Vec<_>>();
+    if listed.iter().any(|f| ids(f) != ids(listed[0])) {
+        return Err(usage(
+            "the shards ran different test suites (their lists of tests differ): merge the shards of one run"
+                .to_owned(),
+        ));
+    }
     let summary = Summary::of(&outcomes);
     let merged = OutcomesFile {
         mutfuzz_version: first.mutfuzz_version.clone(),
@@ -129,6 +140,7 @@ fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Res
         schema_build_cached: files.iter().all(|f| f.schema_build_cached),
         baseline: first.baseline.clone(),
         shard: None,
+        tests,
         outcomes,
     };
     let out = OutputDir::create(output)?;
