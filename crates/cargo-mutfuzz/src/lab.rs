@@ -26,6 +26,14 @@ use crate::outcome::{MutantOutcome, Outcome};
 use crate::process::{self, Exit};
 use crate::sandbox::Sandbox;
 
+/// The tests covering a mutant, in the baseline's order (`outcomes.json` keeps them so).
+fn covered_by(tests: &[usize]) -> Vec<usize> {
+    let mut sorted = tests.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
+}
+
 /// Most tests named on one command line.
 const MAX_FILTERS: usize = 500;
 
@@ -192,15 +200,16 @@ impl Lab<'_> {
                 }
                 other => {
                     let failing = failed_tests(&log);
-                    catchers.add(
-                        mutant.site,
-                        group.iter().copied().filter(|&t| failing.contains(&self.cases[t].name)),
-                    );
+                    let killed_by: Vec<usize> =
+                        group.iter().copied().filter(|&t| failing.contains(&self.cases[t].name)).collect();
+                    catchers.add(mutant.site, killed_by.iter().copied());
                     return Ok(Some(MutantOutcome {
                         mutant: mutant.clone(),
                         outcome: Outcome::Caught,
                         tests_run,
                         failing_tests: failing,
+                        covered_by: covered_by(tests),
+                        killed_by,
                         seconds: start.elapsed().as_secs_f64(),
                         detail: Some(format!("{} :: {other}", bin.target)),
                         lint_risk: None,
@@ -213,6 +222,8 @@ impl Lab<'_> {
             outcome: if timed_out.is_some() { Outcome::Timeout } else { Outcome::Missed },
             tests_run,
             failing_tests: Vec::new(),
+            covered_by: covered_by(tests),
+            killed_by: Vec::new(),
             seconds: start.elapsed().as_secs_f64(),
             detail: timed_out,
             lint_risk: None,

@@ -5,6 +5,7 @@
 //! is a union: it checks that the shards are the n parts of one catalog (the same
 //! `mutants.json`, each k once), puts the outcomes back in catalog order and counts them.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,7 @@ use mutfuzz_contract::write_atomic;
 
 use crate::exit_code;
 use crate::options::MergeArgs;
-use crate::outcome::{MutantOutcome, OutcomesFile, Summary};
+use crate::outcome::{MutantOutcome, OutcomesFile, Summary, TestInfo};
 use crate::output::OutputDir;
 use crate::score::{self, ScoreFile, Table, Verdict};
 use crate::selection::Shard;
@@ -94,10 +95,45 @@ fn shard_order(inputs: &[PathBuf], shards: &[Option<Shard>]) -> Result<Vec<usize
     Ok(by_k.into_iter().flatten().collect())
 }
 
+/// The suite the shards ran, with every outcome's `covered_by`/`killed_by` pointing into
+/// it. Every shard lists the whole suite (one with nothing to run lists none), but in the
+/// order its build finished the test binaries, which varies from run to run: the lists
+/// must hold the same tests, and each shard's positions are moved to the first list's.
+fn one_suite(files: &mut [OutcomesFile]) -> Result<Vec<TestInfo>> {
+    let Some(first) = files.iter().find(|f| !f.tests.is_empty()) else { return Ok(Vec::new()) };
+    let suite = first.tests.clone();
+    let position: HashMap<String, usize> = suite.iter().enumerate().map(|(i, t)| (t.id(), i)).collect();
+    for f in files.iter_mut().filter(|f| !f.tests.is_empty()) {
+        let mut ids: Vec<String> = f.tests.iter().map(TestInfo::id).collect();
+        let moved: Vec<Option<usize>> = ids.iter().map(|id| position.get(id).copied()).collect();
+        ids.sort();
+        ids.dedup();
+        if ids.len() != suite.len() || moved.contains(&None) {
+            return Err(usage(
+                "the shards ran different test suites (their lists of tests differ): merge the shards of one run"
+                    .to_owned(),
+            ));
+        }
+        for o in &mut f.outcomes {
+            for list in [&mut o.covered_by, &mut o.killed_by] {
+                // A position out of the shard's list is dropped, as `report` drops it.
+                *list = list.iter().filter_map(|&i| moved.get(i).copied().flatten()).collect();
+                list.sort_unstable();
+            }
+        }
+        f.tests = suite.clone();
+    }
+    Ok(suite)
+}
+
 fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Result<i32> {
-    let files: Vec<OutcomesFile> =
+    let mut files: Vec<OutcomesFile> =
         inputs.iter().map(|d| read_json(&d.join("outcomes.json"))).collect::<Result<_>>()?;
     let order = shard_order(inputs, &files.iter().map(|f| f.shard).collect::<Vec<_>>())?;
+    // In shard order, so the merged suite lists the tests as the first shard did.
+    files[..].swap(0, order[0]);
+    let tests = one_suite(&mut files)?;
+    files[..].swap(0, order[0]);
     let catalog = fs::read(inputs[order[0]].join("mutants.json"))
         .with_context(|| format!("failed to read {}", inputs[order[0]].join("mutants.json").display()))?;
     for &i in &order[1..] {
@@ -129,6 +165,7 @@ fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Res
         schema_build_cached: files.iter().all(|f| f.schema_build_cached),
         baseline: first.baseline.clone(),
         shard: None,
+        tests,
         outcomes,
     };
     let out = OutputDir::create(output)?;
@@ -235,6 +272,49 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shards_suites_are_one_in_any_order_and_their_positions_follow_the_first() {
+        let test = |name: &str, seconds| TestInfo {
+            package: "p".into(),
+            target: "lib".into(),
+            name: name.into(),
+            seconds,
+        };
+        let file = |tests: Vec<TestInfo>, covered_by: Vec<usize>, killed_by: Vec<usize>| -> OutcomesFile {
+            let mut f: OutcomesFile = serde_json::from_value(serde_json::json!({
+                "mutfuzz_version": "0", "summary": Summary::default(), "total_seconds": 0.0,
+                "schema_build": [], "schema_build_cached": false, "baseline": null, "outcomes": [{
+                    "mutant": serde_json::to_value(crate::report::tests::mutant(1, "src/lib.rs", 1, "f")).unwrap(),
+                    "outcome": "caught", "tests_run": 1, "seconds": 0.0
+                }]
+            }))
+            .unwrap();
+            f.tests = tests;
+            (f.outcomes[0].covered_by, f.outcomes[0].killed_by) = (covered_by, killed_by);
+            f
+        };
+        // The second shard's binaries finished building in the other order, and took
+        // other times: the same suite. Its positions 0 and 1 are the first's 1 and 0.
+        let mut files = [
+            file(vec![test("a", 0.1), test("b", 0.2)], vec![0], vec![]),
+            file(vec![], vec![], vec![]),
+            file(vec![test("b", 0.3), test("a", 0.1)], vec![0, 1], vec![0]),
+        ];
+        let suite = one_suite(&mut files).unwrap();
+        assert_eq!(suite.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(
+            (&files[2].outcomes[0].covered_by[..], &files[2].outcomes[0].killed_by[..]),
+            (&[0, 1][..], &[1][..])
+        );
+        assert_eq!(files[0].outcomes[0].covered_by, [0]);
+        // Another test in a shard's list: not the same run.
+        let mut other =
+            [file(vec![test("a", 0.1)], vec![], vec![]), file(vec![test("c", 0.1)], vec![], vec![])];
+        let e = one_suite(&mut other).unwrap_err();
+        assert!(e.to_string().contains("different test suites"), "{e}");
+        assert!(one_suite(&mut [file(vec![], vec![], vec![])]).unwrap().is_empty());
+    }
 
     #[test]
     fn shards_must_be_the_parts_of_one_run_each_once() {

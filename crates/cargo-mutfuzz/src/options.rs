@@ -648,10 +648,24 @@ pub struct ReportArgs {
     /// `cargo mutfuzz merge` wrote for `score --shard` runs.
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
-    /// Where to write the HTML file (default: report.html in the results directory, or in
-    /// `target/mutfuzz/<target>/`).
+    /// Where to write the report (default: report.html, or mutation.json with `--format
+    /// mutation-testing`, in the results directory or in target/mutfuzz/<target>/); `-`
+    /// writes mutation.json to stdout.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// What to write: `html`, the HTML report with mutation.json beside it; or
+    /// `mutation-testing`, only mutation.json (Stryker's mutation-testing-report-schema).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Html)]
+    pub format: ReportFormat,
+}
+
+/// `report --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// The self-contained HTML report, and mutation.json beside it.
+    Html,
+    /// mutation.json alone: Stryker's mutation-testing-report-schema, schema version 2.
+    MutationTesting,
 }
 
 /// `cargo mutfuzz export`.

@@ -68,6 +68,15 @@ pub struct MutantOutcome {
     /// Tests that failed (for `caught`), as libtest named them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failing_tests: Vec<String>,
+    /// The tests that execute the mutant's site in the baseline run, as positions in
+    /// [`OutcomesFile::tests`] (empty when none does or it was not run). Recorded so a
+    /// report can say which tests cover a mutant without the baseline's records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covered_by: Vec<usize>,
+    /// The tests that failed with it active (for `caught`), as positions in
+    /// [`OutcomesFile::tests`]: `failing_tests` qualified by their binary.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub killed_by: Vec<usize>,
     /// Time spent running it, in seconds.
     pub seconds: f64,
     /// More about the outcome: the compiler error of an unviable mutant, how a run ended.
@@ -121,8 +130,38 @@ pub struct OutcomesFile {
     /// The part of the mutants this run covered (`--shard k/n`); absent for every mutant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Every test of the baseline, in the order it listed them; `covered_by` and
+    /// `killed_by` of an outcome point into this list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tests: Vec<TestInfo>,
     /// Every mutant the run covered, in catalog order.
     pub outcomes: Vec<MutantOutcome>,
+}
+
+/// One test of the suite, as `outcomes.json` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestInfo {
+    /// The package its binary tests.
+    pub package: String,
+    /// Its binary: `lib`, `bin foo`, `test integration`, `doctests`, ….
+    pub target: String,
+    /// libtest's name for it (empty for a whole binary without a test harness).
+    pub name: String,
+    /// Wall time of its recorded baseline run (one process running it alone).
+    pub seconds: f64,
+}
+
+impl TestInfo {
+    /// The binary, as one name across the workspace: `textstats/test integration`.
+    pub fn binary(&self) -> String {
+        format!("{}/{}", self.package, self.target)
+    }
+
+    /// The test, as one name across the workspace: `textstats/lib/tests::counts`;
+    /// a whole binary is named by its binary.
+    pub fn id(&self) -> String {
+        if self.name.is_empty() { self.binary() } else { format!("{}/{}", self.binary(), self.name) }
+    }
 }
 
 /// The unmutated tests' run, as `outcomes.json` records it.
@@ -273,6 +312,8 @@ mod tests {
             outcome,
             tests_run: 0,
             failing_tests: vec![],
+            covered_by: vec![],
+            killed_by: vec![],
             seconds: 0.0,
             detail: None,
             lint_risk: None,

@@ -9,23 +9,29 @@ use anyhow::{Context, Result};
 use mutfuzz_contract::write_atomic;
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::{MutantOutcome, Outcome};
+use crate::outcome::{MutantOutcome, Outcome, TestInfo};
 
 /// The part of `outcomes.json` that is read back (by `cargo mutfuzz report`).
 #[derive(Deserialize)]
-struct OutcomesRead {
-    outcomes: Vec<MutantOutcome>,
+pub struct OutcomesRead {
+    /// Every mutant's outcome.
+    pub outcomes: Vec<MutantOutcome>,
+    /// The suite's tests, which the outcomes' `covered_by` and `killed_by` point into
+    /// (absent from files written before they were recorded).
+    #[serde(default)]
+    pub tests: Vec<TestInfo>,
 }
 
-/// Every mutant's outcome from the `outcomes.json` of the results directory `dir`.
-pub fn read_outcomes(dir: &Path) -> Result<Vec<MutantOutcome>> {
+/// Every mutant's outcome, and the tests, from the `outcomes.json` of the results
+/// directory `dir`.
+pub fn read_outcomes(dir: &Path) -> Result<OutcomesRead> {
     let path = dir.join("outcomes.json");
     let text = fs::read_to_string(&path).with_context(|| {
         format!("no results at {}: run `cargo mutfuzz test` first, or pass --results DIR", path.display())
     })?;
     let read: OutcomesRead = serde_json::from_str(&text)
         .with_context(|| format!("{} is not the outcomes.json of `cargo mutfuzz test`", path.display()))?;
-    Ok(read.outcomes)
+    Ok(read)
 }
 
 /// The results directory of one run.

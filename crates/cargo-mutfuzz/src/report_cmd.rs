@@ -1,7 +1,8 @@
-//! `cargo mutfuzz report`: the HTML report of `cargo mutfuzz test`'s results
+//! `cargo mutfuzz report`: the report of `cargo mutfuzz test`'s results
 //! (`mutfuzz.out/outcomes.json`), of a fuzz target's score (`target/mutfuzz/<target>/`),
-//! or of every target's combined score (`--all`: `target/mutfuzz/score.json`), written as
-//! one self-contained file.
+//! or of every target's combined score (`--all`: `target/mutfuzz/score.json`): one
+//! self-contained HTML file and, beside it, `mutation.json` in the shared format
+//! (`--format mutation-testing`: that file alone, or on stdout with `-o -`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -12,9 +13,10 @@ use mutfuzz_contract::{CampaignDir, ScoreLine, UnviableRecord, write_atomic};
 use crate::exit_code;
 use crate::harness;
 use crate::layout::Layout;
-use crate::options::ReportArgs;
+use crate::options::{ReportArgs, ReportFormat};
 use crate::output::read_outcomes;
 use crate::report::Report;
+use crate::report::mutation_testing::{self, MutationTestResult};
 use crate::score::{ScoreFile, Verdict};
 use crate::workspace::Workspace;
 
@@ -37,7 +39,7 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
         None => {
             let dir = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
             let combined = Layout::new(&ws.target_dir).combined_score();
-            let outcomes = read_outcomes(&dir)
+            let read = read_outcomes(&dir)
                 .map_err(|e| {
                     // `report` alone is `cargo mutfuzz test`'s, as `cargo mutants` users expect;
                     // a user who scored fuzz targets is pointed at their report.
@@ -51,7 +53,8 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                     }
                 })
                 .map_err(exit_code::usage)?;
-            let mut r = Report::from_test(format!("the tests of {}", names.join(", ")), &outcomes);
+            let mut r =
+                Report::from_test(format!("the tests of {}", names.join(", ")), &read.outcomes, &read.tests);
             if let Some(amplified) = crate::amplify::write::AmplifiedFile::read(&dir) {
                 for e in &mut r.entries {
                     e.amplified = amplified.note(e.mutant.id);
@@ -71,12 +74,15 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                 Some(path) => {
                     let file = if path.is_dir() { path.join("score.json") } else { path.clone() };
                     let score = read_score_file(&file).map_err(exit_code::usage)?;
-                    let r = score_file_report(subject, &file, &score, &state).map_err(exit_code::usage)?;
+                    let mut r =
+                        score_file_report(subject, &file, &score, &state).map_err(exit_code::usage)?;
+                    r.name_killing_inputs(|_| Some(target.as_str()));
                     let out = file.with_file_name("report.html");
                     (r, out)
                 }
                 None => {
                     let mut r = Report::read_score(subject, &state).map_err(exit_code::usage)?;
+                    r.name_killing_inputs(|_| Some(target.as_str()));
                     r.notes.push(format!(
                         "cargo mutfuzz score {target} · records in {}",
                         state.path().display()
@@ -87,14 +93,41 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
         }
     };
     report.load_sources(&ws.root);
-    let out = args.output.clone().unwrap_or(default_out);
-    write_atomic(&out, report.to_html().as_bytes())?;
+    let shared = MutationTestResult::from_report(&report, &ws.root);
+    let json = serde_json::to_string_pretty(&shared)? + "\n";
+    let written = match args.format {
+        ReportFormat::Html => {
+            let out = args.output.clone().unwrap_or(default_out);
+            if out.as_os_str() == "-" {
+                return Err(exit_code::usage(anyhow::anyhow!(
+                    "`--output -` writes mutation.json to stdout: add --format mutation-testing"
+                )));
+            }
+            write_atomic(&out, report.to_html().as_bytes())?;
+            // Beside every HTML report, so a CI step can upload it without asking for it.
+            let beside = out.with_file_name(mutation_testing::FILE_NAME);
+            write_atomic(&beside, json.as_bytes())?;
+            format!("report in {}; {} beside it", out.display(), mutation_testing::FILE_NAME)
+        }
+        ReportFormat::MutationTesting => match &args.output {
+            Some(path) if path.as_os_str() == "-" => {
+                use std::io::Write as _;
+                std::io::stdout().lock().write_all(json.as_bytes())?;
+                "mutation-testing report on stdout".to_owned()
+            }
+            out => {
+                let out =
+                    out.clone().unwrap_or_else(|| default_out.with_file_name(mutation_testing::FILE_NAME));
+                write_atomic(&out, json.as_bytes())?;
+                format!("mutation-testing report in {}", out.display())
+            }
+        },
+    };
     let c = report.counts();
     eprintln!(
-        "{} mutants, score {}; report in {}",
+        "{} mutants, score {}; {written}",
         c.total(),
-        c.score().map_or("-".to_owned(), |s| format!("{s:.1}%")),
-        out.display()
+        c.score().map_or("-".to_owned(), |s| format!("{s:.1}%"))
     );
     Ok(exit_code::SUCCESS)
 }
@@ -128,6 +161,7 @@ fn combined_report(subject: String, file: &Path, layout: &Layout) -> Result<Repo
     let mut r = score_file_report(subject, file, &score, &state)?;
     let by_target: HashMap<u32, &str> =
         score.mutants.iter().filter_map(|m| Some((m.id, m.target.as_deref()?))).collect();
+    r.name_killing_inputs(|id| by_target.get(&id).copied());
     for e in &mut r.entries {
         if let Some(target) = by_target.get(&e.mutant.id) {
             // An input's name is its target's corpus file: `<target>/<name>`.

@@ -208,6 +208,25 @@ fn fuzz_all_shares_one_budget_drops_targets_without_valid_input_and_score_all_is
         assert!(html.contains(&format!("{name}: {} inputs; ", t["inputs"])), "{name}");
     }
     assert!(stderr.contains(&format!("{total} mutants")), "{stderr}");
+    // mutation.json beside it: the combined verdicts, each kill naming the input of the
+    // target that holds it, each target's killing inputs as its tests.
+    let shared_path = root.join("target/mutfuzz/mutation.json");
+    let shared = common::shared_mutants(&json(&shared_path));
+    let mut statuses = Vec::new();
+    for m in combined["mutants"].as_array().unwrap() {
+        let s = &shared[&m["id"].as_u64().unwrap()];
+        let status = common::schema_status(m["outcome"].as_str().unwrap(), m["kind"].as_str());
+        assert_eq!(s["status"], status, "{s}");
+        statuses.push(status);
+        if m["outcome"] == "killed" {
+            let test = format!("{}/{}", m["target"].as_str().unwrap(), m["input"].as_str().unwrap());
+            assert_eq!(s["killedBy"], serde_json::json!([test]), "{s}");
+        }
+    }
+    assert_eq!(shared.len() as u64, total);
+    if let Some(rows) = common::mutation_report_check(&shared_path) {
+        common::assert_rendered_counts(&rows, &statuses, combined["score_percent"].as_f64().unwrap());
+    }
 
     // A whole-harness evaluation: a `fuzz --all` run per configuration, scored combined.
     let out =

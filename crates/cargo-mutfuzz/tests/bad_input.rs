@@ -1,4 +1,4 @@
-//! End-to-end tests of bad input in `cargo mutfuzz test`: each gives one error that names
+//! End-to-end tests of bad input in `cargo mutfuzz test` (and `report`): each gives one error that names
 //! the problem and the way out, a documented exit code, and no panic. (Fuzzing's bad
 //! input is in tests/harness.rs, which builds harnesses.)
 
@@ -52,6 +52,16 @@ fn confined(mut cmd: Command, writable: &[&Path]) -> Output {
     let policy = Policy { writable: dirs, tmp: tmp.path().join("t"), network: true };
     Sandbox::new(&policy).unwrap().apply(&mut cmd);
     cmd.output().unwrap()
+}
+
+#[test]
+fn a_report_format_that_does_not_exist_lists_those_that_do() {
+    let tmp = textstats();
+    let out = command(tmp.path(), &["report", "--format", "nosuch"]).output().unwrap();
+    let line = error_of(&out, 1);
+    assert!(line.contains("invalid value 'nosuch' for '--format <FORMAT>'"), "{line}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("[possible values: html, mutation-testing]"), "{stderr}");
 }
 
 #[test]

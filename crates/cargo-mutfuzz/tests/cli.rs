@@ -1,6 +1,7 @@
 //! End-to-end tests: run the `cargo-mutfuzz` binary on copies of the bundled example
 //! crates and assert exact mutant outcomes.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -419,6 +420,34 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     assert!(merged.get("shard").is_none());
     assert_eq!(merged["summary"], whole["summary"]);
     assert_eq!(lists(&tmp.path().join("merged")), lists(&tmp.path().join("whole")));
+    // The suite, and the tests covering each mutant (from the recorded baseline, which
+    // does not depend on timing), are the whole run's: mutation.json's coveredBy holds.
+    // (Each run lists the tests in the order its build finished the binaries.)
+    let covered = |o: &Value| -> BTreeMap<u64, BTreeSet<String>> {
+        let tests: Vec<String> = o["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| format!("{} {} {}", t["package"], t["target"], t["name"]))
+            .collect();
+        let mut by_mutant: BTreeMap<u64, BTreeSet<String>> = o["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                let ids = o["covered_by"].as_array().into_iter().flatten();
+                (
+                    o["mutant"]["id"].as_u64().unwrap(),
+                    ids.map(|i| tests[i.as_u64().unwrap() as usize].clone()).collect(),
+                )
+            })
+            .collect();
+        by_mutant.insert(0, tests.into_iter().collect());
+        by_mutant
+    };
+    let whole_covered = covered(&whole);
+    assert!(whole_covered[&0].len() > 1 && whole_covered.values().filter(|c| !c.is_empty()).count() > 50);
+    assert_eq!(covered(&merged), whole_covered);
     // (Which test catches a mutant first is not compared: the cheapest binary runs first,
     // by the baseline's times, which vary from run to run, sharded or not.)
     assert_eq!(

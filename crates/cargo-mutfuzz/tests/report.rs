@@ -1,7 +1,9 @@
 //! End-to-end tests of `cargo mutfuzz report` and `cargo mutfuzz export`: each runs the
 //! `cargo-mutfuzz` binary on a copy of an example crate, then reads what it wrote — the
-//! HTML as written and, in headless Chromium, as a browser renders it; the exported test
-//! under plain `cargo test` and under `cargo mutfuzz test`.
+//! HTML as written and, in headless Chromium, as a browser renders it; `mutation.json`
+//! as written, validated against npm's mutation-testing-report-schema and rendered by
+//! mutation-testing-elements (`scripts/mutation-report-check`); the exported test under
+//! plain `cargo test` and under `cargo mutfuzz test`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,7 +12,7 @@ use std::process::{Command as Plain, Output};
 use serde_json::Value;
 
 mod common;
-use common::copy_dir;
+use common::{assert_rendered_counts, copy_dir, mutation_report_check, schema_status, shared_mutants};
 
 /// A copy of `dir` (relative to this crate) in a fresh temp dir.
 fn copy_of(dir: &str) -> tempfile::TempDir {
@@ -150,6 +152,43 @@ fn the_report_of_a_score_marks_every_mutant_as_scored_and_shows_both_outputs_of_
         assert!(!html.contains(outside), "{outside}");
     }
     check_in_browser(&path, &expected);
+
+    // mutation.json beside it: each verdict in the schema's words, each kill naming its
+    // input as a test of the target, with the kill kind and both outputs.
+    let shared_path = path.with_file_name("mutation.json");
+    let shared = json(&shared_path);
+    let by_id = shared_mutants(&shared);
+    assert_eq!(by_id.len(), mutants.len());
+    let mut statuses = Vec::new();
+    let inputs: Vec<&str> = shared["testFiles"]["sort"]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    for m in mutants {
+        let id = m["id"].as_u64().unwrap();
+        let s = &by_id[&id];
+        let status = schema_status(m["outcome"].as_str().unwrap(), m["kind"].as_str());
+        assert_eq!(s["status"], status, "{s}");
+        statuses.push(status);
+        let reason = s["statusReason"].as_str().unwrap();
+        if let (Some(kind), Some(input)) = (m["kind"].as_str(), m["input"].as_str()) {
+            let test = format!("sort/{input}");
+            assert_eq!(s["killedBy"], serde_json::json!([test]), "{s}");
+            assert!(inputs.contains(&test.as_str()), "{test}");
+            assert!(reason.starts_with(&format!("killed by {kind} on input {input}")), "{reason}");
+            if kind == "output-differs" {
+                let original = m["original_output"].as_str().unwrap();
+                assert!(reason.contains(&format!("\noriginal: {original}\nmutant: ")), "{reason}");
+            }
+        } else {
+            assert!(s.get("killedBy").is_none(), "{s}");
+        }
+    }
+    if let Some(rows) = mutation_report_check(&shared_path) {
+        assert_rendered_counts(&rows, &statuses, percent);
+    }
 }
 
 #[test]
@@ -187,6 +226,79 @@ fn the_report_of_test_results_marks_caught_missed_and_not_covered_mutants() {
     assert!(missed > 0 && html.contains(&format!("To do: {missed} missed mutants")), "{missed}");
     assert!(!html.contains("<svg"), "no campaign, no plots");
     check_in_browser(&report, &expected);
+    check_shared_report_of_tests(tmp.path(), &report.with_file_name("mutation.json"));
+}
+
+/// The `mutation.json` of `cargo mutfuzz test`'s results in `root`: every mutant with the
+/// status its outcome maps to, its operator, replacement and place; killed-by and
+/// covered-by naming tests of `testFiles`; the source as on disk; the same JSON on stdout
+/// with `--format mutation-testing -o -`; valid and rendered with these counts.
+fn check_shared_report_of_tests(root: &Path, path: &Path) {
+    let shared = json(path);
+    let outcomes = json(&root.join("mutfuzz.out/outcomes.json"));
+    assert_eq!(shared["schemaVersion"], "2");
+    assert_eq!(shared["framework"]["name"], "mutfuzz");
+    assert_eq!(shared["framework"]["version"], outcomes["mutfuzz_version"]);
+    let tests: Vec<&str> = shared["testFiles"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|f| f["tests"].as_array().unwrap())
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(tests.len() as u64, outcomes["baseline"]["tests"].as_u64().unwrap());
+    let by_id = shared_mutants(&shared);
+    let list = outcomes["outcomes"].as_array().unwrap();
+    assert_eq!(by_id.len(), list.len());
+    let mut statuses = Vec::new();
+    for o in list {
+        let m = &o["mutant"];
+        let s = &by_id[&m["id"].as_u64().unwrap()];
+        let status = schema_status(o["outcome"].as_str().unwrap(), None);
+        assert_eq!(s["status"], status, "{s}");
+        statuses.push(status);
+        assert_eq!(s["file"], m["file"]);
+        assert_eq!(s["mutatorName"], m["operator"]);
+        assert_eq!(s["replacement"], m["replacement"]);
+        // The example is ASCII: the schema's UTF-16 columns are our char columns.
+        assert_eq!(s["location"]["start"], m["span"]["start"], "{s}");
+        assert_eq!(s["location"]["end"], m["span"]["end"], "{s}");
+        for id in s["killedBy"].as_array().into_iter().chain(s["coveredBy"].as_array()).flatten() {
+            assert!(tests.contains(&id.as_str().unwrap()), "{id} is not in testFiles");
+        }
+        match status {
+            "Killed" => {
+                let killers = s["killedBy"].as_array().unwrap_or_else(|| panic!("{s}"));
+                let failing = o["failing_tests"].as_array().unwrap();
+                assert!(!killers.is_empty(), "{s}");
+                for k in killers {
+                    let k = k.as_str().unwrap();
+                    assert!(failing.iter().any(|f| k.ends_with(&format!("/{}", f.as_str().unwrap()))), "{k}");
+                }
+                let covered = s["coveredBy"].as_array().unwrap();
+                assert!(killers.iter().all(|k| covered.contains(k)), "{s}");
+            }
+            "Survived" | "Timeout" => assert!(!s["coveredBy"].as_array().unwrap().is_empty(), "{s}"),
+            "NoCoverage" => assert_eq!(s["coveredBy"], serde_json::json!([]), "{s}"),
+            _ => {}
+        }
+    }
+    for (file, f) in shared["files"].as_object().unwrap() {
+        assert_eq!(
+            f["source"].as_str().unwrap(),
+            std::fs::read_to_string(root.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let stdout = mutfuzz(root, &["report", "--format", "mutation-testing", "--output", "-"], 0).stdout;
+    assert_eq!(serde_json::from_slice::<Value>(&stdout).unwrap(), shared);
+    if let Some(rows) = mutation_report_check(path) {
+        let score = outcomes["summary"]["caught"].as_f64().unwrap()
+            + outcomes["summary"]["timeout"].as_f64().unwrap();
+        let viable = outcomes["summary"]["total"].as_f64().unwrap()
+            - outcomes["summary"]["unviable"].as_f64().unwrap();
+        assert_rendered_counts(&rows, &statuses, score * 100.0 / viable);
+    }
 }
 
 #[test]

@@ -467,6 +467,8 @@ mod tests {
             outputs: None,
             detail: None,
             amplified: None,
+            covered_by: Vec::new(),
+            killed_by: Vec::new(),
         };
         let mut killed = entry(1, 2, Status::Killed, Some("output-differs"));
         killed.outputs = Some(("[1, 2]".into(), "<oops>".into()));

@@ -6,9 +6,11 @@
 //! [`Report`] is the model: every mutant with its [`Status`], how and by what it was
 //! killed, both outputs of an output kill, the compiler's message of an unviable one,
 //! the source files and the campaign's counters over time. [`html`] renders it, [`plot`]
-//! draws the counters as inline SVG.
+//! draws the counters as inline SVG, [`mutation_testing`] writes it as Stryker's shared
+//! `mutation-testing-report-schema` JSON.
 
 pub mod html;
+pub mod mutation_testing;
 pub mod plot;
 
 use std::collections::{BTreeMap, HashMap};
@@ -21,7 +23,7 @@ use mutfuzz_contract::{
 };
 use mutfuzz_mutate::Mutant;
 
-use crate::outcome::{MutantOutcome, Outcome};
+use crate::outcome::{MutantOutcome, Outcome, TestInfo};
 use crate::records;
 
 /// What the report is about: the crate's own tests, or a fuzz target's corpus.
@@ -103,6 +105,23 @@ pub struct Entry {
     /// What `cargo mutfuzz amplify` did about a mutant the tests left alive: the test it
     /// wrote for it, or that no fuzz target reaches it.
     pub amplified: Option<String>,
+    /// The [`ReportTest`]s (by id) that execute its site: test mode, when recorded.
+    pub covered_by: Vec<String>,
+    /// The [`ReportTest`]s (by id) that killed it: the failing tests, or the killing
+    /// input of a fuzz target.
+    pub killed_by: Vec<String>,
+}
+
+/// What kills or covers mutants, named once: a test of the suite, or a fuzz target's
+/// stored input (which plays a test's part in the shared report format).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportTest {
+    /// Unique in the report: `textstats/lib/tests::counts`, `sort/<input>`.
+    pub id: String,
+    /// Where it lives: the test binary (`textstats/lib`) or the fuzz target (`sort`).
+    pub group: String,
+    /// What a person calls it: libtest's name, or `input <name>`.
+    pub name: String,
 }
 
 /// Counts per status.
@@ -161,6 +180,8 @@ pub struct Report {
     pub sources: BTreeMap<String, Option<String>>,
     /// The campaign's counters over time (empty in test mode).
     pub stats: Vec<StatsRow>,
+    /// The tests (or inputs) that `covered_by` and `killed_by` of the entries name.
+    pub tests: Vec<ReportTest>,
 }
 
 impl Report {
@@ -169,8 +190,13 @@ impl Report {
         self.mode.unwrap_or(Mode::Test)
     }
 
-    /// The report of `cargo mutfuzz test` outcomes.
-    pub fn from_test(subject: String, outcomes: &[MutantOutcome]) -> Report {
+    /// The report of `cargo mutfuzz test` outcomes; `tests` is the suite that
+    /// `covered_by` and `killed_by` of each outcome point into.
+    pub fn from_test(subject: String, outcomes: &[MutantOutcome], tests: &[TestInfo]) -> Report {
+        // A position out of the list (a hand-edited file) names no test rather than panic.
+        let ids = |positions: &[usize]| -> Vec<String> {
+            positions.iter().filter_map(|&i| tests.get(i)).map(TestInfo::id).collect()
+        };
         let entries = outcomes
             .iter()
             .map(|o| {
@@ -195,10 +221,20 @@ impl Report {
                     outputs: None,
                     detail,
                     amplified: None,
+                    covered_by: ids(&o.covered_by),
+                    killed_by: ids(&o.killed_by),
                 }
             })
             .collect();
-        Report { subject, mode: Some(Mode::Test), entries, ..Report::default() }
+        let tests = tests
+            .iter()
+            .map(|t| ReportTest {
+                id: t.id(),
+                group: t.binary(),
+                name: if t.name.is_empty() { t.binary() } else { t.name.clone() },
+            })
+            .collect();
+        Report { subject, mode: Some(Mode::Test), entries, tests, ..Report::default() }
     }
 
     /// The report of a fuzz target's score: the catalog, the unviable mutants with the
@@ -228,6 +264,8 @@ impl Report {
                     outputs: None,
                     detail: None,
                     amplified: None,
+                    covered_by: Vec::new(),
+                    killed_by: Vec::new(),
                 };
                 if let Some(reason) = reasons.get(&m.id) {
                     e.status = Status::Unviable;
@@ -273,6 +311,28 @@ impl Report {
             Err(_) => Vec::new(),
         };
         Ok(Report::from_score(subject, &catalog, &unviable, &verdicts, stats))
+    }
+
+    /// Name each killing input of a score as a [`ReportTest`] of its fuzz target (given
+    /// per mutant by `target_of`; `None` leaves the mutant's kill unnamed), so the shared
+    /// format can say what killed it as it says which test did.
+    pub fn name_killing_inputs<'t>(&mut self, target_of: impl Fn(u32) -> Option<&'t str>) {
+        let Report { entries, tests, .. } = self;
+        let mut named: std::collections::HashSet<String> = tests.iter().map(|t| t.id.clone()).collect();
+        for e in entries.iter_mut().filter(|e| e.status == Status::Killed) {
+            let Some(target) = target_of(e.mutant.id) else { continue };
+            for input in &e.by {
+                let id = format!("{target}/{input}");
+                if named.insert(id.clone()) {
+                    tests.push(ReportTest {
+                        id: id.clone(),
+                        group: target.to_owned(),
+                        name: format!("input {input}"),
+                    });
+                }
+                e.killed_by.push(id);
+            }
+        }
     }
 
     /// Read every source file the mutants name, relative to the workspace `root`.

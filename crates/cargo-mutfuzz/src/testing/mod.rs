@@ -25,7 +25,7 @@ use crate::lab::{Lab, Limits};
 use crate::lint_check;
 use crate::lints;
 use crate::options::TestArgs;
-use crate::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesFile, Summary};
+use crate::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesFile, Summary, TestInfo};
 use crate::output::OutputDir;
 use crate::process::Exit;
 use crate::sandbox::{Policy, Sandbox};
@@ -52,6 +52,8 @@ struct Results<'a> {
     rounds: Vec<Round>,
     viability_cached: bool,
     baseline: Option<BaselineSummary>,
+    /// The baseline's tests, once listed and recorded.
+    tests: Vec<TestInfo>,
     /// The mutants this run covers (`--in-diff`, `--shard`); the others get no outcome.
     selection: Selection,
     min_score: Option<f64>,
@@ -74,6 +76,8 @@ impl Results<'_> {
                     outcome: Outcome::NotRun,
                     tests_run: 0,
                     failing_tests: Vec::new(),
+                    covered_by: Vec::new(),
+                    killed_by: Vec::new(),
                     seconds: 0.0,
                     detail: None,
                     lint_risk: None,
@@ -92,6 +96,7 @@ impl Results<'_> {
             schema_build_cached: self.viability_cached,
             baseline: self.baseline,
             shard: selection.shard,
+            tests: self.tests,
             outcomes,
         };
         self.out.write_json("outcomes.json", &file)?;
@@ -166,6 +171,7 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
         rounds: Vec::new(),
         viability_cached: false,
         baseline: None,
+        tests: Vec::new(),
         selection,
         min_score: args.ci.min_score,
     };
@@ -396,6 +402,16 @@ fn mutation_test(
         failure: None,
     });
     console.message(&format!("Baseline: {} tests passed in {}", cases.len(), duration(baseline_time)));
+    results.tests = cases
+        .iter()
+        .zip(&records)
+        .map(|(c, r)| TestInfo {
+            package: binaries[c.binary].package.clone(),
+            target: binaries[c.binary].target.clone(),
+            name: c.name.clone(),
+            seconds: r.duration.as_secs_f64(),
+        })
+        .collect();
 
     // Which tests execute each site.
     let mut covering: HashMap<u32, Vec<usize>> = HashMap::new();
@@ -446,6 +462,8 @@ fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome 
         outcome,
         tests_run: 0,
         failing_tests: Vec::new(),
+        covered_by: Vec::new(),
+        killed_by: Vec::new(),
         seconds: 0.0,
         detail,
         lint_risk: None,

@@ -73,3 +73,98 @@ pub fn outcome_lines(outcomes: &serde_json::Value) -> String {
     }
     text
 }
+
+/// The schema status (Stryker's `mutation-testing-report-schema`) that `mutation.json`
+/// must give a mutant of `outcome` (a `test` outcome or a score verdict) killed by `kind`:
+/// the mapping README.md documents, written out again here so a change to the code's
+/// mapping has to change this too.
+#[allow(dead_code)]
+pub fn schema_status(outcome: &str, kind: Option<&str>) -> &'static str {
+    match (outcome, kind) {
+        ("killed", Some("timeout")) => "Timeout",
+        ("caught" | "killed", _) => "Killed",
+        ("missed" | "survived", _) => "Survived",
+        ("timeout", _) => "Timeout",
+        ("not-covered", _) => "NoCoverage",
+        ("unviable", _) => "CompileError",
+        ("not-run", _) => "Ignored",
+        (other, _) => panic!("no such outcome: {other}"),
+    }
+}
+
+/// `scripts/mutation-report-check` run on `report`: the report validated against npm's
+/// mutation-testing-report-schema and rendered by mutation-testing-elements in headless
+/// Chromium; returns the metrics table it showed, by row (`All files`, then each file),
+/// each row by column (`Killed`, `Survived`, …, `Total`, `Mutation score`).
+///
+/// Without node or the checker's `npm ci` it returns `None`, saying so, except under
+/// `CI=true`, where `.ci/run` installs both: there it fails, so the check cannot pass by
+/// being skipped.
+#[allow(dead_code)]
+pub fn mutation_report_check(report: &Path) -> Option<serde_json::Value> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/mutation-report-check");
+    let node = std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let installed = dir.join("node_modules/mutation-testing-elements").is_dir();
+    if !node || !installed {
+        let why =
+            if node { "npm ci has not run in scripts/mutation-report-check" } else { "no node installed" };
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "the mutation.json check cannot run under CI ({why}): .ci/run installs it"
+        );
+        println!("skipped the mutation.json check: {why} (see .ci/run)");
+        return None;
+    }
+    let out = std::process::Command::new("node").arg(dir.join("check.mjs")).arg(report).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "mutation-report-check: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let checked: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(checked["valid"], true, "{checked}");
+    Some(checked["rows"].clone())
+}
+
+/// The counts the checker's `All files` row must show for mutants of these schema
+/// statuses, by the elements' column names.
+#[allow(dead_code)]
+pub fn expected_columns(statuses: &[&str]) -> serde_json::Value {
+    let n = |s: &str| statuses.iter().filter(|&&x| x == s).count();
+    serde_json::json!({
+        "Killed": n("Killed"),
+        "Survived": n("Survived"),
+        "Timeout": n("Timeout"),
+        "No coverage": n("NoCoverage"),
+        "Ignored": n("Ignored"),
+        "Runtime errors": n("RuntimeError"),
+        "Compile errors": n("CompileError"),
+        "Detected": n("Killed") + n("Timeout"),
+        "Undetected": n("Survived") + n("NoCoverage"),
+        "Total": statuses.len(),
+    })
+}
+
+/// Check `rows["All files"]` against `statuses`: every count, and the score.
+#[allow(dead_code)]
+pub fn assert_rendered_counts(rows: &serde_json::Value, statuses: &[&str], score_percent: f64) {
+    let all = &rows["All files"];
+    let expected = expected_columns(statuses);
+    for (column, n) in expected.as_object().unwrap() {
+        assert_eq!(&all[column], n, "{column}: {all}");
+    }
+    let shown = all["Mutation score"].as_f64().unwrap_or_else(|| panic!("{all}"));
+    assert!((shown - score_percent).abs() < 0.01, "shown {shown}, ours {score_percent}");
+}
+
+/// Every mutant of a `mutation.json`: id → the mutant, with `file` (its path) added.
+#[allow(dead_code)]
+pub fn shared_mutants(report: &serde_json::Value) -> std::collections::BTreeMap<u64, serde_json::Value> {
+    let mut found = std::collections::BTreeMap::new();
+    for (path, file) in report["files"].as_object().unwrap() {
+        assert_eq!(file["language"], "rust");
+        for m in file["mutants"].as_array().unwrap() {
+            let mut m = m.clone();
+            m["file"] = path.as_str().into();
+            found.insert(m["id"].as_str().unwrap().parse().unwrap(), m);
+        }
+    }
+    found
+}
