@@ -204,6 +204,7 @@ impl Lab<'_> {
                         seconds: start.elapsed().as_secs_f64(),
                         detail: Some(format!("{} :: {other}", bin.target)),
                         lint_risk: None,
+                        previously_caught: false,
                     }));
                 }
             }
@@ -216,6 +217,7 @@ impl Lab<'_> {
             seconds: start.elapsed().as_secs_f64(),
             detail: timed_out,
             lint_risk: None,
+            previously_caught: false,
         }))
     }
 }

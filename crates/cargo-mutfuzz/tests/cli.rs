@@ -389,7 +389,7 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     let m = manifest(tmp.path());
     let dir = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
     let mut shard_lines = Vec::new();
-    for k in ["1/2", "2/2"] {
+    for k in ["0/2", "1/2"] {
         let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "--shard", k, "-o", &dir(&k[..1])]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -402,7 +402,7 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     let (one, two) = (shard_lines[0].lines().count(), shard_lines[1].lines().count());
     assert!(one > 0 && two > 0 && one + two == 95, "{one} + {two}");
 
-    let out = mutfuzz(&["merge", "-o", &dir("merged"), &dir("2"), &dir("1")]);
+    let out = mutfuzz(&["merge", "-o", &dir("merged"), &dir("1"), &dir("0")]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // The exit code an unsharded run gives.
     assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -427,13 +427,13 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     );
 
     // A missing shard is named; the merge's score decides with --min-score.
-    let out = mutfuzz(&["merge", "-o", &dir("bad"), &dir("1")]);
+    let out = mutfuzz(&["merge", "-o", &dir("bad"), &dir("0")]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2/2 missing"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 1/2 missing"));
     // 76 of 92 viable mutants caught or timed out: 82.6 %.
-    let out = mutfuzz(&["merge", "-o", &dir("m80"), &dir("1"), &dir("2"), "--min-score", "80"]);
+    let out = mutfuzz(&["merge", "-o", &dir("m80"), &dir("0"), &dir("1"), "--min-score", "80"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = mutfuzz(&["merge", "-o", &dir("m90"), &dir("1"), &dir("2"), "--min-score", "90"]);
+    let out = mutfuzz(&["merge", "-o", &dir("m90"), &dir("0"), &dir("1"), "--min-score", "90"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(5), "{stderr}");
     assert!(
