@@ -98,9 +98,9 @@ pub fn records(built: &Built, target: &str, corpus: &Path) -> Result<Vec<CminRec
         // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
         "--max-output".into(),
         built.caps.output.unwrap_or(0).to_string().into(),
+        "--out".into(),
+        out.clone().into_os_string(),
     ];
-    let mut words = words;
-    words.extend(["--out".into(), out.clone().into_os_string()]);
     let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_os_str()).collect();
     let mut cmd = built.sandboxed_command(&os, &[])?;
     built.caps.limit_memory(&mut cmd);
