@@ -28,6 +28,10 @@ use crate::status;
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
+    if let Some(message) = crate::filter::matches_nothing_before_build(&args.package, &args.filter)? {
+        eprintln!("{message}");
+        return Ok(exit_code::SUCCESS);
+    }
     if args.all {
         return run_all(args);
     }
@@ -44,6 +48,8 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     }
     let mut built = harness::build(&args.package, &args.target, args.dev, args.no_sandbox)?;
     built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
+    let filtered = filtered_args(args, &built)?;
+    let args = &filtered;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
@@ -82,6 +88,8 @@ fn run_all(args: &FuzzArgs) -> Result<i32> {
     all::budget(args, None)?;
     let (mut built, targets) = harness::build_all(&args.package, args.dev, args.no_sandbox)?;
     built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
+    let filtered = filtered_args(args, &built)?;
+    let args = &filtered;
     let files_of = |t: &str| Files { state: built.layout.campaign(t), corpus: built.default_corpus(t) };
     for t in &targets {
         let corpus = files_of(t).corpus;
@@ -98,6 +106,25 @@ fn run_all(args: &FuzzArgs) -> Result<i32> {
     })?;
     print_all_summary(&built, args, &ended)?;
     Ok(ended.failed.unwrap_or(exit_code::SUCCESS))
+}
+
+/// The arguments of a filtered campaign: the mutants the filters keep (of those
+/// `--mutants-file` lists, if given) written as the harness's mutants file, so no other
+/// mutant runs and the counts are of them only; `args` as they are without a filter.
+fn filtered_args(args: &FuzzArgs, built: &Built) -> Result<FuzzArgs> {
+    let filter = crate::filter::RunFilter::new(&built.ws, &args.filter)?;
+    if !filter.is_active() {
+        return Ok(args.clone());
+    }
+    let path = built.layout.root().join("filtered-mutants.txt");
+    let n = crate::filter::write_mutants_file(
+        &filter,
+        &built.discovery.mutants,
+        listed_mutants(args)?.as_ref(),
+        &path,
+    )?;
+    eprintln!("Matching {}: {n} of {} mutants", filter.describe(), built.discovery.mutants.len());
+    Ok(FuzzArgs { mutants_file: Some(path), ..args.clone() })
 }
 
 /// One line per target, then the total: trials, corpus, kills (the union over targets).

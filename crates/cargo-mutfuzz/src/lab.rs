@@ -213,6 +213,7 @@ impl Lab<'_> {
                         seconds: start.elapsed().as_secs_f64(),
                         detail: Some(format!("{} :: {other}", bin.target)),
                         lint_risk: None,
+                        previously_caught: false,
                     }));
                 }
             }
@@ -227,6 +228,7 @@ impl Lab<'_> {
             seconds: start.elapsed().as_secs_f64(),
             detail: timed_out,
             lint_risk: None,
+            previously_caught: false,
         }))
     }
 }

@@ -6,12 +6,15 @@
 
 pub mod amplify;
 mod amplify_cmd;
+pub mod annotations;
 mod auto_harness;
 pub mod baseline;
 pub mod binaries;
 mod build_cmd;
 pub mod caps;
 pub mod cargo_build;
+pub mod cmin;
+mod cmin_cmd;
 pub mod console;
 pub mod dev_deps;
 pub mod diagnostics;
@@ -20,6 +23,7 @@ pub mod engine;
 mod eval_cmd;
 pub mod exit_code;
 mod export_cmd;
+pub mod filter;
 pub mod fpf;
 pub mod fs_util;
 mod fuzz_cmd;
@@ -92,6 +96,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Command::Score(a) => score_cmd::run(a),
         Command::Run(a) => run_cmd::run(a),
         Command::Tmin(a) => tmin_cmd::run(a),
+        Command::Cmin(a) => cmin_cmd::run(a),
         Command::Eval(a) => eval_cmd::run(a),
         Command::Amplify(a) => amplify_cmd::run(a),
         Command::Report(a) => report_cmd::run(a),

@@ -79,7 +79,7 @@ fn shard_order(inputs: &[PathBuf], shards: &[Option<Shard>]) -> Result<Vec<usize
             )));
         }
         by_k.resize(s.n as usize, None);
-        if let Some(j) = by_k[s.k as usize - 1].replace(i) {
+        if let Some(j) = by_k[s.k as usize].replace(i) {
             return Err(usage(format!("{} and {} are both shard {s}", inputs[j].display(), input.display())));
         }
     }
@@ -87,7 +87,7 @@ fn shard_order(inputs: &[PathBuf], shards: &[Option<Shard>]) -> Result<Vec<usize
         .iter()
         .enumerate()
         .filter(|(_, i)| i.is_none())
-        .map(|(k, _)| format!("{}/{}", k + 1, by_k.len()))
+        .map(|(k, _)| format!("{k}/{}", by_k.len()))
         .collect();
     if !missing.is_empty() {
         return Err(usage(format!("shard {} missing: give every shard's result", missing.join(", "))));
@@ -320,13 +320,14 @@ mod tests {
     fn shards_must_be_the_parts_of_one_run_each_once() {
         let inputs: Vec<PathBuf> = ["a", "b", "c"].iter().map(PathBuf::from).collect();
         let s = |k, n| Some(Shard { k, n });
-        assert_eq!(shard_order(&inputs, &[s(2, 3), s(3, 3), s(1, 3)]).unwrap(), [2, 0, 1]);
+        assert_eq!(shard_order(&inputs, &[s(1, 3), s(2, 3), s(0, 3)]).unwrap(), [2, 0, 1]);
         let err =
             |shards: &[Option<Shard>]| shard_order(&inputs[..shards.len()], shards).unwrap_err().to_string();
-        assert!(err(&[s(1, 3), s(2, 3)]).contains("shard 3/3 missing"));
-        assert!(err(&[s(1, 2), s(1, 2)]).contains("are both shard 1/2"));
-        assert!(err(&[s(1, 2), s(2, 3)]).contains("a shard of 2"));
-        assert!(err(&[s(1, 2), None]).contains("unsharded"));
+        assert!(err(&[s(0, 3), s(1, 3)]).contains("shard 2/3 missing"));
+        assert!(err(&[s(1, 3), s(2, 3)]).contains("shard 0/3 missing"));
+        assert!(err(&[s(0, 2), s(0, 2)]).contains("are both shard 0/2"));
+        assert!(err(&[s(0, 2), s(1, 3)]).contains("a shard of 2"));
+        assert!(err(&[s(0, 2), None]).contains("unsharded"));
     }
 
     #[test]
@@ -372,12 +373,12 @@ mod tests {
         };
         let dir = tempfile::tempdir().unwrap();
         let one = shard(
-            1,
+            0,
             vec![mutant(1, Verdict::Killed), mutant(3, Verdict::Survived)],
             counts(1, 1),
             counts(0, 2),
         );
-        let two = shard(2, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
+        let two = shard(1, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
         let mut inputs = Vec::new();
         for (i, f) in [two, one].iter().enumerate() {
             let path = dir.path().join(format!("{i}.json"));
@@ -401,7 +402,7 @@ mod tests {
         assert_eq!(targets[1].score_percent, 100.0 / 3.0);
 
         // A shard of one target's score does not merge with a combined one.
-        let mut single = shard(2, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
+        let mut single = shard(1, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
         single.targets = None;
         fs::write(&inputs[0], serde_json::to_string(&single).unwrap()).unwrap();
         let err = merge_scores(&inputs, &out, None).unwrap_err().to_string();

@@ -35,6 +35,9 @@ pub enum Command {
     /// Shrink one input while it keeps its kills (every viable mutant it kills), or, when
     /// the original panics on it, its panic; writes `<input>.min`.
     Tmin(TminArgs),
+    /// Keep the smallest subset of a target's corpus found with the same coverage and
+    /// the same kills; writes `<corpus>.cmin` (or `--output DIR`), or `--in-place`.
+    Cmin(CminArgs),
     /// Compare fuzzing configurations: equal-time campaigns per seed, each corpus scored.
     Eval(EvalArgs),
     /// Write tests that kill the mutants `cargo mutfuzz test` left alive: fuzz at them,
@@ -65,6 +68,28 @@ pub struct CiArgs {
     /// Only the mutants on lines this unified diff adds or changes (`git diff` output).
     #[arg(long, value_name = "FILE", help_heading = "CI")]
     pub in_diff: Option<PathBuf>,
+}
+
+/// Which of the catalog's mutants a run covers, with cargo-mutants' flags and meaning
+/// (shared by `mutants`, `test`, `fuzz` and `score`; `mutfuzz.toml`'s `examine_re`,
+/// `exclude_re`, `examine_globs` and `exclude_globs` add to them).
+#[derive(Debug, Clone, Default, Args)]
+pub struct FilterArgs {
+    /// Only mutants whose name (as `cargo mutfuzz mutants` prints it:
+    /// `src/lib.rs:12:5: replace foo -> bool with true`) matches this regex; repeat to
+    /// match any of several.
+    #[arg(long = "re", short = 'F', value_name = "REGEX", help_heading = "Filters")]
+    pub re: Vec<String>,
+    /// Leave out mutants whose name matches this regex (applied after --re); repeatable.
+    #[arg(long, short = 'E', value_name = "REGEX", help_heading = "Filters")]
+    pub exclude_re: Vec<String>,
+    /// Only mutants in files matching this glob (with a `/`: the path from the workspace
+    /// or package root, `src/*.rs`; without: a file or directory name anywhere); repeatable.
+    #[arg(long, short = 'f', value_name = "GLOB", help_heading = "Filters")]
+    pub file: Vec<String>,
+    /// Leave out mutants in files matching this glob (applied after --file); repeatable.
+    #[arg(long, short = 'e', value_name = "GLOB", help_heading = "Filters")]
+    pub exclude: Vec<String>,
 }
 
 /// `cargo mutfuzz build`.
@@ -125,6 +150,8 @@ pub struct MutantsArgs {
     /// With `--rank fpf`: only the first N.
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 /// `cargo mutfuzz test`.
@@ -155,8 +182,9 @@ pub struct TestArgs {
     /// killed and its mutant caught (default 64MiB, or `max_output` in mutfuzz.toml; `0`: none).
     #[arg(long, value_name = "SIZE", value_parser = size)]
     pub max_output: Option<String>,
-    /// Features to enable in the package, as for cargo.
-    #[arg(long, short = 'F', value_name = "FEATURES", help_heading = "Build")]
+    /// Features to enable in the package, as for cargo (no `-F`: that is `--re`, as in
+    /// cargo-mutants).
+    #[arg(long, value_name = "FEATURES", help_heading = "Build")]
     pub features: Vec<String>,
     /// Enable all features.
     #[arg(long, help_heading = "Build")]
@@ -185,6 +213,17 @@ pub struct TestArgs {
     pub no_sandbox: bool,
     #[command(flatten)]
     pub ci: CiArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Test only the mutants the previous results in the output directory did not show
+    /// caught (missed, timed out, not covered, new or changed); the caught ones are
+    /// carried over, so the results still cover every mutant (cargo-mutants' --iterate).
+    #[arg(long)]
+    pub iterate: bool,
+    /// GitHub Actions workflow commands (`::warning file=…`) for each missed mutant:
+    /// `auto` (on when GITHUB_ACTIONS=true), `github` or `none`.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "github", "none"])]
+    pub annotations: String,
     /// Arguments for the test binaries' listing (filters, `--skip`, `--include-ignored`).
     #[arg(last = true, value_name = "TEST ARGS")]
     pub test_args: Vec<String>,
@@ -369,6 +408,8 @@ pub struct FuzzArgs {
     /// dictionary alone; on semver it kills as many mutants and covers 10 % more edges.
     #[arg(long, value_name = "P", default_value_t = COMPARE_CHANCE, value_parser = parse_share, help_heading = "Input strategies")]
     pub compare: f64,
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 /// `--dictionary`'s default.
@@ -465,6 +506,12 @@ pub struct ScoreArgs {
     pub mutants_file: Option<PathBuf>,
     #[command(flatten)]
     pub ci: CiArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// GitHub Actions workflow commands (`::warning file=…`) for each surviving mutant:
+    /// `auto` (on when GITHUB_ACTIONS=true), `github` or `none`.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "github", "none"])]
+    pub annotations: String,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]
@@ -575,6 +622,31 @@ pub struct TminArgs {
     /// Stop shrinking after this many seconds, keeping the smallest input found.
     #[arg(long, value_name = "SECS")]
     pub time: Option<f64>,
+    /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`.
+    #[arg(long, help_heading = "Build")]
+    pub dev: bool,
+    /// Run mutants without the sandbox (see `run --no-sandbox`).
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+/// `cargo mutfuzz cmin`.
+#[derive(Debug, Args)]
+pub struct CminArgs {
+    /// The target: a function named in the harness's `mutfuzz::targets!`.
+    pub target: String,
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// The corpus to minimize (default: `mutfuzz/corpus/<TARGET>` in the harness).
+    #[arg(long, value_name = "DIR")]
+    pub corpus: Option<PathBuf>,
+    /// Where to write the kept inputs (default: `<corpus>.cmin` beside the corpus); it
+    /// must not exist or be empty.
+    #[arg(long, short = 'o', value_name = "DIR", conflicts_with = "in_place")]
+    pub output: Option<PathBuf>,
+    /// Remove the other inputs from the corpus itself instead of writing a new directory.
+    #[arg(long)]
+    pub in_place: bool,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`.
     #[arg(long, help_heading = "Build")]
     pub dev: bool,

@@ -86,6 +86,9 @@ pub struct MutantOutcome {
     /// crate denies a lint that the deleted code can trigger (see `lints`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lint_risk: Option<String>,
+    /// Caught in an earlier run and carried over by `--iterate`, not tested in this one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub previously_caught: bool,
 }
 
 /// Counts by outcome.
@@ -317,6 +320,7 @@ mod tests {
             seconds: 0.0,
             detail: None,
             lint_risk: None,
+            previously_caught: false,
         };
         let done = Summary::of(&[o(Outcome::Caught), o(Outcome::Missed)]);
         let json = serde_json::to_value(&done).unwrap();

@@ -10,6 +10,7 @@ use anyhow::Result;
 use mutfuzz_contract::write_atomic;
 
 use crate::exit_code;
+use crate::filter::RunFilter;
 use crate::fuzzing::check_hang_timeout;
 use crate::harness;
 use crate::interrupt;
@@ -21,6 +22,10 @@ use crate::selection::Selection;
 pub fn run(args: &ScoreArgs) -> Result<i32> {
     interrupt::install();
     check_hang_timeout(args.hang_timeout)?;
+    if let Some(message) = crate::filter::matches_nothing_before_build(&args.package, &args.filter)? {
+        eprintln!("{message}");
+        return Ok(exit_code::SUCCESS);
+    }
     if args.all {
         return run_all(args);
     }
@@ -32,8 +37,13 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         None => built.default_corpus(&args.target),
     };
     let hang = Duration::from_secs_f64(args.hang_timeout);
-    let mut selection =
-        Selection::from_args(&built.discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    let filter = RunFilter::new(&built.ws, &args.filter)?;
+    let mut selection = Selection::from_args(
+        &built.discovery.mutants,
+        args.ci.in_diff.as_deref(),
+        Some(&filter),
+        args.ci.shard,
+    )?;
     if let Some(file) = &args.mutants_file {
         selection.restrict_to_file(&built.discovery.mutants, file)?;
     }
@@ -69,6 +79,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     );
     let path = built.state.score();
     write_score(&path, &file)?;
+    annotate(args, &built, &file);
     eprintln!("Scores in {}", path.display());
     Ok(min_score_exit(&scored.table, args.ci.min_score))
 }
@@ -80,8 +91,13 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
     let (mut built, targets) = harness::build_all(&args.package, args.dev, args.no_sandbox)?;
     built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let hang = Duration::from_secs_f64(args.hang_timeout);
-    let selection =
-        Selection::from_args(&built.discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    let filter = RunFilter::new(&built.ws, &args.filter)?;
+    let selection = Selection::from_args(
+        &built.discovery.mutants,
+        args.ci.in_diff.as_deref(),
+        Some(&filter),
+        args.ci.shard,
+    )?;
     if let Some(text) = selection.describe() {
         eprintln!("{text}");
     }
@@ -134,6 +150,7 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
     print!("{}", combined.summary.render());
     let path = built.layout.combined_score();
     write_score(&path, &combined)?;
+    annotate(args, &built, &combined);
     eprintln!("Combined scores of {} targets in {}", scores.len(), path.display());
     Ok(min_score_exit(&combined.summary, args.ci.min_score))
 }
@@ -159,6 +176,21 @@ fn print_contract_panics((inputs, messages): (u64, usize), score_lines: &Path, i
             "{indent}  messages and inputs in {}",
             mutfuzz_contract::score_contract_panic_log(score_lines).display()
         );
+    }
+}
+
+/// `--annotations`: a warning per surviving mutant (reached, not killed) on stdout.
+fn annotate(args: &ScoreArgs, built: &harness::Built, file: &ScoreFile) {
+    if !crate::annotations::enabled(&args.annotations) {
+        return;
+    }
+    let prefix = crate::annotations::repository_prefix(&built.ws.root);
+    let by_id: std::collections::HashMap<u32, &mutfuzz_mutate::Mutant> =
+        built.discovery.mutants.iter().map(|m| (m.id, m)).collect();
+    for s in file.mutants.iter().filter(|s| s.outcome == crate::score::Verdict::Survived) {
+        if let Some(m) = by_id.get(&s.id) {
+            println!("{}", crate::annotations::warning(&prefix, m, "Surviving mutant"));
+        }
     }
 }
 

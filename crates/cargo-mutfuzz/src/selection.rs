@@ -1,5 +1,7 @@
 //! Which mutants one run covers: `--in-diff FILE` (the mutants on lines a unified diff
-//! adds or changes) and `--shard k/n` (one of n parts, the sites dealt round-robin).
+//! adds or changes), the name and file filters (`--re`, `--file`, … in [`crate::filter`])
+//! and `--shard k/n` (one of n parts, the sites dealt round-robin, k from 0 as in
+//! cargo-mutants).
 //!
 //! A shard is a set of whole sites, dealt in catalog order, so it depends only on the
 //! catalog (stable for the same source) and not on the machine; keeping a site's mutants
@@ -15,12 +17,14 @@ use mutfuzz_mutate::Mutant;
 use serde::{Deserialize, Serialize};
 
 use crate::exit_code;
+use crate::filter::RunFilter;
 
-/// `--shard k/n`: the k-th (from 1) of n parts.
+/// `--shard k/n`: part k of n, k counted from 0 as cargo-mutants counts it (`0/4` …
+/// `3/4`), so a CI matrix written for cargo-mutants runs every part here too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Shard {
-    /// Which part, from 1.
+    /// Which part, from 0.
     pub k: u32,
     /// How many parts.
     pub n: u32,
@@ -30,11 +34,19 @@ impl FromStr for Shard {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("{text:?} is not a shard: write k/n with 1 <= k <= n, as in 1/4");
+        let bad = || format!("{text:?} is not a shard: write k/n with 0 <= k < n, as in 0/4");
         let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
         let (k, n): (u32, u32) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-        if k == 0 || n == 0 || k > n {
+        if n == 0 {
             return Err(bad());
+        }
+        // An old 1-based matrix (`1/4` … `4/4`) must fail loudly on its last shard rather
+        // than silently skip shard 0: name the convention.
+        if k >= n {
+            return Err(format!(
+                "{text:?} is not a shard of {n}: shards count from 0 as in cargo-mutants: use 0/{n} … {}/{n}",
+                n - 1
+            ));
         }
         Ok(Shard { k, n })
     }
@@ -161,6 +173,8 @@ pub struct Selection {
     pub in_diff: bool,
     /// Whether `--mutants-file` restricted the set.
     pub listed: bool,
+    /// The filters that restricted the set (`--re "parse"` …), if any.
+    pub filtered: Option<String>,
 }
 
 impl Selection {
@@ -172,12 +186,28 @@ impl Selection {
             shard: None,
             in_diff: false,
             listed: false,
+            filtered: None,
         }
     }
 
     /// The mutants of `mutants` on lines `diff` changes, then the shard's part of them.
     pub fn new(mutants: &[Mutant], diff: Option<&ChangedLines>, shard: Option<Shard>) -> Selection {
-        let in_set: Vec<bool> = mutants.iter().map(|m| diff.is_none_or(|d| d.touches(m))).collect();
+        Selection::filtered(mutants, diff, None, shard)
+    }
+
+    /// The mutants of `mutants` on lines `diff` changes that `filter` keeps, then the
+    /// shard's part of them (shards split what the filters leave, as cargo-mutants').
+    pub fn filtered(
+        mutants: &[Mutant],
+        diff: Option<&ChangedLines>,
+        filter: Option<&RunFilter>,
+        shard: Option<Shard>,
+    ) -> Selection {
+        let filter = filter.filter(|f| f.is_active());
+        let in_set: Vec<bool> = mutants
+            .iter()
+            .map(|m| diff.is_none_or(|d| d.touches(m)) && filter.is_none_or(|f| f.keeps(m)))
+            .collect();
         // Sites in catalog order, numbered among those in the set.
         let mut site_index: HashMap<u32, u32> = HashMap::new();
         let selected = mutants
@@ -189,10 +219,17 @@ impl Selection {
                 }
                 let next = site_index.len() as u32;
                 let index = *site_index.entry(m.site).or_insert(next);
-                shard.is_none_or(|s| index % s.n == s.k - 1)
+                shard.is_none_or(|s| index % s.n == s.k)
             })
             .collect();
-        Selection { in_set, selected, shard, in_diff: diff.is_some(), listed: false }
+        Selection {
+            in_set,
+            selected,
+            shard,
+            in_diff: diff.is_some(),
+            listed: false,
+            filtered: filter.map(|f| f.describe()),
+        }
     }
 
     /// Keeps only the mutants whose ids `--mutants-file FILE` lists (read with the
@@ -210,8 +247,13 @@ impl Selection {
         Ok(())
     }
 
-    /// Read `--in-diff FILE` and select.
-    pub fn from_args(mutants: &[Mutant], in_diff: Option<&Path>, shard: Option<Shard>) -> Result<Selection> {
+    /// Read `--in-diff FILE` and select what `filter` keeps of it.
+    pub fn from_args(
+        mutants: &[Mutant],
+        in_diff: Option<&Path>,
+        filter: Option<&RunFilter>,
+        shard: Option<Shard>,
+    ) -> Result<Selection> {
         let diff = match in_diff {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
@@ -223,7 +265,7 @@ impl Selection {
             }
             None => None,
         };
-        Ok(Selection::new(mutants, diff.as_ref(), shard))
+        Ok(Selection::filtered(mutants, diff.as_ref(), filter, shard))
     }
 
     /// Only the mutants `keep` names by id (`amplify`'s check of its tests).
@@ -249,6 +291,11 @@ impl Selection {
         self.selected.iter().all(|&s| s)
     }
 
+    /// Mutants in the run's set, before sharding.
+    pub fn set_count(&self) -> usize {
+        self.in_set.iter().filter(|&&s| s).count()
+    }
+
     /// Mutants covered.
     pub fn count(&self) -> usize {
         self.selected.iter().filter(|&&s| s).count()
@@ -263,12 +310,18 @@ impl Selection {
                 self.shard.map(|s| format!("; shard {s}: {} of them", self.count())).unwrap_or_default();
             return Some(format!("Listed in the mutants file: {in_set} of {total} mutants{shard}"));
         }
-        match (self.in_diff, self.shard) {
+        let set = match (self.in_diff, &self.filtered) {
             (false, None) => None,
-            (true, None) => Some(format!("In the diff: {in_set} of {total} mutants")),
-            (false, Some(s)) => Some(format!("Shard {s}: {} of {total} mutants", self.count())),
-            (true, Some(s)) => {
-                Some(format!("In the diff: {in_set} of {total} mutants; shard {s}: {} of them", self.count()))
+            (true, None) => Some("In the diff".to_owned()),
+            (false, Some(f)) => Some(format!("Matching {f}")),
+            (true, Some(f)) => Some(format!("In the diff and matching {f}")),
+        };
+        match (set, self.shard) {
+            (None, None) => None,
+            (Some(set), None) => Some(format!("{set}: {in_set} of {total} mutants")),
+            (None, Some(s)) => Some(format!("Shard {s}: {} of {total} mutants", self.count())),
+            (Some(set), Some(s)) => {
+                Some(format!("{set}: {in_set} of {total} mutants; shard {s}: {} of them", self.count()))
             }
         }
     }
@@ -305,9 +358,16 @@ mod tests {
     #[test]
     fn shards_parse_and_bad_ones_are_explained() {
         assert_eq!("2/3".parse(), Ok(Shard { k: 2, n: 3 }));
+        assert_eq!("0/1".parse(), Ok(Shard { k: 0, n: 1 }));
         assert_eq!(Shard { k: 2, n: 3 }.to_string(), "2/3");
-        for bad in ["0/2", "3/2", "1", "a/b", "1/0", ""] {
+        for bad in ["1", "a/b", "1/0", "0/0", ""] {
             assert!(bad.parse::<Shard>().unwrap_err().contains("k/n"), "{bad}");
+        }
+        // The last shard of a 1-based matrix names the convention.
+        for (bad, hint) in [("4/4", "use 0/4 … 3/4"), ("5/4", "use 0/4 … 3/4"), ("1/1", "use 0/1 … 0/1")]
+        {
+            let err = bad.parse::<Shard>().unwrap_err();
+            assert!(err.contains("shards count from 0 as in cargo-mutants") && err.contains(hint), "{err}");
         }
     }
 
@@ -317,8 +377,8 @@ mod tests {
         let sites = [1, 1, 1, 4, 4, 6, 7, 7, 9];
         let mutants: Vec<Mutant> =
             sites.iter().enumerate().map(|(i, &s)| mutant(i as u32 + 1, s, "src/lib.rs", 1)).collect();
-        let one = Selection::new(&mutants, None, Some(Shard { k: 1, n: 2 }));
-        let two = Selection::new(&mutants, None, Some(Shard { k: 2, n: 2 }));
+        let one = Selection::new(&mutants, None, Some(Shard { k: 0, n: 2 }));
+        let two = Selection::new(&mutants, None, Some(Shard { k: 1, n: 2 }));
         let picked =
             |s: &Selection| (0..9).filter(|&i| s.selected(i)).map(|i| mutants[i].id).collect::<Vec<_>>();
         assert_eq!(picked(&one), [1, 2, 3, 6, 9]);

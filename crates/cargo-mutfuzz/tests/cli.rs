@@ -320,6 +320,80 @@ fn a_cargo_mutants_config_is_read_and_named() {
     assert!(text.contains("clamp_percent"), "{text}");
 }
 
+#[test]
+fn filters_select_mutants_by_name_and_file_as_cargo_mutants_does() {
+    let tmp = copy_example("textstats");
+    let m = manifest(tmp.path());
+    let listed = |args: &[&str]| {
+        let out = mutfuzz(&[&["mutants", "--manifest-path", &m][..], args].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        (String::from_utf8(out.stdout).unwrap(), stderr)
+    };
+    let (all, _) = listed(&[]);
+    assert_eq!(all.lines().count(), 95);
+    // The regex sees each line `mutants` prints; repeated --re OR together; -E after -F.
+    let (text, stderr) = listed(&["--re", "clamp_percent", "--re", "triple", "-E", "with 0"]);
+    assert_eq!(text.lines().count(), 25, "{text}");
+    assert!(stderr.contains(
+        "25 mutants of 95 matching --re \"clamp_percent\" --re \"triple\" --exclude-re \"with 0\""
+    ));
+    let expected: Vec<&str> = all
+        .lines()
+        .filter(|l| (l.contains("clamp_percent") || l.contains("triple")) && !l.contains("with 0"))
+        .collect();
+    assert_eq!(text.lines().collect::<Vec<_>>(), expected);
+    let (text, _) = listed(&["-F", "^src/lib.rs:4[0-9]:"]);
+    assert!(text.lines().all(|l| l.starts_with("src/lib.rs:4")) && text.lines().count() == 23, "{text}");
+    // File globs: a name anywhere, or a path from the package root.
+    let (text, _) = listed(&["-f", "stats.rs"]);
+    assert_eq!(text.lines().count(), 20);
+    assert!(text.lines().all(|l| l.starts_with("src/stats.rs:")));
+    let (text, _) = listed(&["-e", "src/stats.rs"]);
+    assert_eq!(text.lines().count(), 75);
+    // The same keys in mutfuzz.toml add to the flags.
+    std::fs::write(tmp.path().join("mutfuzz.toml"), "examine_re = ['triple']\n").unwrap();
+    let (text, _) = listed(&["--re", "clamp_percent", "-E", "with 0"]);
+    assert_eq!(text.lines().count(), 25, "{text}");
+    std::fs::remove_file(tmp.path().join("mutfuzz.toml")).unwrap();
+
+    // Nothing matches: said, nothing built or run, exit 0 (as cargo-mutants).
+    let (text, stderr) = listed(&["--re", "clamp_percent", "-f", "src/stats.rs"]);
+    assert!(text.is_empty());
+    assert!(
+        stderr.contains("No mutant matches --file \"src/stats.rs\" --re \"clamp_percent\" (of 95 mutants)")
+    );
+    let out = mutfuzz(&[
+        "test",
+        "--manifest-path",
+        &m,
+        "--re",
+        "no such mutant",
+        "-o",
+        &tmp.path().join("o").to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "No mutant matches --re \"no such mutant\" (of 95 mutants): nothing built, nothing run"
+        ),
+        "{stderr}"
+    );
+    assert!(!tmp.path().join("target/mutfuzz/target").exists(), "nothing was built");
+    let bad = mutfuzz(&["mutants", "--manifest-path", &m, "-E", "("]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("bad regex \"(\" in --exclude-re"));
+
+    // A shard numbered from 1 fails loudly, naming the convention.
+    let out = mutfuzz(&["test", "--manifest-path", &m, "--shard", "4/4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("shards count from 0 as in cargo-mutants: use 0/4 … 3/4")
+    );
+}
+
 fn copy_dev_deps_fixture() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dev-deps"), tmp.path());
@@ -390,7 +464,7 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     let m = manifest(tmp.path());
     let dir = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
     let mut shard_lines = Vec::new();
-    for k in ["1/2", "2/2"] {
+    for k in ["0/2", "1/2"] {
         let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "--shard", k, "-o", &dir(&k[..1])]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -403,7 +477,7 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     let (one, two) = (shard_lines[0].lines().count(), shard_lines[1].lines().count());
     assert!(one > 0 && two > 0 && one + two == 95, "{one} + {two}");
 
-    let out = mutfuzz(&["merge", "-o", &dir("merged"), &dir("2"), &dir("1")]);
+    let out = mutfuzz(&["merge", "-o", &dir("merged"), &dir("1"), &dir("0")]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // The exit code an unsharded run gives.
     assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -411,8 +485,21 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
         stderr.contains("95 mutants: 73 caught, 9 missed, 3 timeout, 3 unviable, 7 not covered"),
         "{stderr}"
     );
-    let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "-o", &dir("whole")]);
+    let out =
+        mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "-o", &dir("whole"), "--annotations", "github"]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    // One GitHub warning per mutant no test catches: 9 missed, 7 not covered.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let warnings: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::warning file=src/")).collect();
+    assert_eq!(warnings.len(), 16, "{stdout}");
+    assert_eq!(warnings.iter().filter(|l| l.contains("::Missed mutant: ")).count(), 9, "{stdout}");
+    assert!(
+        warnings.contains(
+            &"::warning file=src/lib.rs,line=45,col=10,endLine=45,endColumn=11,title=Missed mutant::Missed \
+              mutant: replace < with <= in clamp_percent"
+        ),
+        "{stdout}"
+    );
 
     let merged = outcomes_in(&tmp.path().join("merged"));
     let whole = outcomes_in(&tmp.path().join("whole"));
@@ -455,14 +542,28 @@ fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
         std::fs::read_dir(tmp.path().join("whole/log")).unwrap().count()
     );
 
+    // --iterate: the 73 caught are carried over, the rest tested again; the results still
+    // cover every mutant, as the whole run's.
+    let out = mutfuzz(&["test", "--manifest-path", &m, "-j", "2", "-o", &dir("whole"), "--iterate"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--iterate: 73 mutants caught in the previous run are carried over"), "{stderr}");
+    let iterated = outcomes_in(&tmp.path().join("whole"));
+    assert_eq!(common::outcome_lines(&iterated), common::outcome_lines(&whole));
+    assert_eq!(iterated["summary"], whole["summary"]);
+    let carried = iterated["outcomes"].as_array().unwrap().iter().filter(|o| o["previously_caught"] == true);
+    assert_eq!(carried.count(), 73);
+    let listed = std::fs::read_to_string(tmp.path().join("whole/previously_caught.txt")).unwrap();
+    assert_eq!(listed, std::fs::read_to_string(tmp.path().join("whole.old/caught.txt")).unwrap());
+
     // A missing shard is named; the merge's score decides with --min-score.
-    let out = mutfuzz(&["merge", "-o", &dir("bad"), &dir("1")]);
+    let out = mutfuzz(&["merge", "-o", &dir("bad"), &dir("0")]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 2/2 missing"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 1/2 missing"));
     // 76 of 92 viable mutants caught or timed out: 82.6 %.
-    let out = mutfuzz(&["merge", "-o", &dir("m80"), &dir("1"), &dir("2"), "--min-score", "80"]);
+    let out = mutfuzz(&["merge", "-o", &dir("m80"), &dir("0"), &dir("1"), "--min-score", "80"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = mutfuzz(&["merge", "-o", &dir("m90"), &dir("1"), &dir("2"), "--min-score", "90"]);
+    let out = mutfuzz(&["merge", "-o", &dir("m90"), &dir("0"), &dir("1"), "--min-score", "90"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(5), "{stderr}");
     assert!(

@@ -48,8 +48,8 @@ pub use layout::{CampaignDir, score_contract_panic_log};
 pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex, read_line_capped};
 pub use prune::Prune;
 pub use records::{
-    ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord, NondeterministicRecord,
-    RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
+    CminRecord, ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord,
+    NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
 };
 pub use shrink::{EXIT_NOT_KEPT, Kept, ShrinkLine};
 pub use stats::{Stats, StatsRow, parse_stats_csv};

@@ -308,6 +308,29 @@ impl Record for ReplayRecord {
     }
 }
 
+/// One line of the harness's `cmin <target> --corpus DIR --catalog FILE --out FILE`: what
+/// one stored input covers and kills, for `cargo mutfuzz cmin` to choose a subset of the
+/// corpus with the same coverage and the same kills.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CminRecord {
+    /// The input's file name in the corpus.
+    pub input: String,
+    /// Its size in bytes.
+    pub size: usize,
+    /// Base ids of the mutant sites the original's run reached, increasing.
+    pub sites: Vec<u32>,
+    /// The edges it covered, each a counter's index times 8 plus its hit-count bucket's
+    /// bit (AFL's classes, as the fuzz loop counts coverage), increasing.
+    pub edges: Vec<u64>,
+    /// The catalog's mutants it kills (any kind, judged with the score's budget), increasing.
+    pub kills: Vec<u32>,
+}
+
+impl Record for CminRecord {
+    const WHAT: &'static str = "cmin record";
+}
+
 impl Record for ScoreLine {
     const WHAT: &'static str = "score line";
 

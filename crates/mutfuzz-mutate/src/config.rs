@@ -1,6 +1,7 @@
 //! The package's config: `mutfuzz.toml`, or else cargo-mutants' `.cargo/mutants.toml`,
 //! read from the package root and then the workspace root: what to leave unmutated, which
-//! extra mutants to make, and how to run.
+//! extra mutants to make, which of them a run covers (the filters, see [`crate::filter`]),
+//! and how to run.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,7 @@ use regex::Regex;
 use serde::Deserialize;
 
 use crate::Operator;
+use crate::filter::{MutantFilter, PatternKind};
 
 mod cargo_mutants;
 
@@ -62,6 +64,19 @@ pub struct ConfigFile {
     /// Let the processes running mutants open TCP connections (default false).
     #[serde(default)]
     pub sandbox_network: bool,
+    /// Regexes on mutant names (`src/lib.rs:3:5: replace …`): a run covers only the
+    /// mutants matching one (cargo-mutants' key; `--re` adds more).
+    #[serde(default)]
+    pub examine_re: Vec<String>,
+    /// Regexes on mutant names: a run leaves out the mutants matching one (`--exclude-re`).
+    #[serde(default)]
+    pub exclude_re: Vec<String>,
+    /// Globs on source files: a run covers only the mutants of files matching one (`--file`).
+    #[serde(default)]
+    pub examine_globs: Vec<String>,
+    /// Globs on source files: a run leaves out their mutants (`--exclude`).
+    #[serde(default)]
+    pub exclude_globs: Vec<String>,
 }
 
 /// Where the config came from.
@@ -91,10 +106,8 @@ pub struct Config {
     exclude_files: GlobSet,
     exclude_functions: Vec<Regex>,
     exclude_operators: Vec<Operator>,
-    /// cargo-mutants' file globs and mutant-name regexes.
-    tree_globs: Option<cargo_mutants::TreeGlobs>,
-    examine_mutants: Vec<Regex>,
-    exclude_mutants: Vec<Regex>,
+    /// `examine_re`, `exclude_re`, `examine_globs`, `exclude_globs`, compiled.
+    filter: MutantFilter,
 }
 
 impl Config {
@@ -115,10 +128,16 @@ impl Config {
                 })
             })
             .collect::<Result<_>>()?;
+        let mut filter = MutantFilter::default();
+        filter.add(PatternKind::ExamineGlob, &file.examine_globs, "examine_globs")?;
+        filter.add(PatternKind::ExcludeGlob, &file.exclude_globs, "exclude_globs")?;
+        filter.add(PatternKind::ExamineRe, &file.examine_re, "examine_re")?;
+        filter.add(PatternKind::ExcludeRe, &file.exclude_re, "exclude_re")?;
         Ok(Config {
             exclude_files: globs.build()?,
             exclude_functions,
             exclude_operators,
+            filter,
             file,
             ..Config::default()
         })
@@ -138,10 +157,18 @@ impl Config {
                 let mut config = Config::new(file).map_err(|e| {
                     // The value is wrong, not the TOML: point at the key's line.
                     let text_of_error = format!("{e:#}");
-                    let line = ["exclude_files", "exclude_functions", "exclude_operators"]
-                        .iter()
-                        .filter(|k| text_of_error.contains(&format!("in {k}")))
-                        .find_map(|k| key_line(&text, k));
+                    let line = [
+                        "exclude_files",
+                        "exclude_functions",
+                        "exclude_operators",
+                        "examine_re",
+                        "exclude_re",
+                        "examine_globs",
+                        "exclude_globs",
+                    ]
+                    .iter()
+                    .filter(|k| text_of_error.contains(&format!("in {k}")))
+                    .find_map(|k| key_line(&text, k));
                     match line {
                         Some(n) => e.context(format!("in {}, line {n}", path.display())),
                         None => e.context(format!("in {}", path.display())),
@@ -183,12 +210,12 @@ impl Config {
         self.exclude_files.is_match(rel_path)
     }
 
-    /// Is the source file at `path` left unmutated, by `mutfuzz.toml`'s globs (relative to
-    /// `package_root`) or cargo-mutants' (relative to the tree its config is in)?
+    /// Is the source file at `path` left unmutated by `exclude_files` (relative to
+    /// `package_root`)? (`examine_globs`/`exclude_globs` only filter a run: [`Config::filter`].)
     pub fn skips_source(&self, path: &Path, package_root: &Path) -> bool {
         let rel = path.strip_prefix(package_root).unwrap_or(path);
         let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        self.excludes_file(&rel) || self.tree_globs.as_ref().is_some_and(|g| !g.examines(path))
+        self.excludes_file(&rel)
     }
 
     /// Is the function with this qualified name excluded?
@@ -201,11 +228,10 @@ impl Config {
         self.exclude_operators.contains(&op)
     }
 
-    /// Is the mutant with this name (`src/lib.rs:3:5: replace …`) left out by cargo-mutants'
-    /// `examine_re` (when given, a name must match one) or `exclude_re`?
-    pub fn excludes_mutant(&self, name: &str) -> bool {
-        (!self.examine_mutants.is_empty() && !self.examine_mutants.iter().any(|r| r.is_match(name)))
-            || self.exclude_mutants.iter().any(|r| r.is_match(name))
+    /// The run filter of `examine_re`, `exclude_re`, `examine_globs` and `exclude_globs`
+    /// (from `mutfuzz.toml` or cargo-mutants' config); the command line adds to it.
+    pub fn filter(&self) -> &MutantFilter {
+        &self.filter
     }
 
     /// Error values for functions returning `Result`.
@@ -261,7 +287,7 @@ mod tests {
         assert!(!c.excludes_function("format"));
         assert!(c.excludes_operator(Operator::IntLiteral));
         assert!(!c.excludes_operator(Operator::BoolLiteral));
-        assert!(!c.excludes_mutant("src/lib.rs:1:1: replace f with ()"));
+        assert!(!c.filter().is_active());
         assert_eq!(c.source_note(), None);
     }
 
@@ -321,6 +347,18 @@ mod tests {
     }
 
     #[test]
+    fn the_filter_keys_of_mutfuzz_toml_compile_into_the_run_filter_and_bad_ones_name_their_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(CONFIG_FILE), "examine_re = ['parse']\nexclude_globs = ['gen.rs']\n")
+            .unwrap();
+        let c = Config::load(&[tmp.path()]).unwrap();
+        assert_eq!(c.filter().describe(), "--exclude \"gen.rs\" --re \"parse\"");
+        std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\nexclude_re = ['(']\n").unwrap();
+        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        assert!(err.contains("mutfuzz.toml, line 2: bad regex \"(\" in exclude_re"), "{err}");
+    }
+
+    #[test]
     fn mutfuzz_toml_takes_the_place_of_a_cargo_mutants_config() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::create_dir(tmp.path().join(".cargo")).unwrap();
@@ -328,7 +366,7 @@ mod tests {
         std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\n").unwrap();
         let c = Config::load(&[tmp.path()]).unwrap();
         assert!(c.file.mutate_unsafe);
-        assert!(!c.excludes_mutant("src/lib.rs:1:1: replace f with ()"));
+        assert!(!c.filter().is_active());
         let note = c.source_note().unwrap();
         assert!(note.ends_with("mutants.toml is not read: mutfuzz.toml takes its place"), "{note}");
     }

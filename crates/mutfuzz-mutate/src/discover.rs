@@ -155,16 +155,8 @@ impl Walker<'_, '_> {
     fn site(&mut self, drafts: Vec<Draft>) -> Option<(usize, Vec<String>)> {
         let function = self.function.clone()?;
         let config = self.cx.config;
-        let drafts: Vec<Draft> = drafts
-            .into_iter()
-            .filter(|d| {
-                let name = format!(
-                    "{}:{}:{}: {}",
-                    self.cx.rel_path, d.range.start.line, d.range.start.column, d.description
-                );
-                !config.excludes_operator(d.operator) && !config.excludes_mutant(&name)
-            })
-            .collect();
+        let drafts: Vec<Draft> =
+            drafts.into_iter().filter(|d| !config.excludes_operator(d.operator)).collect();
         if drafts.is_empty() {
             return None;
         }

@@ -25,6 +25,7 @@ mod discover;
 pub mod doctest;
 mod equivalent;
 mod error;
+pub mod filter;
 mod fnvalue;
 pub mod hints;
 pub mod modules;
@@ -43,6 +44,7 @@ use anyhow::{Context, Result};
 
 pub use config::Config;
 pub use error::SyntaxError;
+pub use filter::{MutantFilter, PatternKind};
 pub use mutant::{LineCol, Mutant, SourceRange};
 pub use operator::Operator;
 pub use site::{Owner, Rendered, Site};

@@ -1,5 +1,6 @@
 //! The harness binary: its targets ([`targets!`](crate::targets)) and the command line
-//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, `shrink`, `tmin`, …).
+//! that `cargo mutfuzz` drives (`list`, `fuzz`, `score`, `run`, `outputs`, `values`, `shrink`, `tmin`,
+//! `cmin`, …).
 //!
 //! A harness is a package `mutfuzz/` in the crate under test (like cargo-fuzz's
 //! `fuzz/`). Its `main.rs` holds plain functions that take one generated value and
@@ -55,10 +56,11 @@ use crate::reflect::Reflector;
 use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
 use crate::workers::Workers;
 
+mod cmin;
 mod values;
 
 /// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
-const COMMANDS: [&str; 8] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin", "values"];
+const COMMANDS: [&str; 9] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin", "values", "cmin"];
 
 /// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
 pub const EXIT_ERROR: i32 = 2;
@@ -494,6 +496,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         "replay" => replay(args, target),
         "shrink" => crate::shrink::command::shrink_kills(args, target, oracle_for(compare), judging),
         "tmin" => crate::shrink::command::shrink_failure(args, target),
+        "cmin" => cmin::write_cmin(args, target, oracle_for(compare), judging),
         "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
         "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
         other => Err(format!(

@@ -1,22 +1,24 @@
 //! The tests to keep: a small set of shrunk inputs such that every survivor some input
 //! kills keeps one killing test — greedy set cover, the smallest input first on ties.
+//! (`cmin` covers the same way, with coverage and kills as the elements.)
 
 use std::collections::BTreeSet;
 
-/// One candidate: its size (bytes of its input) and the survivors it kills.
+/// One candidate: its size (bytes of its input) and what it covers: the survivors it
+/// kills (for `cmin`, its coverage and kills).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate<T> {
+pub struct Candidate<T, K = u32> {
     pub item: T,
     pub size: usize,
-    pub kills: BTreeSet<u32>,
+    pub kills: BTreeSet<K>,
 }
 
 /// Picks candidates until no pick kills a survivor not yet killed; each pick kills the
 /// most survivors not yet killed, the smaller input first among equals.
-pub fn choose<T: Clone>(candidates: &[Candidate<T>]) -> Vec<Candidate<T>> {
+pub fn choose<T: Clone, K: Ord + Clone>(candidates: &[Candidate<T, K>]) -> Vec<Candidate<T, K>> {
     let mut covered = BTreeSet::new();
     let mut chosen = Vec::new();
-    let mut left: Vec<&Candidate<T>> = candidates.iter().collect();
+    let mut left: Vec<&Candidate<T, K>> = candidates.iter().collect();
     left.sort_by_key(|c| c.size);
     loop {
         let best = left
@@ -27,7 +29,7 @@ pub fn choose<T: Clone>(candidates: &[Candidate<T>]) -> Vec<Candidate<T>> {
             .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)));
         let Some((i, _)) = best else { break };
         let c = left.remove(i);
-        covered.extend(c.kills.iter().copied());
+        covered.extend(c.kills.iter().cloned());
         chosen.push(c.clone());
     }
     chosen

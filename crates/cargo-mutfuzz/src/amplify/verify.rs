@@ -222,6 +222,11 @@ fn like_args(like: &TestArgs) -> TestArgs {
         output: None,
         no_sandbox: like.no_sandbox,
         ci: CiArgs::default(),
+        // The check covers exactly the survivors it is given: no filter, nothing carried
+        // over, and no annotations of its own missed mutants.
+        filter: Default::default(),
+        iterate: false,
+        annotations: "none".to_owned(),
         test_args: Vec::new(),
     }
 }

@@ -220,6 +220,11 @@ pub fn test_args(args: &AmplifyArgs, package: &Package) -> TestArgs {
         output: None,
         no_sandbox: args.no_sandbox,
         ci: CiArgs::default(),
+        // The check covers exactly the survivors it is given: no filter, nothing carried
+        // over, and no annotations of its own missed mutants.
+        filter: Default::default(),
+        iterate: false,
+        annotations: "none".to_owned(),
         test_args: Vec::new(),
     }
 }

@@ -6,6 +6,10 @@
 //! Interrupted (Ctrl-C, SIGTERM, SIGHUP), it stops every test process and still writes
 //! `mutfuzz.out/` with every outcome decided so far; the rest are `not-run`, the summary
 //! says `interrupted`, and the exit code is 130.
+//!
+//! With `--iterate`, the previous results in the output directory are read before it is
+//! moved aside: a mutant they show caught (matched by name, as cargo-mutants matches) is
+//! carried over as caught, not run again, unless the build now finds it unviable.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -57,6 +61,8 @@ struct Results<'a> {
     /// The mutants this run covers (`--in-diff`, `--shard`); the others get no outcome.
     selection: Selection,
     min_score: Option<f64>,
+    /// `--annotations`: the path of the workspace root in its repository, when on.
+    annotate: Option<String>,
 }
 
 impl Results<'_> {
@@ -81,6 +87,7 @@ impl Results<'_> {
                     seconds: 0.0,
                     detail: None,
                     lint_risk: None,
+                    previously_caught: false,
                 })
             })
             .collect();
@@ -101,6 +108,23 @@ impl Results<'_> {
         };
         self.out.write_json("outcomes.json", &file)?;
         self.out.write_lists(&file.outcomes)?;
+        let carried: Vec<&MutantOutcome> = file.outcomes.iter().filter(|o| o.previously_caught).collect();
+        if !carried.is_empty() {
+            // As cargo-mutants' `previously_caught.txt`: caught before, not tested now.
+            let text: String = carried.iter().map(|o| o.mutant.name() + "\n").collect();
+            mutfuzz_contract::write_atomic(&self.out.path.join("previously_caught.txt"), text.as_bytes())?;
+        }
+        if let Some(prefix) = &self.annotate {
+            for o in &file.outcomes {
+                let what = match o.outcome {
+                    Outcome::Missed => "Missed mutant",
+                    // cargo-mutants calls these missed too: no test fails with them.
+                    Outcome::NotCovered => "Missed mutant (no test reaches it)",
+                    _ => continue,
+                };
+                println!("{}", crate::annotations::warning(prefix, &o.mutant, what));
+            }
+        }
         if summary.interrupted {
             console.message("interrupted: stopped every process it had started");
         }
@@ -145,13 +169,16 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
 
     crate::scratch::check_writable(&crate::layout::Layout::new(&ws.target_dir))?;
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
-    let mut selection = Selection::from_args(&discovery.mutants, args.ci.in_diff.as_deref(), args.ci.shard)?;
+    let filter = crate::filter::RunFilter::new(&ws, &args.filter)?;
+    let mut selection =
+        Selection::from_args(&discovery.mutants, args.ci.in_diff.as_deref(), Some(&filter), args.ci.shard)?;
     if let Some(ids) = only {
         selection = selection.only(&discovery.mutants, ids);
     }
     if let Some(text) = selection.describe() {
         console.message(&text);
     }
+    let previous = if args.iterate { previously_caught(&out_path, &console) } else { HashMap::new() };
     let out = OutputDir::create(&out_path).map_err(|e| {
         exit_code::usage(anyhow::anyhow!(
             "cannot write the results directory {} ({:#}): pass a writable one with --output DIR",
@@ -174,13 +201,15 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
         tests: Vec::new(),
         selection,
         min_score: args.ci.min_score,
+        annotate: crate::annotations::enabled(&args.annotations)
+            .then(|| crate::annotations::repository_prefix(&ws.root)),
     };
 
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
         .map_err(exit_code::usage)?;
     console.message(&format!("Caps per test process: {}", caps.describe()));
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout), caps };
-    let env = Env { limits, jobs, config: &config };
+    let env = Env { limits, jobs, config: &config, previous };
     match mutation_test(args, &ws, &discovery, env, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
         Ok(Some(code)) => results.finish(&console).map(|_| code),
@@ -191,11 +220,32 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     }
 }
 
-/// How the tests run: limits, parallelism, and the config (for the sandbox).
+/// How the tests run: limits, parallelism, the config (for the sandbox), and with
+/// `--iterate` the previous run's caught mutants by name.
 struct Env<'a> {
     limits: Limits,
     jobs: usize,
     config: &'a mutfuzz_mutate::Config,
+    previous: HashMap<String, MutantOutcome>,
+}
+
+/// `--iterate`: the mutants the results in `dir` show caught, by name (carried-over ones
+/// included, so the loop accumulates as cargo-mutants' does). None when there are none.
+fn previously_caught(dir: &std::path::Path, console: &Console) -> HashMap<String, MutantOutcome> {
+    match crate::output::read_outcomes(dir) {
+        Ok(outcomes) => outcomes
+            .into_iter()
+            .filter(|o| o.outcome == Outcome::Caught)
+            .map(|o| (o.mutant.name(), o))
+            .collect(),
+        Err(_) => {
+            console.message(&format!(
+                "note: --iterate: no previous results in {}: every mutant is tested",
+                dir.display()
+            ));
+            HashMap::new()
+        }
+    }
 }
 
 /// Everything after the results directory exists: the schema build, the baseline and
@@ -210,7 +260,13 @@ fn mutation_test(
     results: &mut Results<'_>,
 ) -> Result<Option<i32>> {
     if results.selection.count() == 0 {
-        console.message("No mutants to test in this selection: nothing built, nothing run");
+        match &results.selection.filtered {
+            Some(f) if results.selection.set_count() == 0 => console.message(&format!(
+                "No mutant matches {f} (of {} mutants): nothing built, nothing run",
+                results.mutants.len()
+            )),
+            _ => console.message("No mutants to test in this selection: nothing built, nothing run"),
+        }
         return Ok(None);
     }
     let out_path = results.out.path.clone();
@@ -227,7 +283,7 @@ fn mutation_test(
             trimmed.join(", ")
         ));
     }
-    let Env { limits, jobs, config } = env;
+    let Env { limits, jobs, config, previous } = env;
     let policy = Policy::of(&scratch.layout, config, args.no_sandbox);
     let sandbox = Sandbox::of(policy.as_ref())?;
 
@@ -291,6 +347,9 @@ fn mutation_test(
     }
     if !args.no_lint_check {
         lint_verdicts(ws, &scratch, discovery, &flags, console, results)?;
+    }
+    if args.iterate {
+        carry_over(&previous, discovery, console, results);
     }
     let mut binaries = build.binaries.clone();
     if args.no_doctests {
@@ -455,6 +514,34 @@ fn mutation_test(
     Ok(None)
 }
 
+/// `--iterate`: each selected mutant still undecided (viable now) that the previous run
+/// caught keeps that outcome, marked carried over, and is not run.
+fn carry_over(
+    previous: &HashMap<String, MutantOutcome>,
+    discovery: &Discovery,
+    console: &Console,
+    results: &mut Results<'_>,
+) {
+    let mut carried = 0;
+    for (i, m) in discovery.mutants.iter().enumerate() {
+        if results.outcomes[i].is_some() || !results.selection.selected(i) {
+            continue;
+        }
+        if let Some(before) = previous.get(&m.name()) {
+            results.outcomes[i] = Some(MutantOutcome {
+                mutant: m.clone(),
+                seconds: 0.0,
+                previously_caught: true,
+                ..before.clone()
+            });
+            carried += 1;
+        }
+    }
+    console.message(&format!(
+        "--iterate: {carried} mutants caught in the previous run are carried over, not tested again"
+    ));
+}
+
 /// The outcome of a mutant that is decided without running it.
 fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome {
     MutantOutcome {
@@ -467,6 +554,7 @@ fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome 
         seconds: 0.0,
         detail,
         lint_risk: None,
+        previously_caught: false,
     }
 }
 

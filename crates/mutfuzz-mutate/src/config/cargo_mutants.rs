@@ -1,13 +1,12 @@
 //! cargo-mutants' `.cargo/mutants.toml`, read when a package has no `mutfuzz.toml`: the
 //! keys that mean the same here are used, the others are named as not used.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
-use super::{Config, ConfigFile, Source, regexes};
+use super::{Config, ConfigFile, Source};
 
 /// Where cargo-mutants keeps its config, relative to the tree root.
 pub const CARGO_MUTANTS_FILE: &str = ".cargo/mutants.toml";
@@ -46,12 +45,10 @@ const USED_KEYS: [&str; 11] = [
 /// Read the cargo-mutants config at `path`.
 pub(super) fn load(path: &Path) -> Result<Config> {
     let text = std::fs::read_to_string(path).with_context(|| format!("failed to read {}", path.display()))?;
-    // The tree root: the directory that holds `.cargo/`.
-    let root = path.parent().and_then(Path::parent).unwrap_or(Path::new("."));
-    parse(&text, path, root).with_context(|| format!("in {}", path.display()))
+    parse(&text, path).with_context(|| format!("in {}", path.display()))
 }
 
-fn parse(text: &str, path: &Path, root: &Path) -> Result<Config> {
+fn parse(text: &str, path: &Path) -> Result<Config> {
     let mut table: toml::Table = toml::from_str(text).context("not valid TOML")?;
     let mut ignored: Vec<String> =
         table.keys().filter(|k| !USED_KEYS.contains(&k.as_str())).cloned().collect();
@@ -62,79 +59,26 @@ fn parse(text: &str, path: &Path, root: &Path) -> Result<Config> {
     let mut used: Vec<String> = table.keys().cloned().collect();
     used.sort_by_key(|k| USED_KEYS.iter().position(|u| u == k));
     let cm: CargoMutantsFile = table.try_into().context("a key has a value of the wrong type")?;
+    // The filters keep cargo-mutants' names and meaning in `mutfuzz.toml` too; their
+    // globs match paths from the workspace root, which is cargo-mutants' tree root when
+    // its `.cargo/` sits there.
     let file = ConfigFile {
         error_values: cm.error_values,
         skip_calls: cm.skip_calls,
         skip_calls_defaults: cm.skip_calls_defaults,
         timeout_multiplier: cm.timeout_multiplier,
         minimum_timeout: cm.minimum_test_timeout,
+        examine_re: cm.examine_re,
+        exclude_re: cm.exclude_re,
+        examine_globs: cm.examine_globs,
+        exclude_globs: cm.exclude_globs,
         ..ConfigFile::default()
     };
     let mut config = Config::new(file)?;
     config.additional_cargo_args = cm.additional_cargo_args;
     config.additional_cargo_test_args = cm.additional_cargo_test_args;
-    config.examine_mutants = regexes(&cm.examine_re, "examine_re")?;
-    config.exclude_mutants = regexes(&cm.exclude_re, "exclude_re")?;
-    if !cm.examine_globs.is_empty() || !cm.exclude_globs.is_empty() {
-        config.tree_globs = Some(TreeGlobs {
-            root: root.to_owned(),
-            examine: (!cm.examine_globs.is_empty())
-                .then(|| TreeGlob::new(&cm.examine_globs, "examine_globs"))
-                .transpose()?,
-            exclude: TreeGlob::new(&cm.exclude_globs, "exclude_globs")?,
-        });
-    }
     config.source = Source::CargoMutants { path: path.to_owned(), used, ignored };
     Ok(config)
-}
-
-/// cargo-mutants' file filters: a file is mutated if it matches an `examine_globs` glob
-/// (when there are any) and no `exclude_globs` glob.
-#[derive(Clone, Debug)]
-pub(super) struct TreeGlobs {
-    root: PathBuf,
-    examine: Option<TreeGlob>,
-    exclude: TreeGlob,
-}
-
-impl TreeGlobs {
-    /// Is the source file at `path` mutated?
-    pub fn examines(&self, path: &Path) -> bool {
-        let rel = path.strip_prefix(&self.root).unwrap_or(path);
-        let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        self.examine.as_ref().is_none_or(|g| g.matches(&rel)) && !self.exclude.matches(&rel)
-    }
-}
-
-/// Globs with cargo-mutants' meaning: one with a `/` matches the path from the tree root
-/// (`*` stays within a directory, `**` crosses them); one without matches any file or
-/// directory name on the path (`console` excludes everything under a `console/`).
-#[derive(Clone, Debug)]
-struct TreeGlob {
-    paths: GlobSet,
-    names: GlobSet,
-}
-
-impl TreeGlob {
-    fn new(globs: &[String], key: &str) -> Result<TreeGlob> {
-        let (mut paths, mut names) = (GlobSetBuilder::new(), GlobSetBuilder::new());
-        for g in globs {
-            let glob = GlobBuilder::new(g)
-                .literal_separator(true)
-                .build()
-                .with_context(|| format!("bad glob {g:?} in {key}"))?;
-            if g.contains('/') {
-                paths.add(glob)
-            } else {
-                names.add(glob)
-            };
-        }
-        Ok(TreeGlob { paths: paths.build()?, names: names.build()? })
-    }
-
-    fn matches(&self, rel: &str) -> bool {
-        self.paths.is_match(rel) || rel.split('/').any(|name| self.names.is_match(name))
-    }
 }
 
 #[cfg(test)]
@@ -142,7 +86,7 @@ mod tests {
     use super::*;
 
     fn config(text: &str) -> Config {
-        parse(text, Path::new("/ws/.cargo/mutants.toml"), Path::new("/ws")).unwrap()
+        parse(text, Path::new("/ws/.cargo/mutants.toml")).unwrap()
     }
 
     #[test]
@@ -170,16 +114,13 @@ mod tests {
         assert_eq!(c.additional_cargo_test_args, ["--", "--test-threads=1"]);
         assert_eq!(c.file.timeout_multiplier, Some(3.0));
         assert_eq!(c.file.minimum_timeout, Some(20.0));
-        let pkg = Path::new("/ws/p");
-        assert!(!c.skips_source(Path::new("/ws/src/lib.rs"), pkg));
-        assert!(c.skips_source(Path::new("/ws/src/gen/a.rs"), pkg));
-        assert!(!c.skips_source(Path::new("/ws/src/gen/deeper/a.rs"), pkg), "`*` stays in one directory");
-        assert!(c.skips_source(Path::new("/ws/src/console/mod.rs"), pkg));
-        assert!(!c.skips_source(Path::new("/ws/src/console.rs"), pkg));
-        assert!(c.skips_source(Path::new("/ws/build.rs"), pkg), "not examined");
-        assert!(!c.excludes_mutant("src/lib.rs:3:5: replace parse -> bool with true"));
-        assert!(c.excludes_mutant("src/lib.rs:3:5: replace <impl Debug for X>::parse with ()"));
-        assert!(c.excludes_mutant("src/lib.rs:3:5: replace lex -> bool with true"));
+        // The filters go to the run filter (see `filter`'s tests for their matching).
+        assert_eq!(
+            c.filter().describe(),
+            "--file \"src/**/*.rs\" --exclude \"src/gen/*.rs\" --exclude \"console\" --re \"parse\" \
+             --exclude-re \"impl Debug\""
+        );
+        assert!(!c.skips_source(Path::new("/ws/src/gen/a.rs"), Path::new("/ws")), "the catalog keeps them");
         let note = c.source_note().unwrap();
         assert_eq!(
             note,
@@ -192,9 +133,9 @@ mod tests {
 
     #[test]
     fn bad_values_are_errors_that_name_the_key() {
-        let err = parse("exclude_re = ['(']", Path::new("m.toml"), Path::new(".")).unwrap_err();
+        let err = parse("exclude_re = ['(']", Path::new("m.toml")).unwrap_err();
         assert!(format!("{err:#}").contains("bad regex \"(\" in exclude_re"), "{err:#}");
-        let err = parse("error_values = 3", Path::new("m.toml"), Path::new(".")).unwrap_err();
+        let err = parse("error_values = 3", Path::new("m.toml")).unwrap_err();
         assert!(format!("{err:#}").contains("wrong type"), "{err:#}");
     }
 
@@ -206,8 +147,7 @@ mod tests {
         std::fs::create_dir(ws.join(".cargo")).unwrap();
         std::fs::write(ws.join(CARGO_MUTANTS_FILE), "exclude_globs = ['p/src/skip.rs']\n").unwrap();
         let c = Config::load(&[&pkg, ws]).unwrap();
-        assert!(c.skips_source(&pkg.join("src/skip.rs"), &pkg));
-        assert!(!c.skips_source(&pkg.join("src/lib.rs"), &pkg));
+        assert_eq!(c.filter().describe(), "--exclude \"p/src/skip.rs\"");
         assert!(c.source_note().unwrap().contains("exclude_globs"));
     }
 }

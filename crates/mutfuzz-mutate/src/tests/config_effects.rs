@@ -73,9 +73,12 @@ fn a_cargo_mutants_config_filters_mutants_by_name_and_file() {
     };
     let mut d = Discovery::default();
     d.add_package(&spec, root, &config).unwrap();
-    let names: Vec<String> = d.mutants.iter().map(|m| m.name()).collect();
+    // The catalog is the whole package's (ids do not depend on a filter); the filter
+    // says which of its mutants a run covers.
+    let kept: Vec<String> =
+        d.mutants.iter().filter(|m| config.filter().keeps(m, "")).map(|m| m.name()).collect();
     assert_eq!(
-        names,
+        kept,
         [
             "src/lib.rs:2:28: replace keep -> u8 with 0",
             "src/lib.rs:2:30: replace + with - in keep",
@@ -84,10 +87,8 @@ fn a_cargo_mutants_config_filters_mutants_by_name_and_file() {
             "src/lib.rs:2:32: replace 1 with 2 in keep",
         ]
     );
-    // Ids run on without gaps over what the filters left.
-    let ids: Vec<u32> = d.mutants.iter().map(|m| m.id).collect();
-    assert_eq!(ids, [1, 2, 3, 4, 5]);
-    assert_eq!(d.skipped.config, 1, "gen.rs");
+    assert!(d.mutants.iter().any(|m| m.file == "src/gen.rs"), "gen.rs is in the catalog");
+    assert!(d.mutants.iter().any(|m| m.function == "noisy"));
     assert_eq!(d.notes.len(), 1);
     assert!(d.notes[0].contains("exclude_globs, exclude_re"), "{:?}", d.notes);
     compile(&d.render(0, &|_| true).text.replace("mod gen;", ""), false, &[]);

@@ -64,7 +64,7 @@ fn mutant_ids(text: &str) -> Result<Vec<u32>, String> {
 }
 
 /// One worker process running this harness's `worker <target>`.
-fn worker(args: &Args) -> Result<Workers, String> {
+pub(crate) fn worker(args: &Args) -> Result<Workers, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
     let target = args.target.clone();
     let hang = Duration::from_secs_f64(args.worker_timeout.unwrap_or(WORKER_TIMEOUT).max(0.1));
@@ -133,6 +133,7 @@ pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
         runs: Box::new(workers),
         n_ids: (top as usize + 1).max(MIN_SITE_TABLE),
         panics_by_contract: judging.panics_by_contract,
+        budget: mutfuzz_contract::Budget::FUZZ,
     };
     let bytes = normalize_replay::<T>(&raw, limits);
     let original = judge.original(&bytes);

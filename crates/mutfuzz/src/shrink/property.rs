@@ -39,7 +39,7 @@ impl MutantRuns for Workers {
 pub(crate) struct OriginalCheck {
     /// The run is valid: not discarded, and not a panic unless panics are outcomes.
     pub(crate) valid: bool,
-    /// Fuel and depth limits of the mutant runs ([`Budget::FUZZ`] of the original's).
+    /// Fuel and depth limits of the mutant runs (the judge's budget of the original's).
     pub(crate) limits: (u64, usize),
     /// Base ids of the sites the original reached.
     pub(crate) hits: Vec<u32>,
@@ -56,6 +56,9 @@ pub(crate) struct Judge<T, O> {
     pub(crate) n_ids: usize,
     /// A generated target's panics are outcomes (see `harness::Judging`).
     pub(crate) panics_by_contract: bool,
+    /// The mutant runs' fuel and depth relative to the original's: [`Budget::FUZZ`] for a
+    /// shrink (as the campaign judged), [`Budget::SCORE`] for `cmin` (as `score` judges).
+    pub(crate) budget: Budget,
 }
 
 impl<T: Gen, O: Debug> Judge<T, O> {
@@ -70,7 +73,7 @@ impl<T: Gen, O: Debug> Judge<T, O> {
         };
         OriginalCheck {
             valid,
-            limits: Budget::FUZZ.limits(run.fuel, run.depth),
+            limits: self.budget.limits(run.fuel, run.depth),
             hits: run.hits,
             ending: run.end.render_bounded(mutfuzz_contract::RENDER_LIMIT),
         }
