@@ -365,6 +365,7 @@ mod tests {
             seconds: 0.1,
             detail: (outcome == Outcome::Unviable).then(|| "error[E0308]: mismatched types".to_owned()),
             lint_risk: None,
+            previously_caught: false,
         }
     }
 

@@ -233,7 +233,8 @@ struct Env<'a> {
 /// included, so the loop accumulates as cargo-mutants' does). None when there are none.
 fn previously_caught(dir: &std::path::Path, console: &Console) -> HashMap<String, MutantOutcome> {
     match crate::output::read_outcomes(dir) {
-        Ok(outcomes) => outcomes
+        Ok(read) => read
+            .outcomes
             .into_iter()
             .filter(|o| o.outcome == Outcome::Caught)
             .map(|o| (o.mutant.name(), o))
@@ -532,6 +533,10 @@ fn carry_over(
                 mutant: m.clone(),
                 seconds: 0.0,
                 previously_caught: true,
+                // Positions in the previous run's test list, not this one's: the names of
+                // the tests that caught it (`failing_tests`) are kept.
+                covered_by: Vec::new(),
+                killed_by: Vec::new(),
                 ..before.clone()
             });
             carried += 1;
