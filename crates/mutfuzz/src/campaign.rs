@@ -784,6 +784,16 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             self.stats.mutants_reached += self.surviving_at(&original.hits);
             let sites = TrialSites { hits: &original.hits, rerun_killed: self.guidance.reruns_killed() };
             self.selector.select(&sites, &self.table, &mut self.rng, &mut self.to_run);
+            // A mutant this input infects in a new way runs on it whatever the sample chose:
+            // the sample prefers mutants that ran least, and one infected often before (in
+            // another class) would wait while the input that may propagate it is at hand.
+            // New infections are rare, so the trial's bound grows by a few runs at most.
+            for k in 0..new_infections {
+                let mi = self.new_infected[k].0;
+                if !self.to_run.contains(&mi) {
+                    self.to_run.push(mi);
+                }
+            }
             let (fuel, depth) = self.config.budget.limits(original.fuel, original.depth);
             self.last_fuel = original.fuel;
             self.run_selected(input.as_bytes(), &original.end, fuel, depth);
