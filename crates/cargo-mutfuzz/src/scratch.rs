@@ -65,6 +65,9 @@ impl Scratch {
     /// (as `package: dependency`), if [`Scratch::trim_dev_deps`] is set.
     pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<Vec<String>> {
         check_writable(&self.layout)?;
+        // Held until this command exits: a second command must not rewrite the copy
+        // under this one's builds, nor interleave its records with this one's.
+        crate::lock::hold(self.layout.root())?;
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
