@@ -37,6 +37,7 @@ pub mod lint_check;
 pub mod lints;
 pub mod list;
 pub mod loader;
+pub mod lock;
 mod merge_cmd;
 mod mutants_cmd;
 pub mod mutants_first;

@@ -2,12 +2,15 @@
 //! its workers): with Linux Landlock they may write only under the directories they are
 //! given — `target/mutfuzz/` (the scratch directory), a temp directory of their own, and
 //! what `sandbox_writable` in `mutfuzz.toml` grants — and may neither bind nor connect a
-//! TCP socket. Reads stay allowed everywhere.
+//! TCP socket. Reads stay allowed everywhere. What Landlock cannot express — opening a
+//! UDP (or any non-stream IP) socket, or any UNIX socket (so no pathname one is ever
+//! connected; `socketpair` stays allowed), and `io_uring`, whose requests open and
+//! connect sockets without these system calls — a seccomp filter refuses with `EACCES`.
 //!
-//! The ruleset is built once, in this process; each child applies it between fork and
-//! exec (`pre_exec`) with two system calls (`prctl(PR_SET_NO_NEW_PRIVS)` and
-//! `landlock_restrict_self`), which allocate nothing and are async-signal-safe, so this is
-//! sound in a multithreaded parent. A trampoline (this binary re-executed to restrict
+//! The ruleset and the filter are built once, in this process; each child applies them
+//! between fork and exec (`pre_exec`) with four system calls (`prctl(PR_SET_NO_NEW_PRIVS)`,
+//! `landlock_restrict_self`, `prctl` again and `seccomp`), which allocate nothing and are
+//! async-signal-safe, so this is sound in a multithreaded parent. A trampoline (this binary re-executed to restrict
 //! itself, then exec the program) would cost one more exec per test process and need this
 //! binary's path, which benchmarks and tests that drive the library do not have.
 //! Landlock domains are inherited, so whatever a sandboxed process starts (worker
@@ -67,6 +70,10 @@ impl Policy {
 pub struct Sandbox {
     #[cfg(target_os = "linux")]
     ruleset: Option<std::sync::Arc<std::os::fd::OwnedFd>>,
+    /// The seccomp filter refusing the sockets Landlock cannot (none with
+    /// `sandbox_network = true`, or on an architecture seccompiler does not know).
+    #[cfg(target_os = "linux")]
+    sockets: Option<std::sync::Arc<seccompiler::BpfProgram>>,
     tmp: Option<PathBuf>,
 }
 
@@ -115,7 +122,12 @@ impl Sandbox {
             ));
         }
         let ruleset = ruleset(policy).map_err(|e| anyhow::anyhow!("cannot set up the sandbox: {e:#}"))?;
-        Ok(Sandbox { ruleset: ruleset.map(std::sync::Arc::new), tmp: Some(policy.tmp.clone()) })
+        let sockets = if policy.network { None } else { socket_filter() };
+        Ok(Sandbox {
+            ruleset: ruleset.map(std::sync::Arc::new),
+            sockets: sockets.map(std::sync::Arc::new),
+            tmp: Some(policy.tmp.clone()),
+        })
     }
 
     #[cfg(not(target_os = "linux"))]
@@ -136,14 +148,24 @@ impl Sandbox {
             cmd.env(var, tmp);
         }
         #[cfg(target_os = "linux")]
-        if let Some(fd) = &self.ruleset {
+        if self.ruleset.is_some() || self.sockets.is_some() {
             use std::os::fd::AsRawFd;
             use std::os::unix::process::CommandExt;
-            let fd = std::sync::Arc::clone(fd);
-            // SAFETY: the closure makes two system calls and touches no lock or allocator:
+            let fd = self.ruleset.clone();
+            let sockets = self.sockets.clone();
+            // SAFETY: the closure makes four system calls and touches no lock or allocator
+            // (the filter was compiled here, the child only hands the kernel its slice):
             // it is async-signal-safe, as a child of a multithreaded parent requires.
             unsafe {
-                cmd.pre_exec(move || restrict(fd.as_raw_fd()));
+                cmd.pre_exec(move || {
+                    if let Some(fd) = &fd {
+                        restrict(fd.as_raw_fd())?;
+                    }
+                    if let Some(filter) = &sockets {
+                        seccompiler::apply_filter(filter).map_err(|_| std::io::Error::last_os_error())?;
+                    }
+                    Ok(())
+                });
             }
         }
     }
@@ -199,6 +221,47 @@ fn ruleset(policy: &Policy) -> Result<Option<std::os::fd::OwnedFd>> {
         }
     }
     Ok(created.into())
+}
+
+/// The seccomp filter refusing, with `EACCES` as Landlock does, `socket` for any UNIX
+/// socket and for an IPv4/IPv6 socket of any type but a stream (UDP, raw, SCTP's
+/// seqpacket; TCP is Landlock's), and `io_uring_setup`. `None`, said in one line, on an
+/// architecture the filter compiler does not know.
+#[cfg(target_os = "linux")]
+fn socket_filter() -> Option<seccompiler::BpfProgram> {
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+    };
+    let Ok(arch) = seccompiler::TargetArch::try_from(std::env::consts::ARCH) else {
+        note_once(&format!(
+            "note: no socket filter on {}: mutants are kept from TCP only, not from UDP or UNIX sockets",
+            std::env::consts::ARCH
+        ));
+        return None;
+    };
+    let arg = |index, op, value: libc::c_int| {
+        SeccompCondition::new(index, SeccompCmpArgLen::Dword, op, value as u64)
+    };
+    let built = (|| -> Result<seccompiler::BpfProgram, seccompiler::BackendError> {
+        // The type argument carries SOCK_NONBLOCK and SOCK_CLOEXEC above its low bits.
+        const SOCK_TYPE_MASK: u64 = 0xf;
+        let mut socket = vec![SeccompRule::new(vec![arg(0, SeccompCmpOp::Eq, libc::AF_UNIX)?])?];
+        for family in [libc::AF_INET, libc::AF_INET6] {
+            for kind in [libc::SOCK_DGRAM, libc::SOCK_RAW, libc::SOCK_SEQPACKET, libc::SOCK_RDM] {
+                socket.push(SeccompRule::new(vec![
+                    arg(0, SeccompCmpOp::Eq, family)?,
+                    arg(1, SeccompCmpOp::MaskedEq(SOCK_TYPE_MASK), kind)?,
+                ])?);
+            }
+        }
+        let rules =
+            [(libc::SYS_socket, socket), (libc::SYS_io_uring_setup, Vec::new())].into_iter().collect();
+        let refuse = SeccompAction::Errno(libc::EACCES as u32);
+        SeccompFilter::new(rules, SeccompAction::Allow, refuse, arch)?.try_into()
+    })();
+    // The rules are constants: an error here is a bug, and the sandbox must not be
+    // silently weaker for it.
+    Some(built.expect("the socket filter's rules are valid"))
 }
 
 /// In the child, between fork and exec: enter the sandbox.
@@ -294,6 +357,72 @@ mod tests {
         assert_eq!(connect(&Sandbox::off()), "connected\n");
         assert_eq!(connect(&Sandbox::new(&policy(dir.path(), false)).unwrap()), "");
         assert_eq!(connect(&Sandbox::new(&policy(dir.path(), true)).unwrap()), "connected\n");
+    }
+
+    #[test]
+    fn a_sandboxed_process_cannot_send_a_udp_datagram_unless_allowed() {
+        let collector = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        collector.set_read_timeout(Some(std::time::Duration::from_millis(500))).unwrap();
+        let port = collector.local_addr().unwrap().port();
+        let dir = tempfile::tempdir().unwrap();
+        // bash's /dev/udp opens a UDP socket and connects it; the datagram says who sent it.
+        let send = |sandbox: &Sandbox, who: &str| {
+            let mut cmd = Command::new("bash");
+            cmd.args(["-c", &format!("exec 3<>/dev/udp/127.0.0.1/{port} && echo {who} >&3 && echo sent")]);
+            sandbox.apply(&mut cmd);
+            String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned()
+        };
+        let received = || {
+            let mut buf = [0u8; 64];
+            collector.recv(&mut buf).ok().map(|n| String::from_utf8_lossy(&buf[..n]).into_owned())
+        };
+        assert_eq!(send(&Sandbox::off(), "free"), "sent\n");
+        assert_eq!(received().as_deref(), Some("free\n"));
+        assert_eq!(send(&Sandbox::new(&policy(dir.path(), false)).unwrap(), "jailed"), "");
+        assert_eq!(received(), None);
+        assert_eq!(send(&Sandbox::new(&policy(dir.path(), true)).unwrap(), "allowed"), "sent\n");
+        assert_eq!(received().as_deref(), Some("allowed\n"));
+    }
+
+    #[test]
+    fn the_socket_filter_refuses_unix_and_datagram_sockets_and_io_uring_but_not_tcp_or_pairs() {
+        // Run in a child of this test so the filter binds nothing else: the child checks
+        // each call and exits with a bit per surprise.
+        let filter = socket_filter().expect("a filter on this architecture");
+        let refused =
+            |r: libc::c_long| r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EACCES);
+        // SAFETY: fork in a test; the child makes system calls only and exits with `_exit`.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let mut surprises = 0;
+            if seccompiler::apply_filter(&filter).is_err() {
+                unsafe { libc::_exit(100) };
+            }
+            let socket = |domain, kind| unsafe { libc::socket(domain, kind, 0) as libc::c_long };
+            let checks = [
+                refused(socket(libc::AF_UNIX, libc::SOCK_STREAM)),
+                refused(socket(libc::AF_UNIX, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC)),
+                refused(socket(libc::AF_INET, libc::SOCK_DGRAM)),
+                refused(socket(libc::AF_INET6, libc::SOCK_DGRAM | libc::SOCK_NONBLOCK)),
+                !refused(socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC)),
+                {
+                    let mut fds = [0; 2];
+                    unsafe { libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr()) == 0 }
+                },
+                refused(unsafe { libc::syscall(libc::SYS_io_uring_setup, 1, std::ptr::null_mut::<u8>()) }),
+            ];
+            for (bit, ok) in checks.iter().enumerate() {
+                if !ok {
+                    surprises |= 1 << bit;
+                }
+            }
+            unsafe { libc::_exit(surprises) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child forked above.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(libc::WIFEXITED(status), "{status}");
+        assert_eq!(libc::WEXITSTATUS(status), 0, "bits of the checks that failed");
     }
 
     #[test]

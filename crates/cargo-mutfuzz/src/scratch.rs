@@ -41,11 +41,14 @@ impl Scratch {
     /// The scratch copy of `ws`: at `work/<parent's name>/<root's name>`, so that the
     /// ancestors of the copy can mirror the user's (see [`Scratch::prepare`]).
     pub fn new(ws: &Workspace) -> Scratch {
-        let layout = Layout::new(&ws.target_dir);
-        let physical = fs::canonicalize(&ws.root).unwrap_or_else(|_| ws.root.clone());
+        Scratch::new_at(&Layout::new(&ws.target_dir), &ws.root)
+    }
+
+    fn new_at(layout: &Layout, root: &Path) -> Scratch {
+        let physical = fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
         let names: Vec<_> = physical.ancestors().take(MIRRORED_LEVELS).filter_map(Path::file_name).collect();
         let work = names.iter().rev().fold(layout.work(), |w, n| w.join(n));
-        Scratch { work, layout, root: ws.root.clone(), trim_dev_deps: false }
+        Scratch { work, layout: layout.clone(), root: root.to_owned(), trim_dev_deps: false }
     }
 
     /// Where the copy of a user's path is (paths outside the workspace are not copied).
@@ -62,6 +65,9 @@ impl Scratch {
     /// (as `package: dependency`), if [`Scratch::trim_dev_deps`] is set.
     pub fn prepare(&self, ws: &Workspace, discovery: &Discovery, skip: &[PathBuf]) -> Result<Vec<String>> {
         check_writable(&self.layout)?;
+        // Held until this command exits: a second command must not rewrite the copy
+        // under this one's builds, nor interleave its records with this one's.
+        crate::lock::hold(self.layout.root())?;
         fs::create_dir_all(&self.work)
             .with_context(|| format!("failed to create {}", self.work.display()))?;
         let mut excluded: Vec<PathBuf> = vec![ws.target_dir.clone(), ws.root.join(".git")];
@@ -71,8 +77,7 @@ impl Scratch {
         excluded.push(ws.root.join("mutfuzz.out"));
         excluded.push(ws.root.join("mutfuzz.out.old"));
         excluded.extend(skip.iter().cloned());
-        copy_tree(&ws.root, &self.work, &excluded)?;
-        self.mirror_ancestors();
+        self.copy_workspace(&ws.target_dir, &excluded)?;
         crate::engine::write(&self.layout)?;
         self.seed_dependency_cache(ws);
         self.patch_manifests(ws, discovery, skip)
@@ -157,21 +162,97 @@ impl Scratch {
         self.layout.schema_target().join("mutfuzz-cold-dependencies")
     }
 
-    /// Make `..` from the copy lead where it leads from the user's tree, for up to
-    /// [`MIRRORED_LEVELS`] levels: each ancestor of the copy under `work/` holds a symlink
-    /// to every entry of the user's corresponding ancestor. So a build script's
-    /// `include_str!("../../shared/x")`, or a test reading `../data`, finds the user's
-    /// files. Best effort: an ancestor that cannot be read is not mirrored.
-    fn mirror_ancestors(&self) {
+    /// The user's physical directory that `work/` stands for: the workspace root's
+    /// ancestor [`MIRRORED_LEVELS`] up (fewer near `/`), and the physical root.
+    fn mirror_base(&self) -> (PathBuf, PathBuf) {
         let physical = fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
-        let (mut copy, mut original) = (self.work.as_path(), physical.as_path());
-        while let (Some(copy_parent), Some(original_parent)) = (copy.parent(), original.parent()) {
-            if !copy_parent.starts_with(self.layout.work()) {
-                break;
+        let levels = self.work.strip_prefix(self.layout.work()).map_or(0, |r| r.components().count());
+        let base = physical.ancestors().nth(levels).unwrap_or(Path::new("/")).to_owned();
+        (base, physical)
+    }
+
+    /// Copy the workspace but `excluded` into `work/…`, and above it what its sources
+    /// reach by `../` ([`Scratch::mirror_ancestors`]).
+    fn copy_workspace(&self, target_dir: &Path, excluded: &[PathBuf]) -> Result<()> {
+        let reached = self.reached_outside(target_dir);
+        copy_dir(&Copying { root: &self.root, excluded, mirrored: &reached }, &self.root, &self.work)?;
+        self.mirror_ancestors(&reached)
+    }
+
+    /// The paths outside the workspace that its sources reach by `../` and that `..`
+    /// from the copy can reach (see [`reached_outside`]), cut to those under the mirrored
+    /// ancestors and clear of the target dir; none inside another.
+    fn reached_outside(&self, target_dir: &Path) -> Vec<PathBuf> {
+        let (base, physical) = self.mirror_base();
+        let target = fs::canonicalize(target_dir).unwrap_or_else(|_| target_dir.to_owned());
+        let mut paths: Vec<PathBuf> = reached_outside(&physical, &target)
+            .into_iter()
+            .filter(|p| {
+                p.starts_with(&base)
+                    && p != &base
+                    && !physical.starts_with(p)
+                    && !p.starts_with(&physical)
+                    && !p.starts_with(&target)
+                    && !target.starts_with(p)
+            })
+            .collect();
+        paths.sort();
+        paths.dedup();
+        let mut outermost: Vec<PathBuf> = Vec::new();
+        for p in paths {
+            if !outermost.last().is_some_and(|o| p.starts_with(o)) {
+                outermost.push(p);
             }
-            let _ = mirror_dir(original_parent, copy_parent, copy.file_name().unwrap_or_default());
-            (copy, original) = (copy_parent, original_parent);
         }
+        outermost
+    }
+
+    /// Make `..` from the copy lead where it leads from the user's tree, for up to
+    /// [`MIRRORED_LEVELS`] levels, for the paths the workspace's sources name
+    /// (`reached`): each is copied to its place relative to the copy, so a build
+    /// script's `include_str!("../../shared/x")`, or a test reading `../data`, finds the
+    /// same bytes. Nothing else is put above the copy, and nothing there links outside
+    /// `target/` — tools that follow links through `target/` (`grep -R`, `find -L`, a
+    /// `**` glob, a backup) would otherwise wander through every sibling of the crate —
+    /// except a reached tree past [`MIRROR_LIMIT`], which is linked (said in one line).
+    fn mirror_ancestors(&self, reached: &[PathBuf]) -> Result<()> {
+        let (base, _) = self.mirror_base();
+        let work = self.layout.work();
+        let places: Vec<PathBuf> =
+            reached.iter().filter_map(|p| p.strip_prefix(&base).ok()).map(|rel| work.join(rel)).collect();
+        let mut keep = places.clone();
+        keep.push(self.work.clone());
+        // An older layout linked every entry of the ancestors: gone, never followed.
+        prune(&work, &keep)?;
+        for (from, to) in reached.iter().zip(&places) {
+            let (bytes, files) = tree_size(from);
+            if bytes > MIRROR_LIMIT.0 || files > MIRROR_LIMIT.1 {
+                eprintln!(
+                    "note: {} (named by a `../` path of the crate) holds more than {} MiB or {} files: \
+                     the scratch copy links to it instead of copying it",
+                    from.display(),
+                    MIRROR_LIMIT.0 >> 20,
+                    MIRROR_LIMIT.1,
+                );
+                if fs::read_link(to).is_ok_and(|t| &t == from) {
+                    continue;
+                }
+                remove_any(to)?;
+                fs::create_dir_all(to.parent().unwrap_or(&work))?;
+                link(from, to)?;
+                continue;
+            }
+            fs::create_dir_all(to.parent().unwrap_or(&work))?;
+            if fs::symlink_metadata(from).is_ok_and(|m| m.is_dir()) {
+                copy_dir(&Copying { root: from, excluded: &[], mirrored: &[] }, from, to)?;
+            } else {
+                if fs::symlink_metadata(to).is_ok_and(|m| !m.is_file()) {
+                    remove_any(to)?;
+                }
+                copy_file(from, to)?;
+            }
+        }
+        Ok(())
     }
 
     fn patch_manifests(
@@ -251,32 +332,112 @@ impl Scratch {
 /// user's directories.
 const MIRRORED_LEVELS: usize = 2;
 
-/// Make `copy` hold a symlink to every entry of `original` but `keep` (the copy's own
-/// directory, on the way down to the copy), and nothing else.
-fn mirror_dir(original: &Path, copy: &Path, keep: &std::ffi::OsStr) -> Result<()> {
-    fs::create_dir_all(copy)?;
-    for entry in fs::read_dir(copy)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let want = original.join(&name);
-        if name == keep || (fs::read_link(entry.path()).is_ok_and(|t| t == want) && want.exists()) {
+/// Bytes and files of one reached tree above which it is linked, not copied: copying it
+/// (and comparing it on every run) would cost more than the run.
+const MIRROR_LIMIT: (u64, u64) = (64 << 20, 10_000);
+
+/// Remove from `dir` everything that is neither one of `keep` nor on the way to one.
+/// Links are removed, never followed.
+fn prune(dir: &Path, keep: &[PathBuf]) -> Result<()> {
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(()) };
+    for entry in entries {
+        let path = entry?.path();
+        if keep.contains(&path) {
             continue;
         }
-        // Ours: a stale link, or an older layout's copy. Never followed.
-        if entry.file_type()?.is_dir() {
-            fs::remove_dir_all(entry.path())?;
-        } else {
-            fs::remove_file(entry.path())?;
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) && keep.iter().any(|k| k.starts_with(&path))
+        {
+            prune(&path, keep)?;
+            continue;
         }
-    }
-    for entry in fs::read_dir(original)? {
-        let name = entry?.file_name();
-        let dest = copy.join(&name);
-        if name != keep && fs::symlink_metadata(&dest).is_err() {
-            link(&original.join(&name), &dest)?;
-        }
+        remove_any(&path)?;
     }
     Ok(())
+}
+
+/// Remove `path` whatever it is (a link itself, not what it points to); nothing if absent.
+fn remove_any(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(_) => return Ok(()),
+    }
+    .with_context(|| format!("failed to remove {}", path.display()))
+}
+
+/// Bytes and files under `path` (links not followed).
+fn tree_size(path: &Path) -> (u64, u64) {
+    let Ok(meta) = fs::symlink_metadata(path) else { return (0, 0) };
+    if !meta.is_dir() {
+        return (meta.len(), 1);
+    }
+    let mut total = (0, 0);
+    for entry in fs::read_dir(path).into_iter().flatten().flatten() {
+        let (b, f) = tree_size(&entry.path());
+        total = (total.0 + b, total.1 + f);
+        if total.1 > MIRROR_LIMIT.1 {
+            break;
+        }
+    }
+    total
+}
+
+/// Every path outside `root` (a physical path) that the workspace names by `../`: a
+/// relative symlink in it that leaves it, and in its Rust files each string token with a
+/// `..` component (`include_str!`, `include_bytes!`, `#[path]`, a build script's
+/// `rerun-if-changed`, a test's `fs::read("../data/x")`, `concat!(env!
+/// ("CARGO_MANIFEST_DIR"), "/../x")`), resolved from the file's directory and from its
+/// package's (the working directory of tests and build scripts). Each is the longest
+/// part of what the token names that exists (`"../data/{name}.txt"` names `../data`).
+/// An over-approximation: a token in a comment counts too, and costs a small copy.
+/// The target dir (`target`, and any directory cargo tagged with `CACHEDIR.TAG`) and
+/// `.git` are not read.
+pub(crate) fn reached_outside(root: &Path, target: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    scan_dir(root, root, target, &mut found);
+    found.retain(|p| !p.starts_with(root));
+    found
+}
+
+fn scan_dir(root: &Path, dir: &Path, target: &Path, found: &mut Vec<PathBuf>) {
+    if dir == target || dir.join("CACHEDIR.TAG").exists() || dir.file_name().is_some_and(|n| n == ".git") {
+        return;
+    }
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let Ok(ty) = entry.file_type() else { continue };
+        if ty.is_dir() {
+            scan_dir(root, &path, target, found);
+        } else if ty.is_symlink() {
+            if let Ok(to) = fs::read_link(&path)
+                && to.is_relative()
+            {
+                found.extend(existing_prefix(&normalize(&dir.join(to))));
+            }
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && let Ok(text) = fs::read_to_string(&path)
+        {
+            let package =
+                dir.ancestors().take_while(|a| a.starts_with(root)).find(|a| a.join("Cargo.toml").is_file());
+            for token in parent_tokens(&text) {
+                let token = token.trim_start_matches('/');
+                for base in std::iter::once(dir).chain(package) {
+                    found.extend(existing_prefix(&normalize(&base.join(token))));
+                }
+            }
+        }
+    }
+}
+
+/// The runs of path characters in `text` that have a `..` component.
+fn parent_tokens(text: &str) -> impl Iterator<Item = &str> {
+    let path_char = |c: char| c.is_alphanumeric() || "_-./+@~".contains(c);
+    text.split(move |c: char| !path_char(c)).filter(|t| t.starts_with("../") || t.contains("/../"))
+}
+
+/// The longest prefix of `path` that exists.
+fn existing_prefix(path: &Path) -> Option<PathBuf> {
+    path.ancestors().find(|a| fs::symlink_metadata(a).is_ok()).map(Path::to_owned)
 }
 
 #[cfg(unix)]
@@ -402,43 +563,57 @@ fn link_tree(from: &Path, to: &Path) -> Result<()> {
 /// get their paths that leave the tree made absolute, so every relative path the build
 /// reads resolves to the same place as from the user's tree.
 pub(crate) fn copy_tree(root: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
-    copy_dir(root, root, to, excluded)
+    copy_dir(&Copying { root, excluded, mirrored: &[] }, root, to)
 }
 
-fn copy_dir(root: &Path, from: &Path, to: &Path, excluded: &[PathBuf]) -> Result<()> {
+/// One copy of a tree: its root, what is left out, and the physical paths outside it
+/// that the copy's ancestors mirror (a relative link to one keeps its text).
+struct Copying<'a> {
+    root: &'a Path,
+    excluded: &'a [PathBuf],
+    mirrored: &'a [PathBuf],
+}
+
+fn copy_dir(c: &Copying, from: &Path, to: &Path) -> Result<()> {
     unlink(to)?;
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from).with_context(|| format!("failed to read {}", from.display()))? {
         let entry = entry?;
         let path = entry.path();
         let dest = to.join(entry.file_name());
-        if excluded.iter().any(|e| e == &path) {
+        if c.excluded.iter().any(|e| e == &path) {
             // Written over by us: never through a link into the user's tree.
             unlink(&dest)?;
             continue;
         }
         let ty = entry.file_type()?;
         if ty.is_dir() {
-            copy_dir(root, &path, &dest, excluded)?;
+            copy_dir(c, &path, &dest)?;
         } else if ty.is_file() {
             unlink(&dest)?;
-            if let Some(text) = rewritten(&path, root) {
+            if let Some(text) = rewritten(&path, c.root) {
                 write_if_changed(&dest, &text)?;
                 continue;
             }
-            let same = match (fs::metadata(&path), fs::metadata(&dest)) {
-                (Ok(a), Ok(b)) => a.len() == b.len() && fs::read(&path)? == fs::read(&dest)?,
-                _ => false,
-            };
-            if !same {
-                fs::copy(&path, &dest)
-                    .with_context(|| format!("failed to copy {} to {}", path.display(), dest.display()))?;
-            }
+            copy_file(&path, &dest)?;
         } else if ty.is_symlink() {
-            copy_link(root, &path, &dest, excluded)?;
+            copy_link(c, &path, &dest)?;
         }
     }
     remove_stale(from, to)
+}
+
+/// Copy the file `path` to `dest` unless `dest` already holds the same bytes.
+fn copy_file(path: &Path, dest: &Path) -> Result<()> {
+    let same = match (fs::metadata(path), fs::metadata(dest)) {
+        (Ok(a), Ok(b)) => a.len() == b.len() && fs::read(path)? == fs::read(dest)?,
+        _ => false,
+    };
+    if !same {
+        fs::copy(path, dest)
+            .with_context(|| format!("failed to copy {} to {}", path.display(), dest.display()))?;
+    }
+    Ok(())
 }
 
 /// Remove `path` if it is a symlink (the copy's own; what it points to is untouched).
@@ -449,18 +624,23 @@ fn unlink(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Copy the symlink `path` as a symlink: a relative link that stays inside the tree
-/// keeps its text (so it points inside the copy), any other points where the user's
-/// link points. A link to a directory holding files we write over (schema sources,
-/// manifests) is copied as a directory, so nothing is written through it.
+/// Copy the symlink `path` as a symlink: a relative link that stays inside the tree, or
+/// leads to a path the copy's ancestors mirror, keeps its text (so it points inside the
+/// copy), any other points where the user's link points. A link to a directory holding
+/// files we write over (schema sources, manifests) is copied as a directory, so nothing
+/// is written through it.
 #[cfg(unix)]
-fn copy_link(root: &Path, path: &Path, dest: &Path, excluded: &[PathBuf]) -> Result<()> {
+fn copy_link(c: &Copying, path: &Path, dest: &Path) -> Result<()> {
     let target = fs::read_link(path).with_context(|| format!("failed to read link {}", path.display()))?;
-    let resolved = normalize(&path.parent().unwrap_or(root).join(&target));
-    if fs::metadata(path).is_ok_and(|m| m.is_dir()) && excluded.iter().any(|e| e.starts_with(path)) {
-        return copy_dir(root, path, dest, excluded);
+    let parent = path.parent().unwrap_or(c.root);
+    let resolved = normalize(&parent.join(&target));
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) && c.excluded.iter().any(|e| e.starts_with(path)) {
+        return copy_dir(c, path, dest);
     }
-    let text = if target.is_relative() && !resolved.starts_with(normalize(root)) { resolved } else { target };
+    let physical = fs::canonicalize(parent).map(|p| normalize(&p.join(&target)));
+    let mirrored = physical.is_ok_and(|p| c.mirrored.iter().any(|m| p.starts_with(m)));
+    let leaves = target.is_relative() && !resolved.starts_with(normalize(c.root)) && !mirrored;
+    let text = if leaves { resolved } else { target };
     if fs::read_link(dest).is_ok_and(|t| t == text) {
         return Ok(());
     }
@@ -475,9 +655,9 @@ fn copy_link(root: &Path, path: &Path, dest: &Path, excluded: &[PathBuf]) -> Res
 
 /// Where links need privileges, copy what the link points to.
 #[cfg(not(unix))]
-fn copy_link(root: &Path, path: &Path, dest: &Path, excluded: &[PathBuf]) -> Result<()> {
+fn copy_link(c: &Copying, path: &Path, dest: &Path) -> Result<()> {
     match fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => copy_dir(root, path, dest, excluded),
+        Ok(meta) if meta.is_dir() => copy_dir(c, path, dest),
         Ok(_) => fs::copy(path, dest).map(drop).map_err(Into::into),
         Err(_) => Ok(()),
     }
@@ -601,6 +781,77 @@ mod tests {
         }
         let manifest = fs::read_to_string(to.join("vendored/Cargo.toml")).unwrap();
         assert!(manifest.contains(&format!("y = {{ path = \"{out}/y\" }}")), "{manifest}");
+    }
+
+    /// Every path under `dir`, links followed, each canonicalized; a link loop or a
+    /// dangling link is an error.
+    fn walk_following_links(dir: &Path, seen: &mut std::collections::HashSet<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let real = fs::canonicalize(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if seen.insert(real.clone()) && real.is_dir() {
+                walk_following_links(&path, seen);
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn above_the_copy_is_only_what_the_sources_name_copied_never_linked() {
+        use std::os::unix::fs::symlink;
+        let outer = tempfile::tempdir().unwrap();
+        let home = fs::canonicalize(outer.path()).unwrap().join("home");
+        let root = home.join("src/app");
+        let put = |p: &Path, text: &str| {
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        };
+        put(&root.join("Cargo.toml"), "[package]\nname = \"app\"\n");
+        // From src/: `../../shared` is home/src/shared; from the package: `../shared`.
+        put(&root.join("src/lib.rs"), "const G: &str = include_str!(\"../../shared/greet.txt\");\n");
+        put(&root.join("tests/it.rs"), "fs::read(format!(\"../data/{name}.bin\"))\n");
+        put(&root.join("build.rs"), "concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../notes.txt\")\n");
+        put(&home.join("src/shared/greet.txt"), "hello");
+        put(&home.join("src/shared/unnamed.txt"), "not named, not copied");
+        put(&home.join("src/data/a.bin"), "a");
+        put(&home.join("src/linked/x.txt"), "x");
+        put(&home.join("src/sibling/secret.txt"), "a sibling project");
+        put(&home.join("notes.txt"), "notes");
+        put(&home.join("private.txt"), "private");
+        symlink("../../linked", root.join("tests/linked")).unwrap();
+        let layout = Layout::new(&root.join("target"));
+        let work = layout.work().join("src/app");
+        // What an older layout left: a link to every entry of both ancestors.
+        fs::create_dir_all(layout.work().join("src")).unwrap();
+        symlink(home.join("private.txt"), layout.work().join("private.txt")).unwrap();
+        symlink(home.join("src/sibling"), layout.work().join("src/sibling")).unwrap();
+        symlink(home.join("src/shared"), layout.work().join("src/shared")).unwrap();
+        let scratch =
+            Scratch { layout: layout.clone(), work: work.clone(), root: root.clone(), trim_dev_deps: false };
+        assert_eq!(scratch.work, Scratch::new_at(&layout, &root).work);
+        for _ in 0..2 {
+            scratch.copy_workspace(&root.join("target"), &[root.join("target")]).unwrap();
+            let read = |rel: &str| fs::read_to_string(work.join(rel)).unwrap();
+            assert_eq!(read("src/../../shared/greet.txt"), "hello");
+            assert_eq!(read("../data/a.bin"), "a");
+            assert_eq!(read("../../notes.txt"), "notes");
+            assert_eq!(read("tests/linked/x.txt"), "x");
+            assert_eq!(fs::read_link(work.join("tests/linked")).unwrap(), Path::new("../../linked"));
+            // The literal names greet.txt alone: its directory's other files stay out.
+            assert!(!work.join("../shared/unnamed.txt").exists());
+            assert!(!work.join("../sibling").exists() && !work.join("../../private.txt").exists());
+            let mut seen = std::collections::HashSet::new();
+            walk_following_links(layout.root(), &mut seen);
+            let leaving: Vec<_> = seen.iter().filter(|p| !p.starts_with(&root)).collect();
+            assert!(leaving.is_empty(), "outside the workspace: {leaving:?}");
+            assert!(seen.len() > 6, "{seen:?}");
+        }
+    }
+
+    #[test]
+    fn tokens_with_a_parent_component_are_found_in_any_rust_text() {
+        let text = "include_str!(\"../x/y.txt\"); #[path = \"a/../../b.rs\"] \"/../c\" 0..n \"..\" x..=y";
+        assert_eq!(parent_tokens(text).collect::<Vec<_>>(), ["../x/y.txt", "a/../../b.rs", "/../c"]);
     }
 
     #[test]

@@ -112,6 +112,9 @@ caught      src/lib.rs:21:96: replace != with == in type_name
 fn paths_outside_the_package_and_symlinks_resolve_as_from_the_users_tree() {
     let tmp = fixture("paths");
     let app = tmp.path().join("app");
+    // A sibling project the crate never names, as under `~/src`.
+    std::fs::create_dir_all(tmp.path().join("other")).unwrap();
+    std::fs::write(tmp.path().join("other/secret.txt"), "not the crate's").unwrap();
     let out = mutfuzz_in(&app, &["test", "-j", "2"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -126,6 +129,29 @@ caught      src/lib.rs:12:5: replace total -> u32 with 1
     );
     // The user's links are untouched.
     assert_eq!(std::fs::read_link(app.join("tests/data/link.txt")).unwrap(), PathBuf::from("real.txt"));
+
+    // A walk of `target/` that follows links (`grep -R`, `find -L`, a backup) never
+    // leaves the workspace: what the crate reaches by `../` is copied above the scratch
+    // copy, nothing else is there, and no link leads out.
+    let root = std::fs::canonicalize(&app).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    walk_following_links(&app.join("target"), &mut seen);
+    let leaving: Vec<_> = seen.iter().filter(|p| !p.starts_with(&root)).collect();
+    assert!(leaving.is_empty(), "a walk of target/ leaves the workspace: {leaving:?}");
+    assert!(seen.iter().any(|p| p.ends_with("shared/greeting.txt")), "the build script's file was copied");
+    assert!(!seen.iter().any(|p| p.ends_with("other/secret.txt")));
+}
+
+/// Every path under `dir` with links followed (a directory reached twice is walked
+/// once), each canonicalized; a dangling link fails the test.
+fn walk_following_links(dir: &Path, seen: &mut std::collections::HashSet<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let real = std::fs::canonicalize(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if seen.insert(real.clone()) && real.is_dir() {
+            walk_following_links(&path, seen);
+        }
+    }
 }
 
 #[test]

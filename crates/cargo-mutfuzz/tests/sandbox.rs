@@ -1,9 +1,11 @@
-//! End-to-end tests of the sandbox: a mutant that deletes a file in the user's tree or
-//! connects to a local port is stopped, and its failing attempt gets it caught.
+//! End-to-end tests of the sandbox: a mutant that deletes a file in the user's tree,
+//! connects to a local TCP port or UNIX socket or sends a UDP datagram is stopped, and
+//! its failing attempt gets it caught.
 
 #![cfg(target_os = "linux")]
 
-use std::net::TcpListener;
+use std::net::{TcpListener, UdpSocket};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -17,8 +19,13 @@ fn fixture() -> tempfile::TempDir {
     tmp
 }
 
-/// `cargo mutfuzz test` on `dir`, with the fixture's victim file and port.
+/// `cargo mutfuzz test` on `dir`, with the fixture's victim file and TCP port.
 fn mutfuzz_test(dir: &Path, victim: &Path, port: u16, extra: &[&str]) -> Output {
+    mutfuzz_test_env(dir, victim, port, extra, &[])
+}
+
+/// The same, with more of the fixture's variables (`ESCAPE_UDP_PORT`, `ESCAPE_SOCKET`).
+fn mutfuzz_test_env(dir: &Path, victim: &Path, port: u16, extra: &[&str], env: &[(&str, String)]) -> Output {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cargo-mutfuzz"));
     cmd.args(["mutfuzz", "test", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
@@ -30,6 +37,7 @@ fn mutfuzz_test(dir: &Path, victim: &Path, port: u16, extra: &[&str]) -> Output 
         }
     }
     cmd.env("ESCAPE_VICTIM", victim).env("ESCAPE_PORT", port.to_string());
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
     cmd.output().unwrap()
 }
 
@@ -60,6 +68,19 @@ fn connections(listener: &TcpListener) -> usize {
     std::iter::from_fn(|| listener.accept().ok()).count()
 }
 
+/// Datagrams the socket has waiting.
+fn datagrams(socket: &UdpSocket) -> usize {
+    socket.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 64];
+    std::iter::from_fn(|| socket.recv(&mut buf).ok()).count()
+}
+
+/// Connections the UNIX listener has waiting.
+fn unix_connections(listener: &UnixListener) -> usize {
+    listener.set_nonblocking(true).unwrap();
+    std::iter::from_fn(|| listener.accept().ok()).count()
+}
+
 #[test]
 fn a_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stopped_and_caught() {
     let tmp = fixture();
@@ -67,8 +88,16 @@ fn a_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stopped_and
     std::fs::write(&victim, "the user's work").unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    // What Landlock cannot stop, the socket filter does: UDP and pathname UNIX sockets.
+    let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let socket = tmp.path().join("collector.sock");
+    let unix = UnixListener::bind(&socket).unwrap();
+    let env = [
+        ("ESCAPE_UDP_PORT", udp.local_addr().unwrap().port().to_string()),
+        ("ESCAPE_SOCKET", socket.display().to_string()),
+    ];
 
-    let out = mutfuzz_test(tmp.path(), &victim, port, &[]);
+    let out = mutfuzz_test_env(tmp.path(), &victim, port, &[], &env);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(matches!(out.status.code(), Some(0 | 2)), "{stderr}");
     let escaping_outcomes = escaping(&read_outcomes(tmp.path()));
@@ -78,16 +107,20 @@ fn a_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stopped_and
     }
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the user's work");
     assert_eq!(connections(&listener), 0);
+    assert_eq!(datagrams(&udp), 0);
+    assert_eq!(unix_connections(&unix), 0);
     // The test processes' own temp directory is the sandbox's, inside target/mutfuzz/.
     assert!(tmp.path().join("target/mutfuzz/tmp").is_dir());
 
-    // Without the sandbox the same mutants get out: the file is gone, the port reached,
-    // and a mutant whose escape succeeded is missed.
-    let out = mutfuzz_test(tmp.path(), &victim, port, &["--no-sandbox"]);
+    // Without the sandbox the same mutants get out: the file is gone, each collector
+    // reached, and a mutant whose escape succeeded is missed.
+    let out = mutfuzz_test_env(tmp.path(), &victim, port, &["--no-sandbox"], &env);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(!victim.exists());
     assert!(connections(&listener) > 0);
+    assert!(datagrams(&udp) > 0);
+    assert!(unix_connections(&unix) > 0);
     let escaping_outcomes = escaping(&read_outcomes(tmp.path()));
     assert!(escaping_outcomes.iter().any(|(_, o)| o == "missed"), "{escaping_outcomes:?}");
 }

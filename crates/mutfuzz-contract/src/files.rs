@@ -253,6 +253,53 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     Ok(())
 }
 
+/// Whether `name` is a temporary file of [`write_atomic`] (`.<name>.tmp<pid>`), and the
+/// pid of its writer.
+fn temp_writer(name: &str) -> Option<u32> {
+    let (stem, pid) = name.strip_prefix('.')?.rsplit_once(".tmp")?;
+    (!stem.is_empty() && !pid.is_empty()).then_some(())?;
+    pid.parse().ok()
+}
+
+/// How old a temporary file must be to be stale whoever wrote it: a [`write_atomic`] takes
+/// milliseconds, and a pid can be reused (or belong to another pid namespace).
+const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Remove the temporary files that interrupted [`write_atomic`]s left in `dir` (a writer
+/// killed between create and rename: Ctrl-C, SIGKILL, a crash): those whose writer is no
+/// longer running, or older than ten minutes. A live writer's file stays, so a process
+/// writing the same directory meanwhile is not disturbed. Returns the paths removed; a
+/// missing `dir` has none.
+pub fn remove_stale_temps(dir: &Path) -> Result<Vec<PathBuf>, FileError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(FileError::io(dir, e)),
+    };
+    let mut removed = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| FileError::io(dir, e))?;
+        let Some(pid) = temp_writer(&entry.file_name().to_string_lossy()) else { continue };
+        let old = entry.metadata().ok().and_then(|m| m.modified().ok()).and_then(|t| t.elapsed().ok());
+        if !running(pid) || old.is_some_and(|age| age > STALE_TEMP_AGE) {
+            let path = entry.path();
+            match fs::remove_file(&path) {
+                Ok(()) => removed.push(path),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(FileError::io(&path, e)),
+            }
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
+/// Whether process `pid` is running. Only Linux says (`/proc`); elsewhere every writer
+/// counts as running and only age makes a temporary file stale.
+fn running(pid: u32) -> bool {
+    if cfg!(target_os = "linux") { Path::new("/proc").join(pid.to_string()).exists() } else { true }
+}
+
 /// Store `bytes` as `dir/name` (creating `dir`) unless that file exists: inputs are
 /// named by their content, so an existing file already holds these bytes — unless it was
 /// damaged (see [`read_corpus`]), and then it is written again. Returns the path and
@@ -331,6 +378,30 @@ mod tests {
             input: "ab".into(),
             trial: 0,
         }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn temporary_files_of_interrupted_writes_are_removed_but_a_live_writers_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = crate::content_name(b"kept");
+        fs::write(dir.path().join(&input), b"kept").unwrap();
+        // A pid above the kernel's maximum (4194304) is never running.
+        let dead = dir.path().join(format!(".{input}.tmp4194399"));
+        let live = dir.path().join(format!(".{input}.tmp{}", std::process::id()));
+        fs::write(&dead, b"ke").unwrap();
+        fs::write(&live, b"k").unwrap();
+        fs::write(dir.path().join(".hidden"), b"the user's").unwrap();
+        fs::write(dir.path().join(".notes.tmpfile"), b"the user's").unwrap();
+        assert_eq!(remove_stale_temps(dir.path()).unwrap(), vec![dead.clone()]);
+        assert!(!dead.exists() && live.exists());
+        assert!(dir.path().join(&input).exists() && dir.path().join(".hidden").exists());
+        assert!(dir.path().join(".notes.tmpfile").exists());
+        // Past the age limit, even a running pid's file is stale (pids are reused).
+        let past = std::time::SystemTime::now() - STALE_TEMP_AGE * 2;
+        fs::File::options().write(true).open(&live).unwrap().set_modified(past).unwrap();
+        assert_eq!(remove_stale_temps(dir.path()).unwrap(), vec![live.clone()]);
+        assert!(remove_stale_temps(&dir.path().join("absent")).unwrap().is_empty());
     }
 
     #[test]

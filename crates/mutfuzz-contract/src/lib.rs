@@ -39,7 +39,7 @@ pub use budget::Budget;
 pub use content::{StreamHash, content_name};
 pub use files::{
     CorpusFiles, FileError, Jsonl, JsonlWriter, Record, Torn, append_record, read_corpus, read_jsonl,
-    store_new, write_atomic,
+    remove_stale_temps, store_new, write_atomic,
 };
 pub use guidance::GuidanceKind;
 pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};

@@ -316,6 +316,16 @@ pub fn campaign_from(
 ) -> Result<Ended> {
     for dir in [&files.corpus, &files.state.path().to_owned()] {
         std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
+        // A write cut short (Ctrl-C, a killed harness) leaves its hidden temporary file;
+        // nothing else would ever remove it.
+        let removed = mutfuzz_contract::remove_stale_temps(dir)?;
+        if !removed.is_empty() {
+            eprintln!(
+                "note: removed {} temporary file(s) of interrupted writes from {}",
+                removed.len(),
+                dir.display()
+            );
+        }
     }
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
     // The harness counts the listed mutants only: so does the status line.

@@ -167,7 +167,10 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
 
-    crate::scratch::check_writable(&crate::layout::Layout::new(&ws.target_dir))?;
+    let layout = crate::layout::Layout::new(&ws.target_dir);
+    crate::scratch::check_writable(&layout)?;
+    // Before `mutfuzz.out/` is touched: a second run would rotate the first's results.
+    crate::lock::hold(layout.root())?;
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let filter = crate::filter::RunFilter::new(&ws, &args.filter)?;
     let mut selection =
