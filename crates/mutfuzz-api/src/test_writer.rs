@@ -459,6 +459,9 @@ impl Writer<'_> {
                 }
                 let items: Vec<String> =
                     items.iter().map(|i| self.literal(i, elem)).collect::<Result<_, _>>()?;
+                if let Some((item, n)) = repeated(&items) {
+                    return Ok(format!("&[{item}; {n}]"));
+                }
                 return Ok(format!("&[{}]", items.join(", ")));
             }
         }
@@ -515,7 +518,9 @@ impl Writer<'_> {
                 }
                 let items: Vec<String> =
                     items.iter().map(|i| self.literal(i, &e)).collect::<Result<_, _>>()?;
-                if ty.starts_with("Vec<") || !ty.contains('<') {
+                if let Some((item, n)) = repeated(&items).filter(|_| ty.starts_with("Vec<")) {
+                    format!("vec![{item}; {n}]")
+                } else if ty.starts_with("Vec<") || !ty.contains('<') {
                     format!("vec![{}]", items.join(", "))
                 } else {
                     format!("{}::from([{}])", ty.split('<').next().unwrap_or(ty), items.join(", "))
@@ -554,6 +559,15 @@ impl Writer<'_> {
     }
 }
 
+/// From how many equal elements a list is written `[x; n]`.
+const REPEAT_FROM: usize = 4;
+
+/// The element and count of a list of at least [`REPEAT_FROM`] equal elements.
+fn repeated(items: &[String]) -> Option<(&str, usize)> {
+    let first = items.first()?;
+    (items.len() >= REPEAT_FROM && items.iter().all(|i| i == first)).then_some((first.as_str(), items.len()))
+}
+
 /// Bytes as a byte string literal (`b"GET /\r\n"`) when most of them are text, which
 /// reads better than a list of numbers; `None` otherwise, or when one is no `u8`.
 fn byte_string(items: &[Value]) -> Option<String> {
@@ -565,7 +579,8 @@ fn byte_string(items: &[Value]) -> Option<String> {
         })
         .collect::<Option<_>>()?;
     let text = |b: &u8| b.is_ascii_graphic() || b" \n\t\r\0".contains(b);
-    if bytes.is_empty() || bytes.iter().filter(|b| text(b)).count() * 2 < bytes.len() {
+    let one_repeated = bytes.len() >= REPEAT_FROM && bytes.iter().all(|&b| b == bytes[0]);
+    if bytes.is_empty() || one_repeated || bytes.iter().filter(|b| text(b)).count() * 2 < bytes.len() {
         return None;
     }
     let mut out = String::from("b\"");
@@ -807,9 +822,13 @@ mod tests {
         assert!(t.contains(r#"assert_eq!(k::crc(b"GET \"/\"\r\n\0\x7f"), 7);"#), "{t}");
         let t = test("decode", &bytes(b"0\0"));
         assert!(t.contains(r#"assert_eq!(k::decode(b"0\0".to_vec()), 7);"#), "{t}");
-        // Mostly not text: numbers.
+        // Mostly not text: numbers; one number repeated: a repeat expression.
         let t = test("crc", &bytes(&[200, 1, 48]));
         assert!(t.contains("assert_eq!(k::crc(&[200, 1, 48]), 7);"), "{t}");
+        let t = test("crc", &bytes(&[0; 6]));
+        assert!(t.contains("assert_eq!(k::crc(&[0; 6]), 7);"), "{t}");
+        let t = test("decode", &bytes(&[0; 4]));
+        assert!(t.contains("assert_eq!(k::decode(vec![0; 4]), 7);"), "{t}");
     }
 
     #[test]
