@@ -150,8 +150,9 @@ fn standalone_manifest(manifest_path: &Path, name: &str) -> (String, String) {
         }
     }
     let package = doc["package"].as_table_like_mut().expect("[package]");
-    // Only this repository's build needs these: the copy runs no build script.
-    for key in ["links", "build", "workspace"] {
+    // Only this repository's build needs these: the copy runs no build script, and its
+    // readme (the workspace's, or the published package's) is not written out.
+    for key in ["links", "build", "workspace", "readme"] {
         package.remove(key);
     }
     let version = package.get("version").and_then(Item::as_str).expect("package.version").to_owned();

@@ -7,10 +7,13 @@
 //! which compiles the harness's `src/main.rs` as a module (so the test calls the target
 //! function itself) and replays every input through it with
 //! [`mutfuzz::harness::Registry::replay`]. The test needs the engine to generate the
-//! values, so the engine crates this binary carries are written into the harness as
-//! `engine/`, and the package gets `mutfuzz` (and the harness's other dependencies) as
-//! dev-dependencies. Under `cargo mutfuzz test` the scratch copy points that dependency
-//! at the engine the schema links. The test file uses no syntax newer than edition 2015,
+//! values, so the package gets `mutfuzz = "<version>"` (the version of the engine this
+//! binary carries) and the harness's other dependencies as dev-dependencies: an ordinary
+//! dependency, which the user's `cargo test` takes from the registry. With `--vendor` the
+//! engine crates this binary carries are written into the harness as `engine/` and the
+//! dev-dependency points there by path instead (for a machine without the registry).
+//! Under `cargo mutfuzz test` the scratch copy points that dependency, either way, at
+//! the engine the schema links. The test file uses no syntax newer than edition 2015,
 //! since it compiles in the package's edition.
 
 use std::ffi::OsStr;
@@ -90,14 +93,19 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
     let harness_rel = relative_dir(&built.harness.dir, &package.root);
     write_atomic(&test, test_rs(&args.target, &stem, &harness_rel, records.len()).as_bytes())?;
 
-    vendor_engine(&built.harness.dir)?;
+    let engine = if args.vendor {
+        vendor_engine(&built.harness.dir)?;
+        exclude_from_workspace(
+            &built.ws.root.join("Cargo.toml"),
+            &built.harness.dir.join(ENGINE_DIR),
+            &built.ws.root,
+        )?;
+        Engine::Vendored
+    } else {
+        Engine::Registry
+    };
     let manifest = package.root.join("Cargo.toml");
-    let added = add_dev_dependencies(&manifest, &built.harness, &package.name, &harness_rel)?;
-    exclude_from_workspace(
-        &built.ws.root.join("Cargo.toml"),
-        &built.harness.dir.join(ENGINE_DIR),
-        &built.ws.root,
-    )?;
+    let added = add_dev_dependencies(&manifest, &built.harness, &package.name, &harness_rel, engine)?;
 
     eprintln!(
         "Exported {} inputs of {} as {} (data: {})",
@@ -109,11 +117,34 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
     if !added.is_empty() {
         eprintln!("Added to [dev-dependencies] of {}: {}", manifest.display(), added.join(", "));
     }
-    eprintln!(
-        "Engine crates for the test written to {}; run it with `cargo test --test {stem}`",
-        built.harness.dir.join(ENGINE_DIR).display()
-    );
+    let vendored = built.harness.dir.join(ENGINE_DIR);
+    if args.vendor {
+        eprintln!("Engine crates for the test written to {}", vendored.display());
+    } else {
+        eprintln!(
+            "The test depends on mutfuzz {} from the registry (`--vendor` writes the engine into the \
+             harness instead, for a machine without it)",
+            engine::VERSION
+        );
+        if vendored.join("mutfuzz/Cargo.toml").is_file() {
+            eprintln!(
+                "note: {} holds the engine an earlier `export --replay` wrote; nothing uses it now, \
+                 so you can delete it",
+                vendored.display()
+            );
+        }
+    }
+    eprintln!("Run it with `cargo test --test {stem}`");
     Ok(exit_code::SUCCESS)
+}
+
+/// Where the exported test's `mutfuzz` dev-dependency comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// `mutfuzz = "<version>"`: the registry.
+    Registry,
+    /// `mutfuzz = { path = "<harness>/engine/mutfuzz" }`: the copy `--vendor` wrote.
+    Vendored,
 }
 
 /// `dir` relative to `base` with `/` separators when it lies inside it, else absolute.
@@ -210,13 +241,14 @@ fn exclude_from_workspace(root_manifest: &Path, engine_dir: &Path, root: &Path) 
 }
 
 /// Make sure the package's manifest has the dev-dependencies the exported test needs:
-/// `mutfuzz` at the vendored engine, and every other dependency of the harness (but
-/// the package itself). Returns the names added.
+/// `mutfuzz` (from the registry, or the vendored engine), and every other dependency of
+/// the harness (but the package itself). Returns the names added.
 fn add_dev_dependencies(
     manifest: &Path,
     harness: &Harness,
     package: &str,
     harness_rel: &str,
+    engine: Engine,
 ) -> Result<Vec<String>> {
     let text =
         fs::read_to_string(manifest).with_context(|| format!("failed to read {}", manifest.display()))?;
@@ -226,7 +258,7 @@ fn add_dev_dependencies(
         .with_context(|| format!("failed to read {}", harness.manifest.display()))?;
     let harness_doc: DocumentMut =
         harness_text.parse().with_context(|| format!("failed to parse {}", harness.manifest.display()))?;
-    let wanted = wanted_dev_dependencies(&harness_doc, package, harness_rel);
+    let wanted = wanted_dev_dependencies(&harness_doc, package, harness_rel, engine);
     // Integration tests also see the package's own dependencies.
     let normal: Vec<String> = doc
         .get("dependencies")
@@ -241,7 +273,14 @@ fn add_dev_dependencies(
     let mut added = Vec::new();
     for (key, item) in wanted {
         let needed = if key == "mutfuzz" {
-            path_of(dev.get(&key)) != path_of(Some(&item))
+            match engine {
+                Engine::Vendored => path_of(dev.get(&key)) != path_of(Some(&item)),
+                // A vendored path (an earlier export) gives way; a requirement the carried
+                // engine meets stays as the user wrote it.
+                Engine::Registry => dev.get(&key).is_none_or(|d| {
+                    path_of(Some(d)).is_some() || !requirement_of(d).is_some_and(carried_engine_meets)
+                }),
+            }
         } else {
             !dev.contains_key(&key) && !normal.contains(&key)
         };
@@ -257,11 +296,34 @@ fn add_dev_dependencies(
     Ok(added)
 }
 
+/// The version requirement of a dependency: `"0.1"` or `{ version = "0.1", … }`.
+fn requirement_of(item: &Item) -> Option<&str> {
+    item.as_str().or_else(|| item.get("version").and_then(Item::as_str))
+}
+
+/// Whether the engine this binary carries meets the requirement `req`.
+fn carried_engine_meets(req: &str) -> bool {
+    use cargo_metadata::semver::{Version, VersionReq};
+    let carried = Version::parse(engine::VERSION).expect("the engine's version is semver");
+    VersionReq::parse(req).is_ok_and(|r| r.matches(&carried))
+}
+
 /// The dev-dependencies an exported test needs, from the harness's manifest.
-fn wanted_dev_dependencies(harness: &DocumentMut, package: &str, harness_rel: &str) -> Vec<(String, Item)> {
-    let mut engine = InlineTable::new();
-    engine.insert("path", format!("{harness_rel}/{ENGINE_DIR}/mutfuzz").into());
-    let mut wanted = vec![("mutfuzz".to_owned(), value(engine))];
+fn wanted_dev_dependencies(
+    harness: &DocumentMut,
+    package: &str,
+    harness_rel: &str,
+    engine: Engine,
+) -> Vec<(String, Item)> {
+    let engine = match engine {
+        Engine::Registry => value(self::engine::VERSION),
+        Engine::Vendored => {
+            let mut path = InlineTable::new();
+            path.insert("path", format!("{harness_rel}/{ENGINE_DIR}/mutfuzz").into());
+            value(path)
+        }
+    };
+    let mut wanted = vec![("mutfuzz".to_owned(), engine)];
     let Some(deps) = harness.get("dependencies").and_then(Item::as_table_like) else { return wanted };
     for (key, item) in deps.iter() {
         let name = item.get("package").and_then(Item::as_str).unwrap_or(key);
@@ -315,18 +377,20 @@ version = "1"
 "#
         .parse()
         .unwrap();
-        let wanted = wanted_dev_dependencies(&harness, "my-crate", "mutfuzz");
-        let shown: Vec<String> =
-            wanted.iter().map(|(k, v)| format!("{k} = {}", v.to_string().trim())).collect();
-        assert_eq!(
-            shown,
-            [
-                "mutfuzz = { path = \"mutfuzz/engine/mutfuzz\" }",
-                "arbitrary = { version = \"1\", features = [\"derive\"] }",
-                "helper = { path = \"mutfuzz/helper\" }",
-                "serde = { version = \"1\" }",
-            ]
-        );
+        let shown = |engine| -> Vec<String> {
+            let wanted = wanted_dev_dependencies(&harness, "my-crate", "mutfuzz", engine);
+            wanted.iter().map(|(k, v)| format!("{k} = {}", v.to_string().trim())).collect()
+        };
+        let others = [
+            "arbitrary = { version = \"1\", features = [\"derive\"] }",
+            "helper = { path = \"mutfuzz/helper\" }",
+            "serde = { version = \"1\" }",
+        ];
+        // An ordinary dependency on the engine from the registry, nothing vendored.
+        let registry = format!("mutfuzz = \"{}\"", engine::VERSION);
+        assert_eq!(shown(Engine::Registry), [&[registry.as_str()][..], &others].concat());
+        let vendored = "mutfuzz = { path = \"mutfuzz/engine/mutfuzz\" }";
+        assert_eq!(shown(Engine::Vendored), [&[vendored][..], &others].concat());
     }
 
     #[test]
@@ -342,9 +406,25 @@ version = "1"
         )
         .unwrap();
         let h = Harness { dir: dir.path().join("mutfuzz"), manifest: harness_manifest };
-        assert_eq!(add_dev_dependencies(&manifest, &h, "p", "mutfuzz").unwrap(), ["mutfuzz"]);
+        let add = |engine| add_dev_dependencies(&manifest, &h, "p", "mutfuzz", engine).unwrap();
+        assert_eq!(add(Engine::Registry), ["mutfuzz"]);
         let text = fs::read_to_string(&manifest).unwrap();
         assert!(text.contains("arbitrary = \"1.3\""), "{text}");
+        assert!(text.contains(&format!("mutfuzz = \"{}\"", engine::VERSION)), "{text}");
+        assert!(add(Engine::Registry).is_empty());
+        // The user's own requirement stays when the carried engine meets it.
+        let major_minor = engine::VERSION.rsplit_once('.').unwrap().0;
+        fs::write(
+            &manifest,
+            text.replace(&format!("\"{}\"", engine::VERSION), &format!("\"{major_minor}\"")),
+        )
+        .unwrap();
+        assert!(add(Engine::Registry).is_empty());
+        fs::write(&manifest, text.replace(&format!("\"{}\"", engine::VERSION), "\"99\"")).unwrap();
+        assert_eq!(add(Engine::Registry), ["mutfuzz"]);
+        // `--vendor` points it at the copy; a later export without it points it back.
+        assert_eq!(add(Engine::Vendored), ["mutfuzz"]);
+        let text = fs::read_to_string(&manifest).unwrap();
         assert!(text.contains("mutfuzz = { path = \"mutfuzz/engine/mutfuzz\" }"), "{text}");
         fs::write(dir.path().join("ws.toml"), "[workspace]\nmembers = [\"a\"]\n").unwrap();
         let engine = dir.path().join("mutfuzz/engine");
@@ -353,7 +433,11 @@ version = "1"
         let ws = fs::read_to_string(dir.path().join("ws.toml")).unwrap();
         assert_eq!(ws, "[workspace]\nmembers = [\"a\"]\nexclude = [\"mutfuzz/engine\"]\n");
         // Again: nothing new.
-        assert!(add_dev_dependencies(&manifest, &h, "p", "mutfuzz").unwrap().is_empty());
+        assert!(add(Engine::Vendored).is_empty());
         assert_eq!(fs::read_to_string(&manifest).unwrap(), text);
+        assert_eq!(add(Engine::Registry), ["mutfuzz"]);
+        assert!(
+            fs::read_to_string(&manifest).unwrap().contains(&format!("mutfuzz = \"{}\"", engine::VERSION))
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! `cargo mutfuzz init`: scaffold the harness package `mutfuzz/` with one example target.
 //! Its manifest names the engine by version, `mutfuzz = "<version>"`, with no path of
-//! this machine in it: `cargo mutfuzz` resolves it to the engine it carries, wherever
-//! the crate lives and after any `cargo clean`.
+//! this machine in it: an ordinary dependency, which a plain `cargo build` takes from the
+//! registry, and which `cargo mutfuzz` resolves to the engine it carries, wherever the
+//! crate lives, offline, and after any `cargo clean`.
 
 use std::fs;
 
@@ -140,7 +141,8 @@ mutfuzz = true
 
 [dependencies]
 {package} = {{ path = ".." }}
-# The engine: `cargo mutfuzz` resolves it to the copy it carries (of this version).
+# The engine, an ordinary dependency: from the registry in your own builds; the builds
+# `cargo mutfuzz` runs use the copy it carries (of this version).
 mutfuzz = "{engine_version}"
 
 # A workspace of its own, so it is not taken for a member of the crate's workspace.

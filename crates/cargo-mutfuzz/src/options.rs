@@ -754,10 +754,14 @@ pub struct ExportArgs {
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
     /// Write the replay test instead of readable ones: every input replayed through the
-    /// harness from a data file, with the engine written into the harness (any target,
-    /// hand-written ones too).
+    /// harness from a data file (any target, hand-written ones too). The package gets
+    /// `mutfuzz = "<version>"` as a dev-dependency, from the registry.
     #[arg(long)]
     pub replay: bool,
+    /// With --replay: write the engine crates this binary carries into the harness
+    /// (`mutfuzz/engine/`) and depend on them by path, for a machine without the registry.
+    #[arg(long, requires = "replay")]
+    pub vendor: bool,
 }
 
 /// A size for `--max-memory`/`--max-output`, checked now and kept as written.

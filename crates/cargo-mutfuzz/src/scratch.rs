@@ -268,15 +268,25 @@ impl Scratch {
         if !manifests.contains(&root_manifest) && root_manifest.is_file() {
             manifests.push(root_manifest.clone());
         }
+        let mut docs = Vec::new();
+        let mut engine_by_version = false;
         for original in manifests {
-            let copy = self.in_work(&original);
             let text = fs::read_to_string(&original)
                 .with_context(|| format!("failed to read {}", original.display()))?;
-            let mut doc: DocumentMut =
+            let doc: DocumentMut =
                 text.parse().with_context(|| format!("failed to parse {}", original.display()))?;
+            engine_by_version |= depends_on_the_engine_by_version(doc.as_table());
+            docs.push((original, doc));
+        }
+        for (original, mut doc) in docs {
+            let copy = self.in_work(&original);
             let dir = original.parent().unwrap_or(Path::new("."));
             absolutize_paths(doc.as_table_mut(), dir, &ws.root);
             self.point_engine_at_the_carried_copy(doc.as_table_mut());
+            if engine_by_version && original == root_manifest {
+                patch_engine_to_the_carried_copy(&mut doc, &self.layout)
+                    .with_context(|| format!("in {}", original.display()))?;
+            }
             if mutated.contains(&original) {
                 self.declare_doctest_target(&mut doc, ws, discovery, &original)?;
                 let deps = doc.entry("dependencies").or_insert(Item::Table(Table::new()));
@@ -326,6 +336,48 @@ impl Scratch {
             }
         }
     }
+}
+
+/// `[patch.crates-io]` in the copy's root manifest, pointing every engine crate at the
+/// engine this binary writes out: a `mutfuzz = "0.1"` dev-dependency (of tests that
+/// `cargo mutfuzz export --replay` wrote) resolves from the registry in the user's own
+/// `cargo test`, and to the copy the schema links here, never to a second `mutfuzz-rt`.
+fn patch_engine_to_the_carried_copy(doc: &mut DocumentMut, layout: &Layout) -> Result<()> {
+    let patch = doc.entry("patch").or_insert(Item::Table(Table::new()));
+    let Some(patch) = patch.as_table_mut() else { anyhow::bail!("[patch] is not a table") };
+    patch.set_implicit(true);
+    let crates_io = patch.entry("crates-io").or_insert(Item::Table(Table::new()));
+    let Some(crates_io) = crates_io.as_table_like_mut() else {
+        anyhow::bail!("[patch.crates-io] is not a table")
+    };
+    for name in crate::engine::crates() {
+        let mut dep = toml_edit::InlineTable::new();
+        dep.insert("path", layout.engine_crate(name).to_string_lossy().as_ref().into());
+        crates_io.insert(name, value(dep));
+    }
+    Ok(())
+}
+
+/// Whether a manifest depends on an engine crate from a registry (not by `path`), in
+/// any dependency table, also a target-specific one.
+fn depends_on_the_engine_by_version(manifest: &Table) -> bool {
+    let tables = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let in_tables = |t: &dyn toml_edit::TableLike| {
+        tables.iter().filter_map(|k| t.get(k).and_then(Item::as_table_like)).any(|deps| {
+            deps.iter().any(|(key, item)| {
+                let name = item.get("package").and_then(Item::as_str).unwrap_or(key);
+                crate::engine::crates().contains(&name)
+                    && item.get("path").is_none()
+                    && item.get("git").is_none()
+                    && item.get("workspace").is_none()
+            })
+        })
+    };
+    let targets = manifest.get("target").and_then(Item::as_table_like);
+    let workspace = manifest.get("workspace").and_then(Item::as_table_like);
+    in_tables(manifest)
+        || workspace.is_some_and(in_tables)
+        || targets.is_some_and(|t| t.iter().filter_map(|(_, v)| v.as_table_like()).any(in_tables))
 }
 
 /// How many levels of `..` above the workspace root resolve, from the copy, to the
@@ -852,6 +904,35 @@ mod tests {
     fn tokens_with_a_parent_component_are_found_in_any_rust_text() {
         let text = "include_str!(\"../x/y.txt\"); #[path = \"a/../../b.rs\"] \"/../c\" 0..n \"..\" x..=y";
         assert_eq!(parent_tokens(text).collect::<Vec<_>>(), ["../x/y.txt", "a/../../b.rs", "/../c"]);
+    }
+
+    #[test]
+    fn an_engine_dependency_by_version_is_patched_to_the_carried_copy() {
+        let by_version =
+            |text: &str| depends_on_the_engine_by_version(text.parse::<DocumentMut>().unwrap().as_table());
+        assert!(by_version("[dev-dependencies]\nmutfuzz = \"0.1\"\n"));
+        assert!(by_version("[dev-dependencies]\nengine = { package = \"mutfuzz\", version = \"0.1\" }\n"));
+        assert!(by_version("[target.'cfg(unix)'.dev-dependencies]\nmutfuzz = { version = \"0.1\" }\n"));
+        assert!(by_version("[workspace.dependencies]\nmutfuzz = \"0.1\"\n"));
+        assert!(!by_version("[dev-dependencies]\nmutfuzz = { path = \"mutfuzz/engine/mutfuzz\" }\n"));
+        assert!(!by_version("[dev-dependencies]\nmutfuzz = { workspace = true }\nserde = \"1\"\n"));
+        assert!(!by_version("[dependencies]\nserde = \"1\"\n"));
+
+        let layout = Layout::new(Path::new("/t"));
+        let mut doc: DocumentMut =
+            "[package]\nname = \"p\"\n\n[patch.crates-io]\nmutfuzz = { path = \"elsewhere\" }\nx = { path = \"x\" }\n"
+                .parse()
+                .unwrap();
+        patch_engine_to_the_carried_copy(&mut doc, &layout).unwrap();
+        let patch = &doc["patch"]["crates-io"];
+        for name in crate::engine::crates() {
+            assert_eq!(
+                patch[name]["path"].as_str(),
+                Some(layout.engine_crate(name).to_str().unwrap()),
+                "{doc}"
+            );
+        }
+        assert_eq!(patch["x"]["path"].as_str(), Some("x"), "{doc}");
     }
 
     #[test]

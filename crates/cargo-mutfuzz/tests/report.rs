@@ -314,9 +314,24 @@ fn exported_tests_pass_with_plain_cargo_test_and_catch_what_score_killed_by_outp
     let data = std::fs::read_to_string(tmp.path().join("tests/mutfuzz_sort.jsonl")).unwrap();
     assert_eq!(data.lines().count(), inputs);
 
-    // Plain `cargo test`, no mutfuzz involved.
+    // An ordinary dev-dependency on the engine, nothing vendored into the tree.
+    let manifest = std::fs::read_to_string(tmp.path().join("Cargo.toml")).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(manifest.contains(&format!("[dev-dependencies]\nmutfuzz = \"{version}\"")), "{manifest}");
+    assert!(!tmp.path().join("mutfuzz/engine").exists());
+    assert!(stderr.contains(&format!("depends on mutfuzz {version} from the registry")), "{stderr}");
+
+    // Plain `cargo test`, no mutfuzz involved. A user's resolves `mutfuzz` from the
+    // registry; this test stays hermetic by patching it, as a user could, to the engine
+    // `cargo mutfuzz` wrote out (the same sources, by the build script's embedding).
+    let engine = tmp.path().join("target/mutfuzz/engine/mutfuzz");
+    assert!(engine.join("Cargo.toml").is_file());
     let mut cargo = Plain::new(env!("CARGO"));
-    cargo.args(["test", "--test", "mutfuzz_sort"]).current_dir(tmp.path()).env_remove("CARGO_TARGET_DIR");
+    cargo
+        .args(["test", "--test", "mutfuzz_sort", "--config"])
+        .arg(format!("patch.crates-io.mutfuzz.path={:?}", engine.display().to_string()))
+        .current_dir(tmp.path())
+        .env_remove("CARGO_TARGET_DIR");
     let out = cargo.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
