@@ -645,13 +645,8 @@ fn build_for_survivors(args: &EvalArgs) -> Result<(Built, Vec<String>, BTreeSet<
     let package = harness::single_package(&ws)?.clone();
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let survivors = Survivors::read(&results)?;
-    let layout = crate::layout::Layout::new(&ws.target_dir);
-    let generated = crate::amplify::write::harness(&ws, &package, &layout)?;
-    let (built, targets) =
-        harness::build_all_with(&args.package, generated.location.as_ref(), false, args.no_sandbox)?;
-    survivors.check_catalog(&built.discovery.mutants)?;
-    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
-    let aimed: BTreeSet<u32> = survivors.ids.iter().copied().filter(|id| viable.contains(id)).collect();
+    let (_, built, targets, aimed) =
+        crate::amplify::build_aimed(&ws, &package, &args.package, &survivors, args.no_sandbox)?;
     if aimed.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(
             "no survivor of `cargo mutfuzz test` in {} is viable with the harness: nothing to compare",

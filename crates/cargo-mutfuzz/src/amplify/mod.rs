@@ -67,12 +67,8 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     // The harness: the user's, else one generated from the API into target/.
     let layout = Layout::new(&ws.target_dir);
     let dir = layout.amplify();
-    let generated = write::harness(&ws, &package, &layout)?;
-    let (built, targets) =
-        harness::build_all_with(&args.package, generated.location.as_ref(), false, args.no_sandbox)?;
-    survivors.check_catalog(&built.discovery.mutants)?;
-    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
-    let aimed: BTreeSet<u32> = survivors.ids.iter().copied().filter(|id| viable.contains(id)).collect();
+    let (generated, built, targets, aimed) =
+        build_aimed(&ws, &package, &args.package, &survivors, args.no_sandbox)?;
     if aimed.is_empty() {
         eprintln!("No survivor builds with the harness (all unviable there): nothing to fuzz");
         return Ok(exit_code::SUCCESS);
@@ -310,6 +306,26 @@ pub fn shrunk(
         }
     }
     Ok(candidates)
+}
+
+/// The harness (the user's, else one generated from the API into `target/`) built with
+/// its targets, and the survivors that are viable with it: what `amplify` and `eval
+/// --survivors` fuzz at.
+pub fn build_aimed(
+    ws: &Workspace,
+    package: &crate::workspace::Package,
+    package_args: &crate::options::PackageArgs,
+    survivors: &Survivors,
+    no_sandbox: bool,
+) -> Result<(write::Generated, harness::Built, Vec<String>, BTreeSet<u32>)> {
+    let layout = Layout::new(&ws.target_dir);
+    let generated = write::harness(ws, package, &layout)?;
+    let (built, targets) =
+        harness::build_all_with(package_args, generated.location.as_ref(), false, no_sandbox)?;
+    survivors.check_catalog(&built.discovery.mutants)?;
+    let viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
+    let aimed = survivors.ids.iter().copied().filter(|id| viable.contains(id)).collect();
+    Ok((generated, built, targets, aimed))
 }
 
 /// The fuzz options of the campaign: every target, the survivors only.
