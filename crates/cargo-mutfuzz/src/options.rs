@@ -721,7 +721,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
     /// Where to write the report (default: report.html, or mutation.json with `--format
-    /// mutation-testing`, in the results directory or in target/mutfuzz/<target>/); `-`
+    /// mutation-testing`, in the results directory or in `target/mutfuzz/<target>/`); `-`
     /// writes mutation.json to stdout.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
