@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
+use mutfuzz_contract::command::{COMPARE_CHANCE, DICTIONARY_CHANCE};
 use mutfuzz_contract::{EditKind, GuidanceKind, InputFormat, Isolate, Prune, ScheduleKind};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
@@ -416,11 +417,6 @@ pub struct FuzzArgs {
     #[command(flatten)]
     pub filter: FilterArgs,
 }
-
-/// `--dictionary`'s default.
-pub const DICTIONARY_CHANCE: f64 = 0.1;
-/// `--compare`'s default.
-pub const COMPARE_CHANCE: f64 = 0.2;
 
 /// `--strategy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -159,9 +159,10 @@ pub struct FuzzRequest {
     pub workers: WorkerLimits,
     /// The static pass's hints file (`hints.json`).
     pub hints: Option<PathBuf>,
-    /// The chance that a fresh value is a literal of the crate (with `hints`).
+    /// The chance that a fresh value is a literal of the crate (with `hints`; default
+    /// [`DICTIONARY_CHANCE`]).
     pub dictionary: Option<Probability>,
-    /// The chance of an edit by comparison feedback.
+    /// The chance of an edit by comparison feedback (default [`COMPARE_CHANCE`]).
     pub compare: Option<Probability>,
     /// Edit the types of uncovered branches first (with `hints`).
     pub target_types: bool,
@@ -199,6 +200,11 @@ impl Fields for FuzzRequest {
         v.switch("--target-types", &mut self.target_types);
     }
 }
+
+/// `--dictionary`'s default: a fresh value is a literal of the crate one time in ten.
+pub const DICTIONARY_CHANCE: f64 = 0.1;
+/// `--compare`'s default.
+pub const COMPARE_CHANCE: f64 = 0.2;
 
 /// The limits of the worker processes that run mutants for `fuzz`, `shrink` and `cmin`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -35,8 +35,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::command::{
-    CorpusRequest, FuzzRequest, HarnessCommand, InputFormat, ParseError, ReplayRequest, RunRequest,
-    ScoreRequest,
+    COMPARE_CHANCE, CorpusRequest, DICTIONARY_CHANCE, FuzzRequest, HarnessCommand, InputFormat, ParseError,
+    ReplayRequest, RunRequest, ScoreRequest,
 };
 use mutfuzz_contract::{
     CampaignDir, ContractPanicRecord, EXIT_DRIFT, EXIT_ERROR, EXIT_PANIC, EXIT_SUCCESS, FileError,
@@ -319,11 +319,6 @@ fn targets(
     }
     Ok(Some(Arc::new(ids)))
 }
-
-/// Dictionary probability when `--dictionary` is not given: on by default.
-pub const DICTIONARY_CHANCE: f64 = 0.1;
-/// Comparison-feedback probability when `--compare` is not given.
-pub const COMPARE_CHANCE: f64 = 0.2;
 
 /// The input strategies the static pass's hints allow: the dictionary for generators
 /// (in `config`) and the informed edit. Without a hints file, plain havoc.
