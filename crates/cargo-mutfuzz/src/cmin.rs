@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use anyhow::{Context, Result, anyhow};
+use mutfuzz_contract::command::{CminRequest, HarnessCommand, WorkerLimits};
 use mutfuzz_contract::{CminRecord, read_jsonl};
 
 use crate::amplify::cover::{self, Candidate};
@@ -85,24 +86,18 @@ pub fn records(built: &Built, target: &str, corpus: &Path) -> Result<Vec<CminRec
     let tmp = built.layout.tmp();
     std::fs::create_dir_all(&tmp).with_context(|| format!("failed to create {}", tmp.display()))?;
     let out = tmp.join(format!("cmin-{}.jsonl", std::process::id()));
-    let words: Vec<std::ffi::OsString> = vec![
-        "cmin".into(),
-        target.into(),
-        "--corpus".into(),
-        corpus.into(),
-        "--catalog".into(),
-        built.state.viable().into(),
+    let command = HarnessCommand::Cmin(CminRequest {
+        target: target.to_owned(),
+        corpus: corpus.to_owned(),
+        catalog: built.state.viable(),
         // A generated target the campaign found nondeterministic is judged as it is there.
-        "--state".into(),
-        built.state.path().into(),
+        state: Some(built.state.path().to_owned()),
         // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
-        "--max-output".into(),
-        built.caps.output.unwrap_or(0).to_string().into(),
-        "--out".into(),
-        out.clone().into_os_string(),
-    ];
-    let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_os_str()).collect();
-    let mut cmd = built.sandboxed_command(&os, &[])?;
+        workers: WorkerLimits { max_output: Some(built.caps.output.unwrap_or(0)), ..WorkerLimits::default() },
+        panic_is_failure: false,
+        out: out.clone(),
+    });
+    let mut cmd = built.sandboxed_command(&command, &[])?;
     built.caps.limit_memory(&mut cmd);
     // The target's own prints are no news; its errors (stderr) are shown.
     let status = cmd

@@ -588,7 +588,12 @@ fn score_target(
     selection: &Selection,
     panic_is_failure: bool,
 ) -> Result<ScoreFile> {
-    let how = score::ScoreHow { selection, format: "mutfuzz", state: files.state.path(), panic_is_failure };
+    let how = score::ScoreHow {
+        selection,
+        format: mutfuzz_contract::InputFormat::Mutfuzz,
+        state: files.state.path(),
+        panic_is_failure,
+    };
     let Some(scored) = score::score_corpus(built, target, &files.corpus, score_lines, SCORE_HANG, &how)?
     else {
         return Err(exit_code::interrupted());

@@ -16,11 +16,11 @@
 //! the engine the schema links. The test file uses no syntax newer than edition 2015,
 //! since it compiles in the package's edition.
 
-use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use mutfuzz_contract::command::{CorpusRequest, HarnessCommand};
 use mutfuzz_contract::{ReplayRecord, read_jsonl, write_atomic};
 use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
@@ -63,16 +63,13 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
     // How the original ends on each input, from the harness built against the schema
     // (no mutant active: the original code).
     let recorded = built.state.export();
-    let a: [&OsStr; 6] = [
-        "outputs".as_ref(),
-        args.target.as_ref(),
-        "--corpus".as_ref(),
-        corpus.as_os_str(),
-        "--out".as_ref(),
-        recorded.as_os_str(),
-    ];
+    let command = HarnessCommand::Outputs(CorpusRequest {
+        target: args.target.clone(),
+        corpus: corpus.clone(),
+        out: recorded.clone(),
+    });
     let out = built
-        .sandboxed_command(&a, &[])?
+        .sandboxed_command(&command, &[])?
         .output()
         .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
     if !out.status.success() {

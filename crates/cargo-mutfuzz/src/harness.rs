@@ -10,7 +10,7 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 use cargo_metadata::semver::{Version, VersionReq};
-use mutfuzz_contract::{CampaignDir, UnviableRecord, write_atomic};
+use mutfuzz_contract::{CampaignDir, HarnessCommand, UnviableRecord, write_atomic};
 use mutfuzz_mutate::{Discovery, Mutant};
 use toml_edit::{DocumentMut, InlineTable, Item, Table, value};
 
@@ -218,17 +218,17 @@ impl Built {
         self.discovery.mutants.iter().filter(|m| !self.unviable.contains_key(&m.id))
     }
 
-    /// A command running the harness with `args`.
-    pub fn command(&self, args: &[&std::ffi::OsStr]) -> Command {
+    /// A command running the harness's `command`.
+    pub fn command(&self, command: &HarnessCommand) -> Command {
         let mut cmd = Command::new(&self.binary);
-        cmd.args(args).current_dir(&self.cwd);
+        cmd.args(command.to_args()).current_dir(&self.cwd);
         cmd
     }
 
-    /// A command running the harness with `args` in the sandbox, which lets it write
+    /// A command running the harness's `command` in the sandbox, which lets it write
     /// under `target/mutfuzz/` and `extra` (the corpus directory).
-    pub fn sandboxed_command(&self, args: &[&std::ffi::OsStr], extra: &[&Path]) -> Result<Command> {
-        let mut cmd = self.command(args);
+    pub fn sandboxed_command(&self, command: &HarnessCommand, extra: &[&Path]) -> Result<Command> {
+        let mut cmd = self.command(command);
         let policy = self.sandbox.as_ref().map(|p| p.with(extra));
         Sandbox::of(policy.as_ref())?.apply(&mut cmd);
         Ok(cmd)
@@ -406,7 +406,7 @@ fn build_for(
 /// `HARNESS list`: the target names.
 pub fn list_targets(built: &Built) -> Result<Vec<String>> {
     let out = built
-        .command(&["list".as_ref()])
+        .command(&HarnessCommand::List)
         .output()
         .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
     if !out.status.success() {

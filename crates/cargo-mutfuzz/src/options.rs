@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use mutfuzz::{EditKind, ScheduleKind};
-use mutfuzz_contract::{GuidanceKind, Isolate, Prune};
+use mutfuzz_contract::command::{COMPARE_CHANCE, DICTIONARY_CHANCE};
+use mutfuzz_contract::{EditKind, GuidanceKind, InputFormat, Isolate, Prune, ScheduleKind};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -264,6 +264,12 @@ fn schedule_parser() -> impl TypedValueParser<Value = ScheduleKind> {
         .map(|name| name.parse::<ScheduleKind>().expect("a possible value"))
 }
 
+/// `--format`: how files encode inputs, by the names the contract defines.
+fn format_parser() -> impl TypedValueParser<Value = InputFormat> {
+    PossibleValuesParser::new(InputFormat::ALL.map(InputFormat::name))
+        .map(|name| name.parse::<InputFormat>().expect("a possible value"))
+}
+
 /// `cargo mutfuzz fuzz`.
 #[derive(Debug, Clone, Args)]
 pub struct FuzzArgs {
@@ -412,11 +418,6 @@ pub struct FuzzArgs {
     pub filter: FilterArgs,
 }
 
-/// `--dictionary`'s default.
-pub const DICTIONARY_CHANCE: f64 = 0.1;
-/// `--compare`'s default.
-pub const COMPARE_CHANCE: f64 = 0.2;
-
 /// `--strategy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Strategy {
@@ -495,8 +496,8 @@ pub struct ScoreArgs {
     /// How the corpus files encode inputs: `mutfuzz` (choice sequences, as `fuzz` stores
     /// them) or `arbitrary` (raw bytes, as cargo-fuzz and libFuzzer store them, decoded
     /// with `Arbitrary::arbitrary_take_rest` as `fuzz_target!(|x: T| …)` does).
-    #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
-    pub format: String,
+    #[arg(long, value_name = "FORMAT", value_parser = format_parser(), default_value = "mutfuzz")]
+    pub format: InputFormat,
     /// A panic of a generated target's original (`targets!(generated = …)`) is judged as
     /// a hand-written target's: not counted and listed apart as a panic by contract.
     #[arg(long)]
@@ -591,8 +592,8 @@ pub struct RunArgs {
     pub package: PackageArgs,
     /// How the file encodes its input: `mutfuzz` (a choice sequence) or `arbitrary`
     /// (raw bytes, as cargo-fuzz keeps a corpus or a crash).
-    #[arg(long, value_name = "FORMAT", value_parser = ["mutfuzz", "arbitrary"], default_value = "mutfuzz")]
-    pub format: String,
+    #[arg(long, value_name = "FORMAT", value_parser = format_parser(), default_value = "mutfuzz")]
+    pub format: InputFormat,
     /// Build the schema and harness unoptimized (the dev profile), as `cargo fuzz --dev`:
     /// faster to compile, several times slower to run.
     #[arg(long, help_heading = "Build")]

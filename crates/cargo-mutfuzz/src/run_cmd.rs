@@ -2,6 +2,7 @@
 //! input, showing its output or panic (to reproduce a failure).
 
 use anyhow::{Context, Result};
+use mutfuzz_contract::command::{HarnessCommand, RunRequest};
 
 use crate::exit_code;
 use crate::harness;
@@ -20,13 +21,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     // The original only reads the input: nothing but target/mutfuzz/ is writable.
     let status = built
         .sandboxed_command(
-            &[
-                "run".as_ref(),
-                args.target.as_ref(),
-                input.as_os_str(),
-                "--format".as_ref(),
-                args.format.as_ref(),
-            ],
+            &HarnessCommand::Run(RunRequest {
+                target: args.target.clone(),
+                file: input,
+                format: args.format,
+            }),
             &[],
         )?
         .status()

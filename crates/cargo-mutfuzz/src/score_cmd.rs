@@ -58,7 +58,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     };
     let how = ScoreHow {
         selection: &selection,
-        format: &args.format,
+        format: args.format,
         state: state.path(),
         panic_is_failure: args.panic_is_failure,
     };
@@ -116,7 +116,7 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
         built.state = built.layout.campaign(target);
         let how = ScoreHow {
             selection: &selection,
-            format: &args.format,
+            format: args.format,
             state: built.state.path(),
             panic_is_failure: args.panic_is_failure,
         };

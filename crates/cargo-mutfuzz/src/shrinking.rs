@@ -5,7 +5,7 @@ use std::io::BufReader;
 use std::process::Stdio;
 
 use anyhow::{Context, Result, anyhow};
-use mutfuzz_contract::{EXIT_NOT_KEPT, ShrinkLine, read_line_capped};
+use mutfuzz_contract::{EXIT_NOT_KEPT, EXIT_SUCCESS, HarnessCommand, ShrinkLine, read_line_capped};
 
 use crate::harness::Built;
 
@@ -23,11 +23,14 @@ pub enum Quiet {
 /// Longest stdout line read from the harness at once (the target's own prints share it).
 const MAX_LINE: usize = 1 << 20;
 
-/// Runs the harness with `words` in the sandbox: its exit code and its result line. Its
-/// stderr is passed on, unless `quiet` says it is expected.
-pub fn shrink_with(built: &Built, words: &[String], quiet: Quiet) -> Result<(i32, Option<ShrinkLine>)> {
-    let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_ref()).collect();
-    let mut cmd = built.sandboxed_command(&os, &[])?;
+/// Runs the harness's `command` (`shrink` or `tmin`) in the sandbox: its exit code and its
+/// result line. Its stderr is passed on, unless `quiet` says it is expected.
+pub fn shrink_with(
+    built: &Built,
+    command: &HarnessCommand,
+    quiet: Quiet,
+) -> Result<(i32, Option<ShrinkLine>)> {
+    let mut cmd = built.sandboxed_command(command, &[])?;
     built.caps.limit_memory(&mut cmd);
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -54,7 +57,7 @@ pub fn shrink_with(built: &Built, words: &[String], quiet: Quiet) -> Result<(i32
     let expected = match quiet {
         Quiet::Never => false,
         Quiet::OnRefusal => status.code() == Some(EXIT_NOT_KEPT),
-        Quiet::Unless => matches!(status.code(), Some(0 | EXIT_NOT_KEPT)),
+        Quiet::Unless => matches!(status.code(), Some(EXIT_SUCCESS | EXIT_NOT_KEPT)),
     };
     if !expected {
         eprint!("{}", String::from_utf8_lossy(&errors));

@@ -5,7 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
-use mutfuzz_contract::{EXIT_NOT_KEPT, Kept, ShrinkLine};
+use mutfuzz_contract::command::{
+    HarnessCommand, Keep, ShrinkLimits, ShrinkRequest, TminRequest, WorkerLimits,
+};
+use mutfuzz_contract::{EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, ShrinkLine};
 
 use crate::exit_code;
 use crate::harness::{self, Built};
@@ -31,31 +34,34 @@ pub fn run(args: &TminArgs) -> Result<i32> {
     let tmp_dir = built.layout.tmp();
     std::fs::create_dir_all(&tmp_dir).with_context(|| format!("failed to create {}", tmp_dir.display()))?;
     let scratch = tmp_dir.join(format!("tmin-{}.out", std::process::id()));
-    let mut budget: Vec<String> = Vec::new();
-    if let Some(n) = args.max_runs {
-        budget.extend(["--max-runs".into(), n.to_string()]);
-    }
-    if let Some(t) = args.time {
-        budget.extend(["--time".into(), t.to_string()]);
-    }
-    let common = |command: &str| -> Vec<String> {
-        let mut words = vec![command.to_owned(), args.target.clone(), input.display().to_string()];
-        words.extend(["--out".into(), scratch.display().to_string()]);
-        words.extend(budget.iter().cloned());
-        words
-    };
+    let limits = ShrinkLimits { max_runs: args.max_runs, time: args.time };
+    let tmin = HarnessCommand::Tmin(TminRequest {
+        target: args.target.clone(),
+        file: input.clone(),
+        limits,
+        out: scratch.clone(),
+    });
     eprintln!("Shrinking {} (the original's panic, if it panics on it)", input.display());
     // Its refusal of an input the original does not panic on is expected: kept quiet.
-    let (mut code, mut line) = shrink_with(&built, &common("tmin"), Quiet::OnRefusal)?;
+    let (mut code, mut line) = shrink_with(&built, &tmin, Quiet::OnRefusal)?;
     if code == EXIT_NOT_KEPT {
         eprintln!("The original does not panic on it: shrinking it while it keeps its kills");
-        let mut words = common("shrink");
-        words.extend(["--catalog".into(), built.state.viable().display().to_string()]);
-        // A generated target the campaign found nondeterministic is judged as it is there.
-        words.extend(["--state".into(), built.state.path().display().to_string()]);
-        // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
-        words.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string()]);
-        (code, line) = shrink_with(&built, &words, Quiet::Never)?;
+        let shrink = HarnessCommand::Shrink(ShrinkRequest {
+            target: args.target.clone(),
+            file: input.clone(),
+            keep: Keep::Catalog(built.state.viable()),
+            // A generated target the campaign found nondeterministic is judged as it is there.
+            state: Some(built.state.path().to_owned()),
+            limits,
+            // A mutant run writing more than the cap is killed by `crash`, as in `fuzz`.
+            workers: WorkerLimits {
+                max_output: Some(built.caps.output.unwrap_or(0)),
+                ..WorkerLimits::default()
+            },
+            panic_is_failure: false,
+            out: scratch.clone(),
+        });
+        (code, line) = shrink_with(&built, &shrink, Quiet::Never)?;
         if code == EXIT_NOT_KEPT {
             return Err(exit_code::usage(anyhow!(
                 "{} kills no viable mutant and the original does not panic on it: nothing to keep",
@@ -63,7 +69,7 @@ pub fn run(args: &TminArgs) -> Result<i32> {
             )));
         }
     }
-    let Some(line) = line.filter(|_| code == 0) else {
+    let Some(line) = line.filter(|_| code == EXIT_SUCCESS) else {
         return Err(anyhow!("the harness's shrink ended with exit code {code}, without a result"));
     };
     std::fs::copy(&scratch, &out)

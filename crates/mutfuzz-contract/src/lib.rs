@@ -6,9 +6,13 @@
 //! - [`layout`]: the names of the files in a campaign's state directory;
 //! - [`records`]: kill, failure, unviable, score and replay records ([`KillRecord`], [`ScoreLine`], …);
 //! - [`stats`]: a campaign's counters ([`Stats`]), as reported live and in `stats.csv`;
-//! - [`protocol`]: the lines a harness prints on stdout for its supervisor ([`Line`]);
+//! - [`command`]: the harness's command line, every command and its request as one type
+//!   ([`HarnessCommand`]), written by `cargo mutfuzz` and parsed by the engine;
+//! - [`protocol`]: the lines a harness prints on stdout for its supervisor ([`Line`]) and
+//!   the harness's exit codes ([`EXIT_SUCCESS`], [`EXIT_ERROR`], [`EXIT_DRIFT`], …);
 //! - [`content`]: the content hash that names stored inputs ([`content_name`]);
-//! - [`guidance`]: the names of the guidance strategies ([`GuidanceKind`]);
+//! - [`guidance`], [`edit`], [`schedule`], [`prune`], [`isolate`]: the names of the
+//!   strategies a campaign is run with ([`GuidanceKind`], [`EditKind`], …);
 //! - [`budget`]: the fuel and depth bounds of a mutant run ([`Budget`]);
 //! - [`shrink`]: the result line and exit code of the harness's `shrink` and `tmin` ([`ShrinkLine`]);
 //! - [`value_tree`]: generated values as data ([`ValueTree`]) and the lines of the
@@ -22,7 +26,9 @@
 #![deny(missing_docs)]
 
 pub mod budget;
+pub mod command;
 pub mod content;
+pub mod edit;
 pub mod files;
 pub mod guidance;
 pub mod hints;
@@ -31,12 +37,15 @@ pub mod layout;
 pub mod protocol;
 pub mod prune;
 pub mod records;
+pub mod schedule;
 pub mod shrink;
 pub mod stats;
 pub mod value_tree;
 
 pub use budget::Budget;
+pub use command::{HarnessCommand, InputFormat, ParseError, Probability};
 pub use content::{StreamHash, content_name};
+pub use edit::EditKind;
 pub use files::{
     CorpusFiles, FileError, Jsonl, JsonlWriter, Record, Torn, append_record, read_corpus, read_jsonl,
     remove_stale_temps, store_new, write_atomic,
@@ -45,13 +54,17 @@ pub use guidance::GuidanceKind;
 pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};
 pub use isolate::Isolate;
 pub use layout::{CampaignDir, score_contract_panic_log};
-pub use protocol::{EXIT_DRIFT, Line, Report, encode_hex, read_line_capped};
+pub use protocol::{
+    EXIT_DRIFT, EXIT_ERROR, EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_NOT_KEPT, EXIT_PANIC,
+    EXIT_SUCCESS, Line, Report, encode_hex, read_line_capped,
+};
 pub use prune::Prune;
 pub use records::{
     CminRecord, ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord,
     NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
 };
-pub use shrink::{EXIT_NOT_KEPT, Kept, ShrinkLine};
+pub use schedule::ScheduleKind;
+pub use shrink::{Kept, ShrinkLine};
 pub use stats::{Stats, StatsRow, parse_stats_csv};
 pub use value_tree::{
     Fields, FloatType, MapKind, PointerKind, SeqKind, SignedType, UnsignedType, ValueRecord, ValueTree,

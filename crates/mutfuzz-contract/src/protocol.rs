@@ -121,9 +121,39 @@ pub fn read_line_capped(reader: &mut impl std::io::BufRead, buf: &mut Vec<u8>, m
     }
 }
 
+// The exit codes of a harness process, each named once: the engine exits with them and
+// `cargo mutfuzz` reads them. Besides these a harness ends as any process may: killed by
+// a signal, or with whatever code a mutant passes to `process::exit`, so the supervisor
+// trusts [`EXIT_SUCCESS`] only with a `done` line, and the others only when no mutant runs.
+
+/// The command did what it was asked (`fuzz` and `score` print `done` before).
+pub const EXIT_SUCCESS: i32 = 0;
+
+/// Bad arguments, or a command that cannot go on (a hand-written target found
+/// nondeterministic, an unreadable file): the reason is on stderr, and `fuzz` and `score`
+/// print a `stats` line before, so the supervisor blames no mutant. Restarting would not help.
+pub const EXIT_ERROR: i32 = 2;
+
 /// Exit code of a harness whose global state drifted (see [`DriftRecord`](crate::DriftRecord)):
 /// the supervisor restarts it in a clean process, blaming nothing.
 pub const EXIT_DRIFT: i32 = 3;
+
+/// Exit code of `shrink`/`tmin` when the given input lacks the property to keep: it does
+/// not kill every named mutant (or the original's run on it is not valid), or (`tmin`)
+/// the original does not panic on it. Nothing is written.
+pub const EXIT_NOT_KEPT: i32 = 5;
+
+/// Exit code of `run` when the original panicked on the input (a Rust program's exit code
+/// on a panic; the panic hook printed the message).
+pub const EXIT_PANIC: i32 = 101;
+
+/// Exit code of the libFuzzer command line when the original crashed on an input
+/// (libFuzzer's default `-error_exitcode`).
+pub const EXIT_LIBFUZZER_CRASH: i32 = 77;
+
+/// Exit code of the libFuzzer command line when it cannot go on (an input file it cannot
+/// read), as libFuzzer's.
+pub const EXIT_LIBFUZZER_ERROR: i32 = 1;
 
 /// Hex digits of `bytes`, as `decode_hex` reads them.
 pub fn encode_hex(bytes: &[u8]) -> String {

@@ -1,13 +1,8 @@
 //! What the harness's `shrink` and `tmin` commands tell `cargo mutfuzz`: their one result
 //! line on stdout ([`ShrinkLine`]) and the exit code of an input that does not have the
-//! property to keep ([`EXIT_NOT_KEPT`]).
+//! property to keep ([`EXIT_NOT_KEPT`](crate::EXIT_NOT_KEPT)).
 
 use std::fmt;
-
-/// Exit code of `shrink`/`tmin` when the given input lacks the property to keep: it does
-/// not kill every named mutant (or the original's run on it is not valid), or (`tmin`)
-/// the original does not panic on it. Nothing is written.
-pub const EXIT_NOT_KEPT: i32 = 5;
 
 /// What a shrink kept.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -429,7 +429,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             None => None,
         };
         let (n, targets) = (table.len(), table.target_count());
-        let edit = config.edit.build();
+        let edit = crate::edit::build(config.edit);
         // A background mutant is the program: only coverage can guide that phase.
         let kind = if config.background.is_some() { GuidanceKind::Coverage } else { config.guidance };
         let guidance = guidance::build(kind, config.kill_factor, config.infect_factor);
@@ -446,7 +446,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             exec,
             oracle: Box::new(DebugHash),
             guidance,
-            schedule: config.schedule.build(),
+            schedule: schedule::build(config.schedule),
             selector: select::build(config.prune, sample, random_sample),
             edit,
             rng: Rng::new(config.seed),

@@ -28,14 +28,19 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
+use std::ffi::OsString;
 use std::fmt::Debug;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use mutfuzz_contract::command::{
+    COMPARE_CHANCE, CorpusRequest, DICTIONARY_CHANCE, FuzzRequest, HarnessCommand, InputFormat, ParseError,
+    ReplayRequest, RunRequest, ScoreRequest,
+};
 use mutfuzz_contract::{
-    CampaignDir, ContractPanicRecord, EXIT_DRIFT, FileError, GuidanceKind, JsonlWriter, Line,
-    NondeterministicRecord, Prune, ReplayRecord, Report, ScoreLine, Stats, read_jsonl,
+    CampaignDir, ContractPanicRecord, EXIT_DRIFT, EXIT_ERROR, EXIT_PANIC, EXIT_SUCCESS, FileError,
+    JsonlWriter, Line, NondeterministicRecord, ReplayRecord, Report, ScoreLine, Stats, read_jsonl,
     score_contract_panic_log,
 };
 
@@ -59,13 +64,15 @@ use crate::workers::Workers;
 mod cmin;
 mod values;
 
-/// The commands `cargo mutfuzz` gives a harness; any other first argument may be libFuzzer's.
-const COMMANDS: [&str; 9] = ["list", "fuzz", "score", "run", "worker", "shrink", "tmin", "values", "cmin"];
+/// What a target's runner is asked to do.
+pub(crate) enum Call<'a> {
+    /// One of the commands `cargo mutfuzz` gives (never `list`, which names no target).
+    Command(&'a HarnessCommand),
+    /// libFuzzer's command line (see [`crate::libfuzzer`]).
+    LibFuzzer(&'a [String]),
+}
 
-/// Exit code for bad arguments or a campaign that cannot go on (e.g. a nondeterministic target).
-pub const EXIT_ERROR: i32 = 2;
-
-type Runner = Box<dyn Fn(&Args) -> Result<i32, String>>;
+type Runner = Box<dyn Fn(Call<'_>) -> Result<i32, String>>;
 
 /// One registered target: the function, its oracle, its cargo-fuzz decoder and its
 /// input's reflection.
@@ -124,13 +131,9 @@ impl Registry {
         let Some((_, runner)) = self.targets.iter().find(|(n, _)| *n == target) else {
             return Err(format!("the harness has no target named {target:?}"));
         };
-        let args = Args {
-            command: "replay".to_owned(),
-            target: target.to_owned(),
-            positional: vec![data.to_string_lossy().into_owned()],
-            ..Args::default()
-        };
-        runner(&args).map(|n| n as usize)
+        let command =
+            HarnessCommand::Replay(ReplayRequest { target: target.to_owned(), file: data.to_owned() });
+        runner(Call::Command(&command)).map(|n| n as usize)
     }
 
     /// Register `target`, judged by `compare` (or equal `Debug` renderings), reading
@@ -170,7 +173,7 @@ impl Registry {
 
     fn push<T: Gen + Debug + 'static, O: Debug + 'static>(&mut self, name: &'static str, t: Target<T, O>) {
         self.generated.push(t.generated);
-        self.targets.push((name, Box::new(move |args| dispatch(args, &t))));
+        self.targets.push((name, Box::new(move |call| dispatch(name, call, &t))));
     }
 
     /// Whether the target `name` was registered as generated (`None`: no such target).
@@ -183,24 +186,19 @@ impl Registry {
     pub fn main(self) -> ! {
         // ClusterFuzz takes a binary holding this symbol name for a fuzz target.
         std::hint::black_box(&crate::libfuzzer::MARKER);
-        let mut all = std::env::args();
-        let argv0 = all.next().unwrap_or_default();
-        let argv: Vec<String> = all.collect();
-        let result = match self.libfuzzer_target(&argv0, &argv, std::env::var("MUTFUZZ_TARGET").ok()) {
-            Some(Ok(target)) => {
-                let args = Args {
-                    command: "libfuzzer".into(),
-                    target: target.into(),
-                    positional: argv,
-                    ..Args::default()
-                };
-                self.targets
-                    .iter()
-                    .find(|(n, _)| *n == target)
-                    .map_or(Ok(EXIT_ERROR), |(_, runner)| runner(&args))
-            }
+        let mut all = std::env::args_os();
+        let argv0 = all.next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+        let argv: Vec<OsString> = all.collect();
+        // libFuzzer's flags are text; our commands' paths need not be.
+        let words: Vec<String> = argv.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        let result = match self.libfuzzer_target(&argv0, &words, std::env::var("MUTFUZZ_TARGET").ok()) {
+            Some(Ok(target)) => self
+                .targets
+                .iter()
+                .find(|(n, _)| *n == target)
+                .map_or(Ok(EXIT_ERROR), |(_, runner)| runner(Call::LibFuzzer(&words))),
             Some(Err(message)) => Err(message),
-            None => self.run(&argv),
+            None => self.run(argv),
         };
         let code = match result {
             Ok(code) => code,
@@ -222,7 +220,7 @@ impl Registry {
         argv: &[String],
         env_target: Option<String>,
     ) -> Option<Result<&'static str, String>> {
-        if argv.first().is_some_and(|a| COMMANDS.contains(&a.as_str())) {
+        if argv.first().is_some_and(|a| HarnessCommand::NAMES.contains(&a.as_str())) {
             return None;
         }
         let find = |name: &str| self.targets.iter().map(|(n, _)| *n).find(|n| *n == name);
@@ -252,138 +250,33 @@ impl Registry {
     }
 
     /// Run one command line (without the program name); returns the exit code.
-    pub fn run(&self, argv: &[String]) -> Result<i32, String> {
+    pub fn run<I, A>(&self, argv: I) -> Result<i32, String>
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
         let usage = || {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
-            format!(
-                "usage: <harness> list | fuzz <target> --state DIR --corpus DIR --mutants FILE [--seed S] \
-                 [--trials N] [--time SECS] [--cpu-time] [--guidance {}] [--edit havoc|structure] [--schedule zest|mutagen] [--prune {}] [--sample K] [--no-drift-check] [--kill-factor F] [--infect-factor F] [--mutants-file FILE] [--background MUTANT] [--jobs N] [--worker-timeout SECS] [--hints FILE] [--dictionary P] [--compare P] [--target-types] [--panic-is-failure] | worker <target> | score <target> --corpus DIR \
-                 --mutants FILE --out FILE [--mutants-file FILE] [--state DIR] [--format mutfuzz|arbitrary] [--panic-is-failure] | outputs <target> --corpus DIR --out FILE | values <target> --corpus DIR --out FILE | replay <target> FILE | run <target> FILE [--format mutfuzz|arbitrary] | shrink <target> FILE (--mutants IDS | --catalog FILE) [--state DIR] [--max-runs N] [--time SECS] --out FILE | tmin <target> FILE [--max-runs N] [--time SECS] --out FILE; targets: {}",
-                GuidanceKind::names(),
-                Prune::names(),
-                names.join(", ")
-            )
+            format!("usage: <harness> {}; targets: {}", HarnessCommand::usage(), names.join(", "))
         };
-        let Some(command) = argv.first() else { return Err(usage()) };
-        if command == "list" {
+        let command = HarnessCommand::parse(argv).map_err(|e| match e {
+            ParseError::NoCommand | ParseError::UnknownCommand(_) => format!("{e}\n{}", usage()),
+            e => e.to_string(),
+        })?;
+        // Every command but `list` names its target.
+        let Some(target) = command.target() else {
             for (name, _) in &self.targets {
                 println!("{name}");
             }
-            return Ok(0);
-        }
-        let Some(target) = argv.get(1) else { return Err(usage()) };
-        let Some((_, runner)) = self.targets.iter().find(|(n, _)| n == target) else {
+            return Ok(EXIT_SUCCESS);
+        };
+        let Some((_, runner)) = self.targets.iter().find(|(n, _)| *n == target) else {
             return Err(format!("no target named {target:?}; {}", usage()));
         };
-        let mut args = Args::parse(command, &argv[2..])?;
-        args.target = target.clone();
-        runner(&args)
-    }
-}
-
-/// A parsed command line of one target.
-#[derive(Debug, Default)]
-pub struct Args {
-    command: String,
-    pub(crate) target: String,
-    pub(crate) positional: Vec<String>,
-    pub(crate) state: Option<PathBuf>,
-    corpus: Option<PathBuf>,
-    /// A mutant catalog file; for `shrink`, a list of ids (`3,17,40`).
-    pub(crate) mutants: Option<PathBuf>,
-    /// The targets: one mutant id a line (`fuzz` and `score` run no other mutant).
-    mutants_file: Option<PathBuf>,
-    pub(crate) out: Option<PathBuf>,
-    seed: u64,
-    trials: Option<u64>,
-    pub(crate) time: Option<f64>,
-    /// `shrink`/`tmin`: most runs of the property.
-    pub(crate) max_runs: Option<u64>,
-    /// `shrink`: the catalog whose mutants the input kills are kept.
-    pub(crate) catalog: Option<PathBuf>,
-    /// `--time` and the reported times are this process's CPU time, not wall time.
-    cpu_time: bool,
-    guidance: GuidanceKind,
-    edit: crate::edit::EditKind,
-    schedule: crate::schedule::ScheduleKind,
-    prune: Prune,
-    sample: Option<usize>,
-    kill_factor: Option<u32>,
-    infect_factor: Option<u32>,
-    background: Option<u32>,
-    verify_pruning: bool,
-    no_drift_check: bool,
-    /// Restarted by the CLI: replay the stored corpus with the original only.
-    resumed: bool,
-    /// A generated target's original panic is a failure, as a hand-written one's.
-    panic_is_failure: bool,
-    jobs: Option<usize>,
-    pub(crate) worker_timeout: Option<f64>,
-    isolate: crate::Isolate,
-    /// Output cap of one mutant run in a worker, in bytes (`0`: none).
-    pub(crate) max_output: Option<u64>,
-    /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
-    format: Option<String>,
-    hints: Option<PathBuf>,
-    dictionary: Option<f64>,
-    compare: Option<f64>,
-    target_types: bool,
-}
-
-impl Args {
-    fn parse(command: &str, rest: &[String]) -> Result<Args, String> {
-        let mut a = Args { command: command.to_owned(), ..Args::default() };
-        let mut it = rest.iter();
-        while let Some(word) = it.next() {
-            let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
-            match word.as_str() {
-                "--state" => a.state = Some(value(word)?.into()),
-                "--corpus" => a.corpus = Some(value(word)?.into()),
-                "--mutants" => a.mutants = Some(value(word)?.into()),
-                "--mutants-file" => a.mutants_file = Some(value(word)?.into()),
-                "--out" => a.out = Some(value(word)?.into()),
-                "--seed" => a.seed = number(word, &value(word)?)?,
-                "--trials" => a.trials = Some(number(word, &value(word)?)?),
-                "--max-runs" => a.max_runs = Some(number(word, &value(word)?)?),
-                "--catalog" => a.catalog = Some(value(word)?.into()),
-                "--time" => a.time = Some(number(word, &value(word)?)?),
-                "--cpu-time" => a.cpu_time = true,
-                "--guidance" => a.guidance = value(word)?.parse()?,
-                "--edit" => a.edit = value(word)?.parse()?,
-                "--schedule" => a.schedule = value(word)?.parse()?,
-                "--prune" => a.prune = value(word)?.parse()?,
-                "--sample" => a.sample = Some(number(word, &value(word)?)?),
-                "--verify-pruning" => a.verify_pruning = true,
-                "--no-drift-check" => a.no_drift_check = true,
-                "--resumed" => a.resumed = true,
-                "--panic-is-failure" => a.panic_is_failure = true,
-                "--kill-factor" => a.kill_factor = Some(number(word, &value(word)?)?),
-                "--infect-factor" => a.infect_factor = Some(number(word, &value(word)?)?),
-                "--background" => a.background = Some(number(word, &value(word)?)?),
-                "--jobs" => a.jobs = Some(number(word, &value(word)?)?),
-                "--worker-timeout" => a.worker_timeout = Some(number(word, &value(word)?)?),
-                "--isolate" => a.isolate = value(word)?.parse()?,
-                "--max-output" => a.max_output = Some(number(word, &value(word)?)?),
-                "--format" => {
-                    let f = value(word)?;
-                    if f != "mutfuzz" && f != "arbitrary" {
-                        return Err(format!("--format is mutfuzz or arbitrary, not {f:?}"));
-                    }
-                    a.format = Some(f);
-                }
-                "--hints" => a.hints = Some(value(word)?.into()),
-                "--dictionary" => a.dictionary = Some(probability(word, &value(word)?)?),
-                "--compare" => a.compare = Some(probability(word, &value(word)?)?),
-                "--target-types" => a.target_types = true,
-                flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-                _ => a.positional.push(word.clone()),
-            }
-        }
-        Ok(a)
-    }
-
-    fn need<'a>(&self, value: &'a Option<PathBuf>, flag: &str) -> Result<&'a Path, String> {
-        value.as_deref().ok_or_else(|| format!("`{}` needs {flag}", self.command))
+        let code = runner(Call::Command(&command))?;
+        // `replay` answers how many inputs it replayed (for [`Registry::replay`]); as a
+        // process, it succeeded.
+        Ok(if matches!(command, HarnessCommand::Replay(_)) { EXIT_SUCCESS } else { code })
     }
 }
 
@@ -407,8 +300,11 @@ pub fn read_mutants_file(path: &Path) -> Result<BTreeSet<u32>, String> {
 
 /// The targets `--mutants-file` names, if given: says on stderr how many of them the
 /// catalog does not have (unviable, or cut by `--shard`), which never run.
-fn targets(args: &Args, catalog: &[MutantInfo]) -> Result<Option<Arc<BTreeSet<u32>>>, String> {
-    let Some(path) = &args.mutants_file else { return Ok(None) };
+fn targets(
+    mutants_file: Option<&Path>,
+    catalog: &[MutantInfo],
+) -> Result<Option<Arc<BTreeSet<u32>>>, String> {
+    let Some(path) = mutants_file else { return Ok(None) };
     let ids = read_mutants_file(path)?;
     let known: HashSet<u32> = catalog.iter().map(|m| m.id).collect();
     let missing: Vec<String> = ids.iter().filter(|id| !known.contains(id)).map(u32::to_string).collect();
@@ -424,30 +320,12 @@ fn targets(args: &Args, catalog: &[MutantInfo]) -> Result<Option<Arc<BTreeSet<u3
     Ok(Some(Arc::new(ids)))
 }
 
-fn number<N: std::str::FromStr>(flag: &str, text: &str) -> Result<N, String> {
-    text.parse().map_err(|_| format!("{flag} takes a number, not {text:?}"))
-}
-
-fn probability(flag: &str, text: &str) -> Result<f64, String> {
-    let p: f64 = number(flag, text)?;
-    if (0.0..=1.0).contains(&p) {
-        Ok(p)
-    } else {
-        Err(format!("{flag} takes a probability from 0 to 1, not {text}"))
-    }
-}
-
-/// Dictionary probability when `--dictionary` is not given: on by default.
-pub const DICTIONARY_CHANCE: f64 = 0.1;
-/// Comparison-feedback probability when `--compare` is not given.
-pub const COMPARE_CHANCE: f64 = 0.2;
-
 /// The input strategies the static pass's hints allow: the dictionary for generators
 /// (in `config`) and the informed edit. Without a hints file, plain havoc.
-fn strategies(args: &Args, config: &mut Config) -> Result<Informed, String> {
-    let compare = args.compare.unwrap_or(COMPARE_CHANCE);
+fn strategies(r: &FuzzRequest, config: &mut Config) -> Result<Informed, String> {
+    let compare = r.compare.map_or(COMPARE_CHANCE, |p| p.get());
     let mut edit = Informed::new().with_compare(compare);
-    let Some(path) = &args.hints else { return Ok(edit) };
+    let Some(path) = &r.hints else { return Ok(edit) };
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let hints: Hints = serde_json::from_str(&text).map_err(|e| {
         format!(
@@ -455,7 +333,7 @@ fn strategies(args: &Args, config: &mut Config) -> Result<Informed, String> {
             path.display()
         )
     })?;
-    let chance = args.dictionary.unwrap_or(DICTIONARY_CHANCE);
+    let chance = r.dictionary.map_or(DICTIONARY_CHANCE, |p| p.get());
     let lit = &hints.literals;
     let mut strings = lit.strings.clone();
     strings.extend(lit.bytes.iter().filter_map(|b| String::from_utf8(b.clone()).ok()));
@@ -466,7 +344,7 @@ fn strategies(args: &Args, config: &mut Config) -> Result<Informed, String> {
         config.dictionary = Some(dictionary.clone());
         edit = edit.with_dictionary(DictionaryEdit::new(dictionary), chance);
     }
-    if args.target_types {
+    if r.target_types {
         edit = edit.with_targets(TypeTargets::new(&hints));
     }
     Ok(edit)
@@ -480,28 +358,44 @@ fn oracle_for<O: Debug + 'static>(compare: Option<fn(&O, &O) -> bool>) -> Box<dy
 }
 
 fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    name: &str,
+    call: Call<'_>,
     t: &Target<T, O>,
 ) -> Result<i32, String> {
     let (target, compare) = (t.target, t.compare);
     // Read once per command, never per trial.
-    let judging =
-        Judging { panics_by_contract: t.generated && !args.panic_is_failure, generated: t.generated };
-    match args.command.as_str() {
-        "fuzz" => fuzz(args, target, compare, judging),
-        "score" => score_corpus(args, target, compare, raw_decoder(args, t)?, judging),
-        "run" => run_one(args, target, raw_decoder(args, t)?),
-        "outputs" => write_outputs(args, target),
-        "values" => values::write_values(args, target, t.reflect),
-        "replay" => replay(args, target),
-        "shrink" => crate::shrink::command::shrink_kills(args, target, oracle_for(compare), judging),
-        "tmin" => crate::shrink::command::shrink_failure(args, target),
-        "cmin" => cmin::write_cmin(args, target, oracle_for(compare), judging),
-        "worker" => Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default())),
-        "libfuzzer" => crate::libfuzzer::run(&args.target, &args.positional, target, || oracle_for(compare)),
-        other => Err(format!(
-            "unknown command {other:?}: use list, fuzz, score, outputs, values, replay, run, shrink, tmin or worker"
-        )),
+    let judging = |panic_is_failure: bool| Judging {
+        panics_by_contract: t.generated && !panic_is_failure,
+        generated: t.generated,
+    };
+    let command = match call {
+        Call::LibFuzzer(argv) => return crate::libfuzzer::run(name, argv, target, || oracle_for(compare)),
+        Call::Command(command) => command,
+    };
+    match command {
+        HarnessCommand::List => Err("`list` runs no target".to_owned()),
+        HarnessCommand::Fuzz(r) => fuzz(r, target, compare, judging(r.panic_is_failure)),
+        HarnessCommand::Score(r) => score_corpus(
+            r,
+            target,
+            compare,
+            raw_decoder(&r.target, r.format, t)?,
+            judging(r.panic_is_failure),
+        ),
+        HarnessCommand::Run(r) => run_one(r, target, raw_decoder(&r.target, r.format, t)?),
+        HarnessCommand::Outputs(r) => write_outputs(r, target),
+        HarnessCommand::Values(r) => values::write_values(r, target, t.reflect),
+        HarnessCommand::Replay(r) => replay(r, target),
+        HarnessCommand::Shrink(r) => {
+            crate::shrink::command::shrink_kills(r, target, oracle_for(compare), judging(r.panic_is_failure))
+        }
+        HarnessCommand::Tmin(r) => crate::shrink::command::shrink_failure(r, target),
+        HarnessCommand::Cmin(r) => {
+            cmin::write_cmin(r, target, oracle_for(compare), judging(r.panic_is_failure))
+        }
+        HarnessCommand::Worker(_) => {
+            Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default()))
+        }
     }
 }
 
@@ -544,29 +438,29 @@ fn report(stats: Stats, elapsed: Duration) -> Report {
 }
 
 fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &FuzzRequest,
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
     judging: Judging,
 ) -> Result<i32, String> {
-    let state = args.need(&args.state, "--state DIR")?.to_path_buf();
-    let corpus = args.need(&args.corpus, "--corpus DIR")?.to_path_buf();
-    let mutants = MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
+    let state = r.state.clone();
+    let corpus = r.corpus.clone();
+    let mutants = MutantInfo::load(&r.mutants).map_err(|e| e.to_string())?;
     let config = Config {
-        seed: args.seed,
-        guidance: args.guidance,
-        edit: args.edit,
-        schedule: args.schedule,
-        prune: args.prune,
-        sample: args.sample,
-        verify_pruning: args.verify_pruning,
-        check_drift: !args.no_drift_check,
-        resumed: args.resumed,
-        kill_factor: args.kill_factor,
-        infect_factor: args.infect_factor,
-        targets: targets(args, &mutants)?,
-        background: args.background,
-        isolate: args.isolate,
+        seed: r.seed,
+        guidance: r.guidance,
+        edit: r.edit,
+        schedule: r.schedule,
+        prune: r.prune,
+        sample: r.sample.map(|k| usize::try_from(k).unwrap_or(usize::MAX)),
+        verify_pruning: r.verify_pruning,
+        check_drift: !r.no_drift_check,
+        resumed: r.resumed,
+        kill_factor: r.kill_factor,
+        infect_factor: r.infect_factor,
+        targets: targets(r.mutants_file.as_deref(), &mutants)?,
+        background: r.background,
+        isolate: r.isolate,
         // A tuning knob (and what tests use to force parallel runs on small targets).
         parallel_min_work: std::env::var("MUTFUZZ_PARALLEL_MIN_WORK")
             .ok()
@@ -579,47 +473,30 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         ..Config::default()
     };
     let mut config = config;
-    let edit = strategies(args, &mut config)?;
+    let edit = strategies(r, &mut config)?;
     let mut campaign = Campaign::new(config, mutants, target)
         .map_err(|e| e.to_string())?
         .with_oracle(oracle_for(compare))
         .with_edit(Box::new(edit))
         .with_events({
-            let target = args.target.clone();
+            let target = r.target.clone();
             move |e| match e {
                 Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
                 Event::Mutant(id) => protocol(Line::Mutant(id)),
                 Event::Nondeterministic(record) => protocol(Line::Note(Cow::Owned(record.describe(&target)))),
             }
         });
-    let jobs = args.jobs.unwrap_or(1);
+    let jobs = usize::try_from(r.jobs.unwrap_or(1)).unwrap_or(usize::MAX);
     // One worker, a sentry for the isolated runs, when there are no workers to share the
     // runs: not for a guidance that runs no mutants, nor for a background mutant.
     let sentry = jobs <= 1
-        && args.isolate != crate::Isolate::None
-        && args.background.is_none()
-        && crate::guidance::build(args.guidance, None, None).runs_mutants();
+        && r.isolate != crate::Isolate::None
+        && r.background.is_none()
+        && crate::guidance::build(r.guidance, None, None).runs_mutants();
     if jobs > 1 || sentry {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
-        let target = args.target.clone();
-        let hang = Duration::from_secs_f64(args.worker_timeout.unwrap_or(10.0).max(0.1));
-        let workers = Workers::spawn(
-            jobs.max(2) - 1,
-            move || {
-                let mut c = std::process::Command::new(&exe);
-                c.args(["worker", &target]);
-                c
-            },
-            hang,
-            match args.max_output {
-                Some(0) => u64::MAX,
-                Some(cap) => cap,
-                None => crate::workers::DEFAULT_MAX_OUTPUT,
-            },
-        )
-        .map_err(|e| format!("cannot start mutant worker processes: {e}"))?
-        // Waiting for a worker, this process prints nothing else: say it is alive.
-        .with_heartbeat(|| protocol(Line::Alive));
+        let workers = Workers::of_harness(jobs.max(2) - 1, &r.target, &r.workers)?
+            // Waiting for a worker, this process prints nothing else: say it is alive.
+            .with_heartbeat(|| protocol(Line::Alive));
         campaign = if sentry { campaign.with_sentry(workers) } else { campaign.with_workers(workers) };
     }
     campaign.resume_from_dir().map_err(|e| e.to_string())?;
@@ -627,10 +504,10 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         // Found by an earlier process: said again, the supervisor shows it once per command.
         let path = CampaignDir::new(&state).nondeterministic();
         if let Ok(Some(record)) = NondeterministicRecord::read(&path) {
-            protocol(Line::Note(Cow::Owned(record.describe(&args.target))));
+            protocol(Line::Note(Cow::Owned(record.describe(&r.target))));
         }
     }
-    let clock = Clock::start(args.cpu_time);
+    let clock = Clock::start(r.cpu_time);
     // A drift found by the process before: find its cause here, in a clean process.
     if let Err(e) = campaign.settle_drift() {
         return Ok(stop(&campaign, &e, &clock));
@@ -645,11 +522,11 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     if csv.metadata().map(|m| m.len() == 0).unwrap_or(false) {
         let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
-    let budget = args.time.map(|t| Duration::from_secs_f64(t.max(0.0)));
+    let budget = r.time.map(|t| Duration::from_secs_f64(t.max(0.0)));
     let mut last_report = Instant::now();
     loop {
         let stats = campaign.stats();
-        let trials_left = args.trials.map(|n| n.saturating_sub(stats.trials));
+        let trials_left = r.trials.map(|n| n.saturating_sub(stats.trials));
         if trials_left == Some(0) || budget.is_some_and(|b| clock.elapsed() >= b) {
             break;
         }
@@ -669,13 +546,17 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     // The last counters always make a row: a short campaign has one at least.
     let _ = csv.write_all(campaign.stats().csv_row(clock.elapsed().as_secs_f64()).as_bytes());
     protocol(Line::Done(report(campaign.stats(), clock.elapsed())));
-    Ok(0)
+    Ok(EXIT_SUCCESS)
 }
 
 /// The decoder `--format` asks for: none for choice sequences, cargo-fuzz's for
 /// `arbitrary` (an error when the target's input type is not `Arbitrary`).
-fn raw_decoder<T: 'static, O>(args: &Args, t: &Target<T, O>) -> Result<Option<RawDecoder<T>>, String> {
-    if args.format.as_deref() != Some("arbitrary") {
+fn raw_decoder<T: 'static, O>(
+    name: &str,
+    format: InputFormat,
+    t: &Target<T, O>,
+) -> Result<Option<RawDecoder<T>>, String> {
+    if format != InputFormat::Arbitrary {
         return Ok(None);
     }
     match t.raw {
@@ -684,24 +565,22 @@ fn raw_decoder<T: 'static, O>(args: &Args, t: &Target<T, O>) -> Result<Option<Ra
             "the input type of target {:?}, `{}`, does not implement `arbitrary::Arbitrary`, so files in \
              cargo-fuzz's format cannot be decoded for it; give the target a type that implements \
              both `Gen` and `Arbitrary` (the type of the cargo-fuzz target, or `mutfuzz::Arb<T>`)",
-            args.target,
+            name,
             std::any::type_name::<T>()
         )),
     }
 }
 
 fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &ScoreRequest,
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
     raw: Option<RawDecoder<T>>,
     judging: Judging,
 ) -> Result<i32, String> {
-    let corpus = args.need(&args.corpus, "--corpus DIR")?;
-    let out = args.need(&args.out, "--out FILE")?;
-    let mut mutants =
-        MutantInfo::load(args.need(&args.mutants, "--mutants FILE")?).map_err(|e| e.to_string())?;
-    if let Some(targets) = targets(args, &mutants)? {
+    let (corpus, out) = (r.corpus.as_path(), r.out.as_path());
+    let mut mutants = MutantInfo::load(&r.mutants).map_err(|e| e.to_string())?;
+    if let Some(targets) = targets(r.mutants_file.as_deref(), &mutants)? {
         // The others get no line: neither run nor counted.
         mutants.retain(|m| targets.contains(&m.id));
     }
@@ -728,16 +607,16 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     let drift = drift_path(out);
     // A generated target found nondeterministic (by `fuzz`, or a score before) keeps
     // being judged by panics and runaways only.
-    let nondeterministic_file = args.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
+    let nondeterministic_file = r.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
     if judging.generated
         && let Some(path) = &nondeterministic_file
         && let Some(record) = NondeterministicRecord::read(path).map_err(|e| e.to_string())?
     {
-        protocol(Line::Note(Cow::Owned(record.describe(&args.target))));
+        protocol(Line::Note(Cow::Owned(record.describe(&r.target))));
         oracle = Box::new(AnyOutput);
     }
     let mut found_nondeterministic = |record: &NondeterministicRecord| {
-        protocol(Line::Note(Cow::Owned(record.describe(&args.target))));
+        protocol(Line::Note(Cow::Owned(record.describe(&r.target))));
         if let Some(path) = &nondeterministic_file {
             // Not saved, the next score judges strictly again and stops at once: say why.
             if let Err(e) = record.write(path) {
@@ -787,7 +666,7 @@ fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             // The end, said: exit code 0 alone could be a mutant's `process::exit(0)`.
             let stats = Stats { contract_panics: contract.inputs, ..Stats::default() };
             protocol(Line::Done(report(stats, Duration::ZERO)));
-            Ok(0)
+            Ok(EXIT_SUCCESS)
         }
         Err(ScoreStop::Drift(drifted)) => {
             eprintln!("error: {drifted}");
@@ -846,20 +725,18 @@ fn drift_path(out: &Path) -> PathBuf {
 }
 
 fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &RunRequest,
     target: fn(T) -> O,
     raw: Option<RawDecoder<T>>,
 ) -> Result<i32, String> {
-    let Some(file) = args.positional.first() else {
-        return Err("`run` needs the input file: run <target> FILE".to_owned());
-    };
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read input {file}: {e}"))?;
+    let file = r.file.display();
+    let bytes = std::fs::read(&r.file).map_err(|e| format!("cannot read input {file}: {e}"))?;
     let value: T = match raw {
         Some(decode) => match decode(&bytes) {
             Some(value) => value,
             None => {
                 println!("input: rejected by `Arbitrary`: cargo-fuzz's target does not run on it");
-                return Ok(0);
+                return Ok(EXIT_SUCCESS);
             }
         },
         None => Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw(),
@@ -868,10 +745,10 @@ fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| target(value))) {
         Ok(output) => {
             println!("output: {output:#?}");
-            Ok(0)
+            Ok(EXIT_SUCCESS)
         }
         // The panic hook has printed the message and location.
-        Err(_) => Ok(101),
+        Err(_) => Ok(EXIT_PANIC),
     }
 }
 
@@ -918,19 +795,17 @@ fn hex(bytes: &[u8]) -> String {
 /// `outputs <target> --corpus DIR --out FILE`: the original's ending on every stored
 /// input, one [`ReplayRecord`] per line (what `cargo mutfuzz export` writes).
 fn write_outputs<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &CorpusRequest,
     target: fn(T) -> O,
 ) -> Result<i32, String> {
-    let corpus = args.need(&args.corpus, "--corpus DIR")?;
-    let out = args.need(&args.out, "--out FILE")?;
     let mut text = String::new();
-    for (name, bytes) in read_corpus(corpus)? {
+    for (name, bytes) in read_corpus(&r.corpus)? {
         let record = ReplayRecord { output: ending(target, &bytes), bytes: hex(&bytes), input: name };
         text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
         text.push('\n');
     }
-    mutfuzz_contract::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(0)
+    mutfuzz_contract::write_atomic(&r.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(EXIT_SUCCESS)
 }
 
 /// The most differences a replay lists before it stops: a mutant that breaks every
@@ -940,13 +815,11 @@ const MAX_DIFFERENCES: usize = 5;
 /// `replay <target> FILE`: every input of the data file ends as recorded; the number of
 /// inputs replayed, or the differences.
 fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &ReplayRequest,
     target: fn(T) -> O,
 ) -> Result<i32, String> {
-    let Some(file) = args.positional.first() else {
-        return Err("`replay` needs the data file: replay <target> FILE".to_owned());
-    };
-    let records = read_jsonl::<ReplayRecord>(Path::new(file)).map_err(|e| e.to_string())?;
+    let file = r.file.display();
+    let records = read_jsonl::<ReplayRecord>(&r.file).map_err(|e| e.to_string())?;
     if let Some(torn) = records.torn {
         return Err(torn.to_string());
     }
@@ -1167,20 +1040,19 @@ mod tests {
     }
 
     #[test]
-    fn arguments_parse_and_bad_ones_are_explained() {
-        let a =
-            Args::parse("fuzz", &argv(&["--seed", "7", "--trials", "10", "--guidance", "coverage"])).unwrap();
-        assert_eq!((a.seed, a.trials, a.guidance), (7, Some(10), GuidanceKind::Coverage));
-        let a = Args::parse("fuzz", &argv(&["--edit", "structure", "--schedule", "mutagen"])).unwrap();
-        assert_eq!((a.edit.name(), a.schedule.name()), ("structure", "mutagen"));
-        let err = Args::parse("fuzz", &argv(&["--schedule", "afl"])).unwrap_err();
-        assert_eq!(err, "unknown schedule `afl`; choose one of: zest, mutagen");
-        assert_eq!(Args::parse("fuzz", &argv(&["--seed"])).unwrap_err(), "--seed needs a value");
-        assert_eq!(Args::parse("fuzz", &argv(&["--bogus"])).unwrap_err(), "unknown option --bogus");
+    fn bad_command_lines_and_unknown_targets_are_explained() {
         let mut r = Registry::new();
         r.add("double", double);
-        assert!(r.run(&argv(&["fuzz", "nope"])).unwrap_err().contains("no target named \"nope\""));
-        assert!(r.run(&argv(&["fuzz", "double"])).unwrap_err().contains("needs --state DIR"));
+        assert!(r.run(argv(&["worker", "nope"])).unwrap_err().contains("no target named \"nope\""));
+        assert_eq!(r.run(argv(&["fuzz", "double"])).unwrap_err(), "`fuzz` needs --state DIR");
+        assert_eq!(r.run(argv(&["fuzz", "double", "--seed"])).unwrap_err(), "--seed needs a value");
+        // A wrong command is shown the usage, generated from the command line's type.
+        let err = r.run(argv(&["fuz", "double"])).unwrap_err();
+        assert!(err.starts_with("unknown command \"fuz\": use list, fuzz, worker"), "{err}");
+        assert!(err.contains("\nusage: <harness> list | fuzz <target> --state DIR"), "{err}");
+        assert!(err.ends_with("; targets: double"), "{err}");
+        assert!(r.run(Vec::<String>::new()).unwrap_err().starts_with("no command given"));
+        assert_eq!(r.run(argv(&["list"])), Ok(EXIT_SUCCESS));
     }
 
     fn halve(x: u8) -> u8 {
@@ -1205,7 +1077,7 @@ mod tests {
         r.add("halve_wrongly", halve_wrongly);
         let words =
             ["outputs", "halve", "--corpus", corpus.to_str().unwrap(), "--out", data.to_str().unwrap()];
-        assert_eq!(r.run(&argv(&words)), Ok(0));
+        assert_eq!(r.run(argv(&words)), Ok(EXIT_SUCCESS));
         let records = read_jsonl::<ReplayRecord>(&data).unwrap().records;
         let ending =
             |i: usize| (records[i].input.as_str(), records[i].bytes.as_str(), records[i].output.as_str());
@@ -1233,7 +1105,9 @@ mod tests {
         assert_eq!(lf("/out/double_fuzzer", &[], None), Some(Ok("double")));
         assert_eq!(lf("/out/harness", &["-runs=1"], Some("double")), Some(Ok("double")));
         // Our own commands are never libFuzzer's, whatever the binary is called.
-        assert_eq!(lf("/out/triple", &["worker", "triple"], None), None);
+        for command in HarnessCommand::NAMES {
+            assert_eq!(lf("/out/triple", &[command, "triple"], None), None, "{command}");
+        }
         assert_eq!(lf("/out/harness", &[], None), None);
         assert!(lf("/out/harness", &["-runs=1"], None).unwrap().unwrap_err().contains("MUTFUZZ_TARGET"));
         let mut one = Registry::new();

@@ -16,7 +16,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use mutfuzz_contract::GuidanceKind;
+use mutfuzz_contract::command::WorkerLimits;
+use mutfuzz_contract::{EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_SUCCESS, GuidanceKind};
 
 use crate::Isolate;
 use crate::campaign::{Campaign, Config};
@@ -28,9 +29,6 @@ use crate::workers::Workers;
 
 /// The entry point's name: ClusterFuzz takes a binary that holds it for a fuzz target.
 pub static MARKER: [u8; 22] = *b"LLVMFuzzerTestOneInput";
-
-/// libFuzzer's exit code when it finds a crash (`-error_exitcode`).
-pub const CRASH_EXIT: i32 = 77;
 
 /// A parsed libFuzzer command line.
 #[derive(Debug, Default, PartialEq)]
@@ -62,7 +60,7 @@ pub struct Flags {
 impl Flags {
     /// Parse libFuzzer's arguments (without the program name).
     pub fn parse(argv: &[String]) -> Result<Flags, String> {
-        let mut f = Flags { error_exitcode: CRASH_EXIT, ..Flags::default() };
+        let mut f = Flags { error_exitcode: EXIT_LIBFUZZER_CRASH, ..Flags::default() };
         for arg in argv {
             // libFuzzer leaves `--flags` to the target; this target takes none.
             if arg.starts_with("--") {
@@ -209,7 +207,7 @@ pub(crate) fn run<T: Gen + Debug + 'static, O: Debug + 'static>(
     let flags = Flags::parse(argv)?;
     if flags.help {
         eprintln!("{HELP}");
-        return Ok(0);
+        return Ok(EXIT_SUCCESS);
     }
     for f in &flags.ignored {
         eprintln!("INFO: mutfuzz ignores the libFuzzer flag {f}");
@@ -286,7 +284,7 @@ fn run_files<T: Gen + Debug + 'static, O: Debug + 'static>(flags: &Flags, target
         eprintln!("Running: {}", path.display());
         let Ok(bytes) = std::fs::read(path) else {
             eprintln!("ERROR: cannot read {}", path.display());
-            return 1;
+            return EXIT_LIBFUZZER_ERROR;
         };
         let start = Instant::now();
         let value: T = Source::new(bytes, Rng::new(0)).with_limits(Limits::default()).draw();
@@ -300,7 +298,7 @@ fn run_files<T: Gen + Debug + 'static, O: Debug + 'static>(flags: &Flags, target
     eprintln!(
         "***\n*** NOTE: fuzzing was not performed, you have only\n***       executed the target code on a fixed set of inputs.\n***"
     );
-    0
+    EXIT_SUCCESS
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -332,19 +330,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     let mut campaign =
         Campaign::new(config, mutants, target).map_err(|e| e.to_string())?.with_oracle(oracle());
     if has_mutants {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
-        let target_name = name.to_owned();
-        let workers = Workers::spawn(
-            1,
-            move || {
-                let mut c = std::process::Command::new(&exe);
-                c.args(["worker", &target_name]);
-                c
-            },
-            Duration::from_secs(10),
-            crate::workers::DEFAULT_MAX_OUTPUT,
-        )
-        .map_err(|e| format!("cannot start the mutant worker process: {e}"))?;
+        let workers = Workers::of_harness(1, name, &WorkerLimits::default())?;
         campaign = campaign.with_workers(workers);
     }
     // The first directory is the campaign's own corpus; the others are seeds.
@@ -433,7 +419,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         eprintln!("stat::mutfuzz_mutants_killed:   {} in {secs:.1}s", end.kills);
     }
     eprintln!("Done {} runs in {} second(s)", end.runs, start.elapsed().as_secs());
-    Ok(0)
+    Ok(EXIT_SUCCESS)
 }
 
 /// The original panicked on `input`: write it as libFuzzer names a crash, say so as
@@ -480,7 +466,7 @@ mod tests {
         assert_eq!(f.artifact_prefix, "out/");
         assert_eq!(f.paths, [PathBuf::from("corpus"), PathBuf::from("seeds")]);
         assert_eq!(f.ignored, ["-timeout=25", "-rss_limit_mb=2560"]);
-        assert_eq!(f.error_exitcode, 77);
+        assert_eq!(f.error_exitcode, EXIT_LIBFUZZER_CRASH);
         // -runs=-1 is libFuzzer's "no limit".
         assert_eq!(Flags::parse(&argv(&["-runs=-1"])).unwrap().runs, None);
         assert!(Flags::parse(&argv(&["-merge=1"])).unwrap().merge);

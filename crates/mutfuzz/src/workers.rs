@@ -34,7 +34,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mutfuzz_contract::{KillKind, KillLimit, read_line_capped};
+use mutfuzz_contract::command::{HarnessCommand, WorkerLimits, WorkerRequest};
+use mutfuzz_contract::{EXIT_SUCCESS, KillKind, KillLimit, read_line_capped};
 
 use crate::drift::Sentinel;
 use crate::r#gen::Gen;
@@ -251,7 +252,31 @@ pub struct Workers {
     any_output: bool,
 }
 
+/// How long a worker may print nothing while a mutant runs before it is killed by
+/// `timeout`, when the command line does not say (`--worker-timeout`).
+pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(10);
+
 impl Workers {
+    /// Starts `n` workers, each this harness executable running `worker <target>`, within
+    /// the command line's `limits`.
+    pub(crate) fn of_harness(n: usize, target: &str, limits: &WorkerLimits) -> Result<Workers, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
+        let args = HarnessCommand::Worker(WorkerRequest { target: target.to_owned() }).to_args();
+        let hang = limits.timeout.map_or(DEFAULT_WORKER_TIMEOUT, |t| Duration::from_secs_f64(t.max(0.1)));
+        let max_output = match limits.max_output {
+            Some(0) => u64::MAX,
+            Some(cap) => cap,
+            None => DEFAULT_MAX_OUTPUT,
+        };
+        let command = move || {
+            let mut c = Command::new(&exe);
+            c.args(&args);
+            c
+        };
+        Workers::spawn(n, command, hang, max_output)
+            .map_err(|e| format!("cannot start mutant worker processes: {e}"))
+    }
+
     /// Starts `n` workers, each made by `command` (the harness with `worker <target>`;
     /// its stdin, stdout and stderr are left to us); `hang` is how long a worker may print
     /// nothing before its running mutant is killed by `timeout`, `max_output` how much one
@@ -471,7 +496,7 @@ pub fn serve<T: Gen, O: Debug + 'static>(
         let original = exec.run_plain_original(&bytes, oracle);
         for id in words.filter_map(|w| w.parse::<u32>().ok()) {
             if writeln!(out, "mutant {id}").and_then(|()| out.flush()).is_err() {
-                return 0;
+                return EXIT_SUCCESS;
             }
             let end = exec.run_mutant(id, &bytes, fuel, depth);
             mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
@@ -484,18 +509,18 @@ pub fn serve<T: Gen, O: Debug + 'static>(
             }
             let (kind, limit) = encode(verdict);
             if writeln!(out, "verdict {id} {kind} {limit}").and_then(|()| out.flush()).is_err() {
-                return 0;
+                return EXIT_SUCCESS;
             }
             if drifted {
                 let _ = writeln!(out, "drift").and_then(|()| out.flush());
-                return 0;
+                return EXIT_SUCCESS;
             }
         }
         if writeln!(out, "end").and_then(|()| out.flush()).is_err() {
-            return 0;
+            return EXIT_SUCCESS;
         }
     }
-    0
+    EXIT_SUCCESS
 }
 
 #[cfg(test)]

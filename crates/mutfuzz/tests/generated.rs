@@ -200,7 +200,7 @@ fn a_generated_targets_panics_are_outcomes_recorded_once_per_message_not_failure
 
     // `score` records them beside its verdicts.
     let out = d.state.join("score.jsonl");
-    let code = registry.run(&argv(&[
+    let code = registry.run(argv(&[
         "score",
         "checked",
         "--corpus",
@@ -301,7 +301,7 @@ fn a_nondeterministic_hand_written_target_still_stops_the_campaign() {
     let mut registry = Registry::new();
     registry.add("noisy", noisy);
     let d = dirs();
-    assert_eq!(fuzz(&registry, "noisy", &d, &[]), Ok(mutfuzz::harness::EXIT_ERROR));
+    assert_eq!(fuzz(&registry, "noisy", &d, &[]), Ok(mutfuzz_contract::EXIT_ERROR));
     assert!(!CampaignDir::new(&d.state).nondeterministic().exists());
     let mutants = MutantInfo::from_json(catalog()).unwrap();
     let mut c = Campaign::new(Config::default(), mutants, noisy).unwrap();

@@ -56,7 +56,7 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
     registry.add("target", target);
     let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
     let code = registry
-        .run(&argv(&[
+        .run(argv(&[
             "fuzz",
             "target",
             "--state",
@@ -92,7 +92,7 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
     // Score the corpus: the same three killed, mutant 4 not covered.
     let out = tmp.path().join("score.jsonl");
     let score = || {
-        registry.run(&argv(&[
+        registry.run(argv(&[
             "score",
             "target",
             "--corpus",
@@ -125,7 +125,7 @@ fn fuzz_writes_corpus_kills_and_stats_then_score_and_run_read_them() {
 
     // `run` replays a stored input.
     let first = std::fs::read_dir(&corpus).unwrap().next().unwrap().unwrap().path();
-    assert_eq!(registry.run(&argv(&["run", "target", &s(&first)])).unwrap(), 0);
+    assert_eq!(registry.run(argv(&["run", "target", &s(&first)])).unwrap(), 0);
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn with_a_mutants_file_fuzz_and_score_run_and_count_the_listed_mutants_only() {
         "--seed",
         "3",
     ];
-    assert_eq!(registry.run(&argv(&fuzz)).unwrap(), 0);
+    assert_eq!(registry.run(argv(&fuzz)).unwrap(), 0);
     let kills = std::fs::read_to_string(state.join("kills.jsonl")).unwrap();
     let mut killed: Vec<u64> = kills
         .lines()

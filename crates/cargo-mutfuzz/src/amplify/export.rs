@@ -39,7 +39,7 @@ pub fn readable(args: &ExportArgs) -> Result<i32> {
     let selection = Selection::all(&built.discovery.mutants);
     let how = ScoreHow {
         selection: &selection,
-        format: "mutfuzz",
+        format: mutfuzz_contract::InputFormat::Mutfuzz,
         state: built.state.path(),
         panic_is_failure: false,
     };

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
-use mutfuzz_contract::{Kept, KillRecord, ScoreOutcome, ShrinkLine};
+use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkRequest, WorkerLimits};
+use mutfuzz_contract::{EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
 
 use crate::console::duration;
 use crate::exit_code;
@@ -113,7 +114,7 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
         for run in &ended.runs {
             let how = ScoreHow {
                 selection: &selection,
-                format: "mutfuzz",
+                format: mutfuzz_contract::InputFormat::Mutfuzz,
                 state: run.files.state.path(),
                 panic_is_failure: false,
             };
@@ -276,22 +277,18 @@ pub fn shrunk(
             continue;
         }
         let out = out_dir.join(format!("{target}-{input}"));
-        let ids_text: Vec<String> = ids.iter().map(u32::to_string).collect();
-        let words = vec![
-            "shrink".to_owned(),
-            target.clone(),
-            path.display().to_string(),
-            "--mutants".into(),
-            ids_text.join(","),
-            "--state".into(),
-            run.state.path().display().to_string(),
-            "--max-runs".into(),
-            max_runs.to_string(),
-            "--out".into(),
-            out.display().to_string(),
-        ];
-        let (code, line) = shrinking::shrink_with(built, &words, shrinking::Quiet::Unless)?;
-        let (file, size, kept) = match line.filter(|_| code == 0) {
+        let command = HarnessCommand::Shrink(ShrinkRequest {
+            target: target.clone(),
+            file: path.clone(),
+            keep: Keep::Mutants(ids.iter().copied().collect()),
+            state: Some(run.state.path().to_owned()),
+            limits: ShrinkLimits { max_runs: Some(max_runs), time: None },
+            workers: WorkerLimits::default(),
+            panic_is_failure: false,
+            out: out.clone(),
+        });
+        let (code, line) = shrinking::shrink_with(built, &command, shrinking::Quiet::Unless)?;
+        let (file, size, kept) = match line.filter(|_| code == EXIT_SUCCESS) {
             Some(ShrinkLine { after, kept: Kept::Kills(k), .. }) => (out, after, k.into_iter().collect()),
             // Not shrunk (a kill that does not repeat alone): the input as it is.
             _ => (path.clone(), std::fs::metadata(&path).map_or(0, |m| m.len() as usize), ids),

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use mutfuzz_api::test_writer::{self, Kept, TestFn, Value};
+use mutfuzz_contract::command::{CorpusRequest, HarnessCommand};
 use mutfuzz_contract::{FloatType, ValueRecord, ValueTree, value_tree::Fields};
 use serde::{Deserialize, Serialize};
 
@@ -125,18 +126,13 @@ pub fn tests(
             names.insert(name, *c);
         }
         let out = dir.join("values").join(format!("{target}.jsonl"));
-        let words = [
-            "values",
-            target,
-            "--corpus",
-            &corpus.display().to_string(),
-            "--out",
-            &out.display().to_string(),
-        ]
-        .map(str::to_owned);
-        let os: Vec<&std::ffi::OsStr> = words.iter().map(|w| w.as_ref()).collect();
+        let command = HarnessCommand::Values(CorpusRequest {
+            target: target.to_owned(),
+            corpus: corpus.clone(),
+            out: out.clone(),
+        });
         let status = built
-            .sandboxed_command(&os, &[])?
+            .sandboxed_command(&command, &[])?
             .status()
             .with_context(|| format!("failed to run the harness {}", built.binary.display()))?;
         if !status.success() {

@@ -5,15 +5,14 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use mutfuzz::{EditKind, ScheduleKind};
+use mutfuzz_contract::command::{FuzzRequest, HarnessCommand, Probability, WorkerLimits};
 use mutfuzz_contract::{
-    CampaignDir, EXIT_DRIFT, FailureRecord, KillKind, KillLimit, KillRecord, Line, Stats, append_record,
-    content_name, store_new,
+    CampaignDir, EXIT_DRIFT, EXIT_ERROR, EXIT_SUCCESS, EditKind, FailureRecord, KillKind, KillLimit,
+    KillRecord, Line, ScheduleKind, Stats, append_record, content_name, store_new,
 };
 
 use crate::exit_code;
@@ -432,7 +431,9 @@ pub fn campaign_from(
         }
         match outcome.ending {
             Ending::Interrupted => break Stop::Interrupted,
-            Ending::Exited(Exit::Code(0)) if t.done || t.running == Running::Nothing => break Stop::Budget,
+            Ending::Exited(Exit::Code(EXIT_SUCCESS)) if t.done || t.running == Running::Nothing => {
+                break Stop::Budget;
+            }
             Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.running == Running::Nothing => {
                 // The harness found its global state changed by a mutant; it recorded
                 // what it found in the state directory. A clean process goes on.
@@ -453,10 +454,10 @@ pub fn campaign_from(
                     );
                 }
             }
-            Ending::Exited(Exit::Code(2)) if !matches!(t.running, Running::Mutant(_)) => {
+            Ending::Exited(Exit::Code(EXIT_ERROR)) if !matches!(t.running, Running::Mutant(_)) => {
                 status_line.finish();
                 return Err(exit_code::usage(anyhow::anyhow!(
-                    "the harness stopped the campaign (exit code 2):\n{}",
+                    "the harness stopped the campaign (exit code {EXIT_ERROR}):\n{}",
                     outcome.stderr_tail.join("\n")
                 )));
             }
@@ -515,79 +516,49 @@ fn fuzz_command(
     trials: Option<u64>,
     time: Option<Duration>,
 ) -> Result<std::process::Command> {
-    let mut a: Vec<OsString> = vec![
-        "fuzz".into(),
-        args.target.clone().into(),
-        "--state".into(),
-        files.state.path().into(),
-        "--corpus".into(),
-        files.corpus.clone().into(),
-        "--mutants".into(),
-        built.state.viable().into(),
+    let probability = |p: f64| {
+        Probability::new(p)
+            .ok_or_else(|| exit_code::usage(anyhow::anyhow!("{p} is not a probability from 0 to 1")))
+    };
+    let request = FuzzRequest {
+        target: args.target.clone(),
+        state: files.state.path().to_owned(),
+        corpus: files.corpus.clone(),
+        mutants: built.state.viable(),
         // A restart resumes from the corpus; a new seed keeps it from replaying the same edits.
-        "--seed".into(),
-        args.seed.wrapping_add(start.seed_offset).wrapping_add(u64::from(restarts)).to_string().into(),
-        "--guidance".into(),
-        args.guidance.name().into(),
-        "--edit".into(),
-        args.edit.name().into(),
-        "--schedule".into(),
-        args.schedule.name().into(),
-        "--prune".into(),
-        args.prune.name().into(),
-        "--hints".into(),
-        built.state.hints().into(),
-        "--dictionary".into(),
-        args.dictionary.to_string().into(),
-        "--compare".into(),
-        args.compare.to_string().into(),
-    ];
-    if args.target_types {
-        a.push("--target-types".into());
-    }
-    a.extend(["--kill-factor".into(), kill_factor(args).to_string().into()]);
-    if let Some(file) = &args.mutants_file {
-        a.extend(["--mutants-file".into(), std::path::absolute(file)?.into()]);
-    }
-    if let Some(k) = mutant_sample(args) {
-        a.extend(["--sample".into(), k.to_string().into()]);
-    }
-    if args.verify_pruning {
-        a.push("--verify-pruning".into());
-    }
-    if args.no_drift_check {
-        a.push("--no-drift-check".into());
-    }
-    if args.panic_is_failure {
-        a.push("--panic-is-failure".into());
-    }
-    a.extend(["--isolate".into(), args.isolate.name().into()]);
-    if restarts > 0 || start.resumed {
+        seed: args.seed.wrapping_add(start.seed_offset).wrapping_add(u64::from(restarts)),
+        trials,
+        time: time.map(|t| t.as_secs_f64().ceil().max(1.0)),
+        cpu_time: time.is_some() && args.cpu_time,
+        guidance: args.guidance,
+        edit: args.edit,
+        schedule: args.schedule,
+        prune: args.prune,
+        sample: mutant_sample(args),
+        verify_pruning: args.verify_pruning,
+        no_drift_check: args.no_drift_check,
+        kill_factor: Some(kill_factor(args)),
+        infect_factor: None,
+        mutants_file: args.mutants_file.as_ref().map(std::path::absolute).transpose()?,
+        background: args.background,
         // The corpus on disk already ran its mutants; a restart only rebuilds coverage.
-        a.push("--resumed".into());
-    }
-    if let Some(id) = args.background {
-        a.extend(["--background".into(), id.to_string().into()]);
-    }
-    // Half the hang timeout: a stuck worker (for `--jobs` or `--isolate`) is ended, and
-    // its mutant killed by timeout, before the harness, waiting for it, looks hung.
-    a.extend(["--worker-timeout".into(), (args.hang_timeout / 2.0).to_string().into()]);
-    // A worker's output is read by the harness, not by the supervisor: the same cap.
-    a.extend(["--max-output".into(), built.caps.output.unwrap_or(0).to_string().into()]);
-    if args.jobs > 1 {
-        a.extend(["--jobs".into(), args.jobs.to_string().into()]);
-    }
-    if let Some(n) = trials {
-        a.extend(["--trials".into(), n.to_string().into()]);
-    }
-    if let Some(t) = time {
-        a.extend(["--time".into(), t.as_secs_f64().ceil().max(1.0).to_string().into()]);
-        if args.cpu_time {
-            a.push("--cpu-time".into());
-        }
-    }
-    let refs: Vec<&std::ffi::OsStr> = a.iter().map(OsString::as_os_str).collect();
-    built.sandboxed_command(&refs, &[&files.corpus])
+        resumed: restarts > 0 || start.resumed,
+        panic_is_failure: args.panic_is_failure,
+        jobs: (args.jobs > 1).then_some(args.jobs),
+        isolate: args.isolate,
+        workers: WorkerLimits {
+            // Half the hang timeout: a stuck worker (for `--jobs` or `--isolate`) is ended, and
+            // its mutant killed by timeout, before the harness, waiting for it, looks hung.
+            timeout: Some(args.hang_timeout / 2.0),
+            // A worker's output is read by the harness, not by the supervisor: the same cap.
+            max_output: Some(built.caps.output.unwrap_or(0)),
+        },
+        hints: Some(built.state.hints()),
+        dictionary: Some(probability(args.dictionary)?),
+        compare: Some(probability(args.compare)?),
+        target_types: args.target_types,
+    };
+    built.sandboxed_command(&HarnessCommand::Fuzz(request), &[&files.corpus])
 }
 
 /// The harness's line saying it could not write because the disk is full, if any.

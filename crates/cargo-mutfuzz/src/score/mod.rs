@@ -6,14 +6,15 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use mutfuzz_contract::command::{HarnessCommand, InputFormat, ScoreRequest};
 use mutfuzz_contract::{
-    EXIT_DRIFT, KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic,
+    EXIT_DRIFT, EXIT_ERROR, EXIT_SUCCESS, KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl,
+    write_atomic,
 };
 use serde::{Deserialize, Serialize};
 
@@ -473,8 +474,8 @@ pub fn min_score_exit(table: &Table, min_score: Option<f64>) -> i32 {
 pub struct ScoreHow<'a> {
     /// The mutants scored; the others are left out of the table.
     pub selection: &'a Selection,
-    /// `mutfuzz` (choice sequences) or `arbitrary` (cargo-fuzz's raw bytes).
-    pub format: &'a str,
+    /// Choice sequences, or cargo-fuzz's raw bytes.
+    pub format: InputFormat,
     /// The campaign's state directory: a generated target found nondeterministic there is
     /// judged by panics and runaways only, and one found so while scoring is kept there.
     pub state: &'a Path,
@@ -519,7 +520,8 @@ pub fn score_corpus(
         .enumerate()
         .filter(|(i, m)| selection.selected(*i) && !built.unviable.contains_key(&m.id))
         .count();
-    let format = if how.format == "mutfuzz" { String::new() } else { format!(" (format {})", how.format) };
+    let format =
+        if how.format == InputFormat::Mutfuzz { String::new() } else { format!(" (format {})", how.format) };
     eprintln!("Scoring {viable} viable mutants on {inputs} inputs from {}{format}", corpus.display());
     let log = built.state.harness_log();
     let viable_catalog = if selection.is_all() {
@@ -544,28 +546,21 @@ pub fn score_corpus(
     let mut last_note = Instant::now();
     let mut notes_shown: HashSet<String> = HashSet::new();
     let contract_inputs = loop {
-        let mut a: Vec<&OsStr> = vec![
-            "score".as_ref(),
-            target.as_ref(),
-            "--corpus".as_ref(),
-            corpus.as_os_str(),
-            "--mutants".as_ref(),
-            viable_catalog.as_os_str(),
-            "--out".as_ref(),
-            out.as_os_str(),
-            "--format".as_ref(),
-            how.format.as_ref(),
-            "--state".as_ref(),
-            how.state.as_os_str(),
-        ];
-        if how.panic_is_failure {
-            a.push("--panic-is-failure".as_ref());
-        }
+        let command = HarnessCommand::Score(ScoreRequest {
+            target: target.to_owned(),
+            corpus: corpus.to_owned(),
+            mutants: viable_catalog.clone(),
+            out: out.to_owned(),
+            mutants_file: None,
+            state: Some(how.state.to_owned()),
+            format: how.format,
+            panic_is_failure: how.panic_is_failure,
+        });
         let tracker = RefCell::new(ScoreTracker::default());
         // Verdicts already written by earlier harness processes (after a restart).
         let decided_before = records::read::<ScoreLine>(out)?.len();
         let outcome = supervise::run(
-            built.sandboxed_command(&a, &[corpus])?,
+            built.sandboxed_command(&command, &[corpus])?,
             hang,
             &log,
             &built.caps,
@@ -602,7 +597,7 @@ pub fn score_corpus(
             }
             // Exit code 0 without `done` is a mutant's `process::exit(0)`: a crash.
             // The process that ends ran every input's original: its count is whole.
-            Ending::Exited(Exit::Code(0)) if t.done => break t.contract_panics,
+            Ending::Exited(Exit::Code(EXIT_SUCCESS)) if t.done => break t.contract_panics,
             Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.mutant.is_none() => {
                 // A mutant changed the harness's global state; the harness recorded the
                 // suspects (or the culprit's verdict) itself. A clean process goes on.
@@ -620,9 +615,9 @@ pub fn score_corpus(
                     );
                 }
             }
-            Ending::Exited(Exit::Code(2)) if t.mutant.is_none() => {
+            Ending::Exited(Exit::Code(EXIT_ERROR)) if t.mutant.is_none() => {
                 return Err(exit_code::usage(anyhow::anyhow!(
-                    "the harness refused to score (exit code 2):\n{}",
+                    "the harness refused to score (exit code {EXIT_ERROR}):\n{}",
                     outcome.stderr_tail.join("\n")
                 )));
             }

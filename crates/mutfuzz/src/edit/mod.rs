@@ -60,61 +60,12 @@ pub trait Edit {
     }
 }
 
-/// The edits a user can select (`--edit`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EditKind {
-    /// Zest's byte havoc (the default).
-    #[default]
-    Havoc,
-    /// Structure-preserving edits over spans, with some havoc ([`Structure`]).
-    Structure,
-}
+pub use mutfuzz_contract::EditKind;
 
-impl EditKind {
-    /// Every kind, in the order `--help` lists them.
-    pub const ALL: [EditKind; 2] = [EditKind::Havoc, EditKind::Structure];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            EditKind::Havoc => "havoc",
-            EditKind::Structure => "structure",
-        }
-    }
-
-    /// One line for `--help`.
-    pub fn description(self) -> &'static str {
-        match self {
-            EditKind::Havoc => "Zest's byte havoc: random runs of choice bytes overwritten",
-            EditKind::Structure => {
-                "structure-preserving edits of one typed span (subterm, variant switch, minimise, \
-                 re-draw, splice, duplicate/drop an element), one child in five havoc"
-            }
-        }
-    }
-
-    /// The edit strategy of this kind.
-    pub fn build(self) -> Box<dyn Edit> {
-        match self {
-            EditKind::Havoc => Box::new(Havoc::default()),
-            EditKind::Structure => Box::new(Structure::default()),
-        }
-    }
-}
-
-impl std::str::FromStr for EditKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        EditKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            let names: Vec<_> = EditKind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown edit `{s}`; choose one of: {}", names.join(", "))
-        })
-    }
-}
-
-impl std::fmt::Display for EditKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+/// The edit strategy of `kind` (the names are the contract's: the CLI passes them on).
+pub fn build(kind: EditKind) -> Box<dyn Edit> {
+    match kind {
+        EditKind::Havoc => Box::new(Havoc::default()),
+        EditKind::Structure => Box::new(Structure::default()),
     }
 }

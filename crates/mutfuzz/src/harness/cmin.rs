@@ -11,37 +11,36 @@
 
 use std::fmt::Debug;
 
-use mutfuzz_contract::{Budget, CampaignDir, CminRecord, NondeterministicRecord};
+use mutfuzz_contract::command::CminRequest;
+use mutfuzz_contract::{Budget, CampaignDir, CminRecord, EXIT_SUCCESS, NondeterministicRecord};
 
-use super::{Args, Judging, read_corpus};
+use super::{Judging, read_corpus};
 use crate::campaign::RunGuard;
 use crate::coverage::EdgeMap;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Oracle};
-use crate::shrink::command::worker;
 use crate::shrink::property::Judge;
 use crate::trial::Executor;
+use crate::workers::Workers;
 
 /// Smallest site table the original records with (as the campaign's).
 const MIN_SITE_TABLE: usize = 1024;
 
 /// Writes every input's record, in name order, to `--out` (whole, atomically).
 pub(super) fn write_cmin<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &CminRequest,
     target: fn(T) -> O,
     mut oracle: Box<dyn Oracle<O>>,
     judging: Judging,
 ) -> Result<i32, String> {
-    let corpus = args.need(&args.corpus, "--corpus DIR")?;
-    let out = args.need(&args.out, "--out FILE")?;
-    let catalog = MutantInfo::load(args.need(&args.catalog, "--catalog FILE")?).map_err(|e| e.to_string())?;
+    let catalog = MutantInfo::load(&r.catalog).map_err(|e| e.to_string())?;
     let top = catalog.iter().map(|m| m.id).max().unwrap_or(0);
-    let mut workers = worker(args)?;
+    let mut workers = Workers::of_harness(1, &r.target, &r.workers)?;
     // A generated target the campaign found nondeterministic is judged as it is there.
     if judging.generated
-        && let Some(state) = &args.state
+        && let Some(state) = &r.state
         && NondeterministicRecord::read(&CampaignDir::new(state).nondeterministic())
             .map_err(|e| e.to_string())?
             .is_some()
@@ -60,7 +59,7 @@ pub(super) fn write_cmin<T: Gen + Debug + 'static, O: Debug + 'static>(
     };
     let mut edges = EdgeMap::default();
     let mut text = String::new();
-    for (name, bytes) in read_corpus(corpus)? {
+    for (name, bytes) in read_corpus(&r.corpus)? {
         edges.reset();
         let original = judge.original(&bytes);
         edges.read();
@@ -86,6 +85,6 @@ pub(super) fn write_cmin<T: Gen + Debug + 'static, O: Debug + 'static>(
         text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
         text.push('\n');
     }
-    mutfuzz_contract::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(0)
+    mutfuzz_contract::write_atomic(&r.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(EXIT_SUCCESS)
 }

@@ -5,26 +5,25 @@
 
 use std::fmt::Debug;
 
-use mutfuzz_contract::ValueRecord;
+use mutfuzz_contract::command::CorpusRequest;
+use mutfuzz_contract::{EXIT_SUCCESS, ValueRecord};
 
-use super::{Args, ending_on, hex, read_corpus, value_of};
+use super::{ending_on, hex, read_corpus, value_of};
 use crate::r#gen::Gen;
 use crate::reflect::Reflector;
 
 /// Writes the records of every input of `--corpus`, in name order, to `--out` (whole,
 /// atomically). The ending is the one `outputs` records, so the two files agree.
 pub(super) fn write_values<T: Gen, O: Debug>(
-    args: &Args,
+    r: &CorpusRequest,
     target: fn(T) -> O,
     reflect: Option<Reflector<T>>,
 ) -> Result<i32, String> {
-    let corpus = args.need(&args.corpus, "--corpus DIR")?;
-    let out = args.need(&args.out, "--out FILE")?;
     // A panic is an input's recorded ending, not news: none is printed (a target's own
     // threads' panics included, which a thread-local hook would not catch).
     std::panic::set_hook(Box::new(|_| {}));
     let mut text = String::new();
-    for (name, bytes) in read_corpus(corpus)? {
+    for (name, bytes) in read_corpus(&r.corpus)? {
         let value: T = value_of(&bytes);
         // Taken before the target consumes the value.
         let tree = reflect.map(|reflect| reflect(&value));
@@ -33,15 +32,17 @@ pub(super) fn write_values<T: Gen, O: Debug>(
         text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
         text.push('\n');
     }
-    mutfuzz_contract::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(0)
+    mutfuzz_contract::write_atomic(&r.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(EXIT_SUCCESS)
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
-    use mutfuzz_contract::{ReplayRecord, SeqKind, UnsignedType, ValueRecord, ValueTree, read_jsonl};
+    use mutfuzz_contract::{
+        EXIT_SUCCESS, ReplayRecord, SeqKind, UnsignedType, ValueRecord, ValueTree, read_jsonl,
+    };
 
     use crate::harness::Registry;
     use crate::input::Source;
@@ -82,7 +83,7 @@ mod tests {
         out: &Path,
     ) -> Result<i32, String> {
         let words = [command, target, "--corpus", corpus.to_str().unwrap(), "--out", out.to_str().unwrap()];
-        registry.run(&words.map(str::to_owned))
+        registry.run(words)
     }
 
     fn u8_tree(value: u8) -> ValueTree {
@@ -106,7 +107,7 @@ mod tests {
         std::fs::write(corpus.join("c"), [0]).unwrap();
         let r = registry();
         let values = dir.path().join("values.jsonl");
-        assert_eq!(run(&r, "values", "total", &corpus, &values), Ok(0));
+        assert_eq!(run(&r, "values", "total", &corpus, &values), Ok(EXIT_SUCCESS));
         let records = read_jsonl::<ValueRecord>(&values).unwrap().records;
         let seq = |items| Some(ValueTree::Seq { kind: SeqKind::Vec, items });
         let expected = [
@@ -128,7 +129,7 @@ mod tests {
         );
         // The same endings as `outputs` writes for `cargo mutfuzz export`.
         let outputs = dir.path().join("outputs.jsonl");
-        assert_eq!(run(&r, "outputs", "total", &corpus, &outputs), Ok(0));
+        assert_eq!(run(&r, "outputs", "total", &corpus, &outputs), Ok(EXIT_SUCCESS));
         let replays = read_jsonl::<ReplayRecord>(&outputs).unwrap().records;
         let replayed: Vec<_> = replays.iter().map(|r| (&r.input, &r.bytes, &r.output)).collect();
         let valued: Vec<_> = records.iter().map(|r| (&r.input, &r.bytes, &r.output)).collect();
@@ -143,14 +144,14 @@ mod tests {
         std::fs::write(corpus.join("hot"), [30]).unwrap();
         let r = registry();
         let values = dir.path().join("values.jsonl");
-        assert_eq!(run(&r, "values", "warm", &corpus, &values), Ok(0));
+        assert_eq!(run(&r, "values", "warm", &corpus, &values), Ok(EXIT_SUCCESS));
         assert_eq!(
             std::fs::read_to_string(&values).unwrap(),
             "{\"input\":\"hot\",\"bytes\":\"1e\",\"value\":null,\"output\":\"true\"}\n"
         );
         let words = ["values", "warm", "--out", values.to_str().unwrap()].map(str::to_owned);
-        assert_eq!(r.run(&words), Err("`values` needs --corpus DIR".to_owned()));
+        assert_eq!(r.run(words), Err("`values` needs --corpus DIR".to_owned()));
         let words = ["values", "warm", "--corpus", corpus.to_str().unwrap()].map(str::to_owned);
-        assert_eq!(r.run(&words), Err("`values` needs --out FILE".to_owned()));
+        assert_eq!(r.run(words), Err("`values` needs --out FILE".to_owned()));
     }
 }

@@ -77,65 +77,13 @@ pub trait Schedule {
     }
 }
 
-/// The schedules a user can select (`--schedule`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ScheduleKind {
-    /// Zest's round-robin with energy (the default).
-    #[default]
-    Zest,
-    /// MUTAGEN's exhaustive batches in priority-LIFO queues with adaptive R.
-    Mutagen,
-}
+pub use mutfuzz_contract::ScheduleKind;
 
-impl ScheduleKind {
-    /// Every kind, in the order `--help` lists them.
-    pub const ALL: [ScheduleKind; 2] = [ScheduleKind::Zest, ScheduleKind::Mutagen];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            ScheduleKind::Zest => "zest",
-            ScheduleKind::Mutagen => "mutagen",
-        }
-    }
-
-    /// One line for `--help`.
-    pub fn description(self) -> &'static str {
-        match self {
-            ScheduleKind::Zest => {
-                "Zest: saved inputs round-robin, children by coverage, the --edit makes them"
-            }
-            ScheduleKind::Mutagen => {
-                "MUTAGEN: every structure-preserving edit of each interesting input once, newest and \
-                 most novel first, valid inputs before discarded ones, random edits R times (R doubles \
-                 when progress stalls)"
-            }
-        }
-    }
-
-    /// The schedule of this kind.
-    pub fn build(self) -> Box<dyn Schedule> {
-        match self {
-            ScheduleKind::Zest => Box::new(ZestSchedule::new()),
-            ScheduleKind::Mutagen => Box::new(MutagenSchedule::new()),
-        }
-    }
-}
-
-impl std::str::FromStr for ScheduleKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        ScheduleKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            let names: Vec<_> = ScheduleKind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown schedule `{s}`; choose one of: {}", names.join(", "))
-        })
-    }
-}
-
-impl std::fmt::Display for ScheduleKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+/// The schedule of `kind` (the names are the contract's: the CLI passes them on).
+pub fn build(kind: ScheduleKind) -> Box<dyn Schedule> {
+    match kind {
+        ScheduleKind::Zest => Box::new(ZestSchedule::new()),
+        ScheduleKind::Mutagen => Box::new(MutagenSchedule::new()),
     }
 }
 

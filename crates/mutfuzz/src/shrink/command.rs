@@ -7,13 +7,16 @@ use std::fmt::Debug;
 use std::path::Path;
 use std::time::Duration;
 
-use mutfuzz_contract::{CampaignDir, EXIT_NOT_KEPT, Kept, NondeterministicRecord, ShrinkLine, write_atomic};
+use mutfuzz_contract::command::{Keep, ShrinkLimits, ShrinkRequest, TminRequest};
+use mutfuzz_contract::{
+    CampaignDir, EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, NondeterministicRecord, ShrinkLine, write_atomic,
+};
 
 use super::property::{Judge, KeepsFailure, KeepsKills};
 use super::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
 use crate::campaign::RunGuard;
 use crate::r#gen::Gen;
-use crate::harness::{Args, Judging};
+use crate::harness::Judging;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Oracle};
@@ -23,73 +26,21 @@ use crate::workers::Workers;
 /// Smallest site table the original records with (as the campaign's).
 const MIN_SITE_TABLE: usize = 1024;
 
-/// How long a worker may print nothing while a mutant runs before it is killed by
-/// `timeout`, when `--worker-timeout` is not given (as `fuzz`'s).
-const WORKER_TIMEOUT: f64 = 10.0;
-
-fn budget(args: &Args) -> ShrinkBudget {
+fn budget(limits: &ShrinkLimits) -> ShrinkBudget {
     ShrinkBudget {
-        max_runs: Some(args.max_runs.unwrap_or(DEFAULT_MAX_RUNS)),
-        time: args.time.map(|t| Duration::from_secs_f64(t.max(0.0))),
+        max_runs: Some(limits.max_runs.unwrap_or(DEFAULT_MAX_RUNS)),
+        time: limits.time.map(|t| Duration::from_secs_f64(t.max(0.0))),
     }
 }
 
-/// The input file (the first positional argument) and `--out`.
-fn files<'a>(args: &'a Args, command: &str) -> Result<(&'a str, &'a Path), String> {
-    let Some(file) = args.positional.first() else {
-        return Err(format!("`{command}` needs the input file: {command} <target> FILE --out FILE"));
-    };
-    let out = args.out.as_deref().ok_or_else(|| format!("`{command}` needs --out FILE"))?;
-    Ok((file, out))
-}
-
-fn read_input(file: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(file).map_err(|e| format!("cannot read input {file}: {e}"))
-}
-
-/// `--mutants 3,17,40`: the ids (the flag holds a list here, not a catalog file).
-fn mutant_ids(text: &str) -> Result<Vec<u32>, String> {
-    let mut ids = text
-        .split(',')
-        .map(|w| {
-            w.trim().parse::<u32>().map_err(|_| format!("--mutants takes ids like 3,17,40, not {text:?}"))
-        })
-        .collect::<Result<Vec<u32>, String>>()?;
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.contains(&0) {
-        return Err("--mutants: 0 is the original, not a mutant".to_owned());
-    }
-    Ok(ids)
-}
-
-/// One worker process running this harness's `worker <target>`.
-pub(crate) fn worker(args: &Args) -> Result<Workers, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
-    let target = args.target.clone();
-    let hang = Duration::from_secs_f64(args.worker_timeout.unwrap_or(WORKER_TIMEOUT).max(0.1));
-    let max_output = match args.max_output {
-        Some(0) => u64::MAX,
-        Some(cap) => cap,
-        None => crate::workers::DEFAULT_MAX_OUTPUT,
-    };
-    Workers::spawn(
-        1,
-        move || {
-            let mut c = std::process::Command::new(&exe);
-            c.args(["worker", &target]);
-            c
-        },
-        hang,
-        max_output,
-    )
-    .map_err(|e| format!("cannot start a mutant worker process: {e}"))
+fn read_input(file: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(file).map_err(|e| format!("cannot read input {}: {e}", file.display()))
 }
 
 fn finish(out: &Path, before: usize, bytes: &[u8], runs: u64, kept: Kept) -> Result<i32, String> {
     write_atomic(out, bytes).map_err(|e| e.to_string())?;
     println!("{}", ShrinkLine { before, after: bytes.len(), runs, kept });
-    Ok(0)
+    Ok(EXIT_SUCCESS)
 }
 
 /// `shrink <target> FILE (--mutants IDS | --catalog FILE) [--state DIR] [--max-runs N]
@@ -99,26 +50,26 @@ fn finish(out: &Path, before: usize, bytes: &[u8], runs: u64, kept: Kept) -> Res
 /// campaign in `--state` found nondeterministic is judged as it is there, by panics and
 /// runaways only.
 pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &ShrinkRequest,
     target: fn(T) -> O,
     mut oracle: Box<dyn Oracle<O>>,
     judging: Judging,
 ) -> Result<i32, String> {
-    let (file, out) = files(args, "shrink")?;
-    let raw = read_input(file)?;
+    let file = r.file.display();
+    let raw = read_input(&r.file)?;
     let limits = Limits::default();
-    let catalog = match &args.catalog {
-        Some(path) => Some(MutantInfo::load(path).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    let named = match (&args.mutants, &catalog) {
-        (Some(text), None) => mutant_ids(&text.to_string_lossy())?,
-        (None, Some(_)) => Vec::new(),
-        _ => return Err("`shrink` needs either --mutants IDS or --catalog FILE".to_owned()),
+    let (catalog, named) = match &r.keep {
+        Keep::Catalog(path) => (Some(MutantInfo::load(path).map_err(|e| e.to_string())?), Vec::new()),
+        Keep::Mutants(ids) => {
+            let mut ids = ids.clone();
+            ids.sort_unstable();
+            ids.dedup();
+            (None, ids)
+        }
     };
     let top = catalog.iter().flatten().map(|m| m.id).chain(named.iter().copied()).max().unwrap_or(0);
-    let mut workers = worker(args)?;
-    let nondeterministic = args.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
+    let mut workers = Workers::of_harness(1, &r.target, &r.workers)?;
+    let nondeterministic = r.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
     if judging.generated
         && let Some(path) = &nondeterministic
         && NondeterministicRecord::read(path).map_err(|e| e.to_string())?.is_some()
@@ -171,19 +122,19 @@ pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
         }
     };
     let mut property = KeepsKills::new(judge, &mutants);
-    let shrunk = shrink::<T>(&bytes, limits, budget(args), &mut |b| property.holds(b));
-    finish(out, raw.len(), shrunk.input.as_bytes(), shrunk.runs, Kept::Kills(mutants))
+    let shrunk = shrink::<T>(&bytes, limits, budget(&r.limits), &mut |b| property.holds(b));
+    finish(&r.out, raw.len(), shrunk.input.as_bytes(), shrunk.runs, Kept::Kills(mutants))
 }
 
 /// `tmin <target> FILE [--max-runs N] [--time SECS] --out FILE`: the smallest input found
 /// on which the original still panics with the same message. Exit code
 /// [`EXIT_NOT_KEPT`] when the original does not panic on the input.
 pub(crate) fn shrink_failure<T: Gen + Debug + 'static, O: Debug + 'static>(
-    args: &Args,
+    r: &TminRequest,
     target: fn(T) -> O,
 ) -> Result<i32, String> {
-    let (file, out) = files(args, "tmin")?;
-    let raw = read_input(file)?;
+    let file = r.file.display();
+    let raw = read_input(&r.file)?;
     let limits = Limits::default();
     let _quiet = RunGuard::start();
     let bytes = normalize_replay::<T>(&raw, limits);
@@ -198,18 +149,6 @@ pub(crate) fn shrink_failure<T: Gen + Debug + 'static, O: Debug + 'static>(
         }
     };
     let message = property.message().to_owned();
-    let shrunk = shrink::<T>(&bytes, limits, budget(args), &mut |b| property.holds(b));
-    finish(out, raw.len(), shrunk.input.as_bytes(), shrunk.runs, Kept::Panic(message))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mutant_lists_parse_sorted_and_bad_ones_are_explained() {
-        assert_eq!(mutant_ids("40,3,17,3"), Ok(vec![3, 17, 40]));
-        assert_eq!(mutant_ids("3,x"), Err("--mutants takes ids like 3,17,40, not \"3,x\"".to_owned()));
-        assert_eq!(mutant_ids("0,1"), Err("--mutants: 0 is the original, not a mutant".to_owned()));
-    }
+    let shrunk = shrink::<T>(&bytes, limits, budget(&r.limits), &mut |b| property.holds(b));
+    finish(&r.out, raw.len(), shrunk.input.as_bytes(), shrunk.runs, Kept::Panic(message))
 }
