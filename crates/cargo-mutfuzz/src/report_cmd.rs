@@ -81,7 +81,8 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                     (r, out)
                 }
                 None => {
-                    let mut r = Report::read_score(subject, &state).map_err(exit_code::usage)?;
+                    let stats = stats_state(&Layout::new(&ws.target_dir), target, &state);
+                    let mut r = Report::read_score(subject, &state, &stats).map_err(exit_code::usage)?;
                     r.name_killing_inputs(|_| Some(target.as_str()));
                     r.notes.push(format!(
                         "cargo mutfuzz score {target} · records in {}",
@@ -133,6 +134,19 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
 }
 
 /// A `score.json`.
+/// The campaign state holding the `stats.csv` of the corpus `target`'s last score scored:
+/// the target's own, or for a corpus given as `--corpus DIR` the state `fuzz` kept apart
+/// for it.
+fn stats_state(layout: &Layout, target: &str, state: &CampaignDir) -> CampaignDir {
+    if state.stats_csv().is_file() {
+        return state.clone();
+    }
+    match read_score_file(&state.score()) {
+        Ok(score) => layout.campaign_on(target, &score.corpus),
+        Err(_) => state.clone(),
+    }
+}
+
 fn read_score_file(file: &Path) -> Result<ScoreFile> {
     let text = std::fs::read_to_string(file).with_context(|| {
         format!("cannot read {}: pass a score.json or a directory holding one", file.display())

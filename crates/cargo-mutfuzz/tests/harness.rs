@@ -151,6 +151,15 @@ fn structure_edits_and_the_mutagen_schedule_fuzz_deterministically_and_report_th
     ));
     let (_, second) = run(Some("c2"));
     assert_eq!(first, second);
+    // The report of a score of the other corpus plots the campaign that grew it, whose
+    // state `fuzz --corpus` kept apart (its stats.csv is not the target's own).
+    std::fs::remove_file(tmp.path().join("target/mutfuzz/sort/stats.csv")).unwrap();
+    for args in [&["score", "sort", "--corpus", "c2"][..], &["report", "sort"]] {
+        let out = mutfuzz(tmp.path(), args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let html = std::fs::read_to_string(tmp.path().join("target/mutfuzz/sort/report.html")).unwrap();
+    assert!(html.contains("<svg"), "no plot of the campaign in the report");
 }
 
 #[test]

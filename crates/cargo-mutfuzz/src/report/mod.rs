@@ -293,7 +293,9 @@ impl Report {
     }
 
     /// Read the score records of a fuzz target's state directory.
-    pub fn read_score(subject: String, state: &CampaignDir) -> Result<Report> {
+    /// `stats` is the state whose `stats.csv` is plotted: the campaign's that grew the
+    /// corpus scored (for `fuzz --corpus DIR`, a state of its own).
+    pub fn read_score(subject: String, state: &CampaignDir, stats: &CampaignDir) -> Result<Report> {
         let verdicts = records::read::<ScoreLine>(&state.score_lines())?;
         if verdicts.is_empty() {
             anyhow::bail!(
@@ -304,9 +306,9 @@ impl Report {
         let catalog: Vec<Mutant> = read_json(&state.catalog())?;
         let unviable: Vec<UnviableRecord> =
             if state.unviable().exists() { read_json(&state.unviable())? } else { Vec::new() };
-        let stats = match fs::read_to_string(state.stats_csv()) {
+        let stats = match fs::read_to_string(stats.stats_csv()) {
             Ok(text) => {
-                parse_stats_csv(&text).map_err(|e| anyhow::anyhow!("{}: {e}", state.stats_csv().display()))?
+                parse_stats_csv(&text).map_err(|e| anyhow::anyhow!("{}: {e}", stats.stats_csv().display()))?
             }
             Err(_) => Vec::new(),
         };
