@@ -88,7 +88,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
         assert!(!killed.is_empty() && killed.iter().all(|id| alive.contains(&id.as_u64().unwrap())), "{c}");
     }
 
-    let out = mutfuzz(root, &["amplify", "--trials", "3000", "--seed", "0"]);
+    let out = mutfuzz(root, &["amplify", "--trials", "6000", "--seed", "0"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
