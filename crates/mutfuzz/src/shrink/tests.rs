@@ -104,18 +104,6 @@ fn an_input_that_cannot_shrink_is_returned_as_it_replays() {
 }
 
 #[test]
-fn chars_shrink_toward_plain_ascii_by_their_value() {
-    // Any string of at least three non-ASCII-letter chars; from high code points the
-    // shrinker reaches the lowest char choices that are not letters.
-    let kills = |s: &String| s.chars().filter(|c| !c.is_ascii_alphabetic()).count() >= 3;
-    let input = fresh::<String>(|s| s.chars().filter(|c| !c.is_ascii()).count() >= 3 && kills(s));
-    let shrunk = run::<String>(&input, kills);
-    let s = value::<String>(shrunk.input.as_bytes());
-    assert_eq!(s.chars().count(), 3);
-    assert!(s.is_ascii(), "{s:?}");
-}
-
-#[test]
 fn the_order_key_reads_integer_and_char_choices_most_significant_byte_first() {
     let mut src = Source::new(vec![0xe8, 3, 7, 1, 0, 0, 0], Rng::new(0));
     let _: (u16, u8, char) = src.draw();
