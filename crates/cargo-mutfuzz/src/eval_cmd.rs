@@ -82,9 +82,7 @@ impl Config {
     /// strategies under the default guidance: `structure` (`--edit structure`) and
     /// `mutagen` (`--schedule mutagen`).
     pub fn defaults() -> Vec<Config> {
-        let mut configs: Vec<Config> = GuidanceKind::ALL
-            .map(|k| Config { name: k.name().to_owned(), args: vec!["--guidance".into(), k.name().into()] })
-            .to_vec();
+        let mut configs: Vec<Config> = GuidanceKind::ALL.map(Config::guidance).to_vec();
         for (name, flag, value) in
             [("structure", "--edit", "structure"), ("mutagen", "--schedule", "mutagen")]
         {
@@ -111,9 +109,12 @@ impl Config {
 
     /// The default set of `--survivors`: the infection feedback against plain Mu2.
     pub fn survivor_defaults() -> Vec<Config> {
-        [GuidanceKind::Infection, GuidanceKind::Mu2]
-            .map(|k| Config { name: k.name().to_owned(), args: vec!["--guidance".into(), k.name().into()] })
-            .to_vec()
+        [GuidanceKind::Infection, GuidanceKind::Mu2].map(Config::guidance).to_vec()
+    }
+
+    /// The guidance `kind` alone, named after it.
+    fn guidance(kind: GuidanceKind) -> Config {
+        Config { name: kind.name().to_owned(), args: vec!["--guidance".into(), kind.name().into()] }
     }
 
     /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them
