@@ -220,6 +220,11 @@ pub struct TestArgs {
     /// carried over, so the results still cover every mutant (cargo-mutants' --iterate).
     #[arg(long)]
     pub iterate: bool,
+    /// Test every mutant, ignoring the outcome history in `target/mutfuzz/history.json`
+    /// (by default a mutant is not tested again while nothing that decides its outcome
+    /// has changed: its function, the code its tests run, the tests, the flags).
+    #[arg(long)]
+    pub no_history: bool,
     /// GitHub Actions workflow commands (`::warning file=…`) for each missed mutant:
     /// `auto` (on when GITHUB_ACTIONS=true), `github` or `none`.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "github", "none"])]
