@@ -323,6 +323,10 @@ pub struct FuzzArgs {
     /// of the corpus in short campaigns).
     #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
     pub kill_factor: Option<u32>,
+    /// Under `infection`: children of an input that infects a target in a new way (and
+    /// kills none) are multiplied by F. Default: 2.
+    #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
+    pub infect_factor: Option<u32>,
     /// Fuzz for these mutants only: a file of mutant ids, one a line (`#` comments), e.g.
     /// those `cargo mutfuzz test` left missed. No other mutant runs, and the summary
     /// counts these only.
