@@ -288,12 +288,7 @@ pub fn make_viable<B: SchemaBuilder>(
             seconds: start.elapsed().as_secs_f64(),
         };
         // Errors in generated doctests are the doctests' own.
-        let doctests: Vec<(usize, usize)> = places(&errors)
-            .filter_map(|(p, _)| match p {
-                Place::Doctest { target, line } => Some((*target, *line)),
-                _ => None,
-            })
-            .collect();
+        let doctests = doctest_places(&errors);
         if !doctests.is_empty() && counting.builder.drop_doctests(&doctests) > 0 {
             rounds.push(round(Method::Doctests, 0, 1));
             continue;
@@ -342,6 +337,32 @@ impl<B: SchemaBuilder> Counting<'_, B> {
         self.builds += 1;
         self.builder.build(enabled)
     }
+
+    /// A build while searching for a culprit: generated doctests that fail are dropped
+    /// and it builds again. (They compile only once the library does, so the first
+    /// build that gets past the library's errors may be one of the search's.)
+    fn build_past_doctests(&mut self, enabled: &EnabledSet) -> anyhow::Result<Build<B::Output>> {
+        loop {
+            let build = self.build(enabled)?;
+            if let Build::Failed { errors, .. } = &build {
+                let doctests = doctest_places(errors);
+                if !doctests.is_empty() && self.builder.drop_doctests(&doctests) > 0 {
+                    continue;
+                }
+            }
+            return Ok(build);
+        }
+    }
+}
+
+/// The places in generated doctests of `errors`: (doctest target, line).
+fn doctest_places(errors: &[BuildError]) -> Vec<(usize, usize)> {
+    places(errors)
+        .filter_map(|(p, _)| match p {
+            Place::Doctest { target, line } => Some((*target, *line)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every place of every error, with its error.
@@ -372,7 +393,7 @@ fn wrapper_culprit<B: SchemaBuilder>(
     sites.dedup();
     let [site] = &sites[..] else { return Ok(None) };
     let ids: Vec<u32> = site.clone().filter(|&id| enabled.contains(id)).collect();
-    if !matches!(b.build(&enabled.without(ids.iter().copied()))?, Build::Clean(_)) {
+    if !matches!(b.build_past_doctests(&enabled.without(ids.iter().copied()))?, Build::Clean(_)) {
         return Ok(None);
     }
     let message = places(errors).find(|(p, _)| in_schema(p)).map(|(_, e)| e.headline().to_owned());
@@ -399,7 +420,7 @@ fn bisect<B: SchemaBuilder>(
         mutants.iter().filter(|m| enabled.contains(m.id) && files.contains(&m.file)).map(|m| m.id).collect();
     let mut candidates = if in_files.is_empty() { all.clone() } else { in_files };
     loop {
-        match b.build(&enabled.without(candidates.iter().copied()))? {
+        match b.build_past_doctests(&enabled.without(candidates.iter().copied()))? {
             Build::Clean(_) => break,
             // It fails with no mutant at all: the package itself does not build.
             Build::Failed { report, .. } if candidates.len() == all.len() => {
@@ -413,7 +434,7 @@ fn bisect<B: SchemaBuilder>(
     let mut message = first_message(errors);
     while hi - lo > 1 {
         let mid = (lo + hi) / 2;
-        match b.build(&enabled.without(candidates[mid..].iter().copied()))? {
+        match b.build_past_doctests(&enabled.without(candidates[mid..].iter().copied()))? {
             Build::Clean(_) => lo = mid,
             Build::Failed { errors, .. } => {
                 message = first_message(&errors);
@@ -438,6 +459,9 @@ mod tests {
     struct Fake {
         rules: Vec<(Vec<u32>, BuildError)>,
         doctest_broken: bool,
+        /// The broken doctest fails only in a build without other errors (a doctest
+        /// compiles once the library does).
+        doctest_after_library: bool,
         /// Fails whatever is enabled: the package itself is broken.
         broken: bool,
         builds: Vec<Vec<u32>>,
@@ -458,7 +482,7 @@ mod tests {
                 .filter(|(ids, _)| ids.iter().any(|&id| enabled.contains(id)))
                 .map(|(_, e)| e.clone())
                 .collect();
-            if self.doctest_broken {
+            if self.doctest_broken && (errors.is_empty() || !self.doctest_after_library) {
                 errors.push(error("cannot find macro", vec![Place::Doctest { target: 0, line: 12 }]));
             }
             if self.broken {
@@ -603,6 +627,22 @@ mod tests {
         assert_eq!(methods(&v), [Method::Doctests, Method::Clean]);
         assert!(v.unviable.is_empty());
         assert_eq!(v.rounds[0].mutants, 4);
+    }
+
+    #[test]
+    fn a_broken_doctest_that_first_shows_in_a_bisection_build_is_dropped_there() {
+        // Mutant 3 breaks the library where no mutant's arm is; the doctest compiles (and
+        // fails) only in the bisection's builds without it.
+        let mut fake = Fake {
+            rules: vec![(vec![3], error("type annotations needed", vec![]))],
+            doctest_broken: true,
+            doctest_after_library: true,
+            ..Fake::default()
+        };
+        let v = run(&mut fake, 8).unwrap();
+        assert_eq!(methods(&v), [Method::Bisection, Method::Clean]);
+        assert_eq!(v.unviable.keys().copied().collect::<Vec<_>>(), [3]);
+        assert!(!fake.doctest_broken, "dropped");
     }
 
     #[test]
