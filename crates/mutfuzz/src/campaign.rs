@@ -10,32 +10,31 @@
 //! the trial path takes a lock.
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::fmt::{self, Debug};
-use std::io;
-use std::path::{Path, PathBuf};
+use std::fmt::Debug;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mutfuzz_contract::protocol::decode_hex;
 use mutfuzz_contract::{
-    Budget, ContractPanicRecord, DriftRecord, FailureRecord, FileError, Isolate, KillKind, KillLimit,
-    KillRecord, NondeterministicRecord, RENDER_LIMIT, Stats, encode_hex, read_jsonl,
+    Budget, ContractPanicRecord, DriftRecord, FailureRecord, Isolate, KillKind, KillLimit, KillRecord,
+    NondeterministicRecord, RENDER_LIMIT, Stats, encode_hex, read_jsonl,
 };
 
 use crate::corpus::{Corpus, Entry, Store};
 use crate::coverage::EdgeMap;
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::edit::{Edit, EditKind};
+pub use crate::error::Error;
 use crate::r#gen::Gen;
 use crate::guidance::{self, Energy, Guidance, GuidanceKind, TrialFacts};
 use crate::input::{Dictionary, Input, Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{AnyOutput, Compare, DebugHash, Oracle, content_name};
-use crate::panics::QuietPanics;
 use crate::schedule::{self, Observation, Schedule, ScheduleKind};
 use crate::select::{self, Prune, Selector, TrialSites};
-use crate::trial::{Executor, OriginalEnd, OriginalRun, judge};
-use crate::workers::{Verdict, Workers};
+use crate::trial::{Executor, OriginalEnd, OriginalRun, RunGuard, Verdict, judge};
+use crate::workers::Workers;
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
 /// table once per process, so a generous first size lets later campaigns in the same
@@ -179,114 +178,6 @@ impl Failure {
             location: self.location.clone(),
             trial: self.trial,
             mutant: None,
-        }
-    }
-}
-
-/// Why a campaign could not start or had to stop.
-#[derive(Debug)]
-pub enum Error {
-    /// Reading or writing the campaign directory failed, or one of its records is not valid.
-    File(FileError),
-    /// The mutant catalog is malformed.
-    Catalog(String),
-    /// The run-time's site-hit table, sized by an earlier campaign in this process, is
-    /// too small for this catalog's site ids.
-    SiteTable {
-        /// The largest site id of this catalog.
-        site: u32,
-    },
-    /// A mutant that infection pruning skipped was killed when run anyway: the probe of
-    /// its site is wrong.
-    UnsoundPruning {
-        /// The mutant.
-        mutant: u32,
-        /// The input's name (content hash).
-        input: String,
-        /// How it was killed.
-        kind: KillKind,
-    },
-    /// The original's result on the process's first input changed after mutants ran:
-    /// one of them changed global state (a `static`, a cache) that later runs read. The
-    /// trial is not kept; `drift.json` names the suspects, and the process must end.
-    Drift {
-        /// The mutants that ran in this process since the last check (or, when settling,
-        /// the one found to cause it).
-        suspects: Vec<u32>,
-        /// The original's result as recorded, rendered.
-        recorded: String,
-        /// Its result now, rendered.
-        now: String,
-    },
-    /// The original gave two different results on the same input.
-    Nondeterministic {
-        /// The input's name (content hash).
-        input: String,
-        /// The input's bytes.
-        bytes: Vec<u8>,
-        /// The first result, rendered.
-        first: String,
-        /// The second result, rendered.
-        second: String,
-    },
-}
-
-impl Error {
-    pub(crate) fn io(path: &Path, source: io::Error) -> Error {
-        Error::File(FileError::io(path, source))
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::File(e) => fmt::Display::fmt(e, f),
-            Error::Catalog(msg) => f.write_str(msg),
-            Error::SiteTable { site } => write!(
-                f,
-                "the site-hit table of this process was sized for fewer sites than site {site}; \
-                 run campaigns with larger catalogs in their own process"
-            ),
-            Error::UnsoundPruning { mutant, input, kind } => write!(
-                f,
-                "infection pruning skipped mutant {mutant} on input {input}, but running it kills it \
-                 ({kind}): its site's infection probe is wrong; run with --prune execution"
-            ),
-            Error::Drift { suspects, recorded, now } => {
-                let ids: Vec<String> = suspects.iter().map(u32::to_string).collect();
-                write!(
-                    f,
-                    "global state drifted: after mutants {} ran, the original gave `{now}` where it \
-                     gave `{recorded}` before; the process must restart clean",
-                    ids.join(", ")
-                )
-            }
-            Error::Nondeterministic { input, bytes, first, second } => {
-                let shown = &bytes[..bytes.len().min(64)];
-                let hex: String = shown.iter().map(|b| format!("{b:02x}")).collect();
-                let more = if bytes.len() > shown.len() { "…" } else { "" };
-                write!(
-                    f,
-                    "the target is nondeterministic: input {input} (bytes {hex}{more}) gave `{first}` \
-                     and then `{second}`; mutants cannot be judged against it \
-                     (look for HashMap order, time, addresses or global state in the output)"
-                )
-            }
-        }
-    }
-}
-
-impl From<FileError> for Error {
-    fn from(e: FileError) -> Error {
-        Error::File(e)
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::File(e) => Some(e),
-            _ => None,
         }
     }
 }
@@ -1268,27 +1159,6 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.failures.push(failure);
         self.stats.failures = self.failures.len();
         Ok(())
-    }
-}
-
-/// Sets the run-time up for in-process mutant runs and quiets panics for one
-/// `run_*` call; puts the original back and restores the panic hook after.
-pub(crate) struct RunGuard {
-    _quiet: QuietPanics,
-}
-
-impl RunGuard {
-    pub(crate) fn start() -> RunGuard {
-        mutfuzz_rt::set_exit_on_exhaust(false);
-        mutfuzz_rt::activate(0);
-        RunGuard { _quiet: QuietPanics::install() }
-    }
-}
-
-impl Drop for RunGuard {
-    fn drop(&mut self) {
-        mutfuzz_rt::activate(0);
-        mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
     }
 }
 

@@ -15,8 +15,8 @@ use mutfuzz_contract::{Budget, DriftRecord, FileError, write_atomic};
 
 use crate::r#gen::Gen;
 use crate::oracle::Oracle;
+use crate::trial::Verdict;
 use crate::trial::{Executor, OriginalEnd, judge};
-use crate::workers::Verdict;
 
 /// The original's result on one input, recorded in a clean process.
 pub(crate) struct Sentinel<O> {

@@ -55,7 +55,7 @@ use crate::r#gen::Gen;
 use crate::input::Dictionary;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
-use crate::oracle::{AnyOutput, Compare, DebugHash, Oracle};
+use crate::oracle::{AnyOutput, Compare, DebugHash, Judging, Oracle};
 use crate::raw::RawDecoder;
 use crate::reflect::Reflector;
 use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
@@ -399,15 +399,6 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
     }
 }
 
-/// How a target is judged beyond its oracle: the rules of a generated target.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Judging {
-    /// The original's panics are outcomes by contract, not failures.
-    pub(crate) panics_by_contract: bool,
-    /// Generated: nondeterminism leaves panics and runaways to judge by.
-    pub(crate) generated: bool,
-}
-
 /// One protocol line on stdout, flushed at once: the supervisor must see it even if the
 /// next run takes the process down. `trial` and `mutant` lines allocate nothing.
 fn protocol(line: Line<'_>) {
@@ -425,12 +416,12 @@ fn protocol(line: Line<'_>) {
 /// [`EXIT_DRIFT`] (restart clean), anything else [`EXIT_ERROR`].
 fn stop<T: Gen, O: Debug + 'static>(
     campaign: &Campaign<T, O>,
-    e: &crate::campaign::Error,
+    e: &crate::error::Error,
     clock: &Clock,
 ) -> i32 {
     eprintln!("error: {e}");
     protocol(Line::Stats(report(campaign.stats(), clock.elapsed())));
-    if matches!(e, crate::campaign::Error::Drift { .. }) { EXIT_DRIFT } else { EXIT_ERROR }
+    if matches!(e, crate::error::Error::Drift { .. }) { EXIT_DRIFT } else { EXIT_ERROR }
 }
 
 fn report(stats: Stats, elapsed: Duration) -> Report {

@@ -123,6 +123,7 @@ pub mod corpus;
 pub mod coverage;
 pub mod drift;
 pub mod edit;
+pub mod error;
 mod r#gen;
 pub mod guidance;
 pub mod harness;

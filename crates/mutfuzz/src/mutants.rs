@@ -12,7 +12,7 @@ use std::path::Path;
 use mutfuzz_contract::KillKind;
 use serde::{Deserialize, Serialize};
 
-use crate::campaign::Error;
+use crate::error::Error;
 
 /// What the engine needs to know of a mutant: its id and its site's base id.
 ///

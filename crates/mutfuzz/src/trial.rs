@@ -16,7 +16,7 @@ use mutfuzz_rt::{Exhausted, Limit};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::oracle::Oracle;
-use crate::panics::{Discard, payload_message, take_location};
+use crate::panics::{Discard, QuietPanics, payload_message, take_location};
 use crate::raw::RawDecoder;
 
 /// How one run ended; the panic payload is kept unformatted until it is compared.
@@ -280,13 +280,12 @@ impl<O: Debug> RunEnd<O> {
     }
 }
 
+/// A mutant's verdict on one input: how it was killed, or `None` if it survived.
+pub type Verdict = Option<(KillKind, Option<KillLimit>)>;
+
 /// Judges a mutant's run against the original's: the kind of kill, and for a timeout
 /// which limit ran out; `None` when the mutant survived this input.
-pub(crate) fn judge<O>(
-    oracle: &dyn Oracle<O>,
-    original: &OriginalEnd<O>,
-    mutant: &RunEnd<O>,
-) -> Option<(KillKind, Option<KillLimit>)> {
+pub(crate) fn judge<O>(oracle: &dyn Oracle<O>, original: &OriginalEnd<O>, mutant: &RunEnd<O>) -> Verdict {
     let kind = match (original, mutant) {
         (_, RunEnd::Exhausted(e)) => return Some((KillKind::Timeout, Some(kill_limit(e.limit)))),
         (OriginalEnd::Discarded, RunEnd::Discarded) => return None,
@@ -314,6 +313,27 @@ fn kill_limit(limit: Limit) -> KillLimit {
     match limit {
         Limit::Fuel => KillLimit::Fuel,
         Limit::Depth => KillLimit::Depth,
+    }
+}
+
+/// Sets the run-time up for in-process mutant runs and quiets panics for one
+/// `run_*` call; puts the original back and restores the panic hook after.
+pub(crate) struct RunGuard {
+    _quiet: QuietPanics,
+}
+
+impl RunGuard {
+    pub(crate) fn start() -> RunGuard {
+        mutfuzz_rt::set_exit_on_exhaust(false);
+        mutfuzz_rt::activate(0);
+        RunGuard { _quiet: QuietPanics::install() }
+    }
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        mutfuzz_rt::activate(0);
+        mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
     }
 }
 

@@ -41,10 +41,7 @@ use crate::drift::Sentinel;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::oracle::{AnyOutput, Oracle};
-use crate::trial::{Executor, judge};
-
-/// A mutant's verdict on one input: how it was killed, or `None` if it survived.
-pub type Verdict = Option<(KillKind, Option<KillLimit>)>;
+use crate::trial::{Executor, RunGuard, Verdict, judge};
 
 const KINDS: [KillKind; 5] =
     [KillKind::OutputDiffers, KillKind::Panic, KillKind::Timeout, KillKind::Discard, KillKind::Crash];
@@ -466,7 +463,7 @@ pub fn serve<T: Gen, O: Debug + 'static>(
     oracle: Box<dyn Oracle<O>>,
     limits: Limits,
 ) -> i32 {
-    let _quiet = crate::campaign::RunGuard::start();
+    let _quiet = RunGuard::start();
     let mut exec = Executor::new(target, limits);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();

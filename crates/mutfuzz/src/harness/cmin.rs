@@ -14,15 +14,15 @@ use std::fmt::Debug;
 use mutfuzz_contract::command::CminRequest;
 use mutfuzz_contract::{Budget, CampaignDir, CminRecord, EXIT_SUCCESS, NondeterministicRecord};
 
-use super::{Judging, read_corpus};
-use crate::campaign::RunGuard;
+use super::read_corpus;
 use crate::coverage::EdgeMap;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
-use crate::oracle::{AnyOutput, Oracle};
+use crate::oracle::{AnyOutput, Judging, Oracle};
 use crate::shrink::property::Judge;
 use crate::trial::Executor;
+use crate::trial::RunGuard;
 use crate::workers::Workers;
 
 /// Smallest site table the original records with (as the campaign's).

@@ -67,6 +67,15 @@ impl<O> Oracle<O> for AnyOutput {
     }
 }
 
+/// How a target is judged beyond its oracle: the rules of a generated target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Judging {
+    /// The original's panics are outcomes by contract, not failures.
+    pub(crate) panics_by_contract: bool,
+    /// Generated: nondeterminism leaves panics and runaways to judge by.
+    pub(crate) generated: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

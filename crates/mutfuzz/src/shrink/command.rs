@@ -14,13 +14,12 @@ use mutfuzz_contract::{
 
 use super::property::{Judge, KeepsFailure, KeepsKills};
 use super::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
-use crate::campaign::RunGuard;
 use crate::r#gen::Gen;
-use crate::harness::Judging;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
-use crate::oracle::{AnyOutput, Oracle};
+use crate::oracle::{AnyOutput, Judging, Oracle};
 use crate::trial::Executor;
+use crate::trial::RunGuard;
 use crate::workers::Workers;
 
 /// Smallest site table the original records with (as the campaign's).
