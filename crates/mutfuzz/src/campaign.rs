@@ -21,7 +21,7 @@ use mutfuzz_contract::{
     NondeterministicRecord, RENDER_LIMIT, Stats, encode_hex, read_jsonl,
 };
 
-use crate::corpus::{Corpus, Entry, Store};
+use crate::corpus::{Corpus, CorpusEntry, Store};
 use crate::coverage::EdgeMap;
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::edit::{Edit, EditKind};
@@ -46,7 +46,7 @@ pub const DRIFT_CHECK_RUNS: usize = 64;
 
 /// Settings of a campaign.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct CampaignConfig {
     /// Seed of every random choice: the same seed and trial count give the same run.
     pub seed: u64,
     /// The feedback strategy.
@@ -124,9 +124,9 @@ pub struct Config {
     pub dictionary: Option<Arc<Dictionary>>,
 }
 
-impl Default for Config {
+impl Default for CampaignConfig {
     fn default() -> Self {
-        Config {
+        CampaignConfig {
             seed: 0,
             guidance: GuidanceKind::Mu2,
             edit: EditKind::default(),
@@ -202,7 +202,7 @@ struct PendingKill {
 /// process-global: run one campaign at a time per process.
 ///
 /// ```
-/// use mutfuzz::{Campaign, Config, KillKind, MutantInfo};
+/// use mutfuzz::{Campaign, CampaignConfig, KillKind, MutantInfo};
 ///
 /// // Schema code for `x > 9` with mutant 1 (`>=`), as mutfuzz-mutate writes it.
 /// fn big(x: u8) -> bool {
@@ -212,14 +212,14 @@ struct PendingKill {
 /// }
 ///
 /// let mutants = vec![MutantInfo::new(1, 1)];
-/// let mut campaign = Campaign::new(Config::default(), mutants, big).unwrap();
+/// let mut campaign = Campaign::new(CampaignConfig::default(), mutants, big).unwrap();
 /// campaign.run_trials(2000).unwrap();
 /// // Only x == 9 tells `>` from `>=`; the campaign found it.
 /// assert_eq!(campaign.kills()[0].kind, KillKind::OutputDiffers);
 /// assert_eq!(campaign.stats().mutants_killed, 1);
 /// ```
 pub struct Campaign<T, O> {
-    config: Config,
+    config: CampaignConfig,
     exec: Executor<T, O>,
     oracle: Box<dyn Oracle<O>>,
     guidance: Box<dyn Guidance>,
@@ -286,14 +286,14 @@ pub enum Event<'a> {
     /// This mutant is about to run on the current trial's input.
     Mutant(u32),
     /// The (generated) target was found nondeterministic: from now on it is judged by
-    /// panics and runaways only (see [`Config::tolerate_nondeterminism`]).
+    /// panics and runaways only (see [`CampaignConfig::tolerate_nondeterminism`]).
     Nondeterministic(&'a NondeterministicRecord),
 }
 
 impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// A campaign over `target`, which consumes its input value.
     pub fn new(
-        config: Config,
+        config: CampaignConfig,
         mutants: Vec<MutantInfo>,
         target: impl Fn(T) -> O + 'static,
     ) -> Result<Self, Error> {
@@ -374,7 +374,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     /// A campaign over a target that borrows its input value.
     pub fn new_by_ref(
-        config: Config,
+        config: CampaignConfig,
         mutants: Vec<MutantInfo>,
         target: impl Fn(&T) -> O + 'static,
     ) -> Result<Self, Error> {
@@ -397,7 +397,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 
     /// Whether the target was found nondeterministic and is judged by panics and
-    /// runaways only (see [`Config::tolerate_nondeterminism`]).
+    /// runaways only (see [`CampaignConfig::tolerate_nondeterminism`]).
     pub fn judges_any_output(&self) -> bool {
         self.any_output
     }
@@ -421,7 +421,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 
     /// Uses another mutant selection than the configured one (Mu2's execution pruning,
-    /// sampled when [`Config::sample`] is set).
+    /// sampled when [`CampaignConfig::sample`] is set).
     pub fn with_selector(mut self, selector: Box<dyn Selector>) -> Self {
         self.selector = selector;
         self
@@ -437,7 +437,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self
     }
 
-    /// Gives `workers` only the runs that [`Config::isolate`] keeps out of this process
+    /// Gives `workers` only the runs that [`CampaignConfig::isolate`] keeps out of this process
     /// (one worker is enough: a single-core campaign that never dies of a mutant).
     pub fn with_sentry(mut self, workers: Workers) -> Self {
         self.workers = Some(workers).filter(|w| !w.is_empty());
@@ -557,7 +557,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &Config {
+    pub fn config(&self) -> &CampaignConfig {
         &self.config
     }
 
@@ -723,7 +723,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             discarded: matches!(original.end, OriginalEnd::Discarded),
             failed: matches!(original.end, OriginalEnd::Panicked { .. }),
         };
-        let verdict = self.guidance.judge(&facts);
+        let decision = self.guidance.decide(&facts);
         self.schedule.observe(&Observation {
             input: &input,
             spans: &spans,
@@ -737,10 +737,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self.stats.random_edits = self.schedule.random_edits();
         // Check every new corpus entry, and the first input, so that a target whose
         // output drifts is caught even when nothing is saved.
-        if self.config.check_determinism && (verdict.save || trial == 0) {
+        if self.config.check_determinism && (decision.save || trial == 0) {
             self.check_determinism(&input, &original)?;
         }
-        if !verdict.save {
+        if !decision.save {
             // Kills count only for saved inputs (KILLED(P, corpus) in Alg. 2).
             self.buf = input.into_bytes();
             return Ok(());
@@ -773,14 +773,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
             self.kills.push(record);
         }
-        self.corpus.push(Entry {
+        self.corpus.push(CorpusEntry {
             input,
             spans,
             name,
             // Zest's energy scales with what an input covers: sites and edges alike.
             sites: (original.hits.len() + edges.edges) as u32,
-            favoured: verdict.favoured,
-            energy: verdict.energy,
+            favoured: decision.favoured,
+            energy: decision.energy,
             kills: self.pending.len() as u32 + prior_kills,
             trial,
         });
@@ -788,9 +788,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             self.edit.saved(entry, &self.table);
         }
         self.stats.corpus = self.corpus.len();
-        self.stats.favoured += usize::from(verdict.favoured);
-        self.stats.boosted += usize::from(matches!(verdict.energy, Energy::Times(_)));
-        self.stats.reduced += usize::from(matches!(verdict.energy, Energy::DividedBy(_)));
+        self.stats.favoured += usize::from(decision.favoured);
+        self.stats.boosted += usize::from(matches!(decision.energy, Energy::Times(_)));
+        self.stats.reduced += usize::from(matches!(decision.energy, Energy::DividedBy(_)));
         Ok(())
     }
 
@@ -1059,7 +1059,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     /// The original ended as `first` and then as `second` on `bytes`, which the oracle
     /// says disagree. For a generated target whose two runs both returned, that is
-    /// tolerated (see [`Config::tolerate_nondeterminism`]): the oracle becomes
+    /// tolerated (see [`CampaignConfig::tolerate_nondeterminism`]): the oracle becomes
     /// [`AnyOutput`] for good, the record is written and the event sent; returns whether
     /// it was. Runs that disagree on a panic or a discard cannot be judged at all.
     fn tolerate(

@@ -48,7 +48,7 @@ use std::sync::Arc;
 
 use mutfuzz_contract::Hints;
 
-use crate::campaign::{Campaign, Config, Event};
+use crate::campaign::{Campaign, CampaignConfig, Event};
 use crate::clock::Clock;
 use crate::edit::{DictionaryEdit, Informed, TypeTargets};
 use crate::r#gen::Gen;
@@ -322,7 +322,7 @@ fn targets(
 
 /// The input strategies the static pass's hints allow: the dictionary for generators
 /// (in `config`) and the informed edit. Without a hints file, plain havoc.
-fn strategies(r: &FuzzRequest, config: &mut Config) -> Result<Informed, String> {
+fn strategies(r: &FuzzRequest, config: &mut CampaignConfig) -> Result<Informed, String> {
     let compare = r.compare.map_or(COMPARE_CHANCE, |p| p.get());
     let mut edit = Informed::new().with_compare(compare);
     let Some(path) = &r.hints else { return Ok(edit) };
@@ -437,7 +437,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     let state = r.state.clone();
     let corpus = r.corpus.clone();
     let mutants = MutantInfo::load(&r.mutants).map_err(|e| e.to_string())?;
-    let config = Config {
+    let config = CampaignConfig {
         seed: r.seed,
         guidance: r.guidance,
         edit: r.edit,
@@ -461,7 +461,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         corpus_dir: Some(corpus),
         panics_by_contract: judging.panics_by_contract,
         tolerate_nondeterminism: judging.generated,
-        ..Config::default()
+        ..CampaignConfig::default()
     };
     let mut config = config;
     let edit = strategies(r, &mut config)?;

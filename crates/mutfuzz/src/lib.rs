@@ -142,13 +142,13 @@ mod sorted_debug;
 pub mod trial;
 pub mod workers;
 
-pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
-pub use corpus::{Corpus, Entry, Store};
+pub use campaign::{Campaign, CampaignConfig, Error, Event, Failure, MUZEST_SAMPLE};
+pub use corpus::{Corpus, CorpusEntry, Store};
 pub use edit::{
     CompareEdit, DictionaryEdit, Edit, EditKind, Havoc, Informed, Resample, Structure, TypeTargets,
 };
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
-pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
+pub use guidance::{Decision, Energy, Guidance, Mu2, MuZest, TrialFacts, Zest};
 pub use input::{
     Dictionary, Donor, Fill, Input, Int, Leaf, Limits, Repeat, Rewrite, Rng, Source, Span, SpanKind, Spans,
     Value,

@@ -20,7 +20,7 @@ use mutfuzz_contract::command::WorkerLimits;
 use mutfuzz_contract::{EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_SUCCESS, GuidanceKind};
 
 use crate::Isolate;
-use crate::campaign::{Campaign, Config};
+use crate::campaign::{Campaign, CampaignConfig};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
@@ -316,7 +316,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     if let Some(dir) = out_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let config = Config {
+    let config = CampaignConfig {
         seed,
         guidance,
         // Every mutant run goes to the worker, so a mutant that kills its process ends
@@ -324,7 +324,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         isolate: Isolate::All,
         dir: out_dir.map(|_| state.to_path_buf()),
         corpus_dir: out_dir.cloned(),
-        ..Config::default()
+        ..CampaignConfig::default()
     };
     let has_mutants = !mutants.is_empty();
     let mut campaign =

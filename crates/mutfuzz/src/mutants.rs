@@ -58,7 +58,7 @@ pub struct MutantStatus {
     /// How it was killed, if it was.
     pub killed: Option<KillKind>,
     /// Whether it is one of the campaign's targets (every mutant, unless
-    /// [`Config::targets`](crate::Config::targets) names some).
+    /// [`CampaignConfig::targets`](crate::CampaignConfig::targets) names some).
     pub target: bool,
 }
 
