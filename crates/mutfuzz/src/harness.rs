@@ -48,8 +48,9 @@ use std::sync::Arc;
 
 use mutfuzz_contract::Hints;
 
-use crate::campaign::{Campaign, CampaignConfig, Event};
+use crate::campaign::{Campaign, Event};
 use crate::clock::Clock;
+use crate::config::CampaignConfig;
 use crate::edit::{DictionaryEdit, Informed, TypeTargets};
 use crate::r#gen::Gen;
 use crate::input::Dictionary;
@@ -456,7 +457,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         parallel_min_work: std::env::var("MUTFUZZ_PARALLEL_MIN_WORK")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(crate::campaign::PARALLEL_MIN_WORK),
+            .unwrap_or(crate::config::PARALLEL_MIN_WORK),
         dir: Some(state.clone()),
         corpus_dir: Some(corpus),
         panics_by_contract: judging.panics_by_contract,

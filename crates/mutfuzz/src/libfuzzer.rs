@@ -20,7 +20,8 @@ use mutfuzz_contract::command::WorkerLimits;
 use mutfuzz_contract::{EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_SUCCESS, GuidanceKind};
 
 use crate::Isolate;
-use crate::campaign::{Campaign, CampaignConfig};
+use crate::campaign::Campaign;
+use crate::config::CampaignConfig;
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
