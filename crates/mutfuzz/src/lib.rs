@@ -130,7 +130,6 @@ mod r#gen;
 pub mod guidance;
 pub mod harness;
 mod input;
-pub mod libfuzzer;
 pub mod mutants;
 pub mod oracle;
 mod panics;
@@ -143,6 +142,8 @@ pub mod shrink;
 mod sorted_debug;
 pub mod trial;
 pub mod workers;
+
+pub use harness::libfuzzer;
 
 pub use campaign::{Campaign, Event};
 pub use config::{CampaignConfig, MUZEST_SAMPLE};

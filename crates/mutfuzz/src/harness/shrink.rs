@@ -12,12 +12,12 @@ use mutfuzz_contract::{
     CampaignDir, EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, NondeterministicRecord, ShrinkLine, write_atomic,
 };
 
-use super::property::{Judge, KeepsFailure, KeepsKills};
-use super::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Judging, Oracle};
+use crate::shrink::property::{Judge, KeepsFailure, KeepsKills};
+use crate::shrink::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
 use crate::trial::Executor;
 use crate::trial::RunGuard;
 use crate::workers::Workers;
