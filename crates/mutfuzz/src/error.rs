@@ -1,5 +1,6 @@
-//! The engine's error: why a campaign (or a harness command built on its parts) could
-//! not start or had to stop.
+//! The engine's errors: why a campaign could not start or had to stop ([`Error`]), and
+//! why a harness command failed ([`HarnessError`], whose text the harness prints after
+//! `error: `).
 
 use std::io;
 use std::path::Path;
@@ -78,6 +79,47 @@ pub enum Error {
 impl Error {
     pub(crate) fn io(path: &Path, source: io::Error) -> Error {
         Error::File(FileError::io(path, source))
+    }
+}
+
+/// Why a harness command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    /// The command line is not one the harness takes, or names no target it has (the
+    /// message says why, with the usage when that helps).
+    #[error("{0}")]
+    Usage(String),
+    /// A campaign could not start or had to stop, or the mutant catalog is not valid.
+    #[error("{0}")]
+    Engine(#[from] crate::Error),
+    /// A file of the campaign or the corpus could not be read or written, or holds an
+    /// invalid record.
+    #[error("{0}")]
+    File(#[from] FileError),
+    /// A record could not be written as JSON.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// Something the command needs could not be done: what, and the system's reason.
+    #[error("cannot {what}: {source}")]
+    Io {
+        /// What could not be done (`read input <file>`, `write <file>`, …).
+        what: String,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// A file or input the command was given is not what it must be (the message says
+    /// which and what to do).
+    #[error("{0}")]
+    Invalid(String),
+    /// Inputs of an exported test's data file no longer end as recorded.
+    #[error("{0}")]
+    Replay(String),
+}
+
+impl HarnessError {
+    /// `cannot <what>: <source>`.
+    pub(crate) fn io(what: impl Into<String>, source: io::Error) -> HarnessError {
+        HarnessError::Io { what: what.into(), source }
     }
 }
 

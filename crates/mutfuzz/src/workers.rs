@@ -38,6 +38,7 @@ use mutfuzz_contract::command::{HarnessCommand, WorkerLimits, WorkerRequest};
 use mutfuzz_contract::{EXIT_SUCCESS, Isolate, KillKind, KillLimit, read_line_capped};
 
 use crate::drift::Sentinel;
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantTable;
@@ -257,8 +258,8 @@ pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(10);
 impl Workers {
     /// Starts `n` workers, each this harness executable running `worker <target>`, within
     /// the command line's `limits`.
-    pub(crate) fn of_harness(n: usize, target: &str, limits: &WorkerLimits) -> Result<Workers, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
+    pub(crate) fn of_harness(n: usize, target: &str, limits: &WorkerLimits) -> Result<Workers, HarnessError> {
+        let exe = std::env::current_exe().map_err(|e| HarnessError::io("find the harness executable", e))?;
         let args = HarnessCommand::Worker(WorkerRequest { target: target.to_owned() }).to_args();
         let hang = limits.timeout.map_or(DEFAULT_WORKER_TIMEOUT, |t| Duration::from_secs_f64(t.max(0.1)));
         let max_output = match limits.max_output {
@@ -272,7 +273,7 @@ impl Workers {
             c
         };
         Workers::spawn(n, command, hang, max_output)
-            .map_err(|e| format!("cannot start mutant worker processes: {e}"))
+            .map_err(|e| HarnessError::io("start mutant worker processes", e))
     }
 
     /// Starts `n` workers, each made by `command` (the harness with `worker <target>`;

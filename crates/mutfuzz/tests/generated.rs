@@ -106,7 +106,7 @@ fn fuzz(registry: &Registry, target: &str, d: &Dirs, extra: &[&str]) -> Result<i
         "none".to_owned(),
     ];
     words.extend(argv(extra));
-    registry.run(&words)
+    registry.run(&words).map_err(|e| e.to_string())
 }
 
 fn killed(state: &Path) -> Vec<(u32, KillKind)> {
@@ -210,7 +210,7 @@ fn a_generated_targets_panics_are_outcomes_recorded_once_per_message_not_failure
         "--out",
         &s(&out),
     ]));
-    assert_eq!(code, Ok(0));
+    assert_eq!(code.map_err(|e| e.to_string()), Ok(0));
     // The kill of mutant 1 was by a panicking input, which the corpus keeps.
     let scored =
         read_jsonl::<ContractPanicRecord>(&mutfuzz::contract::score_contract_panic_log(&out)).unwrap();
@@ -282,7 +282,7 @@ fn a_nondeterministic_generated_target_is_judged_by_panics_only_and_stays_so() {
         if let Some(state) = state {
             words.extend(argv(&["--state", &s(state)]));
         }
-        let code = registry.run(&words);
+        let code = registry.run(&words).map_err(|e| e.to_string());
         let lines = read_jsonl::<ScoreLine>(&out).unwrap().records;
         let mut verdicts: Vec<(u32, ScoreOutcome)> = lines.iter().map(|l| (l.mutant, l.outcome)).collect();
         verdicts.sort_by_key(|v| v.0);

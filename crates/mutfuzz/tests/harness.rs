@@ -185,9 +185,9 @@ fn with_a_mutants_file_fuzz_and_score_run_and_count_the_listed_mutants_only() {
 
     // A file with no id, or with a word that is no id, is refused before anything runs.
     std::fs::write(&listed, "# nothing\n").unwrap();
-    assert!(registry.run(&with_file).unwrap_err().ends_with("targets.txt lists no mutant id"));
+    assert!(registry.run(&with_file).unwrap_err().to_string().ends_with("targets.txt lists no mutant id"));
     std::fs::write(&listed, "1\nmutant-2\n").unwrap();
-    let err = registry.run(&with_file).unwrap_err();
+    let err = registry.run(&with_file).unwrap_err().to_string();
     assert!(err.ends_with("targets.txt:2: \"mutant-2\" is not a mutant id (one id a line)"), "{err}");
 }
 

@@ -17,6 +17,7 @@ use crate::campaign::{Campaign, Event};
 use crate::clock::Clock;
 use crate::config::CampaignConfig;
 use crate::edit::{DictionaryEdit, Informed, TypeTargets};
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::Dictionary;
 use crate::mutants::MutantInfo;
@@ -28,10 +29,10 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     target: fn(T) -> O,
     compare: Option<fn(&O, &O) -> bool>,
     judging: Judging,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let state = r.state.clone();
     let corpus = r.corpus.clone();
-    let mutants = MutantInfo::load(&r.mutants).map_err(|e| e.to_string())?;
+    let mutants = MutantInfo::load(&r.mutants)?;
     let config = CampaignConfig {
         seed: r.seed,
         guidance: r.guidance,
@@ -60,8 +61,7 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     };
     let mut config = config;
     let edit = strategies(r, &mut config)?;
-    let mut campaign = Campaign::new(config, mutants, target)
-        .map_err(|e| e.to_string())?
+    let mut campaign = Campaign::new(config, mutants, target)?
         .with_oracle(oracle_for(compare))
         .with_edit(Box::new(edit))
         .with_events({
@@ -85,7 +85,7 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             .with_heartbeat(|| protocol(Line::Alive));
         campaign = if sentry { campaign.with_sentry(workers) } else { campaign.with_workers(workers) };
     }
-    campaign.resume_from_dir().map_err(|e| e.to_string())?;
+    campaign.resume_from_dir()?;
     if campaign.judges_any_output() {
         // Found by an earlier process: said again, the supervisor shows it once per command.
         let path = CampaignDir::new(&state).nondeterministic();
@@ -104,7 +104,7 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         .create(true)
         .append(true)
         .open(&csv_path)
-        .map_err(|e| format!("cannot write {}: {e}", csv_path.display()))?;
+        .map_err(|e| HarnessError::io(format!("write {}", csv_path.display()), e))?;
     if csv.metadata().map(|m| m.len() == 0).unwrap_or(false) {
         let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
@@ -137,16 +137,17 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
 
 /// The input strategies the static pass's hints allow: the dictionary for generators
 /// (in `config`) and the informed edit. Without a hints file, plain havoc.
-fn strategies(r: &FuzzRequest, config: &mut CampaignConfig) -> Result<Informed, String> {
+fn strategies(r: &FuzzRequest, config: &mut CampaignConfig) -> Result<Informed, HarnessError> {
     let compare = r.compare.map_or(COMPARE_CHANCE, |p| p.get());
     let mut edit = Informed::new().with_compare(compare);
     let Some(path) = &r.hints else { return Ok(edit) };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| HarnessError::io(format!("read {}", path.display()), e))?;
     let hints: Hints = serde_json::from_str(&text).map_err(|e| {
-        format!(
+        HarnessError::Invalid(format!(
             "{} is not a valid hints file ({e}); run `cargo mutfuzz fuzz` again to rewrite it",
             path.display()
-        )
+        ))
     })?;
     let chance = r.dictionary.map_or(DICTIONARY_CHANCE, |p| p.get());
     let lit = &hints.literals;

@@ -45,6 +45,8 @@ use crate::oracle::{Compare, DebugHash, Judging, Oracle};
 use crate::raw::RawDecoder;
 use crate::reflect::Reflector;
 
+pub use crate::error::HarnessError;
+
 mod cmin;
 mod fuzz;
 pub mod libfuzzer;
@@ -62,7 +64,7 @@ pub(crate) enum Call<'a> {
     LibFuzzer(&'a [String]),
 }
 
-type Runner = Box<dyn Fn(Call<'_>) -> Result<i32, String>>;
+type Runner = Box<dyn Fn(Call<'_>) -> Result<i32, HarnessError>>;
 
 /// One registered target: the function, its oracle, its cargo-fuzz decoder and its
 /// input's reflection.
@@ -117,9 +119,9 @@ impl Registry {
     /// `target`, checking that each ends as recorded (the `Debug` rendering of its output,
     /// or its panic). Returns how many inputs were replayed, or the differences found.
     /// This is what an exported regression test calls.
-    pub fn replay(&self, target: &str, data: &Path) -> Result<usize, String> {
+    pub fn replay(&self, target: &str, data: &Path) -> Result<usize, HarnessError> {
         let Some((_, runner)) = self.targets.iter().find(|(n, _)| *n == target) else {
-            return Err(format!("the harness has no target named {target:?}"));
+            return Err(HarnessError::Usage(format!("the harness has no target named {target:?}")));
         };
         let command =
             HarnessCommand::Replay(ReplayRequest { target: target.to_owned(), file: data.to_owned() });
@@ -209,7 +211,7 @@ impl Registry {
         argv0: &str,
         argv: &[String],
         env_target: Option<String>,
-    ) -> Option<Result<&'static str, String>> {
+    ) -> Option<Result<&'static str, HarnessError>> {
         if argv.first().is_some_and(|a| HarnessCommand::NAMES.contains(&a.as_str())) {
             return None;
         }
@@ -221,7 +223,10 @@ impl Registry {
         if let Some(name) = env_target {
             return Some(find(&name).ok_or_else(|| {
                 let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
-                format!("MUTFUZZ_TARGET={name:?} is not a target; targets: {}", names.join(", "))
+                HarnessError::Usage(format!(
+                    "MUTFUZZ_TARGET={name:?} is not a target; targets: {}",
+                    names.join(", ")
+                ))
             }));
         }
         let libfuzzer_like = argv.first().is_some_and(|a| a.starts_with('-') || Path::new(a).exists());
@@ -230,17 +235,17 @@ impl Registry {
             [(only, _)] => Some(Ok(*only)),
             many => {
                 let names: Vec<&str> = many.iter().map(|(n, _)| *n).collect();
-                Some(Err(format!(
+                Some(Err(HarnessError::Usage(format!(
                     "a libFuzzer command line runs one target: name the binary after it (<target> or \
                      <target>_fuzzer) or set MUTFUZZ_TARGET; targets: {}",
                     names.join(", ")
-                )))
+                ))))
             }
         }
     }
 
     /// Run one command line (without the program name); returns the exit code.
-    pub fn run<I, A>(&self, argv: I) -> Result<i32, String>
+    pub fn run<I, A>(&self, argv: I) -> Result<i32, HarnessError>
     where
         I: IntoIterator<Item = A>,
         A: Into<OsString>,
@@ -249,9 +254,11 @@ impl Registry {
             let names: Vec<&str> = self.targets.iter().map(|(n, _)| *n).collect();
             format!("usage: <harness> {}; targets: {}", HarnessCommand::usage(), names.join(", "))
         };
-        let command = HarnessCommand::parse(argv).map_err(|e| match e {
-            ParseError::NoCommand | ParseError::UnknownCommand(_) => format!("{e}\n{}", usage()),
-            e => e.to_string(),
+        let command = HarnessCommand::parse(argv).map_err(|e| {
+            HarnessError::Usage(match e {
+                ParseError::NoCommand | ParseError::UnknownCommand(_) => format!("{e}\n{}", usage()),
+                e => e.to_string(),
+            })
         })?;
         // Every command but `list` names its target.
         let Some(target) = command.target() else {
@@ -261,7 +268,7 @@ impl Registry {
             return Ok(EXIT_SUCCESS);
         };
         let Some((_, runner)) = self.targets.iter().find(|(n, _)| *n == target) else {
-            return Err(format!("no target named {target:?}; {}", usage()));
+            return Err(HarnessError::Usage(format!("no target named {target:?}; {}", usage())));
         };
         let code = runner(Call::Command(&command))?;
         // `replay` answers how many inputs it replayed (for [`Registry::replay`]); as a
@@ -272,18 +279,23 @@ impl Registry {
 
 /// The mutant ids of a `--mutants-file`: one a line; blank lines and lines starting with
 /// `#` are skipped, and a line's first word is the id (so `ID description` lines work).
-pub fn read_mutants_file(path: &Path) -> Result<BTreeSet<u32>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read_mutants_file(path: &Path) -> Result<BTreeSet<u32>, HarnessError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| HarnessError::io(format!("read {}", path.display()), e))?;
     let mut ids = BTreeSet::new();
     for (n, line) in text.lines().enumerate() {
         let Some(word) = line.split_whitespace().next().filter(|w| !w.starts_with('#')) else { continue };
         let id = word.parse::<u32>().ok().filter(|&id| id > 0).ok_or_else(|| {
-            format!("{}:{}: {word:?} is not a mutant id (one id a line)", path.display(), n + 1)
+            HarnessError::Invalid(format!(
+                "{}:{}: {word:?} is not a mutant id (one id a line)",
+                path.display(),
+                n + 1
+            ))
         })?;
         ids.insert(id);
     }
     if ids.is_empty() {
-        return Err(format!("{} lists no mutant id", path.display()));
+        return Err(HarnessError::Invalid(format!("{} lists no mutant id", path.display())));
     }
     Ok(ids)
 }
@@ -293,7 +305,7 @@ pub fn read_mutants_file(path: &Path) -> Result<BTreeSet<u32>, String> {
 fn targets(
     mutants_file: Option<&Path>,
     catalog: &[MutantInfo],
-) -> Result<Option<Arc<BTreeSet<u32>>>, String> {
+) -> Result<Option<Arc<BTreeSet<u32>>>, HarnessError> {
     let Some(path) = mutants_file else { return Ok(None) };
     let ids = read_mutants_file(path)?;
     let known: HashSet<u32> = catalog.iter().map(|m| m.id).collect();
@@ -321,7 +333,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
     name: &str,
     call: Call<'_>,
     t: &Target<T, O>,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let (target, compare) = (t.target, t.compare);
     // Read once per command, never per trial.
     let judging = |panic_is_failure: bool| Judging {
@@ -333,7 +345,7 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         Call::Command(command) => command,
     };
     match command {
-        HarnessCommand::List => Err("`list` runs no target".to_owned()),
+        HarnessCommand::List => Err(HarnessError::Usage("`list` runs no target".to_owned())),
         HarnessCommand::Fuzz(r) => fuzz::fuzz(r, target, compare, judging(r.panic_is_failure)),
         HarnessCommand::Score(r) => score::score_corpus(
             r,
@@ -381,26 +393,26 @@ fn raw_decoder<T: 'static, O>(
     name: &str,
     format: InputFormat,
     t: &Target<T, O>,
-) -> Result<Option<RawDecoder<T>>, String> {
+) -> Result<Option<RawDecoder<T>>, HarnessError> {
     if format != InputFormat::Arbitrary {
         return Ok(None);
     }
     match t.raw {
         Some(decode) => Ok(Some(decode)),
-        None => Err(format!(
+        None => Err(HarnessError::Invalid(format!(
             "the input type of target {:?}, `{}`, does not implement `arbitrary::Arbitrary`, so files in \
              cargo-fuzz's format cannot be decoded for it; give the target a type that implements \
              both `Gen` and `Arbitrary` (the type of the cargo-fuzz target, or `mutfuzz::Arb<T>`)",
             name,
             std::any::type_name::<T>()
-        )),
+        ))),
     }
 }
 
 /// The stored inputs of `corpus` (name, bytes), in name order; a missing directory holds none.
-fn read_corpus(corpus: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+fn read_corpus(corpus: &Path) -> Result<Vec<(String, Vec<u8>)>, HarnessError> {
     // A damaged or unreadable file is skipped (the CLI warned about it), never fatal.
-    let read = mutfuzz_contract::read_corpus(corpus).map_err(|e| e.to_string())?;
+    let read = mutfuzz_contract::read_corpus(corpus)?;
     for skipped in &read.skipped {
         eprintln!("warning: {skipped}");
     }
@@ -454,16 +466,21 @@ mod tests {
     fn bad_command_lines_and_unknown_targets_are_explained() {
         let mut r = Registry::new();
         r.add("double", double);
-        assert!(r.run(argv(&["worker", "nope"])).unwrap_err().contains("no target named \"nope\""));
-        assert_eq!(r.run(argv(&["fuzz", "double"])).unwrap_err(), "`fuzz` needs --state DIR");
-        assert_eq!(r.run(argv(&["fuzz", "double", "--seed"])).unwrap_err(), "--seed needs a value");
+        assert!(
+            r.run(argv(&["worker", "nope"])).unwrap_err().to_string().contains("no target named \"nope\"")
+        );
+        assert_eq!(r.run(argv(&["fuzz", "double"])).unwrap_err().to_string(), "`fuzz` needs --state DIR");
+        assert_eq!(
+            r.run(argv(&["fuzz", "double", "--seed"])).unwrap_err().to_string(),
+            "--seed needs a value"
+        );
         // A wrong command is shown the usage, generated from the command line's type.
-        let err = r.run(argv(&["fuz", "double"])).unwrap_err();
+        let err = r.run(argv(&["fuz", "double"])).unwrap_err().to_string();
         assert!(err.starts_with("unknown command \"fuz\": use list, fuzz, worker"), "{err}");
         assert!(err.contains("\nusage: <harness> list | fuzz <target> --state DIR"), "{err}");
         assert!(err.ends_with("; targets: double"), "{err}");
-        assert!(r.run(Vec::<String>::new()).unwrap_err().starts_with("no command given"));
-        assert_eq!(r.run(argv(&["list"])), Ok(EXIT_SUCCESS));
+        assert!(r.run(Vec::<String>::new()).unwrap_err().to_string().starts_with("no command given"));
+        assert_eq!(r.run(argv(&["list"])).map_err(|e| e.to_string()), Ok(EXIT_SUCCESS));
     }
 
     fn halve(x: u8) -> u8 {
@@ -488,16 +505,16 @@ mod tests {
         r.add("halve_wrongly", halve_wrongly);
         let words =
             ["outputs", "halve", "--corpus", corpus.to_str().unwrap(), "--out", data.to_str().unwrap()];
-        assert_eq!(r.run(argv(&words)), Ok(EXIT_SUCCESS));
+        assert_eq!(r.run(argv(&words)).map_err(|e| e.to_string()), Ok(EXIT_SUCCESS));
         let records = read_jsonl::<ReplayRecord>(&data).unwrap().records;
         let ending =
             |i: usize| (records[i].input.as_str(), records[i].bytes.as_str(), records[i].output.as_str());
         assert_eq!((ending(0), ending(1)), (("a", "08", "4"), ("b", "07", "panic: seven")));
-        assert_eq!(r.replay("halve", &data), Ok(2));
-        let err = r.replay("halve_wrongly", &data).unwrap_err();
+        assert_eq!(r.replay("halve", &data).map_err(|e| e.to_string()), Ok(2));
+        let err = r.replay("halve_wrongly", &data).unwrap_err().to_string();
         assert!(err.starts_with("2 of 2 replayed inputs"), "{err}");
         assert!(err.contains("input a:\n  recorded: 4\n  now:      2"), "{err}");
-        assert!(r.replay("nope", &data).unwrap_err().contains("no target named"));
+        assert!(r.replay("nope", &data).unwrap_err().to_string().contains("no target named"));
     }
 
     fn triple(x: u8) -> u16 {
@@ -511,6 +528,7 @@ mod tests {
         r.add("triple", triple);
         let lf = |argv0: &str, args: &[&str], env: Option<&str>| {
             r.libfuzzer_target(argv0, &argv(args), env.map(str::to_owned))
+                .map(|r| r.map_err(|e| e.to_string()))
         };
         assert_eq!(lf("/out/triple", &["-runs=10", "corpus"], None), Some(Ok("triple")));
         assert_eq!(lf("/out/double_fuzzer", &[], None), Some(Ok("double")));
@@ -520,9 +538,18 @@ mod tests {
             assert_eq!(lf("/out/triple", &[command, "triple"], None), None, "{command}");
         }
         assert_eq!(lf("/out/harness", &[], None), None);
-        assert!(lf("/out/harness", &["-runs=1"], None).unwrap().unwrap_err().contains("MUTFUZZ_TARGET"));
+        assert!(
+            lf("/out/harness", &["-runs=1"], None)
+                .unwrap()
+                .unwrap_err()
+                .to_string()
+                .contains("MUTFUZZ_TARGET")
+        );
         let mut one = Registry::new();
         one.add("double", double);
-        assert_eq!(one.libfuzzer_target("h", &argv(&["-runs=1"]), None), Some(Ok("double")));
+        assert_eq!(
+            one.libfuzzer_target("h", &argv(&["-runs=1"]), None).map(Result::ok),
+            Some(Some("double"))
+        );
     }
 }

@@ -8,6 +8,7 @@ use mutfuzz_contract::command::{CorpusRequest, ReplayRequest, RunRequest};
 use mutfuzz_contract::{EXIT_PANIC, EXIT_SUCCESS, ReplayRecord, read_jsonl};
 
 use super::{ending, hex, read_corpus};
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::raw::RawDecoder;
@@ -16,9 +17,9 @@ pub(super) fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
     r: &RunRequest,
     target: fn(T) -> O,
     raw: Option<RawDecoder<T>>,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let file = r.file.display();
-    let bytes = std::fs::read(&r.file).map_err(|e| format!("cannot read input {file}: {e}"))?;
+    let bytes = std::fs::read(&r.file).map_err(|e| HarnessError::io(format!("read input {file}"), e))?;
     let value: T = match raw {
         Some(decode) => match decode(&bytes) {
             Some(value) => value,
@@ -45,14 +46,14 @@ pub(super) fn run_one<T: Gen + Debug + 'static, O: Debug + 'static>(
 pub(super) fn write_outputs<T: Gen + Debug + 'static, O: Debug + 'static>(
     r: &CorpusRequest,
     target: fn(T) -> O,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let mut text = String::new();
     for (name, bytes) in read_corpus(&r.corpus)? {
         let record = ReplayRecord { output: ending(target, &bytes), bytes: hex(&bytes), input: name };
-        text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
+        text.push_str(&serde_json::to_string(&record)?);
         text.push('\n');
     }
-    mutfuzz_contract::write_atomic(&r.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    mutfuzz_contract::write_atomic(&r.out, text.as_bytes())?;
     Ok(EXIT_SUCCESS)
 }
 
@@ -65,11 +66,11 @@ const MAX_DIFFERENCES: usize = 5;
 pub(super) fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
     r: &ReplayRequest,
     target: fn(T) -> O,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let file = r.file.display();
-    let records = read_jsonl::<ReplayRecord>(&r.file).map_err(|e| e.to_string())?;
+    let records = read_jsonl::<ReplayRecord>(&r.file)?;
     if let Some(torn) = records.torn {
-        return Err(torn.to_string());
+        return Err(HarnessError::Invalid(torn.to_string()));
     }
     let mut differences = Vec::new();
     for r in &records.records {
@@ -85,12 +86,12 @@ pub(super) fn replay<T: Gen + Debug + 'static, O: Debug + 'static>(
     if differences.is_empty() {
         Ok(records.records.len() as i32)
     } else {
-        Err(format!(
+        Err(HarnessError::Replay(format!(
             "{} of {} replayed inputs of {file} no longer end as recorded{}:\n{}",
             differences.len(),
             records.records.len(),
             if differences.len() == MAX_DIFFERENCES { " (the first ones)" } else { "" },
             differences.join("\n")
-        ))
+        )))
     }
 }

@@ -14,6 +14,7 @@ use mutfuzz_contract::{
 };
 
 use super::{oracle_for, protocol, read_corpus, report, targets};
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
@@ -27,9 +28,9 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     compare: Option<fn(&O, &O) -> bool>,
     raw: Option<RawDecoder<T>>,
     judging: Judging,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let (corpus, out) = (r.corpus.as_path(), r.out.as_path());
-    let mut mutants = MutantInfo::load(&r.mutants).map_err(|e| e.to_string())?;
+    let mut mutants = MutantInfo::load(&r.mutants)?;
     if let Some(targets) = targets(r.mutants_file.as_deref(), &mutants)? {
         // The others get no line: neither run nor counted.
         mutants.retain(|m| targets.contains(&m.id));
@@ -49,9 +50,8 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     }
     // Mutants already decided by an earlier (interrupted) run are kept. Opening the
     // writer first cuts off a line a killed run left incomplete.
-    let (mut file, _) = JsonlWriter::open(out).map_err(|e| e.to_string())?;
-    let done: HashSet<u32> =
-        read_jsonl::<ScoreLine>(out).map_err(|e| e.to_string())?.records.iter().map(|l| l.mutant).collect();
+    let (mut file, _) = JsonlWriter::open(out)?;
+    let done: HashSet<u32> = read_jsonl::<ScoreLine>(out)?.records.iter().map(|l| l.mutant).collect();
     let mut write_error = None;
     let mut oracle = oracle_for(compare);
     let drift = drift_path(out);
@@ -60,7 +60,7 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     let nondeterministic_file = r.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
     if judging.generated
         && let Some(path) = &nondeterministic_file
-        && let Some(record) = NondeterministicRecord::read(path).map_err(|e| e.to_string())?
+        && let Some(record) = NondeterministicRecord::read(path)?
     {
         protocol(Line::Note(Cow::Owned(record.describe(&r.target))));
         oracle = Box::new(AnyOutput);
@@ -109,7 +109,7 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         },
     );
     if let Some(e) = line_error.or(write_error) {
-        return Err(e.to_string());
+        return Err(e.into());
     }
     match scored {
         Ok(()) => {
@@ -126,7 +126,7 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         }
         Err(ScoreStop::Error(e)) => {
             protocol(Line::Stats(report(Stats::default(), Duration::ZERO)));
-            Err(e)
+            Err(HarnessError::Invalid(e))
         }
     }
 }
@@ -141,8 +141,8 @@ struct ContractPanics {
 }
 
 impl ContractPanics {
-    fn open(path: &Path) -> Result<ContractPanics, String> {
-        let records = read_jsonl::<ContractPanicRecord>(path).map_err(|e| e.to_string())?;
+    fn open(path: &Path) -> Result<ContractPanics, HarnessError> {
+        let records = read_jsonl::<ContractPanicRecord>(path)?;
         let messages = records.records.into_iter().map(|r| r.message).collect();
         Ok(ContractPanics { path: path.to_owned(), writer: None, messages, inputs: 0 })
     }
