@@ -1,4 +1,6 @@
-//! Drift: mutants run in the process that runs the original, so one can change global
+//! The drift guard (`DriftGuard`) and the settling of a drift (`find_cause`, `drift.json`).
+//!
+//! Mutants run in the process that runs the original, so one can change global
 //! state that outlives its run (a `static`, a cache, a `OnceLock` it filled) and make
 //! every later verdict false. The `Sentinel` is the original's result on the process's
 //! first input, taken before any mutant ran there; re-run after mutants, it must not

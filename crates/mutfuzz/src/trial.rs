@@ -1,5 +1,6 @@
 //! One trial's executions: the recording run of the original, each mutant's bounded
-//! run on the same input bytes, and the judgement of a mutant against the original.
+//! run on the same input bytes, and the judgement of a mutant against the original (its
+//! [`Verdict`]); `RunGuard` sets the run-time up for in-process runs.
 //!
 //! The target consumes its value, so every run regenerates the value from the input's
 //! bytes (replay is exact; the bytes were trimmed to what the generator consumed). A

@@ -1,5 +1,6 @@
-//! Mutant runs in worker processes of the harness: a trial's mutants shared with the
-//! main process (`fuzz --jobs N`), or the runs it isolates (`--isolate`).
+//! Where a trial's mutant runs go: this process or worker processes of the harness
+//! (`Dispatch`), a trial's mutants shared with the main process (`fuzz --jobs N`) or the
+//! runs it isolates (`--isolate`); the workers ([`Workers`]) and their side ([`serve`]).
 //!
 //! The active mutant is process-global, so parallel runs need processes. Each worker is
 //! the harness itself (`HARNESS worker <target>`) reading requests on stdin: an input's

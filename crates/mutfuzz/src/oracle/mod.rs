@@ -1,4 +1,5 @@
-//! Oracles: how a mutant's output is compared with the original's on the same input.
+//! Oracles: how a mutant's output is compared with the original's on the same input, and
+//! the rules a generated target is judged by beyond them (`Judging`).
 //!
 //! The default ([`DebugHash`]) compares the outputs' `Debug` renderings through a
 //! streamed hash; [`Compare`] applies a user relation to the two values; [`AnyOutput`]
