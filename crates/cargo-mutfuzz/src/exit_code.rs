@@ -39,7 +39,8 @@ impl std::fmt::Display for CodedError {
 impl std::error::Error for CodedError {}
 
 /// Mark an error as the user's.
-pub fn usage(e: anyhow::Error) -> anyhow::Error {
+pub fn usage(e: impl Into<anyhow::Error>) -> anyhow::Error {
+    let e = e.into();
     anyhow::Error::new(CodedError { code: USAGE, message: format!("{e:#}") })
 }
 

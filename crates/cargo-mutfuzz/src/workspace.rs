@@ -113,7 +113,11 @@ impl Workspace {
             let config = Config::load(&[&p.root, &self.root]).map_err(crate::exit_code::usage)?;
             discovery.add_package(&p.spec, &self.root, &config).map_err(|e| {
                 // A syntax error in the user's source is theirs to fix, at `file:line:col`.
-                if e.is::<mutfuzz_mutate::SyntaxError>() { crate::exit_code::usage(e) } else { e }
+                if matches!(e, mutfuzz_mutate::Error::Syntax(_)) {
+                    crate::exit_code::usage(e)
+                } else {
+                    e.into()
+                }
             })?;
             first_config.get_or_insert(config);
         }

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use crate::error::{Error, chain};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use regex::Regex;
 use serde::Deserialize;
@@ -112,22 +112,26 @@ pub struct Config {
 
 impl Config {
     /// Compile a config, reporting bad globs, regexes and operator names.
-    pub fn new(file: ConfigFile) -> Result<Config> {
+    pub fn new(file: ConfigFile) -> Result<Config, Error> {
         let mut globs = GlobSetBuilder::new();
         for g in &file.exclude_files {
-            globs.add(Glob::new(g).with_context(|| format!("bad glob {g:?} in exclude_files"))?);
+            globs.add(Glob::new(g).map_err(|source| Error::Glob {
+                pattern: g.clone(),
+                origin: "exclude_files".to_owned(),
+                source,
+            })?);
         }
         let exclude_functions = regexes(&file.exclude_functions, "exclude_functions")?;
         let exclude_operators = file
             .exclude_operators
             .iter()
             .map(|name| {
-                Operator::from_name(name).with_context(|| {
+                Operator::from_name(name).ok_or_else(|| {
                     let names: Vec<_> = Operator::ALL.iter().map(|o| o.name()).collect();
-                    format!("unknown operator {name:?} in exclude_operators; known: {}", names.join(", "))
+                    Error::UnknownOperator { name: name.clone(), known: names.join(", ") }
                 })
             })
-            .collect::<Result<_>>()?;
+            .collect::<Result<_, Error>>()?;
         let mut filter = MutantFilter::default();
         filter.add(PatternKind::ExamineGlob, &file.examine_globs, "examine_globs")?;
         filter.add(PatternKind::ExcludeGlob, &file.exclude_globs, "exclude_globs")?;
@@ -145,18 +149,18 @@ impl Config {
 
     /// Read `mutfuzz.toml` from the first of `dirs` that has one; if none has, cargo-mutants'
     /// `.cargo/mutants.toml` from the first that has one; the default config if neither.
-    pub fn load(dirs: &[&Path]) -> Result<Config> {
+    pub fn load(dirs: &[&Path]) -> Result<Config, Error> {
         let cargo_mutants = dirs.iter().map(|d| d.join(CARGO_MUTANTS_FILE)).find(|p| p.is_file());
         for dir in dirs {
             let path = dir.join(CONFIG_FILE);
             if path.is_file() {
                 let text = std::fs::read_to_string(&path)
-                    .with_context(|| format!("failed to read {}", path.display()))?;
-                let file: ConfigFile =
-                    toml::from_str(&text).with_context(|| format!("failed to parse {}", path.display()))?;
+                    .map_err(|source| Error::ReadConfig { path: path.clone(), source })?;
+                let file: ConfigFile = toml::from_str(&text)
+                    .map_err(|source| Error::ParseConfig { path: path.clone(), source })?;
                 let mut config = Config::new(file).map_err(|e| {
                     // The value is wrong, not the TOML: point at the key's line.
-                    let text_of_error = format!("{e:#}");
+                    let text_of_error = chain(&e);
                     let line = [
                         "exclude_files",
                         "exclude_functions",
@@ -170,8 +174,8 @@ impl Config {
                     .filter(|k| text_of_error.contains(&format!("in {k}")))
                     .find_map(|k| key_line(&text, k));
                     match line {
-                        Some(n) => e.context(format!("in {}, line {n}", path.display())),
-                        None => e.context(format!("in {}", path.display())),
+                        Some(n) => e.within(format!("in {}, line {n}", path.display())),
+                        None => e.within(format!("in {}", path.display())),
                     }
                 })?;
                 config.source = Source::Mutfuzz { ignored_cargo_mutants: cargo_mutants };
@@ -259,8 +263,17 @@ fn key_line(text: &str, key: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-fn regexes(patterns: &[String], key: &str) -> Result<Vec<Regex>> {
-    patterns.iter().map(|r| Regex::new(r).with_context(|| format!("bad regex {r:?} in {key}"))).collect()
+fn regexes(patterns: &[String], key: &str) -> Result<Vec<Regex>, Error> {
+    patterns
+        .iter()
+        .map(|r| {
+            Regex::new(r).map_err(|source| Error::Regex {
+                pattern: r.clone(),
+                origin: key.to_owned(),
+                source,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -329,7 +342,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\nsandbox_writeable = ['x']\n")
             .unwrap();
-        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        let err = chain(&Config::load(&[tmp.path()]).unwrap_err());
         assert!(err.contains("mutfuzz.toml") && err.contains("line 2"), "{err}");
         assert!(
             err.contains("unknown field `sandbox_writeable`") && err.contains("sandbox_writable"),
@@ -342,7 +355,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\n\nexclude_files = ['a[b']\n")
             .unwrap();
-        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        let err = chain(&Config::load(&[tmp.path()]).unwrap_err());
         assert!(err.contains("mutfuzz.toml, line 3: bad glob \"a[b\" in exclude_files"), "{err}");
     }
 
@@ -354,7 +367,7 @@ mod tests {
         let c = Config::load(&[tmp.path()]).unwrap();
         assert_eq!(c.filter().describe(), "--exclude \"gen.rs\" --re \"parse\"");
         std::fs::write(tmp.path().join(CONFIG_FILE), "mutate_unsafe = true\nexclude_re = ['(']\n").unwrap();
-        let err = format!("{:#}", Config::load(&[tmp.path()]).unwrap_err());
+        let err = chain(&Config::load(&[tmp.path()]).unwrap_err());
         assert!(err.contains("mutfuzz.toml, line 2: bad regex \"(\" in exclude_re"), "{err}");
     }
 

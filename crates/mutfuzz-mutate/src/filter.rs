@@ -13,7 +13,7 @@
 //! config and the command line add up (cargo-mutants appends the config's lists to the
 //! command line's).
 
-use anyhow::{Context, Result};
+use crate::error::Error;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use regex::Regex;
 
@@ -46,11 +46,15 @@ pub struct MutantFilter {
 impl MutantFilter {
     /// Add `patterns` of `kind`; `origin` names where they come from in an error
     /// (`--re`, `examine_re`), so a bad one can be found and fixed.
-    pub fn add(&mut self, kind: PatternKind, patterns: &[String], origin: &str) -> Result<()> {
+    pub fn add(&mut self, kind: PatternKind, patterns: &[String], origin: &str) -> Result<(), Error> {
         for p in patterns {
             match kind {
                 PatternKind::ExamineRe | PatternKind::ExcludeRe => {
-                    let re = Regex::new(p).with_context(|| format!("bad regex {p:?} in {origin}"))?;
+                    let re = Regex::new(p).map_err(|source| Error::Regex {
+                        pattern: p.clone(),
+                        origin: origin.to_owned(),
+                        source,
+                    })?;
                     if kind == PatternKind::ExamineRe { &mut self.examine_re } else { &mut self.exclude_re }
                         .push(re);
                 }
@@ -60,7 +64,11 @@ impl MutantFilter {
                     } else {
                         &mut self.exclude_files
                     };
-                    files.add(p).with_context(|| format!("bad glob {p:?} in {origin}"))?;
+                    files.add(p).map_err(|source| Error::Glob {
+                        pattern: p.clone(),
+                        origin: origin.to_owned(),
+                        source,
+                    })?;
                 }
             }
             self.given.push((kind, p.clone()));
@@ -128,7 +136,7 @@ struct FileGlobs {
 }
 
 impl FileGlobs {
-    fn add(&mut self, pattern: &str) -> Result<()> {
+    fn add(&mut self, pattern: &str) -> Result<(), globset::Error> {
         let glob = GlobBuilder::new(pattern).literal_separator(true).build()?;
         if pattern.contains('/') { &mut self.paths } else { &mut self.names }.push(glob);
         let set = |globs: &[globset::Glob]| {
@@ -220,9 +228,9 @@ mod tests {
     #[test]
     fn bad_patterns_name_their_origin_and_patterns_are_described_as_flags() {
         let err = MutantFilter::default().add(PatternKind::ExamineRe, &["(".into()], "--re").unwrap_err();
-        assert!(format!("{err:#}").starts_with("bad regex \"(\" in --re"), "{err:#}");
+        assert!(crate::error::chain(&err).starts_with("bad regex \"(\" in --re"), "{err}");
         let err = MutantFilter::default().add(PatternKind::ExcludeGlob, &["a[b".into()], "exclude_globs");
-        assert!(format!("{:#}", err.unwrap_err()).starts_with("bad glob \"a[b\" in exclude_globs"));
+        assert!(crate::error::chain(&err.unwrap_err()).starts_with("bad glob \"a[b\" in exclude_globs"));
         let f = filter(&[(PatternKind::ExamineRe, "parse"), (PatternKind::ExcludeGlob, "gen.rs")]);
         assert_eq!(f.describe(), "--re \"parse\" --exclude \"gen.rs\"");
     }

@@ -40,10 +40,8 @@ mod syntax;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
-
 pub use config::Config;
-pub use error::SyntaxError;
+pub use error::{Error, SyntaxError};
 pub use filter::{MutantFilter, PatternKind};
 pub use mutant::{LineCol, Mutant, SourceRange};
 pub use operator::Operator;
@@ -123,7 +121,7 @@ pub struct Discovery {
 impl Discovery {
     /// Discover the mutants of one source string, as the crate root `rel_path` of a package
     /// `main`. A syntax error is a [`SyntaxError`].
-    pub fn from_source(rel_path: &str, text: &str, config: &Config) -> Result<Discovery> {
+    pub fn from_source(rel_path: &str, text: &str, config: &Config) -> Result<Discovery, Error> {
         let mut d = Discovery::default();
         let mut next_id = 1;
         let file = FileSpec {
@@ -147,7 +145,7 @@ impl Discovery {
         package: &PackageSpec,
         workspace_root: &Path,
         config: &Config,
-    ) -> Result<()> {
+    ) -> Result<(), Error> {
         if let Some(note) = config.source_note()
             && !self.notes.contains(&note)
         {
@@ -178,7 +176,7 @@ impl Discovery {
                 continue;
             }
             let text = std::fs::read_to_string(&q.path)
-                .with_context(|| format!("failed to read source file {}", q.path.display()))?;
+                .map_err(|source| Error::ReadSource { path: q.path.clone(), source })?;
             let rel_path = rel_slash(&q.path, workspace_root);
             let file = FileSpec {
                 package: &package.name,
@@ -223,7 +221,7 @@ impl Discovery {
         text: String,
         config: &Config,
         next_id: &mut u32,
-    ) -> Result<Vec<ExternalMod>> {
+    ) -> Result<Vec<ExternalMod>, Error> {
         // A byte-order mark is not part of the token stream; positions count from after it.
         let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let file = syn::parse_file(&text[bom..]).map_err(|e| SyntaxError::new(spec.rel_path, &e))?;

@@ -23,7 +23,7 @@ use crate::input::{Input, Spans};
 
 /// One saved input.
 #[derive(Clone, Debug)]
-pub struct Entry {
+pub struct CorpusEntry {
     /// The choice bytes.
     pub input: Input,
     /// Spans of the value the bytes generate.
@@ -45,7 +45,7 @@ pub struct Entry {
 /// The saved inputs, in the order they were saved.
 #[derive(Clone, Debug, Default)]
 pub struct Corpus {
-    entries: Vec<Entry>,
+    entries: Vec<CorpusEntry>,
     max_sites: u32,
 }
 
@@ -56,19 +56,19 @@ impl Corpus {
     }
 
     /// Adds an entry; returns its index.
-    pub fn push(&mut self, entry: Entry) -> usize {
+    pub fn push(&mut self, entry: CorpusEntry) -> usize {
         self.max_sites = self.max_sites.max(entry.sites);
         self.entries.push(entry);
         self.entries.len() - 1
     }
 
     /// The entries, oldest first.
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[CorpusEntry] {
         &self.entries
     }
 
     /// The entry at `index`.
-    pub fn get(&self, index: usize) -> Option<&Entry> {
+    pub fn get(&self, index: usize) -> Option<&CorpusEntry> {
         self.entries.get(index)
     }
 
@@ -234,7 +234,7 @@ mod tests {
     #[test]
     fn the_corpus_tracks_the_largest_coverage() {
         let mut c = Corpus::new();
-        let e = |sites| Entry {
+        let e = |sites| CorpusEntry {
             input: Input::default(),
             spans: Spans::default(),
             name: String::new(),

@@ -1,4 +1,6 @@
-//! Drift: mutants run in the process that runs the original, so one can change global
+//! The drift guard (`DriftGuard`) and the settling of a drift (`find_cause`, `drift.json`).
+//!
+//! Mutants run in the process that runs the original, so one can change global
 //! state that outlives its run (a `static`, a cache, a `OnceLock` it filled) and make
 //! every later verdict false. The `Sentinel` is the original's result on the process's
 //! first input, taken before any mutant ran there; re-run after mutants, it must not
@@ -11,12 +13,111 @@ use std::io;
 use std::path::Path;
 
 use mutfuzz_contract::protocol::decode_hex;
-use mutfuzz_contract::{Budget, DriftRecord, FileError, write_atomic};
+use mutfuzz_contract::{Budget, DriftRecord, FileError, encode_hex, write_atomic};
 
+use crate::corpus::Store;
+use crate::error::Error;
 use crate::r#gen::Gen;
 use crate::oracle::Oracle;
+use crate::trial::Verdict;
 use crate::trial::{Executor, OriginalEnd, judge};
-use crate::workers::Verdict;
+
+/// Mutant runs between two drift checks of a trial's end (a kill is checked at once).
+pub const DRIFT_CHECK_RUNS: usize = 64;
+
+/// The drift check of the process that runs a campaign: the sentinel, the mutants run
+/// here since the last check, and a drift found after a kill.
+pub(crate) struct DriftGuard<O> {
+    /// Whether the campaign checks for drift at all.
+    on: bool,
+    /// The first input this process ran, and the original's result on it before any
+    /// mutant ran here (the check's reference).
+    sentinel: Option<Sentinel<O>>,
+    /// Ids of the mutants run in this process since the last check.
+    ran_here: Vec<u32>,
+    /// A drift found after a kill during this trial's mutant runs (the results then).
+    drifted: Option<(String, String)>,
+}
+
+impl<O: Debug> DriftGuard<O> {
+    /// A guard that checks (`on`) or never does.
+    pub(crate) fn new(on: bool) -> Self {
+        DriftGuard { on, sentinel: None, ran_here: Vec::new(), drifted: None }
+    }
+
+    /// Whether the sentinel is still to be taken (the process's first trial, no mutant
+    /// having run here).
+    pub(crate) fn wants_sentinel(&self) -> bool {
+        self.on && self.sentinel.is_none()
+    }
+
+    /// The reference of every later check.
+    pub(crate) fn set_sentinel(&mut self, sentinel: Sentinel<O>) {
+        self.sentinel = Some(sentinel);
+    }
+
+    /// Never checks again: the target disagrees with itself, so no result of the
+    /// original is a reference.
+    pub(crate) fn turn_off(&mut self) {
+        self.on = false;
+    }
+
+    /// After mutant `id` ran in this process: a kill is what drift fakes, so a kill is
+    /// checked at once. Returns `false` when the process drifted: nothing more may run.
+    pub(crate) fn ran<T: Gen>(
+        &mut self,
+        id: u32,
+        killed: bool,
+        exec: &mut Executor<T, O>,
+        oracle: &dyn Oracle<O>,
+    ) -> bool {
+        let Some(sentinel) = &self.sentinel else { return true };
+        self.ran_here.push(id);
+        if killed && let Some(results) = sentinel.drifted(exec, oracle) {
+            self.drifted = Some(results);
+            return false;
+        }
+        true
+    }
+
+    /// The original on the sentinel input must give what it gave before any mutant ran
+    /// here (checked after each kill in this process, and after a trial once
+    /// [`DRIFT_CHECK_RUNS`] mutants ran since the last check); if not, one of the mutants
+    /// run here since the last check changed global state. `drift.json` then names them
+    /// (with the trial's `input`), for a clean process to find the one
+    /// (`Campaign::settle_drift`), and the error is [`Error::Drift`].
+    pub(crate) fn check<T: Gen>(
+        &mut self,
+        input: &[u8],
+        exec: &mut Executor<T, O>,
+        oracle: &dyn Oracle<O>,
+        store: Option<&Store>,
+    ) -> Result<(), Error> {
+        // A kill was checked when it happened (`drifted` holds what it found); otherwise
+        // one sentinel run per DRIFT_CHECK_RUNS mutant runs, not per trial: on a target
+        // whose original is costly that run was most of a `mu2` trial's price. In
+        // between, drift can only hide kills (survivals are never final while fuzzing).
+        if self.ran_here.is_empty() || (self.drifted.is_none() && self.ran_here.len() < DRIFT_CHECK_RUNS) {
+            return Ok(());
+        }
+        let Some(sentinel) = &self.sentinel else { return Ok(()) };
+        let found = self.drifted.take().or_else(|| sentinel.drifted(exec, oracle));
+        let Some((recorded, now)) = found else {
+            self.ran_here.clear();
+            return Ok(());
+        };
+        let suspects = std::mem::take(&mut self.ran_here);
+        if let Some(store) = store {
+            let record = DriftRecord {
+                suspects: suspects.clone(),
+                input: encode_hex(input),
+                sentinel: encode_hex(&sentinel.bytes),
+            };
+            write_drift(&store.files().drift(), Some(&record))?;
+        }
+        Err(Error::Drift { suspects, recorded, now })
+    }
+}
 
 /// The original's result on one input, recorded in a clean process.
 pub(crate) struct Sentinel<O> {

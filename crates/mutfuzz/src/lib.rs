@@ -119,15 +119,17 @@ extern crate self as mutfuzz;
 
 pub mod campaign;
 pub mod clock;
+pub mod config;
 pub mod corpus;
 pub mod coverage;
 pub mod drift;
 pub mod edit;
+pub mod error;
+mod findings;
 mod r#gen;
 pub mod guidance;
 pub mod harness;
 mod input;
-pub mod libfuzzer;
 pub mod mutants;
 pub mod oracle;
 mod panics;
@@ -141,13 +143,18 @@ mod sorted_debug;
 pub mod trial;
 pub mod workers;
 
-pub use campaign::{Campaign, Config, Error, Event, Failure, MUZEST_SAMPLE};
-pub use corpus::{Corpus, Entry, Store};
+pub use harness::libfuzzer;
+
+pub use campaign::{Campaign, Event};
+pub use config::{CampaignConfig, MUZEST_SAMPLE};
+pub use corpus::{Corpus, CorpusEntry, Store};
 pub use edit::{
     CompareEdit, DictionaryEdit, Edit, EditKind, Havoc, Informed, Resample, Structure, TypeTargets,
 };
+pub use error::Error;
+pub use findings::Failure;
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
-pub use guidance::{Energy, Guidance, Mu2, MuZest, TrialFacts, Verdict, Zest};
+pub use guidance::{Decision, Energy, Guidance, Mu2, MuZest, TrialFacts, Zest};
 pub use input::{
     Dictionary, Donor, Fill, Input, Int, Leaf, Limits, Repeat, Rewrite, Rng, Source, Span, SpanKind, Spans,
     Value,

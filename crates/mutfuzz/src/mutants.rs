@@ -12,7 +12,7 @@ use std::path::Path;
 use mutfuzz_contract::KillKind;
 use serde::{Deserialize, Serialize};
 
-use crate::campaign::Error;
+use crate::error::Error;
 
 /// What the engine needs to know of a mutant: its id and its site's base id.
 ///
@@ -58,7 +58,7 @@ pub struct MutantStatus {
     /// How it was killed, if it was.
     pub killed: Option<KillKind>,
     /// Whether it is one of the campaign's targets (every mutant, unless
-    /// [`Config::targets`](crate::Config::targets) names some).
+    /// [`CampaignConfig::targets`](crate::CampaignConfig::targets) names some).
     pub target: bool,
 }
 
@@ -317,6 +317,38 @@ impl MutantTable {
         if slot.is_some() && matches!(kind, KillKind::Crash | KillKind::Timeout) {
             *slot = Some(kind);
         }
+    }
+
+    /// The surviving targets of the sites `hits` (what execution pruning would run).
+    pub(crate) fn surviving_at(&self, hits: &[u32]) -> u64 {
+        hits.iter()
+            .map(|&s| {
+                let surviving = |&&mi: &&u32| self.is_target(mi) && self.killed(mi).is_none();
+                self.at_site(s).iter().filter(surviving).count() as u64
+            })
+            .sum()
+    }
+
+    /// Puts in `out` the probed, surviving targets of the sites `hits` that the
+    /// original's last recording run infected in a class (which way the value differs)
+    /// no saved input infected them in, with those classes; returns how many. Reads the
+    /// marks as [`InfectionPruning`](crate::InfectionPruning) does: no lock, and
+    /// no allocation past the buffer's capacity (the catalog's size).
+    pub(crate) fn new_infections(&self, hits: &[u32], out: &mut Vec<(u32, u8)>) -> usize {
+        out.clear();
+        for &site in hits {
+            for &mi in self.at_site(site) {
+                let info = self.info(mi);
+                if !info.probe || !self.is_target(mi) || self.killed(mi).is_some() {
+                    continue;
+                }
+                let new = mutfuzz_rt::infection_classes(info.id) & !self.saved_infection_classes(mi);
+                if new != 0 {
+                    out.push((mi, new));
+                }
+            }
+        }
+        out.len()
     }
 
     /// Every mutant's state, in catalog order.

@@ -11,7 +11,6 @@ use mutfuzz_contract::{
     Budget, DriftRecord, KillKind, NondeterministicRecord, RENDER_LIMIT, ScoreLine, ScoreOutcome, encode_hex,
 };
 
-use crate::campaign::RunGuard;
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::r#gen::Gen;
 use crate::input::Limits;
@@ -19,6 +18,7 @@ use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Oracle};
 use crate::raw::RawDecoder;
 use crate::trial::OriginalEnd;
+use crate::trial::RunGuard;
 use crate::trial::{Executor, judge, render_bounded};
 
 /// The budget of a scoring run ([`Budget::SCORE`]): slow but finite mutants are not
@@ -37,7 +37,7 @@ pub enum ScoreEvent<'a> {
 /// Called with an input's name, the original's panic message and its location.
 pub type OriginalPanicHook<'a> = &'a mut dyn FnMut(&str, &str, Option<&str>);
 
-/// What scoring a generated target adds (see [`crate::harness`]); the default adds nothing.
+/// What scoring a generated target adds (the harness's `score` command); the default adds nothing.
 #[derive(Default)]
 pub struct ScoreHooks<'a> {
     /// Called with the name, message and location of each input on which the original

@@ -1,5 +1,6 @@
 //! One trial's executions: the recording run of the original, each mutant's bounded
-//! run on the same input bytes, and the judgement of a mutant against the original.
+//! run on the same input bytes, and the judgement of a mutant against the original (its
+//! [`Verdict`]); `RunGuard` sets the run-time up for in-process runs.
 //!
 //! The target consumes its value, so every run regenerates the value from the input's
 //! bytes (replay is exact; the bytes were trimmed to what the generator consumed). A
@@ -16,7 +17,7 @@ use mutfuzz_rt::{Exhausted, Limit};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::oracle::Oracle;
-use crate::panics::{Discard, payload_message, take_location};
+use crate::panics::{Discard, QuietPanics, payload_message, take_location};
 use crate::raw::RawDecoder;
 
 /// How one run ended; the panic payload is kept unformatted until it is compared.
@@ -280,13 +281,12 @@ impl<O: Debug> RunEnd<O> {
     }
 }
 
+/// A mutant's verdict on one input: how it was killed, or `None` if it survived.
+pub type Verdict = Option<(KillKind, Option<KillLimit>)>;
+
 /// Judges a mutant's run against the original's: the kind of kill, and for a timeout
 /// which limit ran out; `None` when the mutant survived this input.
-pub(crate) fn judge<O>(
-    oracle: &dyn Oracle<O>,
-    original: &OriginalEnd<O>,
-    mutant: &RunEnd<O>,
-) -> Option<(KillKind, Option<KillLimit>)> {
+pub(crate) fn judge<O>(oracle: &dyn Oracle<O>, original: &OriginalEnd<O>, mutant: &RunEnd<O>) -> Verdict {
     let kind = match (original, mutant) {
         (_, RunEnd::Exhausted(e)) => return Some((KillKind::Timeout, Some(kill_limit(e.limit)))),
         (OriginalEnd::Discarded, RunEnd::Discarded) => return None,
@@ -314,6 +314,27 @@ fn kill_limit(limit: Limit) -> KillLimit {
     match limit {
         Limit::Fuel => KillLimit::Fuel,
         Limit::Depth => KillLimit::Depth,
+    }
+}
+
+/// Sets the run-time up for in-process mutant runs and quiets panics for one
+/// `run_*` call; puts the original back and restores the panic hook after.
+pub(crate) struct RunGuard {
+    _quiet: QuietPanics,
+}
+
+impl RunGuard {
+    pub(crate) fn start() -> RunGuard {
+        mutfuzz_rt::set_exit_on_exhaust(false);
+        mutfuzz_rt::activate(0);
+        RunGuard { _quiet: QuietPanics::install() }
+    }
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        mutfuzz_rt::activate(0);
+        mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
     }
 }
 

@@ -1,5 +1,6 @@
-//! Mutant runs in worker processes of the harness: a trial's mutants shared with the
-//! main process (`fuzz --jobs N`), or the runs it isolates (`--isolate`).
+//! Where a trial's mutant runs go: this process or worker processes of the harness
+//! (`Dispatch`), a trial's mutants shared with the main process (`fuzz --jobs N`) or the
+//! runs it isolates (`--isolate`); the workers ([`Workers`]) and their side ([`serve`]).
 //!
 //! The active mutant is process-global, so parallel runs need processes. Each worker is
 //! the harness itself (`HARNESS worker <target>`) reading requests on stdin: an input's
@@ -35,16 +36,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mutfuzz_contract::command::{HarnessCommand, WorkerLimits, WorkerRequest};
-use mutfuzz_contract::{EXIT_SUCCESS, KillKind, KillLimit, read_line_capped};
+use mutfuzz_contract::{EXIT_SUCCESS, Isolate, KillKind, KillLimit, read_line_capped};
 
 use crate::drift::Sentinel;
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::Limits;
+use crate::mutants::MutantTable;
 use crate::oracle::{AnyOutput, Oracle};
-use crate::trial::{Executor, judge};
-
-/// A mutant's verdict on one input: how it was killed, or `None` if it survived.
-pub type Verdict = Option<(KillKind, Option<KillLimit>)>;
+use crate::trial::{Executor, RunGuard, Verdict, judge};
 
 const KINDS: [KillKind; 5] =
     [KillKind::OutputDiffers, KillKind::Panic, KillKind::Timeout, KillKind::Discard, KillKind::Crash];
@@ -259,8 +259,8 @@ pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(10);
 impl Workers {
     /// Starts `n` workers, each this harness executable running `worker <target>`, within
     /// the command line's `limits`.
-    pub(crate) fn of_harness(n: usize, target: &str, limits: &WorkerLimits) -> Result<Workers, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find the harness executable: {e}"))?;
+    pub(crate) fn of_harness(n: usize, target: &str, limits: &WorkerLimits) -> Result<Workers, HarnessError> {
+        let exe = std::env::current_exe().map_err(|e| HarnessError::io("find the harness executable", e))?;
         let args = HarnessCommand::Worker(WorkerRequest { target: target.to_owned() }).to_args();
         let hang = limits.timeout.map_or(DEFAULT_WORKER_TIMEOUT, |t| Duration::from_secs_f64(t.max(0.1)));
         let max_output = match limits.max_output {
@@ -274,7 +274,7 @@ impl Workers {
             c
         };
         Workers::spawn(n, command, hang, max_output)
-            .map_err(|e| format!("cannot start mutant worker processes: {e}"))
+            .map_err(|e| HarnessError::io("start mutant worker processes", e))
     }
 
     /// Starts `n` workers, each made by `command` (the harness with `worker <target>`;
@@ -460,13 +460,156 @@ impl Drop for Workers {
     }
 }
 
+/// Where a trial's mutant runs go: this process or a worker, and their verdicts by
+/// position in the trial's list. Its buffers are reused across trials.
+pub(crate) struct Dispatch {
+    /// Worker processes for parallel or isolated mutant runs.
+    workers: Option<Workers>,
+    /// Whether the workers share a trial's runs (`Campaign::with_workers`) or take
+    /// only the isolated ones (`Campaign::with_sentry`).
+    split: bool,
+    /// Which runs go to a worker to keep this process alive.
+    isolate: Isolate,
+    /// Mutant runs × the original's fuel from which a trial's runs are shared.
+    parallel_min_work: u64,
+    /// The process of each position of the trial's list: 0 here, `w + 1` worker `w`.
+    assigned: Vec<usize>,
+    /// The trial's verdicts by position (`None`: not run).
+    verdicts: Vec<Option<Verdict>>,
+    /// One worker's share of a trial's mutant ids.
+    ids: Vec<u32>,
+}
+
+impl Dispatch {
+    /// Every run in this process until workers are given.
+    pub(crate) fn new(isolate: Isolate, parallel_min_work: u64) -> Dispatch {
+        Dispatch {
+            workers: None,
+            split: false,
+            isolate,
+            parallel_min_work,
+            assigned: Vec::new(),
+            verdicts: Vec::new(),
+            ids: Vec::new(),
+        }
+    }
+
+    /// Uses `workers` (none if empty): sharing every trial's runs (`split`) or taking
+    /// only the isolated ones.
+    pub(crate) fn set_workers(&mut self, workers: Workers, split: bool) {
+        self.workers = Some(workers).filter(|w| !w.is_empty());
+        self.split = split;
+    }
+
+    /// From now on the workers judge with [`AnyOutput`].
+    pub(crate) fn judge_any_output(&mut self) {
+        if let Some(workers) = &mut self.workers {
+            workers.judge_any_output();
+        }
+    }
+
+    /// The last trial's verdicts, by position in its list.
+    pub(crate) fn verdicts(&self) -> &[Option<Verdict>] {
+        &self.verdicts
+    }
+
+    /// Runs the mutants `to_run` (indices into `table`) on `bytes` within `fuel` and
+    /// `depth`: the workers' shares in their processes while `here(id)` runs the rest in
+    /// this one, in list order, returning each verdict and whether to go on (a drift
+    /// stops this process's runs). `work` is the original's fuel, the estimate of a run's
+    /// cost.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run(
+        &mut self,
+        to_run: &[u32],
+        table: &MutantTable,
+        bytes: &[u8],
+        fuel: u64,
+        depth: usize,
+        work: u64,
+        mut here: impl FnMut(u32) -> (Verdict, bool),
+    ) {
+        let n = to_run.len();
+        self.verdicts.clear();
+        self.verdicts.resize(n, None);
+        self.assign(to_run, table, work);
+        if let Some(workers) = &mut self.workers {
+            let ids = &mut self.ids;
+            for w in 0..workers.len() {
+                ids.clear();
+                ids.extend((0..n).filter(|&p| self.assigned[p] == w + 1).map(|p| table.info(to_run[p]).id));
+                workers.start(w, bytes, fuel, depth, ids);
+            }
+        }
+        for (p, &mi) in to_run.iter().enumerate() {
+            if self.assigned[p] != 0 {
+                continue;
+            }
+            let (verdict, go_on) = here(table.info(mi).id);
+            self.verdicts[p] = Some(verdict);
+            if !go_on {
+                break;
+            }
+        }
+        if let Some(workers) = &mut self.workers {
+            // Ids are unique in one trial's list: map each answer back to its position.
+            let verdicts = &mut self.verdicts;
+            for w in 0..workers.len() {
+                workers.finish(w, bytes, fuel, depth, &mut |id, v| {
+                    if let Some(p) = to_run.iter().position(|&mi| table.info(mi).id == id) {
+                        verdicts[p] = Some(v);
+                    }
+                });
+            }
+        }
+    }
+
+    /// Chooses the process of each of the trial's runs (`assigned`). The choice depends
+    /// on the list, the mutants' run counts and the original's fuel only, never on
+    /// timing, so verdicts are the same whatever the number of workers.
+    fn assign(&mut self, to_run: &[u32], table: &MutantTable, work: u64) {
+        let n = to_run.len();
+        self.assigned.clear();
+        self.assigned.resize(n, 0);
+        let n_workers = self.workers.as_ref().map_or(0, Workers::len);
+        if n_workers == 0 {
+            return;
+        }
+        if self.isolate == Isolate::All {
+            // Every run in a worker: this process runs only the original.
+            for (p, a) in self.assigned.iter_mut().enumerate() {
+                *a = p % n_workers + 1;
+            }
+            return;
+        }
+        // A round trip to a worker costs tens of microseconds: sharing is worth it only
+        // when the trial's mutant runs are long (measured by the original's fuel).
+        let work = (n as u64).saturating_mul(work.max(1));
+        if self.split && n > 1 && work >= self.parallel_min_work {
+            // Position p goes to process p mod (workers + 1).
+            for (p, a) in self.assigned.iter_mut().enumerate() {
+                *a = p % (n_workers + 1);
+            }
+        }
+        if self.isolate == Isolate::FirstRuns {
+            let mut next = 0;
+            for (a, &mi) in self.assigned.iter_mut().zip(to_run) {
+                if *a == 0 && table.runs(mi) == 0 {
+                    *a = next % n_workers + 1;
+                    next += 1;
+                }
+            }
+        }
+    }
+}
+
 /// The worker side: answers requests on stdin until it closes. Returns the exit code.
 pub fn serve<T: Gen, O: Debug + 'static>(
     target: Box<dyn Fn(T) -> O>,
     oracle: Box<dyn Oracle<O>>,
     limits: Limits,
 ) -> i32 {
-    let _quiet = crate::campaign::RunGuard::start();
+    let _quiet = RunGuard::start();
     let mut exec = Executor::new(target, limits);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();

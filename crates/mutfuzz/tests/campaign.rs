@@ -9,8 +9,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use mutfuzz::{
-    Campaign, Config, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, MutantTable, Rng, Selector,
-    Source, TrialSites,
+    Campaign, CampaignConfig, Error, Gen, GuidanceKind, KillKind, KillLimit, MutantInfo, MutantTable, Rng,
+    Selector, Source, TrialSites,
 };
 use mutfuzz_rt::{at, enter, tick};
 
@@ -164,8 +164,8 @@ fn fragile(d: &Data) -> u32 {
     bucket(d.x)
 }
 
-fn config(seed: u64) -> Config {
-    Config { seed, ..Config::default() }
+fn config(seed: u64) -> CampaignConfig {
+    CampaignConfig { seed, ..CampaignConfig::default() }
 }
 
 fn replay(bytes: &[u8]) -> Data {
@@ -241,7 +241,7 @@ fn the_same_seed_gives_the_same_corpus_and_the_same_kills() {
 #[test]
 fn coverage_guidance_runs_no_mutants() {
     let _g = lock();
-    let cfg = Config { guidance: GuidanceKind::Coverage, ..config(1) };
+    let cfg = CampaignConfig { guidance: GuidanceKind::Coverage, ..config(1) };
     let mut c = Campaign::new(cfg, catalog(), target).unwrap();
     c.run_trials(500).unwrap();
     assert_eq!(c.guidance_name(), "coverage");
@@ -285,7 +285,7 @@ fn inputs_rejected_by_assume_are_discards_and_a_changed_assumption_is_killed_by_
 fn the_corpus_files_on_disk_are_exactly_the_saved_inputs_and_kills_are_json_lines() {
     let _g = lock();
     let dir = tempfile::tempdir().unwrap();
-    let cfg = Config { dir: Some(dir.path().to_path_buf()), ..config(11) };
+    let cfg = CampaignConfig { dir: Some(dir.path().to_path_buf()), ..config(11) };
     let mut c = Campaign::new(cfg.clone(), catalog(), target).unwrap();
     c.run_trials(300).unwrap();
 
@@ -343,7 +343,7 @@ fn a_custom_compare_decides_which_output_differences_kill() {
 #[test]
 fn sampling_k_mutants_bounds_the_runs_per_trial() {
     let _g = lock();
-    let cfg = Config { sample: Some(1), ..config(4) };
+    let cfg = CampaignConfig { sample: Some(1), ..config(4) };
     let mut c = Campaign::new(cfg, catalog(), target).unwrap();
     c.run_trials(200).unwrap();
     let stats = c.stats();
@@ -355,7 +355,7 @@ fn with_targets_only_they_run_and_the_counts_are_of_them_only() {
     let _g = lock();
     // Mutant 8 shares its site with 7; 6 is never reached; 42 is in no catalog.
     let targets = Some(std::sync::Arc::new([1, 5, 6, 8, 42].into_iter().collect()));
-    let cfg = Config { targets, sample: Some(1), ..config(1) };
+    let cfg = CampaignConfig { targets, sample: Some(1), ..config(1) };
     let mut c = Campaign::new(cfg, catalog(), target).unwrap();
     c.run_trials(1000).unwrap();
     let status: BTreeMap<u32, _> = c.mutants().map(|m| (m.info.id, m)).collect();
@@ -379,7 +379,7 @@ fn with_targets_only_they_run_and_the_counts_are_of_them_only() {
 fn muzest_reruns_killed_mutants_and_scales_the_children_of_killers() {
     let _g = lock();
     let run = |guidance| {
-        let cfg = Config { guidance, ..config(5) };
+        let cfg = CampaignConfig { guidance, ..config(5) };
         let mut c = Campaign::new(cfg, catalog(), target).unwrap();
         c.run_trials(1500).unwrap();
         c
@@ -407,7 +407,7 @@ fn a_background_mutant_is_the_program_and_its_panics_are_kept_apart_from_failure
     let _g = lock();
     let dir = tempfile::tempdir().unwrap();
     // Mutant 4 indexes out of bounds on every input; the original never panics.
-    let cfg = Config { background: Some(4), dir: Some(dir.path().to_path_buf()), ..config(2) };
+    let cfg = CampaignConfig { background: Some(4), dir: Some(dir.path().to_path_buf()), ..config(2) };
     let mut c = Campaign::new(cfg, catalog(), target).unwrap();
     c.run_trials(300).unwrap();
     assert_eq!(c.guidance_name(), "coverage", "a mutants-first phase is coverage-guided");
@@ -499,7 +499,7 @@ fn a_mutant_that_poisons_global_state_is_found_in_a_clean_process_and_nothing_el
     let _g = lock();
     let dir = tempfile::tempdir().unwrap();
     let catalog = || vec![MutantInfo::new(11, 11), MutantInfo::new(12, 12)];
-    let cfg = Config { dir: Some(dir.path().to_path_buf()), sample: Some(0), ..config(5) };
+    let cfg = CampaignConfig { dir: Some(dir.path().to_path_buf()), sample: Some(0), ..config(5) };
     LEVEL.store(1, Ordering::Relaxed);
     let mut c = Campaign::new(cfg.clone(), catalog(), leveled).unwrap();
     let err = c.run_trials(50).unwrap_err();

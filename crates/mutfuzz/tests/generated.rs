@@ -14,7 +14,7 @@ use mutfuzz::contract::{
     CampaignDir, ContractPanicRecord, FailureRecord, NondeterministicRecord, read_jsonl,
 };
 use mutfuzz::harness::Registry;
-use mutfuzz::{Campaign, Config, KillKind, KillRecord, MutantInfo, ScoreLine, ScoreOutcome};
+use mutfuzz::{Campaign, CampaignConfig, KillKind, KillRecord, MutantInfo, ScoreLine, ScoreOutcome};
 use mutfuzz_rt::{at, enter};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -106,7 +106,7 @@ fn fuzz(registry: &Registry, target: &str, d: &Dirs, extra: &[&str]) -> Result<i
         "none".to_owned(),
     ];
     words.extend(argv(extra));
-    registry.run(&words)
+    registry.run(&words).map_err(|e| e.to_string())
 }
 
 fn killed(state: &Path) -> Vec<(u32, KillKind)> {
@@ -210,7 +210,7 @@ fn a_generated_targets_panics_are_outcomes_recorded_once_per_message_not_failure
         "--out",
         &s(&out),
     ]));
-    assert_eq!(code, Ok(0));
+    assert_eq!(code.map_err(|e| e.to_string()), Ok(0));
     // The kill of mutant 1 was by a panicking input, which the corpus keeps.
     let scored =
         read_jsonl::<ContractPanicRecord>(&mutfuzz::contract::score_contract_panic_log(&out)).unwrap();
@@ -236,13 +236,14 @@ fn panic_is_failure_makes_a_generated_targets_panics_failures() {
 fn the_campaign_counts_every_input_that_panics_by_contract() {
     let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let mutants = MutantInfo::from_json(catalog()).unwrap();
-    let config = Config { seed: 2, panics_by_contract: true, ..Config::default() };
+    let config = CampaignConfig { seed: 2, panics_by_contract: true, ..CampaignConfig::default() };
     let mut c = Campaign::new(config, mutants.clone(), checked).unwrap();
     c.run_trials(500).unwrap();
     assert!(c.stats().contract_panics >= 2, "{:?}", c.stats());
     assert_eq!((c.stats().failures, c.failures().len()), (0, 0));
     // Hand-written: the same panics are failures, and none is counted by contract.
-    let mut strict = Campaign::new(Config { seed: 2, ..Config::default() }, mutants, checked).unwrap();
+    let mut strict =
+        Campaign::new(CampaignConfig { seed: 2, ..CampaignConfig::default() }, mutants, checked).unwrap();
     strict.run_trials(500).unwrap();
     assert_eq!((strict.stats().failures, strict.stats().contract_panics), (2, 0));
 }
@@ -281,7 +282,7 @@ fn a_nondeterministic_generated_target_is_judged_by_panics_only_and_stays_so() {
         if let Some(state) = state {
             words.extend(argv(&["--state", &s(state)]));
         }
-        let code = registry.run(&words);
+        let code = registry.run(&words).map_err(|e| e.to_string());
         let lines = read_jsonl::<ScoreLine>(&out).unwrap().records;
         let mut verdicts: Vec<(u32, ScoreOutcome)> = lines.iter().map(|l| (l.mutant, l.outcome)).collect();
         verdicts.sort_by_key(|v| v.0);
@@ -304,7 +305,7 @@ fn a_nondeterministic_hand_written_target_still_stops_the_campaign() {
     assert_eq!(fuzz(&registry, "noisy", &d, &[]), Ok(mutfuzz_contract::EXIT_ERROR));
     assert!(!CampaignDir::new(&d.state).nondeterministic().exists());
     let mutants = MutantInfo::from_json(catalog()).unwrap();
-    let mut c = Campaign::new(Config::default(), mutants, noisy).unwrap();
+    let mut c = Campaign::new(CampaignConfig::default(), mutants, noisy).unwrap();
     let err = c.run_trials(10).unwrap_err();
     assert!(matches!(err, mutfuzz::Error::Nondeterministic { .. }), "{err}");
 }

@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 
 use mutfuzz::harness::Registry;
-use mutfuzz::{Campaign, Config, KillKind, MutantInfo, ScoreLine, ScoreOutcome};
+use mutfuzz::{Campaign, CampaignConfig, KillKind, MutantInfo, ScoreLine, ScoreOutcome};
 use mutfuzz_rt::{at, enter};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -185,9 +185,9 @@ fn with_a_mutants_file_fuzz_and_score_run_and_count_the_listed_mutants_only() {
 
     // A file with no id, or with a word that is no id, is refused before anything runs.
     std::fs::write(&listed, "# nothing\n").unwrap();
-    assert!(registry.run(&with_file).unwrap_err().ends_with("targets.txt lists no mutant id"));
+    assert!(registry.run(&with_file).unwrap_err().to_string().ends_with("targets.txt lists no mutant id"));
     std::fs::write(&listed, "1\nmutant-2\n").unwrap();
-    let err = registry.run(&with_file).unwrap_err();
+    let err = registry.run(&with_file).unwrap_err().to_string();
     assert!(err.ends_with("targets.txt:2: \"mutant-2\" is not a mutant id (one id a line)"), "{err}");
 }
 
@@ -204,7 +204,7 @@ fn a_resumed_campaign_treats_supervisor_crash_kills_as_killed_and_never_runs_the
     )
     .unwrap();
     let mutants = MutantInfo::from_json(catalog_json()).unwrap();
-    let config = Config { seed: 5, dir: Some(dir), ..Config::default() };
+    let config = CampaignConfig { seed: 5, dir: Some(dir), ..CampaignConfig::default() };
     let mut c = Campaign::new(config, mutants, target).unwrap();
     c.resume_from_dir().unwrap();
     c.run_trials(300).unwrap();
@@ -235,7 +235,7 @@ fn after_a_restart_the_stored_corpus_is_replayed_without_mutant_runs() {
             );
             std::fs::write(dir.join("kills.jsonl"), record).unwrap();
         }
-        let config = Config { seed: 3, dir: Some(dir), resumed, ..Config::default() };
+        let config = CampaignConfig { seed: 3, dir: Some(dir), resumed, ..CampaignConfig::default() };
         let mut c = Campaign::new(config, mutants.clone(), target).unwrap();
         assert_eq!(c.resume_from_dir().unwrap(), 2);
         c.run_trials(2).unwrap();
@@ -262,7 +262,7 @@ fn an_invalid_kill_record_stops_the_resume_naming_file_and_line() {
     )
     .unwrap();
     let mutants = MutantInfo::from_json(catalog_json()).unwrap();
-    let config = Config { seed: 5, dir: Some(dir), ..Config::default() };
+    let config = CampaignConfig { seed: 5, dir: Some(dir), ..CampaignConfig::default() };
     let mut c = Campaign::new(config, mutants, target).unwrap();
     let err = c.resume_from_dir().unwrap_err().to_string();
     assert!(err.contains("kills.jsonl:2: not a valid kill record"), "{err}");

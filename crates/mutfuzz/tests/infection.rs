@@ -8,7 +8,7 @@
 use std::sync::Mutex;
 
 use mutfuzz::guidance::{Energy, INFECT_FACTOR};
-use mutfuzz::{Campaign, Config, Gen, GuidanceKind, MutantInfo, Rng, Source};
+use mutfuzz::{Campaign, CampaignConfig, Gen, GuidanceKind, MutantInfo, Rng, Source};
 use mutfuzz_rt::{PROBE, arith, at_probe, class, enter, infect_if};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -47,7 +47,7 @@ fn pair(bytes: &[u8]) -> Pair {
 }
 
 fn campaign(guidance: GuidanceKind, seed: u64, trials: u64) -> Campaign<Pair, bool> {
-    let config = Config { guidance, seed, ..Config::default() };
+    let config = CampaignConfig { guidance, seed, ..CampaignConfig::default() };
     let mut c = Campaign::new(config, catalog(), target).unwrap();
     c.run_trials(trials).unwrap();
     c
@@ -112,7 +112,7 @@ fn hidden_sum(p: Pair) -> bool {
 fn an_input_that_infects_a_mutant_in_a_new_class_is_kept_too() {
     let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let run = |guidance| {
-        let config = Config { guidance, seed: 0, ..Config::default() };
+        let config = CampaignConfig { guidance, seed: 0, ..CampaignConfig::default() };
         let mut c = Campaign::new(config, catalog(), hidden_sum).unwrap();
         c.run_trials(2000).unwrap();
         c

@@ -5,7 +5,7 @@
 
 use std::sync::Mutex;
 
-use mutfuzz::{Campaign, Config, EditKind, Gen, GuidanceKind, MutantInfo, ScheduleKind};
+use mutfuzz::{Campaign, CampaignConfig, EditKind, Gen, GuidanceKind, MutantInfo, ScheduleKind};
 use mutfuzz_rt::{at, enter};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -70,7 +70,7 @@ fn catalog() -> Vec<MutantInfo> {
 }
 
 fn valid_inputs(schedule: ScheduleKind, edit: EditKind, seed: u64, trials: u64) -> (u64, usize) {
-    let config = Config { seed, schedule, edit, ..Config::default() };
+    let config = CampaignConfig { seed, schedule, edit, ..CampaignConfig::default() };
     let mut c = Campaign::new(config, catalog(), search_tree).unwrap();
     c.run_trials(trials).unwrap();
     let s = c.stats();
@@ -99,7 +99,7 @@ fn every_guidance_runs_with_every_edit_and_schedule() {
             (ScheduleKind::Mutagen, EditKind::Havoc),
             (ScheduleKind::Mutagen, EditKind::Structure),
         ] {
-            let config = Config { seed: 1, guidance, schedule, edit, ..Config::default() };
+            let config = CampaignConfig { seed: 1, guidance, schedule, edit, ..CampaignConfig::default() };
             let mut c = Campaign::new(config, catalog(), search_tree).unwrap();
             c.run_trials(1500).unwrap();
             let s = c.stats();

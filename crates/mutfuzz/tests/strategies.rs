@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use mutfuzz::{Campaign, Config, Dictionary, DictionaryEdit, Gen, Informed, MutantInfo};
+use mutfuzz::{Campaign, CampaignConfig, Dictionary, DictionaryEdit, Gen, Informed, MutantInfo};
 use mutfuzz_rt::{PROBE, at, at_probe, compared, enter, infect_if};
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -68,7 +68,8 @@ fn successes(trials: u64, dictionary: Option<f64>, edit: impl Fn() -> Informed) 
     (0..4)
         .filter(|&seed| {
             let words = Arc::new(Dictionary::new(vec!["magic-keyword".into()], vec![], vec![0x5eed], 0.1));
-            let config = Config { seed, dictionary: dictionary.map(|_| words), ..Config::default() };
+            let config =
+                CampaignConfig { seed, dictionary: dictionary.map(|_| words), ..CampaignConfig::default() };
             let mut c = Campaign::new(config, mutants.clone(), target).unwrap().with_edit(Box::new(edit()));
             c.run_trials(trials).unwrap();
             c.kills().iter().any(|k| k.mutant == 3)

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use crate::error::Error;
 use serde::Deserialize;
 
 use super::{Config, ConfigFile, Source};
@@ -43,13 +43,15 @@ const USED_KEYS: [&str; 11] = [
 ];
 
 /// Read the cargo-mutants config at `path`.
-pub(super) fn load(path: &Path) -> Result<Config> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("failed to read {}", path.display()))?;
-    parse(&text, path).with_context(|| format!("in {}", path.display()))
+pub(super) fn load(path: &Path) -> Result<Config, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| Error::ReadConfig { path: path.to_owned(), source })?;
+    parse(&text, path).map_err(|e| e.within(format!("in {}", path.display())))
 }
 
-fn parse(text: &str, path: &Path) -> Result<Config> {
-    let mut table: toml::Table = toml::from_str(text).context("not valid TOML")?;
+fn parse(text: &str, path: &Path) -> Result<Config, Error> {
+    let mut table: toml::Table =
+        toml::from_str(text).map_err(|source| Error::CargoMutantsToml { what: "not valid TOML", source })?;
     let mut ignored: Vec<String> =
         table.keys().filter(|k| !USED_KEYS.contains(&k.as_str())).cloned().collect();
     ignored.sort();
@@ -58,7 +60,9 @@ fn parse(text: &str, path: &Path) -> Result<Config> {
     }
     let mut used: Vec<String> = table.keys().cloned().collect();
     used.sort_by_key(|k| USED_KEYS.iter().position(|u| u == k));
-    let cm: CargoMutantsFile = table.try_into().context("a key has a value of the wrong type")?;
+    let cm: CargoMutantsFile = table
+        .try_into()
+        .map_err(|source| Error::CargoMutantsToml { what: "a key has a value of the wrong type", source })?;
     // The filters keep cargo-mutants' names and meaning in `mutfuzz.toml` too; their
     // globs match paths from the workspace root, which is cargo-mutants' tree root when
     // its `.cargo/` sits there.
@@ -134,9 +138,9 @@ mod tests {
     #[test]
     fn bad_values_are_errors_that_name_the_key() {
         let err = parse("exclude_re = ['(']", Path::new("m.toml")).unwrap_err();
-        assert!(format!("{err:#}").contains("bad regex \"(\" in exclude_re"), "{err:#}");
+        assert!(crate::error::chain(&err).contains("bad regex \"(\" in exclude_re"), "{err}");
         let err = parse("error_values = 3", Path::new("m.toml")).unwrap_err();
-        assert!(format!("{err:#}").contains("wrong type"), "{err:#}");
+        assert!(crate::error::chain(&err).contains("wrong type"), "{err}");
     }
 
     #[test]

@@ -189,7 +189,7 @@ fn a_syntax_error_is_located_in_the_users_file() {
         &Config::default(),
     )
     .unwrap_err();
-    let e = err.downcast_ref::<SyntaxError>().expect("a syntax error");
+    let crate::Error::Syntax(e) = &err else { panic!("not a syntax error: {err}") };
     assert_eq!((e.file.as_str(), e.line, e.column), ("src/lib.rs", 2, 13));
     assert!(err.to_string().starts_with("src/lib.rs:2:13: "), "{err}");
     // Unbalanced delimiters are found where they stop matching.
@@ -203,7 +203,7 @@ fn a_syntax_error_is_located_in_the_users_file() {
     let tmp = tree(&[("src/lib.rs", "mod m;\n"), ("src/m.rs", "fn g( {}\n")]);
     let root = tmp.path();
     let err = Discovery::default().add_package(&package(root), root, &Config::default()).unwrap_err();
-    let e = err.downcast_ref::<SyntaxError>().expect("a syntax error");
+    let crate::Error::Syntax(e) = &err else { panic!("not a syntax error: {err}") };
     assert_eq!((e.file.as_str(), e.line), ("src/m.rs", 1));
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use mutfuzz_rt::Operand;
 
 use super::dictionary::{leaves_in, write_value};
-use crate::corpus::Entry;
+use crate::corpus::CorpusEntry;
 use crate::input::{Rng, Value};
 
 /// Operand pairs per saved input, and the edit that uses them.
@@ -26,7 +26,7 @@ impl CompareEdit {
     }
 
     /// Keeps the operands of the last recording run (the run of `entry`, just saved).
-    pub fn saved(&mut self, entry: &Entry) {
+    pub fn saved(&mut self, entry: &CorpusEntry) {
         mutfuzz_rt::comparisons(&mut self.scratch);
         if !self.scratch.is_empty() {
             self.operands.insert(entry.trial, self.scratch.clone());
@@ -35,12 +35,12 @@ impl CompareEdit {
 
     /// Keeps `pairs` as the operands of `entry` (what [`saved`](CompareEdit::saved) reads
     /// from the run-time).
-    pub fn set_operands(&mut self, entry: &Entry, pairs: Vec<(Operand, Operand)>) {
+    pub fn set_operands(&mut self, entry: &CorpusEntry, pairs: Vec<(Operand, Operand)>) {
         self.operands.insert(entry.trial, pairs);
     }
 
     /// Whether operands were recorded for `entry`.
-    pub fn has_operands(&self, entry: &Entry) -> bool {
+    pub fn has_operands(&self, entry: &CorpusEntry) -> bool {
         self.operands.contains_key(&entry.trial)
     }
 
@@ -48,7 +48,7 @@ impl CompareEdit {
     /// `false` when no span's value matches any recorded operand.
     pub fn edit_within(
         &self,
-        parent: &Entry,
+        parent: &CorpusEntry,
         scope: Option<usize>,
         rng: &mut Rng,
         out: &mut Vec<u8>,
@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn an_operand_is_written_where_the_input_held_the_other_one() {
-        let (value, parent): (Vec<Command>, Entry) = entry_of(3);
+        let (value, parent): (Vec<Command>, CorpusEntry) = entry_of(3);
         assert!(!value.is_empty());
         let mut edit = CompareEdit::new();
         let first = &value[0];
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn without_recorded_operands_the_edit_does_nothing() {
-        let (_, parent): (Vec<Command>, Entry) = entry_of(4);
+        let (_, parent): (Vec<Command>, CorpusEntry) = entry_of(4);
         assert!(!CompareEdit::new().edit_within(&parent, None, &mut Rng::new(1), &mut Vec::new()));
     }
 }

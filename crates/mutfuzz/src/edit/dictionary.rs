@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use crate::corpus::Entry;
+use crate::corpus::CorpusEntry;
 use crate::input::{Dictionary, Leaf, Rng, Value};
 
 /// Replaces the bytes of span `index` of `parent` with the encoding of `value`, into
 /// `out`; `false` (and `out` unspecified) when the value does not fit the leaf.
 pub(crate) fn write_value(
-    parent: &Entry,
+    parent: &CorpusEntry,
     index: usize,
     leaf: Leaf,
     value: &Value,
@@ -32,7 +32,7 @@ pub(crate) fn write_value(
 
 /// The leaf spans of `parent` (inside span `scope`, if given) whose bytes are exactly one
 /// leaf's encoding, with their current values.
-pub(crate) fn leaves_in(parent: &Entry, scope: Option<usize>) -> Vec<(usize, Leaf, Value)> {
+pub(crate) fn leaves_in(parent: &CorpusEntry, scope: Option<usize>) -> Vec<(usize, Leaf, Value)> {
     let bytes = parent.input.as_bytes();
     parent
         .spans
@@ -58,7 +58,7 @@ impl DictionaryEdit {
     /// `false` when no literal fits any such span.
     pub fn edit_within(
         &self,
-        parent: &Entry,
+        parent: &CorpusEntry,
         scope: Option<usize>,
         rng: &mut Rng,
         out: &mut Vec<u8>,
@@ -119,11 +119,11 @@ pub(crate) mod tests {
         Pair { code: u16, flag: bool },
     }
 
-    pub(crate) fn entry_of<T: Gen>(seed: u64) -> (T, Entry) {
+    pub(crate) fn entry_of<T: Gen>(seed: u64) -> (T, CorpusEntry) {
         let mut src = Source::new(Vec::new(), Rng::new(seed));
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
-        let entry = Entry {
+        let entry = CorpusEntry {
             input,
             spans,
             name: String::new(),

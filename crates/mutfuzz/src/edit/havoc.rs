@@ -2,7 +2,7 @@
 //! overwriting a geometric run of bytes with random values or zeros.
 
 use super::Edit;
-use crate::corpus::Entry;
+use crate::corpus::CorpusEntry;
 use crate::input::Rng;
 
 /// Zest's byte-level edits.
@@ -34,7 +34,7 @@ pub fn geometric(rng: &mut Rng, mean: f64) -> usize {
 }
 
 impl Edit for Havoc {
-    fn edit(&mut self, parent: &Entry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(parent.input.as_bytes());
         if out.is_empty() {
@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn havoc_keeps_the_length_and_changes_some_bytes() {
-        let parent = Entry {
+        let parent = CorpusEntry {
             input: Input::new(vec![0x55; 64]),
             spans: Spans::default(),
             name: String::new(),
@@ -95,7 +95,7 @@ mod tests {
         }
         assert!(changed > 190, "{changed}");
         assert!((5..50).contains(&zeroed), "{zeroed}");
-        let empty = Entry { input: Input::default(), ..parent };
+        let empty = CorpusEntry { input: Input::default(), ..parent };
         Havoc::default().edit(&empty, &mut rng, &mut out);
         assert!(out.is_empty());
     }

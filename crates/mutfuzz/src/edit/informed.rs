@@ -6,7 +6,7 @@ use super::compare::CompareEdit;
 use super::dictionary::DictionaryEdit;
 use super::targeted::{TypeTargets, havoc_in};
 use super::{Edit, Havoc};
-use crate::corpus::Entry;
+use crate::corpus::CorpusEntry;
 use crate::input::Rng;
 use crate::mutants::MutantTable;
 use mutfuzz_contract::Stats;
@@ -62,7 +62,7 @@ impl Informed {
 }
 
 impl Edit for Informed {
-    fn edit(&mut self, parent: &Entry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
         let scope = match &mut self.targets {
             Some(t) if rng.chance(TARGET_CHANCE) => t.pick_span(parent, rng),
             _ => None,
@@ -97,7 +97,7 @@ impl Edit for Informed {
         !self.is_plain()
     }
 
-    fn saved(&mut self, entry: &Entry, table: &MutantTable) {
+    fn saved(&mut self, entry: &CorpusEntry, table: &MutantTable) {
         if let Some((edit, _)) = &mut self.compare {
             edit.saved(entry);
         }

@@ -17,7 +17,7 @@ pub use resample::Resample;
 pub use structure::{SpanEdit, Structure, apply, edits_at};
 pub use targeted::{TypeTargets, havoc_in, short_type_name};
 
-use crate::corpus::{Corpus, Entry};
+use crate::corpus::{Corpus, CorpusEntry};
 use crate::input::{Rewrite, Rng};
 use crate::mutants::MutantTable;
 use mutfuzz_contract::Stats;
@@ -28,9 +28,9 @@ pub trait Edit {
     ///
     /// The child may be shorter or longer than the parent: missing choices are drawn
     /// fresh when the value is generated, and unread bytes are dropped.
-    fn edit(&mut self, parent: &Entry, rng: &mut Rng, out: &mut Vec<u8>);
+    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>);
 
-    /// Whether the edit reads the parent's [`spans`](Entry::spans). Spans are recorded
+    /// Whether the edit reads the parent's [`spans`](CorpusEntry::spans). Spans are recorded
     /// (and stored with each saved input) only for edits that use them, since recording
     /// costs time on every trial.
     fn needs_spans(&self) -> bool {
@@ -39,7 +39,7 @@ pub trait Edit {
 
     /// Told when the campaign saved `entry`, right after the original ran on it (so the
     /// run-time still holds that run's records), with the mutant table updated.
-    fn saved(&mut self, _entry: &Entry, _table: &MutantTable) {}
+    fn saved(&mut self, _entry: &CorpusEntry, _table: &MutantTable) {}
 
     /// Adds the edit's own counters to `stats`.
     fn report(&self, _stats: &mut Stats) {}
@@ -49,7 +49,7 @@ pub trait Edit {
     /// (structure-preserving edits); the campaign calls this one.
     fn edit_structured(
         &mut self,
-        parent: &Entry,
+        parent: &CorpusEntry,
         corpus: &Corpus,
         rng: &mut Rng,
         out: &mut Vec<u8>,

@@ -2,7 +2,7 @@
 //! sub-value with random ones, leaving every other sub-value's bytes as they were.
 
 use super::Edit;
-use crate::corpus::Entry;
+use crate::corpus::CorpusEntry;
 use crate::input::Rng;
 
 /// Re-draws one span of the parent, chosen uniformly among its non-empty spans.
@@ -14,7 +14,7 @@ use crate::input::Rng;
 pub struct Resample;
 
 impl Edit for Resample {
-    fn edit(&mut self, parent: &Entry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(parent.input.as_bytes());
         let filled = parent.spans.iter().filter(|s| !s.is_empty() && s.end <= out.len()).count();
@@ -47,8 +47,8 @@ mod tests {
         right: u32,
     }
 
-    fn entry(input: Input, spans: Spans) -> Entry {
-        Entry {
+    fn entry(input: Input, spans: Spans) -> CorpusEntry {
+        CorpusEntry {
             input,
             spans,
             name: String::new(),

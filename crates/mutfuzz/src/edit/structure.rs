@@ -7,7 +7,7 @@
 //! new value ends where its content ends and everything after it replays unchanged.
 
 use super::{Edit, Havoc};
-use crate::corpus::{Corpus, Entry};
+use crate::corpus::{Corpus, CorpusEntry};
 use crate::input::{Donor, Fill, Rewrite, Rng, SpanKind, Spans, choice_width};
 
 /// One structure-preserving edit of one span; indices are pre-order span indices.
@@ -205,13 +205,13 @@ impl Default for Structure {
 }
 
 impl Edit for Structure {
-    fn edit(&mut self, parent: &Entry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
         let _ = self.edit_structured(parent, &Corpus::new(), rng, out);
     }
 
     fn edit_structured(
         &mut self,
-        parent: &Entry,
+        parent: &CorpusEntry,
         corpus: &Corpus,
         rng: &mut Rng,
         out: &mut Vec<u8>,

@@ -6,7 +6,7 @@
 use mutfuzz_contract::Hints;
 
 use super::geometric;
-use crate::corpus::Entry;
+use crate::corpus::CorpusEntry;
 use crate::input::Rng;
 use crate::mutants::MutantTable;
 
@@ -106,7 +106,7 @@ impl TypeTargets {
 
     /// Picks a live type by inverse distance and a span of that type in `parent`; updates
     /// the type's distance (× 3/4 found, × 4/3 not). The span's index, if one was found.
-    pub fn pick_span(&mut self, parent: &Entry, rng: &mut Rng) -> Option<usize> {
+    pub fn pick_span(&mut self, parent: &CorpusEntry, rng: &mut Rng) -> Option<usize> {
         let total: f64 =
             self.types.iter().zip(&self.live).filter(|(_, l)| **l).map(|((_, d), _)| 1.0 / d).sum();
         if total <= 0.0 {

@@ -11,7 +11,7 @@
 //! (`TrialFacts::new_infections`) from the run-time's marks, as infection pruning reads
 //! them, and remembers the infected mutants of every saved input in the `MutantTable`.
 
-use super::{Energy, Guidance, TrialFacts, Verdict};
+use super::{Decision, Energy, Guidance, TrialFacts};
 
 /// How many times more children an input gets that infects a target no saved input
 /// infected (and kills none). Below Mu2's kill factor: an infection is a weaker promise
@@ -43,7 +43,7 @@ impl Guidance for Infection {
         true
     }
 
-    fn judge(&mut self, facts: &TrialFacts) -> Verdict {
+    fn decide(&mut self, facts: &TrialFacts) -> Decision {
         let factor = if facts.new_kills > 0 {
             self.kill_factor
         } else if facts.new_infections > 0 {
@@ -51,7 +51,7 @@ impl Guidance for Infection {
         } else {
             1
         };
-        Verdict {
+        Decision {
             save: facts.new_sites > 0
                 || facts.new_edges > 0
                 || facts.new_kills > 0
@@ -71,40 +71,40 @@ mod tests {
         TrialFacts { new_edges, new_kills, new_infections, ..TrialFacts::default() }
     }
 
-    fn verdict(save: bool, energy: Energy) -> Verdict {
-        Verdict { save, favoured: false, energy }
+    fn decision(save: bool, energy: Energy) -> Decision {
+        Decision { save, favoured: false, energy }
     }
 
     #[test]
     fn a_new_infection_alone_keeps_an_input_with_the_infect_factor() {
         let mut g = Infection { kill_factor: 4, infect_factor: 2 };
-        assert_eq!(g.judge(&facts(0, 0, 0)), verdict(false, Energy::Zest));
-        assert_eq!(g.judge(&facts(0, 0, 1)), verdict(true, Energy::Times(2)));
-        assert_eq!(g.judge(&facts(3, 0, 2)), verdict(true, Energy::Times(2)), "coverage and infection");
+        assert_eq!(g.decide(&facts(0, 0, 0)), decision(false, Energy::Zest));
+        assert_eq!(g.decide(&facts(0, 0, 1)), decision(true, Energy::Times(2)));
+        assert_eq!(g.decide(&facts(3, 0, 2)), decision(true, Energy::Times(2)), "coverage and infection");
         // Coverage only, as Mu2: kept with the schedule's energy.
-        assert_eq!(g.judge(&facts(1, 0, 0)), verdict(true, Energy::Zest));
+        assert_eq!(g.decide(&facts(1, 0, 0)), decision(true, Energy::Zest));
         assert!(g.runs_mutants() && g.tracks_infections() && !g.reruns_killed());
     }
 
     #[test]
     fn a_kill_takes_the_kill_factor_whatever_it_infects() {
         let mut g = Infection { kill_factor: 4, infect_factor: 2 };
-        assert_eq!(g.judge(&facts(0, 1, 0)), verdict(true, Energy::Times(4)));
-        assert_eq!(g.judge(&facts(0, 1, 5)), verdict(true, Energy::Times(4)));
+        assert_eq!(g.decide(&facts(0, 1, 0)), decision(true, Energy::Times(4)));
+        assert_eq!(g.decide(&facts(0, 1, 5)), decision(true, Energy::Times(4)));
         // Factors of one keep the inputs without more children.
         let mut g = Infection { kill_factor: 1, infect_factor: 1 };
-        assert_eq!(g.judge(&facts(0, 0, 1)), verdict(true, Energy::Zest));
-        assert_eq!(g.judge(&facts(0, 1, 0)), verdict(true, Energy::Zest));
+        assert_eq!(g.decide(&facts(0, 0, 1)), decision(true, Energy::Zest));
+        assert_eq!(g.decide(&facts(0, 1, 0)), decision(true, Energy::Zest));
     }
 
     #[test]
     fn the_built_kind_has_mu2s_kill_factor_and_the_default_infect_factor() {
         let mut g = build(GuidanceKind::Infection, None, None);
         assert_eq!(g.name(), "infection");
-        assert_eq!(g.judge(&facts(0, 1, 0)).energy, Energy::Times(crate::guidance::MU2_KILL_FACTOR));
-        assert_eq!(g.judge(&facts(0, 0, 1)).energy, Energy::Times(INFECT_FACTOR));
+        assert_eq!(g.decide(&facts(0, 1, 0)).energy, Energy::Times(crate::guidance::MU2_KILL_FACTOR));
+        assert_eq!(g.decide(&facts(0, 0, 1)).energy, Energy::Times(INFECT_FACTOR));
         let mut g = build(GuidanceKind::Infection, Some(6), Some(3));
-        assert_eq!(g.judge(&facts(0, 0, 1)).energy, Energy::Times(3));
+        assert_eq!(g.decide(&facts(0, 0, 1)).energy, Energy::Times(3));
         // Only the infection guidance asks the campaign for infections.
         for kind in [GuidanceKind::Mu2, GuidanceKind::Coverage, GuidanceKind::MuzestP, GuidanceKind::MuzestN]
         {

@@ -41,7 +41,7 @@ pub struct TrialFacts {
 
 /// Whether to keep an input, and whether to give it more children.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Decision {
     /// Add the input to the corpus.
     pub save: bool,
     /// Mark it favoured (the schedule gives favoured inputs more energy).
@@ -90,7 +90,7 @@ pub trait Guidance {
         false
     }
     /// Decides on one trial's input.
-    fn judge(&mut self, facts: &TrialFacts) -> Verdict;
+    fn decide(&mut self, facts: &TrialFacts) -> Decision;
 }
 
 pub use mutfuzz_contract::GuidanceKind;

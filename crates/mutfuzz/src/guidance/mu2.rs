@@ -1,7 +1,7 @@
 //! Mu2's guidance (Alg. 2): keep inputs that add coverage or kill a mutant that no
 //! saved input killed, and give the killers more children.
 
-use super::{Energy, Guidance, TrialFacts, Verdict};
+use super::{Decision, Energy, Guidance, TrialFacts};
 
 /// How many times more children Mu2 gives an input that killed a new mutant. The Mu2
 /// paper favours killers with Zest's 20 (`--kill-factor 20`): on the minilang example,
@@ -33,9 +33,9 @@ impl Guidance for Mu2 {
         true
     }
 
-    fn judge(&mut self, facts: &TrialFacts) -> Verdict {
+    fn decide(&mut self, facts: &TrialFacts) -> Decision {
         let killer = facts.new_kills > 0 && self.kill_factor > 1;
-        Verdict {
+        Decision {
             save: facts.new_sites > 0 || facts.new_edges > 0 || facts.new_kills > 0,
             favoured: false,
             energy: if killer { Energy::Times(self.kill_factor) } else { Energy::Zest },
@@ -52,21 +52,21 @@ mod tests {
     fn mu2_saves_on_coverage_or_kills_and_multiplies_only_the_children_of_killers() {
         let mut g = Mu2 { kill_factor: 5 };
         let f = |new_sites, new_kills| TrialFacts { new_sites, new_kills, ..TrialFacts::default() };
-        assert_eq!(g.judge(&f(0, 0)), Verdict { save: false, favoured: false, energy: Energy::Zest });
-        assert_eq!(g.judge(&f(1, 0)), Verdict { save: true, favoured: false, energy: Energy::Zest });
-        assert_eq!(g.judge(&f(0, 2)), Verdict { save: true, favoured: false, energy: Energy::Times(5) });
+        assert_eq!(g.decide(&f(0, 0)), Decision { save: false, favoured: false, energy: Energy::Zest });
+        assert_eq!(g.decide(&f(1, 0)), Decision { save: true, favoured: false, energy: Energy::Zest });
+        assert_eq!(g.decide(&f(0, 2)), Decision { save: true, favoured: false, energy: Energy::Times(5) });
         assert!(g.runs_mutants());
         // A factor of one keeps killers without more children.
         let mut g = Mu2 { kill_factor: 1 };
-        assert_eq!(g.judge(&f(0, 2)), Verdict { save: true, favoured: false, energy: Energy::Zest });
+        assert_eq!(g.decide(&f(0, 2)), Decision { save: true, favoured: false, energy: Energy::Zest });
     }
 
     #[test]
     fn zest_saves_on_coverage_only_and_runs_no_mutants() {
         let mut g = Zest;
         let f = |new_sites, new_kills| TrialFacts { new_sites, new_kills, ..TrialFacts::default() };
-        assert!(!g.judge(&f(0, 3)).save);
-        assert!(g.judge(&f(2, 0)).save);
+        assert!(!g.decide(&f(0, 3)).save);
+        assert!(g.decide(&f(2, 0)).save);
         assert!(!g.runs_mutants());
     }
 }

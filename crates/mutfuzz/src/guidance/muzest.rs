@@ -7,7 +7,7 @@
 //! input that keeps nearly every input (2,262 of 3,000 trials on the json-lite example),
 //! so here such kills only set the energy of inputs kept for other reasons.
 
-use super::{Energy, Guidance, TrialFacts, Verdict};
+use super::{Decision, Energy, Guidance, TrialFacts};
 
 /// KILL_FACTOR of the μZest paper: Zest's multiplier for favoured inputs.
 pub const KILL_FACTOR: u32 = 20;
@@ -34,14 +34,14 @@ impl Guidance for MuZest {
         true
     }
 
-    fn judge(&mut self, facts: &TrialFacts) -> Verdict {
+    fn decide(&mut self, facts: &TrialFacts) -> Decision {
         let kills = facts.new_kills + facts.old_kills;
         let energy = match (self.positive, facts.new_kills > 0, kills > 0) {
             (true, _, true) | (false, true, _) => Energy::Times(self.kill_factor),
             (false, false, true) => Energy::DividedBy(self.kill_factor),
             _ => Energy::Zest,
         };
-        Verdict {
+        Decision {
             save: facts.new_sites > 0 || facts.new_edges > 0 || facts.new_kills > 0,
             favoured: false,
             energy,
@@ -64,19 +64,19 @@ mod tests {
         // Coverage only: kept with Zest's energy by both.
         for g in [&mut p, &mut n] {
             assert_eq!(
-                g.judge(&facts(1, 0, 0)),
-                Verdict { save: true, favoured: false, energy: Energy::Zest }
+                g.decide(&facts(1, 0, 0)),
+                Decision { save: true, favoured: false, energy: Energy::Zest }
             );
-            assert!(!g.judge(&facts(0, 0, 0)).save);
+            assert!(!g.decide(&facts(0, 0, 0)).save);
             assert!(g.reruns_killed() && g.runs_mutants());
         }
         // Kills only old mutants: not kept for that alone; P rewards, N penalises.
-        assert_eq!(p.judge(&facts(1, 0, 2)).energy, Energy::Times(20));
-        assert_eq!(n.judge(&facts(1, 0, 2)).energy, Energy::DividedBy(20));
-        assert!(!n.judge(&facts(0, 0, 2)).save && !p.judge(&facts(0, 0, 2)).save);
+        assert_eq!(p.decide(&facts(1, 0, 2)).energy, Energy::Times(20));
+        assert_eq!(n.decide(&facts(1, 0, 2)).energy, Energy::DividedBy(20));
+        assert!(!n.decide(&facts(0, 0, 2)).save && !p.decide(&facts(0, 0, 2)).save);
         // Kills a new mutant: both reward.
-        assert_eq!(p.judge(&facts(0, 1, 1)).energy, Energy::Times(20));
-        assert_eq!(n.judge(&facts(0, 1, 1)).energy, Energy::Times(20));
+        assert_eq!(p.decide(&facts(0, 1, 1)).energy, Energy::Times(20));
+        assert_eq!(n.decide(&facts(0, 1, 1)).energy, Energy::Times(20));
         assert_eq!((p.name(), n.name()), ("muzest-p", "muzest-n"));
     }
 }

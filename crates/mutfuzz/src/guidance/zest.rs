@@ -1,6 +1,6 @@
 //! Zest's coverage-only guidance (the baseline): keep inputs that hit a new site or edge.
 
-use super::{Energy, Guidance, TrialFacts, Verdict};
+use super::{Decision, Energy, Guidance, TrialFacts};
 
 /// Coverage-only feedback: save an input when it hits a site, an edge, or an edge's
 /// hit-count bucket that no saved input hit.
@@ -20,7 +20,7 @@ impl Guidance for Zest {
         false
     }
 
-    fn judge(&mut self, facts: &TrialFacts) -> Verdict {
-        Verdict { save: facts.new_sites > 0 || facts.new_edges > 0, favoured: false, energy: Energy::Zest }
+    fn decide(&mut self, facts: &TrialFacts) -> Decision {
+        Decision { save: facts.new_sites > 0 || facts.new_edges > 0, favoured: false, energy: Energy::Zest }
     }
 }

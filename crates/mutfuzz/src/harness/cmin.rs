@@ -14,15 +14,16 @@ use std::fmt::Debug;
 use mutfuzz_contract::command::CminRequest;
 use mutfuzz_contract::{Budget, CampaignDir, CminRecord, EXIT_SUCCESS, NondeterministicRecord};
 
-use super::{Judging, read_corpus};
-use crate::campaign::RunGuard;
+use super::read_corpus;
 use crate::coverage::EdgeMap;
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
-use crate::oracle::{AnyOutput, Oracle};
+use crate::oracle::{AnyOutput, Judging, Oracle};
 use crate::shrink::property::Judge;
 use crate::trial::Executor;
+use crate::trial::RunGuard;
 use crate::workers::Workers;
 
 /// Smallest site table the original records with (as the campaign's).
@@ -34,16 +35,14 @@ pub(super) fn write_cmin<T: Gen + Debug + 'static, O: Debug + 'static>(
     target: fn(T) -> O,
     mut oracle: Box<dyn Oracle<O>>,
     judging: Judging,
-) -> Result<i32, String> {
-    let catalog = MutantInfo::load(&r.catalog).map_err(|e| e.to_string())?;
+) -> Result<i32, HarnessError> {
+    let catalog = MutantInfo::load(&r.catalog)?;
     let top = catalog.iter().map(|m| m.id).max().unwrap_or(0);
     let mut workers = Workers::of_harness(1, &r.target, &r.workers)?;
     // A generated target the campaign found nondeterministic is judged as it is there.
     if judging.generated
         && let Some(state) = &r.state
-        && NondeterministicRecord::read(&CampaignDir::new(state).nondeterministic())
-            .map_err(|e| e.to_string())?
-            .is_some()
+        && NondeterministicRecord::read(&CampaignDir::new(state).nondeterministic())?.is_some()
     {
         oracle = Box::new(AnyOutput);
         workers.judge_any_output();
@@ -82,9 +81,9 @@ pub(super) fn write_cmin<T: Gen + Debug + 'static, O: Debug + 'static>(
         };
         let record =
             CminRecord { input: name, size: bytes.len(), sites: original.hits, edges: covered, kills };
-        text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
+        text.push_str(&serde_json::to_string(&record)?);
         text.push('\n');
     }
-    mutfuzz_contract::write_atomic(&r.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    mutfuzz_contract::write_atomic(&r.out, text.as_bytes())?;
     Ok(EXIT_SUCCESS)
 }

@@ -9,6 +9,7 @@ use mutfuzz_contract::command::CorpusRequest;
 use mutfuzz_contract::{EXIT_SUCCESS, ValueRecord};
 
 use super::{ending_on, hex, read_corpus, value_of};
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::reflect::Reflector;
 
@@ -18,7 +19,7 @@ pub(super) fn write_values<T: Gen, O: Debug>(
     r: &CorpusRequest,
     target: fn(T) -> O,
     reflect: Option<Reflector<T>>,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     // A panic is an input's recorded ending, not news: none is printed (a target's own
     // threads' panics included, which a thread-local hook would not catch).
     std::panic::set_hook(Box::new(|_| {}));
@@ -29,10 +30,10 @@ pub(super) fn write_values<T: Gen, O: Debug>(
         let tree = reflect.map(|reflect| reflect(&value));
         let record =
             ValueRecord { input: name, bytes: hex(&bytes), value: tree, output: ending_on(target, value) };
-        text.push_str(&serde_json::to_string(&record).map_err(|e| e.to_string())?);
+        text.push_str(&serde_json::to_string(&record)?);
         text.push('\n');
     }
-    mutfuzz_contract::write_atomic(&r.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    mutfuzz_contract::write_atomic(&r.out, text.as_bytes())?;
     Ok(EXIT_SUCCESS)
 }
 
@@ -83,7 +84,7 @@ mod tests {
         out: &Path,
     ) -> Result<i32, String> {
         let words = [command, target, "--corpus", corpus.to_str().unwrap(), "--out", out.to_str().unwrap()];
-        registry.run(words)
+        registry.run(words).map_err(|e| e.to_string())
     }
 
     fn u8_tree(value: u8) -> ValueTree {
@@ -150,8 +151,8 @@ mod tests {
             "{\"input\":\"hot\",\"bytes\":\"1e\",\"value\":null,\"output\":\"true\"}\n"
         );
         let words = ["values", "warm", "--out", values.to_str().unwrap()].map(str::to_owned);
-        assert_eq!(r.run(words), Err("`values` needs --corpus DIR".to_owned()));
+        assert_eq!(r.run(words).map_err(|e| e.to_string()), Err("`values` needs --corpus DIR".to_owned()));
         let words = ["values", "warm", "--corpus", corpus.to_str().unwrap()].map(str::to_owned);
-        assert_eq!(r.run(words), Err("`values` needs --out FILE".to_owned()));
+        assert_eq!(r.run(words).map_err(|e| e.to_string()), Err("`values` needs --out FILE".to_owned()));
     }
 }

@@ -116,7 +116,7 @@ impl IntRange {
         IntRange { signed: I::SIGNED, lo: lo.to_bits(), hi: hi.to_bits() }
     }
 
-    /// The range from bits already in 128-bit form (as [`Leaf`](super::value::Leaf) keeps them).
+    /// The range from bits already in 128-bit form (as a `Leaf` keeps them).
     pub(crate) fn from_bits(lo: u128, hi: u128, signed: bool) -> Self {
         IntRange { signed, lo, hi }
     }

@@ -1,4 +1,5 @@
-//! Oracles: how a mutant's output is compared with the original's on the same input.
+//! Oracles: how a mutant's output is compared with the original's on the same input, and
+//! the rules a generated target is judged by beyond them (`Judging`).
 //!
 //! The default ([`DebugHash`]) compares the outputs' `Debug` renderings through a
 //! streamed hash; [`Compare`] applies a user relation to the two values; [`AnyOutput`]
@@ -65,6 +66,15 @@ impl<O> Oracle<O> for AnyOutput {
     fn agrees(&self, _original: &O, _fingerprint: u64, _mutant: &O) -> bool {
         true
     }
+}
+
+/// How a target is judged beyond its oracle: the rules of a generated target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Judging {
+    /// The original's panics are outcomes by contract, not failures.
+    pub(crate) panics_by_contract: bool,
+    /// Generated: nondeterminism leaves panics and runaways to judge by.
+    pub(crate) generated: bool,
 }
 
 #[cfg(test)]

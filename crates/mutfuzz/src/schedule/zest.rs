@@ -2,7 +2,7 @@
 //! of children proportional to its coverage, twenty times more when favoured.
 
 use super::Schedule;
-use crate::corpus::{Corpus, Entry};
+use crate::corpus::{Corpus, CorpusEntry};
 use crate::input::Rng;
 
 /// Children for a parent with the most coverage (Zest's `NUM_CHILDREN_BASELINE`).
@@ -25,7 +25,7 @@ impl ZestSchedule {
 
     /// Children a parent gets per cycle: `50 × sites / max_sites` (at least one), ×20 when
     /// favoured, then scaled by the entry's [`Energy`](crate::guidance::Energy) (μZest).
-    pub fn energy(entry: &Entry, max_sites: u32) -> u64 {
+    pub fn energy(entry: &CorpusEntry, max_sites: u32) -> u64 {
         let base = if max_sites == 0 {
             BASE_CHILDREN
         } else {
@@ -58,8 +58,8 @@ mod tests {
     use crate::guidance::Energy;
     use crate::input::{Input, Spans};
 
-    fn entry(sites: u32, favoured: bool) -> Entry {
-        Entry {
+    fn entry(sites: u32, favoured: bool) -> CorpusEntry {
+        CorpusEntry {
             input: Input::default(),
             spans: Spans::default(),
             name: String::new(),
@@ -77,9 +77,9 @@ mod tests {
         assert_eq!(ZestSchedule::energy(&entry(5, false), 10), 25);
         assert_eq!(ZestSchedule::energy(&entry(5, true), 10), 500);
         assert_eq!(ZestSchedule::energy(&entry(0, false), 10), 1);
-        let boosted = Entry { energy: Energy::Times(20), ..entry(5, false) };
+        let boosted = CorpusEntry { energy: Energy::Times(20), ..entry(5, false) };
         assert_eq!(ZestSchedule::energy(&boosted, 10), 500);
-        let reduced = Entry { energy: Energy::DividedBy(20), ..entry(5, false) };
+        let reduced = CorpusEntry { energy: Energy::DividedBy(20), ..entry(5, false) };
         assert_eq!(ZestSchedule::energy(&reduced, 10), 1);
     }
 

@@ -17,7 +17,7 @@ pub use mutfuzz_contract::Prune;
 use crate::input::Rng;
 use crate::mutants::MutantTable;
 
-/// The selection a [`Config`](crate::Config) asks for: its pruning rule, sampled to
+/// The selection a [`CampaignConfig`](crate::CampaignConfig) asks for: its pruning rule, sampled to
 /// `sample` mutants per trial when set, at random (`random`, μZest) or the least run.
 pub fn build(prune: Prune, sample: Option<usize>, random: bool) -> Box<dyn Selector> {
     let pruning: Box<dyn Selector> = match prune {

@@ -20,9 +20,8 @@
 //!
 //! The properties the harness keeps (`shrink`: the input still kills a set of mutants,
 //! `tmin`: the original still panics with the same message) are in `property.rs`; the
-//! harness commands in `command.rs`.
+//! harness commands that run it are in `harness/shrink.rs`.
 
-pub(crate) mod command;
 pub(crate) mod property;
 
 use std::collections::HashSet;

@@ -13,8 +13,9 @@ use mutfuzz_contract::Budget;
 
 use crate::r#gen::Gen;
 use crate::oracle::{AnyOutput, Oracle};
+use crate::trial::Verdict;
 use crate::trial::{Executor, OriginalEnd};
-use crate::workers::{Verdict, Workers};
+use crate::workers::Workers;
 
 /// Runs mutants on one input and says how each ended against the original.
 pub(crate) trait MutantRuns {

@@ -55,8 +55,8 @@ fn replay_with<T: Gen + PartialEq + std::fmt::Debug>(
     (value, input, spans)
 }
 
-fn entry(input: Input, spans: Spans) -> Entry {
-    Entry {
+fn entry(input: Input, spans: Spans) -> CorpusEntry {
+    CorpusEntry {
         input,
         spans,
         name: String::new(),

@@ -12,15 +12,15 @@ use mutfuzz_contract::{
     CampaignDir, EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, NondeterministicRecord, ShrinkLine, write_atomic,
 };
 
-use super::property::{Judge, KeepsFailure, KeepsKills};
-use super::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
-use crate::campaign::RunGuard;
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
-use crate::harness::Judging;
 use crate::input::Limits;
 use crate::mutants::MutantInfo;
-use crate::oracle::{AnyOutput, Oracle};
+use crate::oracle::{AnyOutput, Judging, Oracle};
+use crate::shrink::property::{Judge, KeepsFailure, KeepsKills};
+use crate::shrink::{DEFAULT_MAX_RUNS, ShrinkBudget, normalize_replay, shrink};
 use crate::trial::Executor;
+use crate::trial::RunGuard;
 use crate::workers::Workers;
 
 /// Smallest site table the original records with (as the campaign's).
@@ -33,12 +33,12 @@ fn budget(limits: &ShrinkLimits) -> ShrinkBudget {
     }
 }
 
-fn read_input(file: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(file).map_err(|e| format!("cannot read input {}: {e}", file.display()))
+fn read_input(file: &Path) -> Result<Vec<u8>, HarnessError> {
+    std::fs::read(file).map_err(|e| HarnessError::io(format!("read input {}", file.display()), e))
 }
 
-fn finish(out: &Path, before: usize, bytes: &[u8], runs: u64, kept: Kept) -> Result<i32, String> {
-    write_atomic(out, bytes).map_err(|e| e.to_string())?;
+fn finish(out: &Path, before: usize, bytes: &[u8], runs: u64, kept: Kept) -> Result<i32, HarnessError> {
+    write_atomic(out, bytes)?;
     println!("{}", ShrinkLine { before, after: bytes.len(), runs, kept });
     Ok(EXIT_SUCCESS)
 }
@@ -54,12 +54,12 @@ pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
     target: fn(T) -> O,
     mut oracle: Box<dyn Oracle<O>>,
     judging: Judging,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let file = r.file.display();
     let raw = read_input(&r.file)?;
     let limits = Limits::default();
     let (catalog, named) = match &r.keep {
-        Keep::Catalog(path) => (Some(MutantInfo::load(path).map_err(|e| e.to_string())?), Vec::new()),
+        Keep::Catalog(path) => (Some(MutantInfo::load(path)?), Vec::new()),
         Keep::Mutants(ids) => {
             let mut ids = ids.clone();
             ids.sort_unstable();
@@ -72,7 +72,7 @@ pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
     let nondeterministic = r.state.as_ref().map(|s| CampaignDir::new(s).nondeterministic());
     if judging.generated
         && let Some(path) = &nondeterministic
-        && NondeterministicRecord::read(path).map_err(|e| e.to_string())?.is_some()
+        && NondeterministicRecord::read(path)?.is_some()
     {
         oracle = Box::new(AnyOutput);
         workers.judge_any_output();
@@ -132,7 +132,7 @@ pub(crate) fn shrink_kills<T: Gen + Debug + 'static, O: Debug + 'static>(
 pub(crate) fn shrink_failure<T: Gen + Debug + 'static, O: Debug + 'static>(
     r: &TminRequest,
     target: fn(T) -> O,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let file = r.file.display();
     let raw = read_input(&r.file)?;
     let limits = Limits::default();

@@ -20,7 +20,9 @@ use mutfuzz_contract::command::WorkerLimits;
 use mutfuzz_contract::{EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_SUCCESS, GuidanceKind};
 
 use crate::Isolate;
-use crate::campaign::{Campaign, Config};
+use crate::campaign::Campaign;
+use crate::config::CampaignConfig;
+use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::mutants::MutantInfo;
@@ -59,7 +61,7 @@ pub struct Flags {
 
 impl Flags {
     /// Parse libFuzzer's arguments (without the program name).
-    pub fn parse(argv: &[String]) -> Result<Flags, String> {
+    pub fn parse(argv: &[String]) -> Result<Flags, HarnessError> {
         let mut f = Flags { error_exitcode: EXIT_LIBFUZZER_CRASH, ..Flags::default() };
         for arg in argv {
             // libFuzzer leaves `--flags` to the target; this target takes none.
@@ -72,7 +74,10 @@ impl Flags {
                 continue;
             };
             let (name, value) = flag.split_once('=').unwrap_or((flag, "1"));
-            let int = |v: &str| v.parse::<i64>().map_err(|_| format!("-{name} takes a number, not {v:?}"));
+            let int = |v: &str| {
+                v.parse::<i64>()
+                    .map_err(|_| HarnessError::Usage(format!("-{name} takes a number, not {v:?}")))
+            };
             match name {
                 "runs" => f.runs = u64::try_from(int(value)?).ok(),
                 "max_total_time" => f.max_total_time = u64::try_from(int(value)?).ok().filter(|&t| t > 0),
@@ -203,7 +208,7 @@ pub(crate) fn run<T: Gen + Debug + 'static, O: Debug + 'static>(
     argv: &[String],
     target: fn(T) -> O,
     oracle: impl Fn() -> Box<dyn Oracle<O>>,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let flags = Flags::parse(argv)?;
     if flags.help {
         eprintln!("{HELP}");
@@ -231,7 +236,7 @@ pub(crate) fn run<T: Gen + Debug + 'static, O: Debug + 'static>(
 
 /// The mutant catalog: `MUTFUZZ_MUTANTS`, or `<binary>.mutants.json`; none means
 /// coverage guidance alone.
-fn catalog(name: &str) -> Result<(Vec<MutantInfo>, GuidanceKind), String> {
+fn catalog(name: &str) -> Result<(Vec<MutantInfo>, GuidanceKind), HarnessError> {
     let path = match std::env::var_os("MUTFUZZ_MUTANTS") {
         Some(p) => Some(PathBuf::from(p)),
         None => std::env::current_exe().ok().map(|exe| {
@@ -242,7 +247,7 @@ fn catalog(name: &str) -> Result<(Vec<MutantInfo>, GuidanceKind), String> {
     };
     match path.filter(|p| p.is_file()) {
         Some(p) => {
-            let mutants = MutantInfo::load(&p).map_err(|e| e.to_string())?;
+            let mutants = MutantInfo::load(&p)?;
             eprintln!(
                 "INFO: mutfuzz: target {name}, {} mutants from {}, guidance mu2",
                 mutants.len(),
@@ -261,16 +266,17 @@ fn catalog(name: &str) -> Result<(Vec<MutantInfo>, GuidanceKind), String> {
 }
 
 /// Every file of `dir`, in name order.
-fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+fn files_in(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, HarnessError> {
     let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| HarnessError::io(format!("read {}", dir.display()), e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') || !entry.path().is_file() {
             continue;
         }
         let bytes = std::fs::read(entry.path())
-            .map_err(|e| format!("cannot read {}: {e}", entry.path().display()))?;
+            .map_err(|e| HarnessError::io(format!("read {}", entry.path().display()), e))?;
         out.push((name, bytes));
     }
     out.sort();
@@ -311,12 +317,12 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     state: &Path,
     target: fn(T) -> O,
     oracle: impl Fn() -> Box<dyn Oracle<O>>,
-) -> Result<i32, String> {
+) -> Result<i32, HarnessError> {
     let out_dir = flags.paths.first();
     if let Some(dir) = out_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| HarnessError::io(format!("create {}", dir.display()), e))?;
     }
-    let config = Config {
+    let config = CampaignConfig {
         seed,
         guidance,
         // Every mutant run goes to the worker, so a mutant that kills its process ends
@@ -324,17 +330,16 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         isolate: Isolate::All,
         dir: out_dir.map(|_| state.to_path_buf()),
         corpus_dir: out_dir.cloned(),
-        ..Config::default()
+        ..CampaignConfig::default()
     };
     let has_mutants = !mutants.is_empty();
-    let mut campaign =
-        Campaign::new(config, mutants, target).map_err(|e| e.to_string())?.with_oracle(oracle());
+    let mut campaign = Campaign::new(config, mutants, target)?.with_oracle(oracle());
     if has_mutants {
         let workers = Workers::of_harness(1, name, &WorkerLimits::default())?;
         campaign = campaign.with_workers(workers);
     }
     // The first directory is the campaign's own corpus; the others are seeds.
-    let mut seeds = campaign.resume_from_dir().map_err(|e| e.to_string())?;
+    let mut seeds = campaign.resume_from_dir()?;
     let mut seed_bytes = 0;
     for dir in flags.paths.iter().skip(1) {
         let files = files_in(dir)?;
@@ -381,7 +386,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         if flags.merge && s.trials >= seeds as u64 {
             break;
         }
-        campaign.run_trials(1).map_err(|e| e.to_string())?;
+        campaign.run_trials(1)?;
         let s = campaign.stats();
         if let Some(failure) = campaign.failures().first() {
             // libFuzzer never keeps a crashing input in the corpus; the campaign may
@@ -424,7 +429,7 @@ fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
 
 /// The original panicked on `input`: write it as libFuzzer names a crash, say so as
 /// libFuzzer does, and return `-error_exitcode`.
-fn crash(flags: &Flags, input: &[u8], message: &str, location: Option<&str>) -> Result<i32, String> {
+fn crash(flags: &Flags, input: &[u8], message: &str, location: Option<&str>) -> Result<i32, HarnessError> {
     let path = match &flags.exact_artifact_path {
         Some(p) => p.clone(),
         None => format!("{}crash-{}", flags.artifact_prefix, sha1_hex(input)),
@@ -435,7 +440,8 @@ fn crash(flags: &Flags, input: &[u8], message: &str, location: Option<&str>) -> 
     eprintln!("=={pid}== ERROR: libFuzzer: deadly signal");
     eprintln!("NOTE: mutfuzz: the original code (no mutant active) panicked on this input");
     eprintln!("MS: 0 ; base unit: 0000000000000000000000000000000000000000");
-    std::fs::write(&path, input).map_err(|e| format!("cannot write the crash artifact {path}: {e}"))?;
+    std::fs::write(&path, input)
+        .map_err(|e| HarnessError::io(format!("write the crash artifact {path}"), e))?;
     eprintln!("artifact_prefix='{}'; Test unit written to {path}", flags.artifact_prefix);
     let _ = std::io::stderr().flush();
     Ok(flags.error_exitcode)
@@ -470,7 +476,7 @@ mod tests {
         // -runs=-1 is libFuzzer's "no limit".
         assert_eq!(Flags::parse(&argv(&["-runs=-1"])).unwrap().runs, None);
         assert!(Flags::parse(&argv(&["-merge=1"])).unwrap().merge);
-        assert!(Flags::parse(&argv(&["-runs=x"])).unwrap_err().contains("-runs takes a number"));
+        assert!(Flags::parse(&argv(&["-runs=x"])).unwrap_err().to_string().contains("-runs takes a number"));
     }
 
     #[test]

@@ -1,0 +1,168 @@
+//! What a campaign found and keeps: its kills, the failures of the original, the panics
+//! by contract of a generated target and those of a background mutant, and the
+//! [`Store`] that writes them to the campaign directory.
+
+use std::collections::HashSet;
+
+use mutfuzz_contract::{CampaignDir, ContractPanicRecord, FailureRecord, KillRecord, read_jsonl};
+
+use crate::config::CampaignConfig;
+use crate::corpus::Store;
+use crate::error::Error;
+use crate::input::Input;
+use crate::oracle::content_name;
+
+/// An input on which the original panicked: a bug in the code under test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The failing input's bytes.
+    pub input: Input,
+    /// Its name (content hash); the file name under `failures/`.
+    pub name: String,
+    /// The panic message.
+    pub message: String,
+    /// Where it panicked (`file:line:column`), when known.
+    pub location: Option<String>,
+    /// The trial, from 0, that found it.
+    pub trial: u64,
+}
+
+impl Failure {
+    /// Its line in `failures.jsonl`.
+    pub fn record(&self) -> FailureRecord {
+        FailureRecord {
+            input: self.name.clone(),
+            message: self.message.clone(),
+            location: self.location.clone(),
+            trial: self.trial,
+            mutant: None,
+        }
+    }
+}
+
+/// A campaign's findings, in memory and (with a directory) on disk.
+pub(crate) struct Findings {
+    /// Where they are written; `None` keeps them in memory only.
+    pub(crate) store: Option<Store>,
+    /// The first kill of each killed mutant, in the order found.
+    pub(crate) kills: Vec<KillRecord>,
+    /// Distinct failures of the original, in the order found.
+    pub(crate) failures: Vec<Failure>,
+    /// Messages of the failures (and, prefixed by `mutant <id>: `, of the background
+    /// mutant's panics) recorded.
+    failure_messages: HashSet<String>,
+    /// Messages of the panics by contract recorded (this process's and, resumed, before).
+    contract_messages: HashSet<String>,
+}
+
+impl Findings {
+    /// Opens the configured directory, if any (the corpus in `corpus_dir` or its own).
+    pub(crate) fn open(config: &CampaignConfig) -> Result<Findings, Error> {
+        let store = match &config.dir {
+            Some(dir) => {
+                let corpus = config.corpus_dir.clone().unwrap_or_else(|| CampaignDir::new(dir).corpus());
+                Some(Store::open_with_corpus(dir, &corpus)?)
+            }
+            None => None,
+        };
+        Ok(Findings {
+            store,
+            kills: Vec::new(),
+            failures: Vec::new(),
+            failure_messages: HashSet::new(),
+            contract_messages: HashSet::new(),
+        })
+    }
+
+    /// Reads back the panics by contract recorded before (a restarted harness).
+    pub(crate) fn resume_contract_panics(&mut self) -> Result<(), Error> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let panics = read_jsonl::<ContractPanicRecord>(&store.files().contract_panic_log())?;
+        self.contract_messages.extend(panics.records.into_iter().map(|r| r.message));
+        Ok(())
+    }
+
+    /// Stores an input under its name.
+    pub(crate) fn save_input(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
+        if let Some(store) = &self.store {
+            store.save_input(name, bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Appends a kill to `kills.jsonl` (its input stored before).
+    pub(crate) fn append_kill(&mut self, record: &KillRecord) -> Result<(), Error> {
+        if let Some(store) = &mut self.store {
+            store.append_kill(record)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a failure with this message was recorded.
+    pub(crate) fn knows_failure(&self, message: &str) -> bool {
+        self.failure_messages.contains(message)
+    }
+
+    /// Whether a panic by contract with this message was recorded.
+    pub(crate) fn knows_contract_panic(&self, message: &str) -> bool {
+        self.contract_messages.contains(message)
+    }
+
+    /// Records a failure of the original.
+    pub(crate) fn record_failure(
+        &mut self,
+        input: &Input,
+        message: String,
+        location: Option<String>,
+        trial: u64,
+    ) -> Result<(), Error> {
+        let failure =
+            Failure { input: input.clone(), name: content_name(input.as_bytes()), message, location, trial };
+        if let Some(store) = &mut self.store {
+            store.save_failure(&failure.name, input.as_bytes())?;
+            store.append_failure(&failure.record())?;
+        }
+        self.failure_messages.insert(failure.message.clone());
+        self.failures.push(failure);
+        Ok(())
+    }
+
+    /// Records a panic by contract of a generated target's original with a new message.
+    pub(crate) fn record_contract_panic(
+        &mut self,
+        input: &Input,
+        message: String,
+        location: Option<String>,
+    ) -> Result<(), Error> {
+        let name = content_name(input.as_bytes());
+        if let Some(store) = &mut self.store {
+            let record = ContractPanicRecord { input: name.clone(), message: message.clone(), location };
+            store.save_contract_panic(&name, input.as_bytes(), &record)?;
+        }
+        self.contract_messages.insert(message);
+        Ok(())
+    }
+
+    /// Keeps an input on which the background mutant panics and the original does not
+    /// (once per message): it points at fault-prone code, and is no failure. Returns
+    /// whether the message was new.
+    pub(crate) fn record_mutant_panic(
+        &mut self,
+        input: &Input,
+        mutant: u32,
+        message: String,
+        location: Option<String>,
+        trial: u64,
+    ) -> Result<bool, Error> {
+        if !self.failure_messages.insert(format!("mutant {mutant}: {message}")) {
+            return Ok(false);
+        }
+        if let Some(store) = &mut self.store {
+            let name = content_name(input.as_bytes());
+            let record =
+                FailureRecord { input: name.clone(), message, location, trial, mutant: Some(mutant) };
+            store.save_mutant_panic(&name, input.as_bytes(), &record)?;
+        }
+        Ok(true)
+    }
+}
