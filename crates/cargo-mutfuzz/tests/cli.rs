@@ -162,6 +162,28 @@ fn mutants_command_lists_the_catalog_as_text_and_json() {
 }
 
 #[test]
+fn a_test_that_overflows_its_stack_is_named_with_the_way_to_leave_it_out() {
+    let tmp = copy_example("textstats");
+    let tests = tmp.path().join("tests/api.rs");
+    let mut text = std::fs::read_to_string(&tests).unwrap();
+    text.push_str(
+        "\n#[test]\nfn deep() {\n    fn down(n: u64) -> u64 {\n        if n == 0 { 0 } else { 1 + down(n - 1) }\n    }\n    \
+         assert!(down(u64::MAX) > 0);\n}\n",
+    );
+    std::fs::write(&tests, text).unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains(
+            "test deep (in test api) fails (signal 6: its stack overflowed) without any mutant (the \
+             schema's functions need more stack than yours; leave the test out: -- --skip deep)"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_failing_baseline_stops_with_exit_code_4() {
     let tmp = copy_example("textstats");
     let tests = tmp.path().join("tests/api.rs");

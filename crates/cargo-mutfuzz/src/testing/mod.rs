@@ -410,20 +410,33 @@ fn mutation_test(
             let (what, hint) = if f.exit == Exit::TimedOut {
                 (
                     format!("did not finish within {}", duration(baseline_timeout)),
-                    " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)",
+                    " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)".to_owned(),
                 )
             } else if let Exit::TooMuchOutput(_) = f.exit {
                 (
                     format!("fails ({})", f.exit),
-                    " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)",
+                    " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)".to_owned(),
+                )
+            } else if f.exit == Exit::Signal(libc::SIGSEGV) || f.output.contains("has overflowed its stack") {
+                // Each function of the schema also holds its mutants' code, so its frames
+                // are larger than the user's build's: a test that recurses to just under
+                // its stack's end overflows.
+                (
+                    format!("fails ({}: its stack overflowed)", f.exit),
+                    format!(
+                        " (the schema's functions need more stack than yours; leave the test out: \
+                         -- --skip {})",
+                        cases[f.case].name
+                    ),
                 )
             } else if matches!(f.exit, Exit::Signal(_)) && limits.caps.memory.is_some() {
                 (
                     format!("fails ({})", f.exit),
-                    " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)",
+                    " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)"
+                        .to_owned(),
                 )
             } else {
-                (format!("fails ({})", f.exit), "")
+                (format!("fails ({})", f.exit), String::new())
             };
             let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
             // A doctest compiled into our test target is named where the user wrote it.
