@@ -120,6 +120,9 @@ fn base_command(bin: &TestBinary) -> Command {
 /// a test may read it, and logging only costs what the user asked for.
 pub const QUIET_ENV: [(&str, &str); 2] = [("RUST_BACKTRACE", "0"), ("RUST_LIB_BACKTRACE", "0")];
 
+/// Bytes of stack for each test thread: four times libtest's default.
+const TEST_THREAD_STACK: usize = 8 << 20;
+
 /// The command that runs the tests selected by `filters` (all from binary `bin`) and
 /// nothing else.
 pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
@@ -127,6 +130,13 @@ pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
     for (key, value) in QUIET_ENV {
         cmd.env(key, value);
+    }
+    // The schema's functions also hold their mutants' code, so their frames are larger
+    // than in the user's build: a test that recurses close to the end of libtest's
+    // 2 MiB thread stack (a parser's nesting limit) would overflow. Unless the user
+    // chose a size, test threads get more.
+    if std::env::var_os("RUST_MIN_STACK").is_none() {
+        cmd.env("RUST_MIN_STACK", TEST_THREAD_STACK.to_string());
     }
     match bin.runner {
         Runner::Doctests(_) => cmd.args(["--test-threads=1", "-q"]).args(filters),
