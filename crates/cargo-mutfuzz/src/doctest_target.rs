@@ -14,8 +14,8 @@ use crate::fs_util::write_if_changed;
 use crate::scratch::Scratch;
 use crate::workspace::Workspace;
 
-/// The test target's name and file name.
-pub const TARGET: &str = "__mutfuzz_doctests";
+/// The test target's name and file name (declared in the scratch manifests by [`Scratch`]).
+pub use crate::scratch::DOCTEST_TARGET as TARGET;
 
 /// One doctest in the generated file.
 #[derive(Clone, Debug)]
@@ -77,7 +77,7 @@ impl DoctestTarget {
             if entries.is_empty() {
                 continue;
             }
-            let path = scratch.in_work(&p.root.join("tests").join(format!("{TARGET}.rs")));
+            let path = scratch.in_work(&crate::scratch::doctest_file(&p.root));
             targets.push(DoctestTarget { path, lib: lib.clone(), entries });
         }
         targets

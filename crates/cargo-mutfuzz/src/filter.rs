@@ -4,7 +4,7 @@
 //!
 //! Each package has its own config, so the filter is kept per package: a mutant is
 //! judged by its package's config plus the command line. A filter never changes the
-//! catalog, only which of its mutants a run covers (through [`crate::selection`]).
+//! catalog, only which of its mutants a run covers (through `selection`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -13,8 +13,26 @@ use anyhow::Result;
 use mutfuzz_mutate::{Config, Mutant, MutantFilter, PatternKind};
 
 use crate::exit_code;
-use crate::options::{FilterArgs, PackageArgs};
-use crate::workspace::Workspace;
+use crate::workspace::{PackageChoice, Workspace};
+
+/// The command line's patterns: cargo-mutants' `--re`, `--exclude-re`, `--file`, `--exclude`.
+#[derive(Clone, Debug, Default)]
+pub struct FilterPatterns {
+    /// Mutant names to keep (regexes).
+    pub re: Vec<String>,
+    /// Mutant names to leave out (regexes).
+    pub exclude_re: Vec<String>,
+    /// Files to keep (globs).
+    pub file: Vec<String>,
+    /// Files to leave out (globs).
+    pub exclude: Vec<String>,
+}
+
+impl From<&FilterPatterns> for FilterPatterns {
+    fn from(patterns: &FilterPatterns) -> FilterPatterns {
+        patterns.clone()
+    }
+}
 
 /// The filter of one command, per package.
 #[derive(Clone, Debug, Default)]
@@ -28,7 +46,8 @@ pub struct RunFilter {
 
 impl RunFilter {
     /// The filter of `args` over the packages of `ws`, each with its own config.
-    pub fn new(ws: &Workspace, args: &FilterArgs) -> Result<RunFilter> {
+    pub fn new(ws: &Workspace, args: impl Into<FilterPatterns>) -> Result<RunFilter> {
+        let args = &args.into();
         let cli = cli_filter(args)?;
         let mut packages = HashMap::new();
         for p in &ws.packages {
@@ -76,7 +95,10 @@ impl RunFilter {
 /// Before a harness build (which takes a while): the message to print, when the filter
 /// of `args` leaves none of the package's mutants; `None` when it keeps some, or there is
 /// no filter. Discovery alone decides it, as the build would find the same catalog.
-pub fn matches_nothing_before_build(package: &PackageArgs, args: &FilterArgs) -> Result<Option<String>> {
+pub fn matches_nothing_before_build(
+    package: impl Into<PackageChoice>,
+    args: impl Into<FilterPatterns>,
+) -> Result<Option<String>> {
     let ws = Workspace::open(package)?;
     let filter = RunFilter::new(&ws, args)?;
     if !filter.is_active() {
@@ -87,13 +109,13 @@ pub fn matches_nothing_before_build(package: &PackageArgs, args: &FilterArgs) ->
     Ok((!kept).then(|| filter.matches_nothing(discovery.mutants.len())))
 }
 
-fn cli_filter(args: &FilterArgs) -> Result<MutantFilter> {
+fn cli_filter(args: &FilterPatterns) -> Result<MutantFilter> {
     let mut filter = MutantFilter::default();
     add_cli(&mut filter, args)?;
     Ok(filter)
 }
 
-fn add_cli(filter: &mut MutantFilter, args: &FilterArgs) -> Result<()> {
+fn add_cli(filter: &mut MutantFilter, args: &FilterPatterns) -> Result<()> {
     let add = |filter: &mut MutantFilter, kind, patterns: &[String], flag| {
         filter.add(kind, patterns, flag).map_err(exit_code::usage)
     };
@@ -138,11 +160,11 @@ mod tests {
 
     #[test]
     fn the_command_line_adds_to_each_package_s_config_and_a_package_dir_anchors_its_paths() {
-        let args = FilterArgs {
+        let args = FilterPatterns {
             re: vec!["parse".into()],
             exclude: vec!["gen.rs".into()],
             file: vec!["src/*.rs".into()],
-            ..FilterArgs::default()
+            ..FilterPatterns::default()
         };
         let mut config = MutantFilter::default();
         config.add(PatternKind::ExamineRe, &["lex".into()], "examine_re").unwrap();
@@ -179,7 +201,7 @@ mod tests {
 
     #[test]
     fn a_bad_pattern_is_a_usage_error_naming_its_flag() {
-        let args = FilterArgs { exclude_re: vec!["(".into()], ..FilterArgs::default() };
+        let args = FilterPatterns { exclude_re: vec!["(".into()], ..FilterPatterns::default() };
         let err = cli_filter(&args).unwrap_err();
         assert_eq!(exit_code::of_error(&err), exit_code::USAGE);
         assert!(format!("{err:#}").contains("bad regex \"(\" in --exclude-re"), "{err:#}");

@@ -20,16 +20,12 @@ use crate::console::Console;
 use crate::engine;
 use crate::exit_code;
 use crate::fs_util::write_if_changed;
-use crate::layout::{self, Layout};
-use crate::options::PackageArgs;
+use crate::layout::{self, HARNESS_DIR, Layout};
 use crate::sandbox::{Policy, Sandbox};
 use crate::schema_build;
 use crate::scratch::{Scratch, absolutize_paths};
 use crate::viability::BuildFailure;
-use crate::workspace::{Package, Workspace};
-
-/// Directory name of the harness package, inside the package (or workspace) root.
-pub const DIR: &str = "mutfuzz";
+use crate::workspace::{Package, PackageChoice, Workspace};
 
 /// A harness package on disk.
 #[derive(Clone, Debug)]
@@ -57,9 +53,9 @@ pub fn single_package(ws: &Workspace) -> Result<&Package> {
 
 /// Find the harness of `package`: `mutfuzz/` in its root, else in the workspace root.
 pub fn find(ws: &Workspace, package: &Package) -> Result<Harness> {
-    let mut candidates = vec![package.root.join(DIR)];
+    let mut candidates = vec![package.root.join(HARNESS_DIR)];
     if ws.root != package.root {
-        candidates.push(ws.root.join(DIR));
+        candidates.push(ws.root.join(HARNESS_DIR));
     }
     for dir in &candidates {
         let manifest = dir.join("Cargo.toml");
@@ -250,9 +246,9 @@ impl Built {
 /// Discover, copy, build the schema with the harness (dropping unviable mutants), write
 /// the catalogs into the state directory, and check that the harness has `target`.
 /// Optimized, unless `dev` (see [`crate::cargo_build::RELEASE_PROFILE_ENV`]).
-pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
+pub fn build(args: impl Into<PackageChoice>, target: &str, dev: bool, no_sandbox: bool) -> Result<Built> {
     check_target_name(target).map_err(exit_code::usage)?;
-    let built = build_for(args, target, dev, no_sandbox, None)?;
+    let built = build_for(&args.into(), target, dev, no_sandbox, None)?;
     let targets = list_targets(&built)?;
     if !targets.iter().any(|t| t == target) {
         return Err(exit_code::usage(anyhow::anyhow!(
@@ -266,20 +262,24 @@ pub fn build(args: &PackageArgs, target: &str, dev: bool, no_sandbox: bool) -> R
 /// [`build`] once for every target of the harness (`HARNESS list`), in the order it lists
 /// them: the catalogs are written into each target's state directory, and the `Built`'s
 /// own `state` is the first target's (every target's catalogs are the same).
-pub fn build_all(args: &PackageArgs, dev: bool, no_sandbox: bool) -> Result<(Built, Vec<String>)> {
+pub fn build_all(
+    args: impl Into<PackageChoice>,
+    dev: bool,
+    no_sandbox: bool,
+) -> Result<(Built, Vec<String>)> {
     build_all_with(args, None, dev, no_sandbox)
 }
 
 /// [`build_all`] with `harness` instead of the package's own, when given (`amplify`'s,
 /// generated under `target/mutfuzz/`).
 pub fn build_all_with(
-    args: &PackageArgs,
+    args: impl Into<PackageChoice>,
     harness: Option<&Harness>,
     dev: bool,
     no_sandbox: bool,
 ) -> Result<(Built, Vec<String>)> {
     // The catalogs go to a target's directory: the first's, once the list is known.
-    let built = build_for(args, "", dev, no_sandbox, harness)?;
+    let built = build_for(&args.into(), "", dev, no_sandbox, harness)?;
     let targets = list_targets(&built)?;
     if targets.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(
@@ -318,7 +318,7 @@ fn write_catalogs(
 
 /// The build of [`build`], with the catalogs written for `target` (none for `""`).
 fn build_for(
-    args: &PackageArgs,
+    args: &PackageChoice,
     target: &str,
     dev: bool,
     no_sandbox: bool,

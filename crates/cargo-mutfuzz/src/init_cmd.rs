@@ -11,7 +11,8 @@ use anyhow::{Context, Result};
 use crate::auto_harness;
 use crate::engine;
 use crate::exit_code;
-use crate::harness::{self, DIR};
+use crate::harness;
+use crate::layout::HARNESS_DIR;
 use crate::layout::Layout;
 use crate::options::InitArgs;
 use crate::workspace::Workspace;
@@ -33,7 +34,7 @@ pub fn run(args: &InitArgs) -> Result<i32> {
     }
     let ws = Workspace::open(&args.package)?;
     let package = harness::single_package(&ws)?;
-    let dir = package.root.join(DIR);
+    let dir = package.root.join(HARNESS_DIR);
     if dir.exists() {
         return Err(exit_code::usage(anyhow::anyhow!(
             "{} already exists; remove it first to make a new harness",
@@ -92,7 +93,7 @@ fn run_auto(args: &InitArgs) -> Result<i32> {
             why.join("\n")
         )));
     }
-    let dir = package.root.join(DIR);
+    let dir = package.root.join(HARNESS_DIR);
     let src = dir.join("src");
     fs::create_dir_all(&src).with_context(|| format!("failed to create {}", src.display()))?;
     let write_new = |name: &str, text: String| -> Result<bool> {

@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 use mutfuzz_contract::{CampaignDir, content_name};
 
+/// Directory name of the harness package, inside the package (or workspace) root.
+pub const HARNESS_DIR: &str = "mutfuzz";
+
 /// The scratch copy of the workspace.
 const WORK: &str = "work";
 /// The target dir of schema builds.

@@ -4,7 +4,7 @@
 //!
 //! So mutants that delete code (a replaced body, a deleted call or match arm) in a crate
 //! that denies or forbids such a lint at crate level (or with `-D warnings` in
-//! `RUSTFLAGS`) are checked alone by [`crate::lint_check`], or with `--no-lint-check`
+//! `RUSTFLAGS`) are checked alone by the lint check (`lint_check`), or with `--no-lint-check`
 //! carry a note in `outcomes.json`.
 
 use std::path::Path;

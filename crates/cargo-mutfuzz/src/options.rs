@@ -8,6 +8,9 @@ use clap::{Args, Parser, Subcommand};
 use mutfuzz_contract::command::{COMPARE_CHANCE, DICTIONARY_CHANCE};
 use mutfuzz_contract::{EditKind, GuidanceKind, InputFormat, Isolate, Prune, ScheduleKind};
 
+use crate::filter::FilterPatterns;
+use crate::workspace::PackageChoice;
+
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
 #[command(name = "cargo-mutfuzz", bin_name = "cargo mutfuzz", version, about)]
@@ -92,6 +95,17 @@ pub struct FilterArgs {
     pub exclude: Vec<String>,
 }
 
+impl From<&FilterArgs> for FilterPatterns {
+    fn from(args: &FilterArgs) -> FilterPatterns {
+        FilterPatterns {
+            re: args.re.clone(),
+            exclude_re: args.exclude_re.clone(),
+            file: args.file.clone(),
+            exclude: args.exclude.clone(),
+        }
+    }
+}
+
 /// `cargo mutfuzz build`.
 #[derive(Debug, Args)]
 pub struct BuildArgs {
@@ -133,6 +147,12 @@ pub struct PackageArgs {
     /// Package(s) to mutate (default: the current package, or every default member).
     #[arg(long, short = 'p', value_name = "SPEC", help_heading = "Package")]
     pub package: Vec<String>,
+}
+
+impl From<&PackageArgs> for PackageChoice {
+    fn from(args: &PackageArgs) -> PackageChoice {
+        PackageChoice { manifest_path: args.manifest_path.clone(), packages: args.package.clone() }
+    }
 }
 
 /// `cargo mutfuzz mutants`.

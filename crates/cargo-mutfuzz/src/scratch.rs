@@ -13,6 +13,15 @@ use crate::fs_util::write_if_changed;
 use crate::layout::Layout;
 use crate::workspace::Workspace;
 
+/// The name of the test target that holds a package's doctests in the scratch copy
+/// (written by `doctest_target`, declared in the copy's manifest here).
+pub const DOCTEST_TARGET: &str = "__mutfuzz_doctests";
+
+/// The doctest target's file in the package at `package_root`.
+pub fn doctest_file(package_root: &Path) -> PathBuf {
+    package_root.join("tests").join(format!("{DOCTEST_TARGET}.rs"))
+}
+
 /// The scratch copy of one workspace.
 #[derive(Clone, Debug)]
 pub struct Scratch {
@@ -103,11 +112,11 @@ impl Scratch {
         if autotests != Some(false) || package.lib_name.is_none() || !has_doctests {
             return Ok(());
         }
-        let file = format!("tests/{}.rs", crate::doctest_target::TARGET);
+        let file = format!("tests/{DOCTEST_TARGET}.rs");
         let tests = doc.entry("test").or_insert(Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
         if let Some(tests) = tests.as_array_of_tables_mut() {
             let mut target = Table::new();
-            target.insert("name", value(crate::doctest_target::TARGET));
+            target.insert("name", value(DOCTEST_TARGET));
             target.insert("path", value(file.as_str()));
             tests.push(target);
         }

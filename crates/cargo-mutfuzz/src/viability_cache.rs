@@ -121,7 +121,7 @@ pub fn key(
         ws.root.join("mutfuzz.out.old"),
     ]);
     for root in ws.packages.iter().map(|p| &p.root).chain([&ws.root]) {
-        let harness = root.join(crate::harness::DIR);
+        let harness = root.join(crate::layout::HARNESS_DIR);
         excluded.extend([harness.join("corpus"), harness.join("target")]);
     }
     // Compared by where they really are: a link into the target dir is the target dir.
@@ -234,9 +234,9 @@ mod tests {
         };
         put("Cargo.toml", "[package]\nname = \"k\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n");
         put("src/lib.rs", "pub fn f(a: u32) -> u32 { a + 1 }\n");
-        let args = crate::options::PackageArgs {
+        let args = crate::workspace::PackageChoice {
             manifest_path: Some(dir.path().join("Cargo.toml")),
-            package: Vec::new(),
+            packages: Vec::new(),
         };
         let ws = Workspace::open(&args).unwrap();
         let key_with = |flags: &BuildFlags| {

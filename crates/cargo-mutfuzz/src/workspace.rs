@@ -6,8 +6,6 @@ use anyhow::{Context, Result, bail};
 use cargo_metadata::{Edition, MetadataCommand, TargetKind};
 use mutfuzz_mutate::{Config, CrateRoot, Discovery, PackageSpec};
 
-use crate::options::PackageArgs;
-
 /// A package chosen for mutation.
 #[derive(Clone, Debug)]
 pub struct Package {
@@ -38,6 +36,21 @@ impl Package {
     }
 }
 
+/// Which workspace and which of its packages a command works on (`--manifest-path`, `-p`).
+#[derive(Clone, Debug, Default)]
+pub struct PackageChoice {
+    /// Path to the Cargo.toml of the package or workspace (default: the current directory's).
+    pub manifest_path: Option<PathBuf>,
+    /// The packages to mutate by name (default: the current package, or every default member).
+    pub packages: Vec<String>,
+}
+
+impl From<&PackageChoice> for PackageChoice {
+    fn from(choice: &PackageChoice) -> PackageChoice {
+        choice.clone()
+    }
+}
+
 /// The workspace and the packages chosen from it.
 #[derive(Debug)]
 pub struct Workspace {
@@ -52,12 +65,12 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// Ask cargo about the workspace at `args.manifest_path` (or the current directory).
-    pub fn open(args: &PackageArgs) -> Result<Workspace> {
-        Workspace::open_inner(args).map_err(crate::exit_code::usage)
+    /// Ask cargo about the workspace at `choice.manifest_path` (or the current directory).
+    pub fn open(choice: impl Into<PackageChoice>) -> Result<Workspace> {
+        Workspace::open_inner(&choice.into()).map_err(crate::exit_code::usage)
     }
 
-    fn open_inner(args: &PackageArgs) -> Result<Workspace> {
+    fn open_inner(args: &PackageChoice) -> Result<Workspace> {
         let mut cmd = MetadataCommand::new();
         cmd.no_deps();
         if let Some(path) = &args.manifest_path {
@@ -78,8 +91,8 @@ impl Workspace {
             "`cargo metadata` failed: run cargo mutfuzz inside a Cargo package, or pass --manifest-path",
         )?;
         let members: Vec<&cargo_metadata::Package> = meta.workspace_packages();
-        let chosen: Vec<&cargo_metadata::Package> = if !args.package.is_empty() {
-            args.package
+        let chosen: Vec<&cargo_metadata::Package> = if !args.packages.is_empty() {
+            args.packages
                 .iter()
                 .map(|name| {
                     members.iter().copied().find(|p| p.name.as_str() == name).with_context(|| {

@@ -55,7 +55,7 @@ impl Copy {
             ws.root.join(".git"),
             ws.root.join("mutfuzz.out"),
             ws.root.join("mutfuzz.out.old"),
-            package.root.join(crate::harness::DIR),
+            package.root.join(crate::layout::HARNESS_DIR),
         ];
         copy_tree(&ws.root, &root, &excluded)?;
         let rel = package.root.strip_prefix(&ws.root).unwrap_or(Path::new(""));
