@@ -10,9 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cargo_mutfuzz::schema_build::write_schema;
-use cargo_mutfuzz::scratch::Scratch;
-use cargo_mutfuzz::workspace::{PackageChoice, Workspace};
+use cargo_mutfuzz::{PackageChoice, Scratch, Workspace, write_schema};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();

@@ -12,12 +12,12 @@ use mutfuzz_contract::{KillRecord, Stats};
 
 use super::campaign::{Ended, Files, Start, Stop, campaign_from, count_files};
 use super::slices::{self, Arm, SliceResult};
+use crate::commands::options::{FuzzArgs, Strategy};
 use crate::console;
-use crate::exit_code;
-use crate::harness::Built;
-use crate::interrupt;
-use crate::options::{FuzzArgs, Strategy};
-use crate::records;
+use crate::console::exit_code;
+use crate::fuzzing::harness::Built;
+use crate::fuzzing::records;
+use crate::process::interrupt;
 
 /// The smallest slice of a trial budget: fewer trials would be mostly harness start-up.
 pub const MIN_SLICE_TRIALS: u64 = 10;
@@ -341,8 +341,8 @@ mod tests {
     fn fuzz_args(flags: &[&str]) -> FuzzArgs {
         use clap::Parser;
         let argv = ["cargo-mutfuzz", "fuzz", "--all"].iter().chain(flags).copied();
-        match crate::options::Cli::try_parse_from(argv).unwrap().command {
-            crate::options::Command::Fuzz(a) => a,
+        match crate::commands::options::Cli::try_parse_from(argv).unwrap().command {
+            crate::commands::options::Command::Fuzz(a) => a,
             _ => unreachable!(),
         }
     }

@@ -15,15 +15,15 @@ use mutfuzz_contract::{
     KillRecord, Line, ScheduleKind, Stats, append_record, content_name, store_new,
 };
 
-use crate::exit_code;
-use crate::harness::Built;
-use crate::interrupt;
-use crate::mutants_first;
-use crate::options::{FuzzArgs, Strategy};
+use crate::commands::options::{FuzzArgs, Strategy};
+use crate::console::exit_code;
+use crate::console::status::{Progress, StatusLine};
+use crate::fuzzing::harness::Built;
+use crate::fuzzing::mutants_first;
+use crate::fuzzing::records;
 use crate::process::Exit;
-use crate::records;
-use crate::status::{Progress, StatusLine};
-use crate::supervise::{self, Ending};
+use crate::process::interrupt;
+use crate::process::supervise::{self, Ending};
 
 /// Restarts in a row that record nothing new before the campaign gives up.
 pub const MAX_STALLED_RESTARTS: u32 = 20;

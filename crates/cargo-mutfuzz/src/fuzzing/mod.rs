@@ -4,11 +4,16 @@
 //! target of a harness within that budget (`all`).
 
 pub mod all;
+pub(crate) mod auto_harness;
 pub mod campaign;
+pub(crate) mod cmin;
+pub(crate) mod harness;
+pub(crate) mod mutants_first;
+pub(crate) mod records;
+pub(crate) mod shrinking;
 pub mod slices;
 
 pub use campaign::{
-    Ended, Files, MAX_STALLED_RESTARTS, Start, Stop, campaign, campaign_from, check_hang_timeout,
-    count_files, disk_full_error, kill_factor, listed_mutants, mutant_sample, warn_skipped_inputs,
-    with_strategy,
+    Ended, Files, MAX_STALLED_RESTARTS, Stop, campaign, check_hang_timeout, count_files, disk_full_error,
+    kill_factor, listed_mutants, mutant_sample, warn_skipped_inputs, with_strategy,
 };

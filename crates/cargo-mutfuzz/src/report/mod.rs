@@ -9,6 +9,7 @@
 //! draws the counters as inline SVG, [`mutation_testing`] writes it as Stryker's shared
 //! `mutation-testing-report-schema` JSON.
 
+pub(crate) mod annotations;
 pub mod html;
 pub mod mutation_testing;
 pub mod plot;
@@ -23,8 +24,8 @@ use mutfuzz_contract::{
 };
 use mutfuzz_mutate::Mutant;
 
-use crate::outcome::{MutantOutcome, Outcome, TestInfo};
-use crate::records;
+use crate::fuzzing::records;
+use crate::testing::outcome::{MutantOutcome, Outcome, TestInfo};
 
 /// What the report is about: the crate's own tests, or a fuzz target's corpus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,14 +18,14 @@ use mutfuzz_contract::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::exit_code;
+use crate::catalog::selection::{Selection, Shard};
+use crate::console::exit_code;
+use crate::console::status::percent;
+use crate::fuzzing::harness::Built;
+use crate::fuzzing::records;
 use crate::fuzzing::{MAX_STALLED_RESTARTS, count_files, warn_skipped_inputs};
-use crate::harness::Built;
 use crate::process::Exit;
-use crate::records;
-use crate::selection::{Selection, Shard};
-use crate::status::percent;
-use crate::supervise::{self, Ending};
+use crate::process::supervise::{self, Ending};
 
 /// Follows one harness process's `score` output.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
