@@ -12,8 +12,9 @@ pub(crate) mod mutants_first;
 pub(crate) mod records;
 pub(crate) mod shrinking;
 pub mod slices;
+pub(crate) mod supervision;
 
 pub use campaign::{
-    Ended, Files, MAX_STALLED_RESTARTS, Stop, campaign, check_hang_timeout, count_files, disk_full_error,
-    kill_factor, listed_mutants, mutant_sample, warn_skipped_inputs, with_strategy,
+    Ended, Files, Stop, campaign, check_hang_timeout, count_files, disk_full_error, kill_factor,
+    listed_mutants, mutant_sample, warn_skipped_inputs, with_strategy,
 };

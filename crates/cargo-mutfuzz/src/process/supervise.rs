@@ -69,15 +69,15 @@ fn signal_name(s: i32) -> &'static str {
     }
 }
 
-/// One harness run's result.
-pub struct Outcome {
+/// How one supervised process ended, and its last words.
+pub struct Supervised {
     /// How it ended.
     pub ending: Ending,
     /// The last lines it wrote to stderr.
     pub stderr_tail: Vec<String>,
 }
 
-impl Outcome {
+impl Supervised {
     /// The last non-empty stderr line, for a one-line reason.
     pub fn last_words(&self) -> Option<&str> {
         // Rust's closing `note: run with RUST_BACKTRACE=…` hint says nothing of the cause
@@ -96,7 +96,7 @@ pub fn run(
     caps: &Caps,
     on_line: &mut dyn FnMut(Line<'static>),
     on_tick: &mut dyn FnMut(),
-) -> Result<Outcome> {
+) -> Result<Supervised> {
     for var in
         [env::ACTIVE, env::RECORD, env::MUTANTS, env::FUEL, env::THREAD_FUEL, env::DEPTH, env::ON_EXHAUST]
     {
@@ -253,7 +253,7 @@ pub fn run(
     };
     // Grandchildren may hold stderr open: do not wait for it for long.
     let stderr_tail = tail_rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
-    Ok(Outcome { ending, stderr_tail })
+    Ok(Supervised { ending, stderr_tail })
 }
 
 #[cfg(all(test, unix))]

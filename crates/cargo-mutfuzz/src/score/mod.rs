@@ -4,7 +4,6 @@
 //! `score.json` — one target's, or the combination of every target's (`score --all`),
 //! in the one type [`ScoreFile`].
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -12,10 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use mutfuzz_contract::command::{HarnessCommand, InputFormat, ScoreRequest};
-use mutfuzz_contract::{
-    EXIT_DRIFT, EXIT_ERROR, EXIT_SUCCESS, KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl,
-    write_atomic,
-};
+use mutfuzz_contract::{KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic};
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::selection::{Selection, Shard};
@@ -23,9 +19,9 @@ use crate::console::exit_code;
 use crate::console::status::percent;
 use crate::fuzzing::harness::Built;
 use crate::fuzzing::records;
-use crate::fuzzing::{MAX_STALLED_RESTARTS, count_files, warn_skipped_inputs};
-use crate::process::Exit;
-use crate::process::supervise::{self, Ending};
+use crate::fuzzing::supervision::{Until, Watch, supervise_until_done};
+use crate::fuzzing::{count_files, warn_skipped_inputs};
+use crate::process::supervise::{Ending, Supervised};
 
 /// Follows one harness process's `score` output.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -71,6 +67,119 @@ impl ScoreTracker {
             Line::Note(text) => self.notes.push(text.into_owned()),
             _ => {}
         }
+    }
+}
+
+/// What a score watches in its harness's `score` output: the input and mutant running,
+/// for the progress line and for blaming a death on the mutant.
+struct ScoreWatch<'a> {
+    built: &'a Built,
+    corpus: &'a Path,
+    /// `score.jsonl`.
+    out: &'a Path,
+    command: HarnessCommand,
+    /// Stored inputs in the corpus.
+    inputs: usize,
+    /// Viable mutants scored.
+    viable: usize,
+    /// Verdicts already written when the running process started (after a restart).
+    decided_before: usize,
+    last_note: Instant,
+    notes_shown: HashSet<String>,
+    /// Inputs on which a generated target's original panicked by contract, by the last process.
+    contract_inputs: u64,
+}
+
+impl ScoreWatch<'_> {
+    fn show_notes(&mut self, notes: &[String]) {
+        // A note (a nondeterministic target) is said once, however many restarts.
+        for note in notes {
+            if self.notes_shown.insert(note.clone()) {
+                eprintln!("{note}");
+            }
+        }
+    }
+}
+
+impl Watch for ScoreWatch<'_> {
+    type Tracker = ScoreTracker;
+    const REFUSED: &'static str = "the harness refused to score";
+    const PROGRESS: &'static str = "scoring a mutant";
+
+    fn observe(tracker: &mut ScoreTracker, line: Line<'static>) {
+        tracker.observe(line);
+    }
+
+    fn next(&mut self, _restarts: u32) -> Result<Option<std::process::Command>> {
+        self.decided_before = records::read::<ScoreLine>(self.out)?.len();
+        self.built.sandboxed_command(&self.command, &[self.corpus]).map(Some)
+    }
+
+    fn tick(&mut self, t: &mut ScoreTracker) {
+        let notes = std::mem::take(&mut t.notes);
+        self.show_notes(&notes);
+        if self.last_note.elapsed() >= Duration::from_secs(5) {
+            // Kills are written as they are found; survivors only at the end.
+            // Quietly: a line being appended right now may look torn.
+            let decided = read_jsonl::<ScoreLine>(self.out).map_or(self.decided_before, |l| l.records.len());
+            eprintln!(
+                "scoring: input {} of {}, {} mutant runs; {decided} of {} mutants decided",
+                t.inputs, self.inputs, t.mutant_runs, self.viable
+            );
+            self.last_note = Instant::now();
+        }
+    }
+
+    fn ended(&mut self, t: &ScoreTracker, _run: &Supervised) -> Result<()> {
+        self.show_notes(&t.notes);
+        // The process that ends ran every input's original: its count is whole.
+        self.contract_inputs = t.contract_panics;
+        Ok(())
+    }
+
+    fn finished(&self, t: &ScoreTracker) -> bool {
+        // Exit code 0 without `done` is a mutant's `process::exit(0)`: a crash.
+        t.done
+    }
+
+    fn idle(&self, t: &ScoreTracker) -> bool {
+        t.mutant.is_none()
+    }
+
+    fn no_mutant(&self, t: &ScoreTracker) -> bool {
+        t.mutant.is_none()
+    }
+
+    fn drifted(&mut self, _t: &ScoreTracker) -> Result<bool> {
+        Ok(records::read::<ScoreLine>(self.out)?.len() > self.decided_before)
+    }
+
+    fn blame(&mut self, t: &ScoreTracker, run: &Supervised) -> Result<(bool, String)> {
+        let how = run.ending.describe();
+        let recorded = match t.mutant {
+            Some(id) if !records::read::<ScoreLine>(self.out)?.iter().any(|l| l.mutant == id) => {
+                let kind =
+                    if matches!(run.ending, Ending::Hung(_)) { KillKind::Timeout } else { KillKind::Crash };
+                let line = ScoreLine {
+                    mutant: id,
+                    outcome: ScoreOutcome::Killed,
+                    kind: Some(kind),
+                    input: t.input.clone(),
+                    input_value: None,
+                    original_output: None,
+                    mutant_output: None,
+                };
+                append_record(self.out, &line)?;
+                eprintln!("mutant {id} killed by {kind} ({how}); restarting the harness");
+                true
+            }
+            _ => false,
+        };
+        Ok((recorded, how))
+    }
+
+    fn say(&mut self, message: &str) {
+        eprintln!("{message}");
     }
 }
 
@@ -542,121 +651,31 @@ pub fn score_corpus(
     };
     std::fs::create_dir_all(how.state)
         .with_context(|| format!("failed to create {}", how.state.display()))?;
-    let mut stalled = 0u32;
-    let mut last_note = Instant::now();
-    let mut notes_shown: HashSet<String> = HashSet::new();
-    let contract_inputs = loop {
-        let command = HarnessCommand::Score(ScoreRequest {
+    let mut watch = ScoreWatch {
+        built,
+        corpus,
+        out,
+        command: HarnessCommand::Score(ScoreRequest {
             target: target.to_owned(),
             corpus: corpus.to_owned(),
-            mutants: viable_catalog.clone(),
+            mutants: viable_catalog,
             out: out.to_owned(),
             mutants_file: None,
             state: Some(how.state.to_owned()),
             format: how.format,
             panic_is_failure: how.panic_is_failure,
-        });
-        let tracker = RefCell::new(ScoreTracker::default());
-        // Verdicts already written by earlier harness processes (after a restart).
-        let decided_before = records::read::<ScoreLine>(out)?.len();
-        let outcome = supervise::run(
-            built.sandboxed_command(&command, &[corpus])?,
-            hang,
-            &log,
-            &built.caps,
-            &mut |line| tracker.borrow_mut().observe(line),
-            &mut || {
-                // A note (a nondeterministic target) is said once, however many restarts.
-                for note in std::mem::take(&mut tracker.borrow_mut().notes) {
-                    if notes_shown.insert(note.clone()) {
-                        eprintln!("{note}");
-                    }
-                }
-                if last_note.elapsed() >= Duration::from_secs(5) {
-                    let t = tracker.borrow();
-                    // Kills are written as they are found; survivors only at the end.
-                    // Quietly: a line being appended right now may look torn.
-                    let decided = read_jsonl::<ScoreLine>(out).map_or(decided_before, |l| l.records.len());
-                    eprintln!(
-                        "scoring: input {} of {inputs}, {} mutant runs; {decided} of {viable} mutants decided",
-                        t.inputs, t.mutant_runs
-                    );
-                    last_note = Instant::now();
-                }
-            },
-        )?;
-        let t = tracker.into_inner();
-        for note in &t.notes {
-            if notes_shown.insert(note.clone()) {
-                eprintln!("{note}");
-            }
-        }
-        match outcome.ending {
-            Ending::Interrupted => {
-                return Ok(None);
-            }
-            // Exit code 0 without `done` is a mutant's `process::exit(0)`: a crash.
-            // The process that ends ran every input's original: its count is whole.
-            Ending::Exited(Exit::Code(EXIT_SUCCESS)) if t.done => break t.contract_panics,
-            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.mutant.is_none() => {
-                // A mutant changed the harness's global state; the harness recorded the
-                // suspects (or the culprit's verdict) itself. A clean process goes on.
-                let decided = records::read::<ScoreLine>(out)?.len();
-                stalled = if decided > decided_before { 0 } else { stalled + 1 };
-                eprintln!(
-                    "{}; restarting the harness in a clean process",
-                    outcome.last_words().unwrap_or("global state drifted").trim_start_matches("error: ")
-                );
-                if stalled >= MAX_STALLED_RESTARTS {
-                    bail!(
-                        "the harness drifted {stalled} times in a row without finding the mutant that causes \
-                         it; its log is {}",
-                        log.display()
-                    );
-                }
-            }
-            Ending::Exited(Exit::Code(EXIT_ERROR)) if t.mutant.is_none() => {
-                return Err(exit_code::usage(anyhow::anyhow!(
-                    "the harness refused to score (exit code {EXIT_ERROR}):\n{}",
-                    outcome.stderr_tail.join("\n")
-                )));
-            }
-            ending => {
-                let how = ending.describe();
-                let recorded = match t.mutant {
-                    Some(id) if !records::read::<ScoreLine>(out)?.iter().any(|l| l.mutant == id) => {
-                        let kind = if matches!(ending, Ending::Hung(_)) {
-                            KillKind::Timeout
-                        } else {
-                            KillKind::Crash
-                        };
-                        let line = ScoreLine {
-                            mutant: id,
-                            outcome: ScoreOutcome::Killed,
-                            kind: Some(kind),
-                            input: t.input,
-                            input_value: None,
-                            original_output: None,
-                            mutant_output: None,
-                        };
-                        append_record(out, &line)?;
-                        eprintln!("mutant {id} killed by {kind} ({how}); restarting the harness");
-                        true
-                    }
-                    _ => false,
-                };
-                stalled = if recorded { 0 } else { stalled + 1 };
-                if stalled >= MAX_STALLED_RESTARTS {
-                    bail!(
-                        "the harness died {stalled} times in a row without scoring a mutant (last: {how}); \
-                         its log is {}:\n{}",
-                        log.display(),
-                        outcome.stderr_tail.join("\n")
-                    );
-                }
-            }
-        }
+        }),
+        inputs,
+        viable,
+        decided_before: 0,
+        last_note: Instant::now(),
+        notes_shown: HashSet::new(),
+        contract_inputs: 0,
     };
+    if supervise_until_done(&mut watch, hang, &log, &built.caps)? == Until::Interrupted {
+        return Ok(None);
+    }
+    let contract_inputs = watch.contract_inputs;
 
     let lines = records::read::<ScoreLine>(out)?;
     let mut verdicts: HashMap<u32, ScoreLine> = HashMap::new();
