@@ -32,7 +32,8 @@ use crate::console::exit_code;
 use crate::fuzzing::harness::{self, Built};
 use crate::fuzzing::{self, Files, Stop, all};
 use crate::process::interrupt;
-use crate::score::{self, MutantScore, ScoreFile, Verdict};
+use crate::report::score_file::{FuzzOutcome, MutantScore, ScoreFile};
+use crate::score;
 
 /// How long the harness may print nothing while it scores a mutant.
 const SCORE_HANG: Duration = Duration::from_secs(30);
@@ -599,7 +600,7 @@ fn score_target(
     else {
         return Err(exit_code::interrupted());
     };
-    Ok(ScoreFile::of_target(built, target, &files.corpus, selection, &scored, 0.0))
+    Ok(scored.score_file(built, target, &files.corpus, selection, 0.0))
 }
 
 fn score_run(
@@ -667,7 +668,7 @@ fn run_score(mutants: &[MutantScore]) -> RunScore {
     let mut s = RunScore::default();
     for m in mutants {
         match m.outcome {
-            Verdict::Killed => {
+            FuzzOutcome::Killed => {
                 s.killed += 1;
                 s.killed_ids.insert(m.id);
                 s.reached_ids.insert(m.id);
@@ -675,12 +676,12 @@ fn run_score(mutants: &[MutantScore]) -> RunScore {
                     s.output_differs += 1;
                 }
             }
-            Verdict::Survived => {
+            FuzzOutcome::Survived => {
                 s.survived += 1;
                 s.reached_ids.insert(m.id);
             }
-            Verdict::NotCovered => s.not_covered += 1,
-            Verdict::Unviable => {}
+            FuzzOutcome::NotCovered => s.not_covered += 1,
+            FuzzOutcome::Unviable => {}
         }
     }
     s

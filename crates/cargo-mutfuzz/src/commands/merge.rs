@@ -15,7 +15,7 @@ use mutfuzz_contract::write_atomic;
 use crate::catalog::selection::Shard;
 use crate::commands::options::MergeArgs;
 use crate::console::exit_code;
-use crate::score::{self, ScoreFile, Table, Verdict};
+use crate::report::score_file::{self, FuzzOutcome, ScoreFile, Table};
 use crate::testing::outcome::{MutantOutcome, OutcomesFile, Summary, TestInfo};
 use crate::testing::output::OutputDir;
 
@@ -214,7 +214,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
             }
             Some(_) => return Err(usage(format!("mutant {} is killed without a kind", m.id))),
             None => {
-                debug_assert_eq!(m.outcome, Verdict::Unviable);
+                debug_assert_eq!(m.outcome, FuzzOutcome::Unviable);
                 table.unviable += 1;
                 table.total += 1;
             }
@@ -231,7 +231,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
             }
             for f in &files {
                 let names =
-                    |ts: &[score::TargetScore]| ts.iter().map(|t| t.target.clone()).collect::<Vec<_>>();
+                    |ts: &[score_file::TargetScore]| ts.iter().map(|t| t.target.clone()).collect::<Vec<_>>();
                 let same = f.targets.as_deref().is_some_and(|ts| names(ts) == names(first_targets));
                 if !same {
                     return Err(usage(
@@ -266,7 +266,7 @@ fn merge_scores(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Re
     eprintln!("Merged {} shards of the score of {}", inputs.len(), first.target);
     print!("{}", table.render());
     eprintln!("Scores in {}", path.display());
-    Ok(score::min_score_exit(&table, min_score))
+    Ok(score_file::min_score_exit(&table, min_score))
 }
 
 #[cfg(test)]
@@ -332,17 +332,17 @@ mod tests {
 
     #[test]
     fn the_shards_of_a_combined_score_merge_with_each_target_s_counts_summed() {
-        use crate::score::{MutantScore, TargetScore};
-        let mutant = |id: u32, outcome: Verdict| MutantScore {
+        use crate::report::score_file::{MutantScore, TargetScore};
+        let mutant = |id: u32, outcome: FuzzOutcome| MutantScore {
             id,
             name: format!("m{id}"),
             outcome,
-            kind: (outcome == Verdict::Killed).then_some(mutfuzz_contract::KillKind::Panic),
-            input: (outcome == Verdict::Killed).then(|| "i".to_owned()),
+            kind: (outcome == FuzzOutcome::Killed).then_some(mutfuzz_contract::KillKind::Panic),
+            input: (outcome == FuzzOutcome::Killed).then(|| "i".to_owned()),
             input_value: None,
             original_output: None,
             mutant_output: None,
-            target: (outcome == Verdict::Killed).then(|| "a".to_owned()),
+            target: (outcome == FuzzOutcome::Killed).then(|| "a".to_owned()),
         };
         let counts = |killed: u64, survived: u64| Table {
             panic: killed,
@@ -374,11 +374,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let one = shard(
             0,
-            vec![mutant(1, Verdict::Killed), mutant(3, Verdict::Survived)],
+            vec![mutant(1, FuzzOutcome::Killed), mutant(3, FuzzOutcome::Survived)],
             counts(1, 1),
             counts(0, 2),
         );
-        let two = shard(1, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
+        let two = shard(1, vec![mutant(2, FuzzOutcome::Killed)], counts(1, 0), counts(1, 0));
         let mut inputs = Vec::new();
         for (i, f) in [two, one].iter().enumerate() {
             let path = dir.path().join(format!("{i}.json"));
@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(targets[1].score_percent, 100.0 / 3.0);
 
         // A shard of one target's score does not merge with a combined one.
-        let mut single = shard(1, vec![mutant(2, Verdict::Killed)], counts(1, 0), counts(1, 0));
+        let mut single = shard(1, vec![mutant(2, FuzzOutcome::Killed)], counts(1, 0), counts(1, 0));
         single.targets = None;
         fs::write(&inputs[0], serde_json::to_string(&single).unwrap()).unwrap();
         let err = merge_scores(&inputs, &out, None).unwrap_err().to_string();

@@ -15,7 +15,7 @@ use crate::console::exit_code;
 use crate::fuzzing::harness;
 use crate::report::Report;
 use crate::report::mutation_testing::{self, MutationTestResult};
-use crate::score::{ScoreFile, Verdict};
+use crate::report::score_file::{FuzzOutcome, ScoreFile};
 use crate::testing::output::read_outcomes;
 use crate::workspace::Workspace;
 use crate::workspace::layout::Layout;
@@ -202,7 +202,7 @@ fn score_file_report(subject: String, file: &Path, score: &ScoreFile, state: &Ca
     let unviable: Vec<UnviableRecord> = score
         .mutants
         .iter()
-        .filter(|m| m.outcome == Verdict::Unviable)
+        .filter(|m| m.outcome == FuzzOutcome::Unviable)
         .map(|m| UnviableRecord { id: m.id, reason: "does not compile (see unviable.json)".to_owned() })
         .collect();
     let mut r = Report::from_score(subject, &catalog, &unviable, &verdicts, Vec::new());

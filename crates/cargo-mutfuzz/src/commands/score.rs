@@ -16,7 +16,8 @@ use crate::console::exit_code;
 use crate::fuzzing::check_hang_timeout;
 use crate::fuzzing::harness;
 use crate::process::interrupt;
-use crate::score::{ScoreFile, ScoreHow, contract_panics_line, min_score_exit, score_corpus};
+use crate::report::score_file::{FuzzOutcome, ScoreFile, min_score_exit};
+use crate::score::{ScoreHow, contract_panics_line, score_corpus};
 
 /// Run the command; returns the exit code.
 pub fn run(args: &ScoreArgs) -> Result<i32> {
@@ -70,14 +71,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
     };
     print!("{}", scored.table.render());
     print_contract_panics(scored.contract_panics, &built.state.score_lines(), "");
-    let file = ScoreFile::of_target(
-        &built,
-        &args.target,
-        &corpus,
-        &selection,
-        &scored,
-        start.elapsed().as_secs_f64(),
-    );
+    let file = scored.score_file(&built, &args.target, &corpus, &selection, start.elapsed().as_secs_f64());
     let path = built.state.score();
     write_score(&path, &file)?;
     annotate(args, &built, &file);
@@ -127,14 +121,8 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
             eprintln!("interrupted: the score is incomplete");
             return Ok(interrupt::EXIT_CODE);
         };
-        let file = ScoreFile::of_target(
-            &built,
-            target,
-            &corpus,
-            &selection,
-            &scored,
-            target_start.elapsed().as_secs_f64(),
-        );
+        let file =
+            scored.score_file(&built, target, &corpus, &selection, target_start.elapsed().as_secs_f64());
         write_score(&built.state.score(), &file)?;
         scores.push(file);
         contract.push((scored.contract_panics, built.state.score_lines()));
@@ -188,7 +176,7 @@ fn annotate(args: &ScoreArgs, built: &harness::Built, file: &ScoreFile) {
     let prefix = crate::report::annotations::repository_prefix(&built.ws.root);
     let by_id: std::collections::HashMap<u32, &mutfuzz_mutate::Mutant> =
         built.discovery.mutants.iter().map(|m| (m.id, m)).collect();
-    for s in file.mutants.iter().filter(|s| s.outcome == crate::score::Verdict::Survived) {
+    for s in file.mutants.iter().filter(|s| s.outcome == FuzzOutcome::Survived) {
         if let Some(m) = by_id.get(&s.id) {
             println!("{}", crate::report::annotations::warning(&prefix, m, "Surviving mutant"));
         }

@@ -13,6 +13,7 @@ pub(crate) mod annotations;
 pub mod html;
 pub mod mutation_testing;
 pub mod plot;
+pub(crate) mod score_file;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
