@@ -44,16 +44,16 @@ const OWN_FLAGS: [&str; 8] =
 
 /// One configuration: a name and the `fuzz` arguments it adds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Config {
+pub struct EvalConfig {
     /// Its name, in reports and as a directory name.
     pub name: String,
     /// `fuzz` arguments, as words.
     pub args: Vec<String>,
 }
 
-impl Config {
+impl EvalConfig {
     /// Parse `NAME=ARGS` (ARGS split at white space; no quoting).
-    pub fn parse(text: &str) -> Result<Config, String> {
+    pub fn parse(text: &str) -> Result<EvalConfig, String> {
         let Some((name, args)) = text.split_once('=') else {
             return Err(format!("--config {text:?}: write NAME=ARGS, as in mu2=\"--guidance mu2\""));
         };
@@ -76,26 +76,26 @@ impl Config {
                 ));
             }
         }
-        Ok(Config { name: name.to_owned(), args })
+        Ok(EvalConfig { name: name.to_owned(), args })
     }
 
     /// The default set: one configuration per guidance, named after it, then the input
     /// strategies under the default guidance: `structure` (`--edit structure`) and
     /// `mutagen` (`--schedule mutagen`).
-    pub fn defaults() -> Vec<Config> {
-        let mut configs: Vec<Config> = GuidanceKind::ALL.map(Config::guidance).to_vec();
+    pub fn defaults() -> Vec<EvalConfig> {
+        let mut configs: Vec<EvalConfig> = GuidanceKind::ALL.map(EvalConfig::guidance).to_vec();
         for (name, flag, value) in
             [("structure", "--edit", "structure"), ("mutagen", "--schedule", "mutagen")]
         {
-            configs.push(Config { name: name.into(), args: vec![flag.into(), value.into()] });
+            configs.push(EvalConfig { name: name.into(), args: vec![flag.into(), value.into()] });
         }
         configs
     }
 
     /// One configuration per input strategy, each alone, then all together: `havoc`
     /// (Zest's byte edits only), `dictionary`, `compare`, `target-types`, `all`.
-    pub fn input_strategies() -> Vec<Config> {
-        let config = |name: &str, args: &str| Config {
+    pub fn input_strategies() -> Vec<EvalConfig> {
+        let config = |name: &str, args: &str| EvalConfig {
             name: name.to_owned(),
             args: args.split_whitespace().map(str::to_owned).collect(),
         };
@@ -109,13 +109,13 @@ impl Config {
     }
 
     /// The default set of `--survivors`: the infection feedback against plain Mu2.
-    pub fn survivor_defaults() -> Vec<Config> {
-        [GuidanceKind::Infection, GuidanceKind::Mu2].map(Config::guidance).to_vec()
+    pub fn survivor_defaults() -> Vec<EvalConfig> {
+        [GuidanceKind::Infection, GuidanceKind::Mu2].map(EvalConfig::guidance).to_vec()
     }
 
     /// The guidance `kind` alone, named after it.
-    fn guidance(kind: GuidanceKind) -> Config {
-        Config { name: kind.name().to_owned(), args: vec!["--guidance".into(), kind.name().into()] }
+    fn guidance(kind: GuidanceKind) -> EvalConfig {
+        EvalConfig { name: kind.name().to_owned(), args: vec!["--guidance".into(), kind.name().into()] }
     }
 
     /// Its `fuzz` arguments for one run, parsed as `cargo mutfuzz fuzz` parses them
@@ -186,7 +186,7 @@ pub struct RunScore {
 pub struct ConfigReport {
     /// The configuration.
     #[serde(flatten)]
-    pub config: Config,
+    pub config: EvalConfig,
     /// One per seed.
     pub runs: Vec<RunReport>,
     /// Mean mutants killed over the runs.
@@ -430,15 +430,15 @@ fn run_report(seed: u64, elapsed: Duration, trials: u64, lasts: &[Stats], corpus
 pub fn run(args: &EvalArgs) -> Result<i32> {
     interrupt::install();
     let configs = if args.input_strategies {
-        Config::input_strategies()
+        EvalConfig::input_strategies()
     } else if args.configs.is_empty() && args.survivors {
-        Config::survivor_defaults()
+        EvalConfig::survivor_defaults()
     } else if args.configs.is_empty() {
-        Config::defaults()
+        EvalConfig::defaults()
     } else {
         args.configs
             .iter()
-            .map(|c| Config::parse(c))
+            .map(|c| EvalConfig::parse(c))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?
     };
@@ -690,7 +690,7 @@ fn run_score(mutants: &[MutantScore]) -> RunScore {
 fn run_line(r: &RunReport) -> String {
     let score = r.score.as_ref().map_or_else(String::new, |s| {
         format!(
-            "; score: {} killed ({} by output), {} survived, {} not reached",
+            "; score: {} killed ({} by output), {} survived, {} not covered",
             s.killed, s.output_differs, s.survived, s.not_covered
         )
     });
@@ -725,32 +725,32 @@ mod tests {
 
     #[test]
     fn configs_are_a_name_and_fuzz_arguments() {
-        let c = Config::parse("zest=--guidance coverage").unwrap();
-        assert_eq!(c, Config { name: "zest".into(), args: vec!["--guidance".into(), "coverage".into()] });
+        let c = EvalConfig::parse("zest=--guidance coverage").unwrap();
+        assert_eq!(c, EvalConfig { name: "zest".into(), args: vec!["--guidance".into(), "coverage".into()] });
         let fuzz = c.fuzz_args("t", 4, Duration::from_secs(3)).unwrap();
         assert_eq!(
             (fuzz.guidance, fuzz.seed, fuzz.time),
             (GuidanceKind::Coverage, 4, Some(Duration::from_secs(3)))
         );
-        assert_eq!(Config::parse("plain=").unwrap().args, Vec::<String>::new());
-        assert!(Config::parse("noequals").unwrap_err().contains("NAME=ARGS"));
-        assert!(Config::parse("../x=--guidance mu2").is_err());
-        assert!(Config::parse("a=--seed 3").unwrap_err().contains("set by eval"));
-        assert!(Config::parse("a=--time=3s").unwrap_err().contains("set by eval"));
-        let bad = Config::parse("a=--guidance zest").unwrap().fuzz_args("t", 0, Duration::from_secs(1));
+        assert_eq!(EvalConfig::parse("plain=").unwrap().args, Vec::<String>::new());
+        assert!(EvalConfig::parse("noequals").unwrap_err().contains("NAME=ARGS"));
+        assert!(EvalConfig::parse("../x=--guidance mu2").is_err());
+        assert!(EvalConfig::parse("a=--seed 3").unwrap_err().contains("set by eval"));
+        assert!(EvalConfig::parse("a=--time=3s").unwrap_err().contains("set by eval"));
+        let bad = EvalConfig::parse("a=--guidance zest").unwrap().fuzz_args("t", 0, Duration::from_secs(1));
         assert!(bad.unwrap_err().contains("not `fuzz` arguments"));
-        let names: Vec<String> = Config::defaults().into_iter().map(|c| c.name).collect();
+        let names: Vec<String> = EvalConfig::defaults().into_iter().map(|c| c.name).collect();
         let mut expected: Vec<String> = GuidanceKind::ALL.map(|k| k.name().to_owned()).to_vec();
         expected.extend(["structure".to_owned(), "mutagen".to_owned()]);
         assert_eq!(names, expected);
-        for c in Config::defaults() {
+        for c in EvalConfig::defaults() {
             assert!(c.fuzz_args("t", 0, Duration::from_secs(1)).is_ok(), "{c:?}");
         }
     }
 
     #[test]
     fn the_survivor_comparison_is_infection_against_mu2() {
-        let configs = Config::survivor_defaults();
+        let configs = EvalConfig::survivor_defaults();
         let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["infection", "mu2"]);
         for c in &configs {
@@ -761,7 +761,7 @@ mod tests {
 
     #[test]
     fn every_input_strategy_configuration_is_valid_fuzz_arguments() {
-        let configs = Config::input_strategies();
+        let configs = EvalConfig::input_strategies();
         let names: Vec<&str> = configs.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["havoc", "dictionary", "compare", "target-types", "all"]);
         let args: Vec<FuzzArgs> =
@@ -791,7 +791,7 @@ mod tests {
             }),
         };
         let config = |name: &str, runs| ConfigReport {
-            config: Config { name: name.into(), args: vec![] },
+            config: EvalConfig { name: name.into(), args: vec![] },
             runs,
             mean_killed: None,
             output_differs_share: None,

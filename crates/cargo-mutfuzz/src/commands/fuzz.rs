@@ -206,7 +206,7 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
     );
     let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!(
-        "Mutants: {total} viable{} ({} unviable): {killed} killed{}, {} survived (reached, not killed), {} not reached",
+        "Mutants: {total} viable{} ({} unviable): {killed} killed{}, {} survived (covered, not killed), {} not covered",
         if args.mutants_file.is_some() { " listed in the mutants file" } else { "" },
         built.unviable.len(),
         if by_kind.is_empty() { String::new() } else { format!(" ({})", by_kind.join(", ")) },

@@ -13,7 +13,7 @@ use mutfuzz_contract::{CampaignDir, ScoreLine, UnviableRecord, write_atomic};
 use crate::commands::options::{ReportArgs, ReportFormat};
 use crate::console::exit_code;
 use crate::fuzzing::harness;
-use crate::report::Report;
+use crate::report::ReportModel;
 use crate::report::mutation_testing::{self, MutationTestResult};
 use crate::report::score_file::{FuzzOutcome, ScoreFile};
 use crate::testing::output::read_outcomes;
@@ -53,8 +53,11 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                     }
                 })
                 .map_err(exit_code::usage)?;
-            let mut r =
-                Report::from_test(format!("the tests of {}", names.join(", ")), &read.outcomes, &read.tests);
+            let mut r = ReportModel::from_test(
+                format!("the tests of {}", names.join(", ")),
+                &read.outcomes,
+                &read.tests,
+            );
             if let Some(amplified) = crate::amplify::write::AmplifiedFile::read(&dir) {
                 for e in &mut r.entries {
                     e.amplified = amplified.note(e.mutant.id);
@@ -82,7 +85,7 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                 }
                 None => {
                     let stats = stats_state(&Layout::new(&ws.target_dir), target, &state);
-                    let mut r = Report::read_score(subject, &state, &stats).map_err(exit_code::usage)?;
+                    let mut r = ReportModel::read_score(subject, &state, &stats).map_err(exit_code::usage)?;
                     r.name_killing_inputs(|_| Some(target.as_str()));
                     r.notes.push(format!(
                         "cargo mutfuzz score {target} · records in {}",
@@ -157,7 +160,7 @@ fn read_score_file(file: &Path) -> Result<ScoreFile> {
 /// The report of a combined score (`score --all`, or a merge of its shards): the
 /// verdicts over the first target's catalog (every target has the same), each kill
 /// naming the target whose corpus holds its input, and each target's counts as notes.
-fn combined_report(subject: String, file: &Path, layout: &Layout) -> Result<Report> {
+fn combined_report(subject: String, file: &Path, layout: &Layout) -> Result<ReportModel> {
     let score = read_score_file(file).with_context(|| {
         format!("no combined score: run `cargo mutfuzz score --all` first (it writes {})", file.display())
     })?;
@@ -190,7 +193,12 @@ fn combined_report(subject: String, file: &Path, layout: &Layout) -> Result<Repo
 
 /// The report of a `score.json` (the `score` command's summary file, or a merge of
 /// shards), over the target's catalog in `state`.
-fn score_file_report(subject: String, file: &Path, score: &ScoreFile, state: &CampaignDir) -> Result<Report> {
+fn score_file_report(
+    subject: String,
+    file: &Path,
+    score: &ScoreFile,
+    state: &CampaignDir,
+) -> Result<ReportModel> {
     let catalog: Vec<mutfuzz_mutate::Mutant> =
         serde_json::from_str(&std::fs::read_to_string(state.catalog()).with_context(|| {
             format!(
@@ -205,7 +213,7 @@ fn score_file_report(subject: String, file: &Path, score: &ScoreFile, state: &Ca
         .filter(|m| m.outcome == FuzzOutcome::Unviable)
         .map(|m| UnviableRecord { id: m.id, reason: "does not compile (see unviable.json)".to_owned() })
         .collect();
-    let mut r = Report::from_score(subject, &catalog, &unviable, &verdicts, Vec::new());
+    let mut r = ReportModel::from_score(subject, &catalog, &unviable, &verdicts, Vec::new());
     r.notes.push(format!(
         "score of {} inputs of {} · from {}",
         score.inputs,

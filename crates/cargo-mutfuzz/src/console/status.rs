@@ -22,7 +22,7 @@ pub struct Progress {
     /// Mutants killed.
     pub killed: u64,
     /// Mutants whose site some input reached.
-    pub seen: u64,
+    pub covered: u64,
     /// Viable mutants in the catalog.
     pub total: u64,
     /// Failures of the original.
@@ -42,19 +42,19 @@ pub struct Progress {
     pub edits: [u64; 3],
 }
 
-/// `1m02s  12345 trials (199/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 0`.
+/// `1m02s  12345 trials (199/s)  corpus 17  edges 230  mutants 40 killed / 55 covered / 80  score 50.0%  failures 0`.
 pub fn format(p: &Progress) -> String {
     let secs = p.elapsed.as_secs_f64();
     let rate = if secs > 0.0 { p.trials as f64 / secs } else { 0.0 };
     let mut line = format!(
-        "{}  {} trials ({:.0}/s)  corpus {}  edges {}  mutants {} killed / {} seen / {}  score {}  failures {}",
+        "{}  {} trials ({:.0}/s)  corpus {}  edges {}  mutants {} killed / {} covered / {}  score {}  failures {}",
         duration(p.elapsed),
         p.trials,
         rate,
         p.corpus,
         p.edges,
         p.killed,
-        p.seen,
+        p.covered,
         p.total,
         percent(p.killed, p.total),
         p.failures
@@ -164,7 +164,7 @@ mod tests {
             corpus: 17,
             edges: 230,
             killed: 40,
-            seen: 55,
+            covered: 55,
             total: 80,
             failures: 1,
             restarts: 0,
@@ -172,7 +172,7 @@ mod tests {
         };
         assert_eq!(
             format(&p),
-            "1m02s  12400 trials (200/s)  corpus 17  edges 230  mutants 40 killed / 55 seen / 80  score 50.0%  failures 1"
+            "1m02s  12400 trials (200/s)  corpus 17  edges 230  mutants 40 killed / 55 covered / 80  score 50.0%  failures 1"
         );
         let q = Progress { restarts: 2, total: 0, elapsed: Duration::ZERO, ..p };
         assert!(format(&q).contains("(0/s)"), "{}", format(&q));

@@ -37,7 +37,7 @@ pub enum Running {
 
 /// Follows one harness process's `fuzz` output.
 #[derive(Clone, Debug, Default)]
-pub struct Tracker {
+pub struct CampaignTracker {
     /// What runs now.
     pub running: Running,
     /// The last trial's input bytes.
@@ -52,7 +52,7 @@ pub struct Tracker {
     pub notes: Vec<String>,
 }
 
-impl Tracker {
+impl CampaignTracker {
     /// Take in one line.
     pub fn observe(&mut self, line: Line<'static>) {
         match line {
@@ -109,7 +109,7 @@ pub enum Blame {
 
 /// Record the death of a harness process that `t` followed. `sites` maps mutant → site.
 pub fn attribute(
-    t: &Tracker,
+    t: &CampaignTracker,
     ending: &Ending,
     how: &str,
     trial: u64,
@@ -428,11 +428,11 @@ impl CampaignWatch<'_> {
 }
 
 impl Watch for CampaignWatch<'_> {
-    type Tracker = Tracker;
+    type Tracker = CampaignTracker;
     const REFUSED: &'static str = "the harness stopped the campaign";
     const PROGRESS: &'static str = "finding anything new";
 
-    fn observe(tracker: &mut Tracker, line: Line<'static>) {
+    fn observe(tracker: &mut CampaignTracker, line: Line<'static>) {
         tracker.observe(line);
     }
 
@@ -448,7 +448,7 @@ impl Watch for CampaignWatch<'_> {
         fuzz_command(built, args, files, restarts, self.start_as, remaining_trials, remaining_time).map(Some)
     }
 
-    fn tick(&mut self, t: &mut Tracker) {
+    fn tick(&mut self, t: &mut CampaignTracker) {
         let notes = std::mem::take(&mut t.notes);
         self.show_notes(&notes);
         let p = &mut self.progress;
@@ -459,7 +459,7 @@ impl Watch for CampaignWatch<'_> {
             p.corpus = s.corpus as u64;
             p.edges = s.edges as u64;
             p.killed = s.mutants_killed as u64;
-            p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
+            p.covered = s.mutants_seen.max(s.mutants_killed) as u64;
             p.failures = s.failures as u64;
             p.discards = s.discards;
             p.queued = s.queued;
@@ -473,7 +473,7 @@ impl Watch for CampaignWatch<'_> {
         self.status_line.show(p);
     }
 
-    fn ended(&mut self, t: &Tracker, run: &Supervised) -> Result<()> {
+    fn ended(&mut self, t: &CampaignTracker, run: &Supervised) -> Result<()> {
         self.show_notes(&t.notes);
         self.contract_panics += t.stats.map_or(0, |s| s.contract_panics);
         self.trial = (self.trials_before + t.trial_lines).saturating_sub(1);
@@ -488,23 +488,23 @@ impl Watch for CampaignWatch<'_> {
         }
     }
 
-    fn finished(&self, t: &Tracker) -> bool {
+    fn finished(&self, t: &CampaignTracker) -> bool {
         t.done || t.running == Running::Nothing
     }
 
-    fn idle(&self, t: &Tracker) -> bool {
+    fn idle(&self, t: &CampaignTracker) -> bool {
         t.running == Running::Nothing
     }
 
-    fn no_mutant(&self, t: &Tracker) -> bool {
+    fn no_mutant(&self, t: &CampaignTracker) -> bool {
         !matches!(t.running, Running::Mutant(_))
     }
 
-    fn drifted(&mut self, t: &Tracker) -> Result<bool> {
+    fn drifted(&mut self, t: &CampaignTracker) -> Result<bool> {
         Ok(t.stats.is_some_and(|s| s.mutants_killed > self.killed_before))
     }
 
-    fn blame(&mut self, t: &Tracker, run: &Supervised) -> Result<(bool, String)> {
+    fn blame(&mut self, t: &CampaignTracker, run: &Supervised) -> Result<(bool, String)> {
         let mut how = run.ending.describe();
         if let Some(words) = run.last_words() {
             how = format!("{how}: {}", words.chars().take(200).collect::<String>());
@@ -640,8 +640,8 @@ mod tests {
     use super::*;
     use crate::process::Exit;
 
-    fn tracked(lines: &[&str]) -> Tracker {
-        let mut t = Tracker::default();
+    fn tracked(lines: &[&str]) -> CampaignTracker {
+        let mut t = CampaignTracker::default();
         for l in lines {
             t.observe(Line::parse(l));
         }
@@ -724,6 +724,9 @@ mod tests {
         let failures = records::read::<FailureRecord>(&files.state.failure_log()).unwrap();
         assert_eq!(failures[0].message, "process died: killed by signal 6");
         assert_eq!(attribute(&t, &died, "again", 10, &files, &sites).unwrap(), Blame::Nothing);
-        assert_eq!(attribute(&Tracker::default(), &died, "x", 0, &files, &sites).unwrap(), Blame::Nothing);
+        assert_eq!(
+            attribute(&CampaignTracker::default(), &died, "x", 0, &files, &sites).unwrap(),
+            Blame::Nothing
+        );
     }
 }

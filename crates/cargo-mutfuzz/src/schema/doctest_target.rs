@@ -19,7 +19,7 @@ pub use crate::workspace::scratch::DOCTEST_TARGET as TARGET;
 
 /// One doctest in the generated file.
 #[derive(Clone, Debug)]
-pub struct Entry {
+pub struct Doctest {
     /// Its file, relative to the package root, as rustdoc names it (`src/lib.rs`).
     pub file: String,
     /// Line of its opening fence.
@@ -32,7 +32,7 @@ pub struct Entry {
     lines: (usize, usize),
 }
 
-impl Entry {
+impl Doctest {
     /// The test function's name (and libtest's name for it).
     pub fn test_name(&self) -> String {
         let file: String =
@@ -49,7 +49,7 @@ pub struct DoctestTarget {
     /// The library's crate name.
     lib: String,
     /// The doctests.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<Doctest>,
 }
 
 impl DoctestTarget {
@@ -58,13 +58,13 @@ impl DoctestTarget {
         let mut targets = Vec::new();
         for p in &ws.packages {
             let Some(lib) = &p.lib_name else { continue };
-            let entries: Vec<Entry> = discovery
+            let entries: Vec<Doctest> = discovery
                 .files
                 .iter()
                 .filter(|f| f.package == p.name)
                 .flat_map(|f| {
                     let file = rel_slash(&f.path, &p.root);
-                    f.doctests.iter().map(move |d| Entry {
+                    f.doctests.iter().map(move |d| Doctest {
                         file: file.clone(),
                         fence_line: d.fence_line,
                         code: d.code.clone(),
@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn doctests_are_written_as_tests_and_a_broken_one_is_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let entry = |line, code: &str, should_panic| Entry {
+        let entry = |line, code: &str, should_panic| Doctest {
             file: "src/lib.rs".into(),
             fence_line: line,
             code: code.into(),
