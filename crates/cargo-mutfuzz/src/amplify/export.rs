@@ -9,11 +9,12 @@ use anyhow::{Context, Result};
 use mutfuzz_api::test_writer;
 use mutfuzz_contract::ScoreOutcome;
 
-use super::{cover, shrunk, verify, write};
+use super::{shrunk, verify, write};
 use crate::catalog::selection::Selection;
 use crate::commands::options::ExportArgs;
 use crate::console::exit_code;
 use crate::fuzzing::Files;
+use crate::fuzzing::cover;
 use crate::fuzzing::harness;
 use crate::score::{self, ScoreHow};
 

@@ -3,7 +3,6 @@
 //! shrunk while it keeps its kills, a small set chosen, written as readable `#[test]`s,
 //! and checked before the one file is written.
 
-pub mod cover;
 pub mod export;
 pub mod survivors;
 pub mod verify;
@@ -32,7 +31,7 @@ use crate::testing::outcome::Outcome;
 use crate::workspace::Workspace;
 use crate::workspace::layout::Layout;
 
-use cover::Candidate;
+use crate::fuzzing::cover::{self, Candidate};
 use survivors::Survivors;
 
 /// The hang timeout of scoring the corpora on the survivors left.

@@ -12,11 +12,11 @@ use mutfuzz_contract::command::{CorpusRequest, HarnessCommand};
 use mutfuzz_contract::{FloatType, ValueRecord, ValueTree, value_tree::Fields};
 use serde::{Deserialize, Serialize};
 
-use super::cover::Candidate;
 use super::survivors::Survivors;
 use super::verify::Verified;
 use crate::commands::options::{AmplifyArgs, CiArgs, PackageArgs, TestArgs};
 use crate::fuzzing::auto_harness;
+use crate::fuzzing::cover::Candidate;
 use crate::fuzzing::harness::{self, Built, Harness};
 use crate::fuzzing::records;
 use crate::workspace::engine;

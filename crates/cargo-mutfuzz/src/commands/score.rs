@@ -170,15 +170,15 @@ fn print_contract_panics((inputs, messages): (u64, usize), score_lines: &Path, i
 
 /// `--annotations`: a warning per surviving mutant (reached, not killed) on stdout.
 fn annotate(args: &ScoreArgs, built: &harness::Built, file: &ScoreFile) {
-    if !crate::report::annotations::enabled(&args.annotations) {
+    if !crate::console::annotations::enabled(&args.annotations) {
         return;
     }
-    let prefix = crate::report::annotations::repository_prefix(&built.ws.root);
+    let prefix = crate::console::annotations::repository_prefix(&built.ws.root);
     let by_id: std::collections::HashMap<u32, &mutfuzz_mutate::Mutant> =
         built.discovery.mutants.iter().map(|m| (m.id, m)).collect();
     for s in file.mutants.iter().filter(|s| s.outcome == FuzzOutcome::Survived) {
         if let Some(m) = by_id.get(&s.id) {
-            println!("{}", crate::report::annotations::warning(&prefix, m, "Surviving mutant"));
+            println!("{}", crate::console::annotations::warning(&prefix, m, "Surviving mutant"));
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Everything printed for people: phase messages, the progress bar, the summary.
 
+pub(crate) mod annotations;
 pub(crate) mod exit_code;
 pub(crate) mod status;
 

@@ -18,7 +18,7 @@ use anyhow::{Context, Result, anyhow};
 use mutfuzz_contract::command::{CminRequest, HarnessCommand, WorkerLimits};
 use mutfuzz_contract::{CminRecord, read_jsonl};
 
-use crate::amplify::cover::{self, Candidate};
+use crate::fuzzing::cover::{self, Candidate};
 use crate::fuzzing::harness::Built;
 
 /// What an input covers: an element of the set cover.

@@ -7,6 +7,7 @@ pub mod all;
 pub(crate) mod auto_harness;
 pub mod campaign;
 pub(crate) mod cmin;
+pub(crate) mod cover;
 pub(crate) mod harness;
 pub(crate) mod mutants_first;
 pub(crate) mod records;

@@ -40,6 +40,15 @@ pub enum Exit {
     NoVerdict,
 }
 
+/// Environment set for every process that runs mutants (test processes, baseline and
+/// mutant runs, and the harness), whatever the user's shell has: a caught mutant's
+/// failing test panics, and with `RUST_BACKTRACE=1` (common in CI) each panic captures
+/// and symbolicates a backtrace, which on real crates triples the whole run and changes
+/// no outcome. `RUST_LIB_BACKTRACE` does the same for
+/// `std::backtrace::Backtrace::capture` (anyhow, eyre errors). `RUST_LOG` is left alone:
+/// a test may read it, and logging only costs what the user asked for.
+pub const QUIET_ENV: [(&str, &str); 2] = [("RUST_BACKTRACE", "0"), ("RUST_LIB_BACKTRACE", "0")];
+
 impl Exit {
     /// Did it exit with code 0?
     pub fn success(self) -> bool {

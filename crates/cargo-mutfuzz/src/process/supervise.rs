@@ -104,7 +104,7 @@ pub fn run(
     }
     // A mutant that aborts (out of memory, stack overflow) must not print a backtrace
     // where its last words belong, whatever the user's shell sets.
-    for (key, value) in crate::testing::baseline::QUIET_ENV {
+    for (key, value) in crate::process::QUIET_ENV {
         cmd.env(key, value);
     }
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());

@@ -9,7 +9,6 @@
 //! draws the counters as inline SVG, [`mutation_testing`] writes it as Stryker's shared
 //! `mutation-testing-report-schema` JSON.
 
-pub(crate) mod annotations;
 pub mod html;
 pub mod mutation_testing;
 pub mod plot;

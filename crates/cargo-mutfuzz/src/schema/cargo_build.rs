@@ -82,7 +82,7 @@ impl BuildFlags {
 
 /// `--config` arguments of every schema test build (and of the doctests run against it):
 /// no debug info for the packages under test. Debug info only serves backtraces, which
-/// test processes never capture (see [`crate::testing::baseline::QUIET_ENV`]), and leaving it out
+/// test processes never capture (see [`crate::process::QUIET_ENV`]), and leaving it out
 /// cuts the schema build by a third. Only the mutated packages: their dependencies keep
 /// the settings of the user's own debug build, whose artifacts the first build reuses —
 /// unless there was none to reuse ([`Scratch::cold_dependencies`]), and then they go

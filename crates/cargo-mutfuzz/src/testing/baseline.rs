@@ -112,20 +112,12 @@ fn base_command(bin: &TestBinary) -> Command {
     cmd
 }
 
-/// Environment set for every test process (baseline and mutant runs), whatever the
-/// user's shell has: a caught mutant's failing test panics, and with `RUST_BACKTRACE=1`
-/// (common in CI) each panic captures and symbolicates a backtrace, which on real crates
-/// triples the whole run and changes no outcome. `RUST_LIB_BACKTRACE` does the same for
-/// `std::backtrace::Backtrace::capture` (anyhow, eyre errors). `RUST_LOG` is left alone:
-/// a test may read it, and logging only costs what the user asked for.
-pub const QUIET_ENV: [(&str, &str); 2] = [("RUST_BACKTRACE", "0"), ("RUST_LIB_BACKTRACE", "0")];
-
 /// The command that runs the tests selected by `filters` (all from binary `bin`) and
 /// nothing else.
 pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
     let mut cmd = base_command(bin);
     cmd.env("CARGO_MANIFEST_DIR", &bin.cwd).env("CARGO_PKG_NAME", &bin.package);
-    for (key, value) in QUIET_ENV {
+    for (key, value) in crate::process::QUIET_ENV {
         cmd.env(key, value);
     }
     match bin.runner {

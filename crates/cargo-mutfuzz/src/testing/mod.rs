@@ -128,7 +128,7 @@ impl Results<'_> {
                     Outcome::NotCovered => "Missed mutant (no test reaches it)",
                     _ => continue,
                 };
-                println!("{}", crate::report::annotations::warning(prefix, &o.mutant, what));
+                println!("{}", crate::console::annotations::warning(prefix, &o.mutant, what));
             }
         }
         if summary.interrupted {
@@ -210,8 +210,8 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
         tests: Vec::new(),
         selection,
         min_score: args.ci.min_score,
-        annotate: crate::report::annotations::enabled(&args.annotations)
-            .then(|| crate::report::annotations::repository_prefix(&ws.root)),
+        annotate: crate::console::annotations::enabled(&args.annotations)
+            .then(|| crate::console::annotations::repository_prefix(&ws.root)),
     };
 
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)

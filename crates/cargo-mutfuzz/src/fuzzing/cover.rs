@@ -1,6 +1,6 @@
-//! The tests to keep: a small set of shrunk inputs such that every survivor some input
-//! kills keeps one killing test — greedy set cover, the smallest input first on ties.
-//! (`cmin` covers the same way, with coverage and kills as the elements.)
+//! Greedy set cover, the smallest candidate first on ties: the inputs `cmin` keeps (their
+//! coverage and kills the elements), and the tests `amplify` keeps (a small set of shrunk
+//! inputs such that every survivor some input kills keeps one killing test).
 
 use std::collections::BTreeSet;
 
