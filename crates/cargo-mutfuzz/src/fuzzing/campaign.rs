@@ -20,7 +20,7 @@ use crate::console::status::{Progress, StatusLine};
 use crate::fuzzing::harness::Built;
 use crate::fuzzing::mutants_first;
 use crate::fuzzing::records;
-use crate::fuzzing::supervision::{Until, Watch, supervise_until_done};
+use crate::fuzzing::supervision::{Observe, Until, Watch, supervise_until_done};
 use crate::process::supervise::{Ending, Supervised};
 
 /// What the harness is doing, from the last lines it printed.
@@ -52,9 +52,8 @@ pub struct CampaignTracker {
     pub notes: Vec<String>,
 }
 
-impl CampaignTracker {
-    /// Take in one line.
-    pub fn observe(&mut self, line: Line<'static>) {
+impl Observe for CampaignTracker {
+    fn observe(&mut self, line: Line<'static>) {
         match line {
             Line::Trial(bytes) => {
                 self.input = bytes.into_owned();
@@ -77,7 +76,9 @@ impl CampaignTracker {
             Line::Input(_) | Line::Alive | Line::Other(_) => {}
         }
     }
+}
 
+impl CampaignTracker {
     /// Trials this process ran.
     pub fn trials(&self) -> u64 {
         self.trial_lines.max(self.stats.map_or(0, |s| s.trials))
@@ -431,10 +432,6 @@ impl Watch for CampaignWatch<'_> {
     type Tracker = CampaignTracker;
     const REFUSED: &'static str = "the harness stopped the campaign";
     const PROGRESS: &'static str = "finding anything new";
-
-    fn observe(tracker: &mut CampaignTracker, line: Line<'static>) {
-        tracker.observe(line);
-    }
 
     fn next(&mut self, restarts: u32) -> Result<Option<std::process::Command>> {
         self.restarts = restarts;

@@ -30,18 +30,22 @@ pub enum Until {
     Interrupted,
 }
 
+/// What a command reads from one harness process's stdout, line by line.
+pub trait Observe: Default {
+    /// Take in one protocol line.
+    fn observe(&mut self, line: Line<'static>);
+}
+
 /// What one command watches in its harness's output, and how it blames a death.
 pub trait Watch {
     /// What it reads from one harness process's stdout.
-    type Tracker: Default;
+    type Tracker: Observe;
     /// Words for the harness's refusal (an error exit while no mutant ran).
     const REFUSED: &'static str;
     /// What a process that dies records when it makes progress (for the error after
     /// [`MAX_STALLED_RESTARTS`] deaths that record nothing).
     const PROGRESS: &'static str;
 
-    /// Take in one protocol line.
-    fn observe(tracker: &mut Self::Tracker, line: Line<'static>);
     /// The next harness process, after `restarts` restarts; `None` when the budget is spent.
     fn next(&mut self, restarts: u32) -> Result<Option<Command>>;
     /// A few times a second while a process runs (notes, the status line).
@@ -94,7 +98,7 @@ fn restart_loop<W: Watch>(watch: &mut W, hang: Duration, log: &Path, caps: &Caps
             hang,
             log,
             caps,
-            &mut |line| W::observe(&mut tracker.borrow_mut(), line),
+            &mut |line| tracker.borrow_mut().observe(line),
             &mut || watch.tick(&mut tracker.borrow_mut()),
         )?;
         let t = tracker.into_inner();

@@ -15,7 +15,7 @@ use crate::catalog::selection::Selection;
 use crate::console::exit_code;
 use crate::fuzzing::harness::Built;
 use crate::fuzzing::records;
-use crate::fuzzing::supervision::{Until, Watch, supervise_until_done};
+use crate::fuzzing::supervision::{Observe, Until, Watch, supervise_until_done};
 use crate::fuzzing::{count_files, warn_skipped_inputs};
 use crate::process::supervise::{Ending, Supervised};
 use crate::report::score_file::{FuzzOutcome, MutantScore, ScoreFile, Table};
@@ -39,9 +39,8 @@ pub struct ScoreTracker {
     pub notes: Vec<String>,
 }
 
-impl ScoreTracker {
-    /// Take in one line.
-    pub fn observe(&mut self, line: Line<'static>) {
+impl Observe for ScoreTracker {
+    fn observe(&mut self, line: Line<'static>) {
         // The harness runs each stored input's original, then the undecided mutants
         // whose site it reaches: `input` starts an original run, `mutant` a mutant run.
         match line {
@@ -102,10 +101,6 @@ impl Watch for ScoreWatch<'_> {
     type Tracker = ScoreTracker;
     const REFUSED: &'static str = "the harness refused to score";
     const PROGRESS: &'static str = "scoring a mutant";
-
-    fn observe(tracker: &mut ScoreTracker, line: Line<'static>) {
-        tracker.observe(line);
-    }
 
     fn next(&mut self, _restarts: u32) -> Result<Option<std::process::Command>> {
         self.decided_before = records::read::<ScoreLine>(self.out)?.len();
