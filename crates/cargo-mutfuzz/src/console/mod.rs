@@ -1,4 +1,6 @@
-//! Everything printed for people: phase messages, the progress bar, the summary.
+//! Everything printed for people: phase messages, the progress bar, the summary (here),
+//! the live status line of a campaign (`status`), the exit codes (`exit_code`) and
+//! GitHub workflow commands (`annotations`).
 
 pub(crate) mod annotations;
 pub(crate) mod exit_code;

@@ -1,7 +1,11 @@
-//! Fuzzing a built harness, shared by the commands that fuzz (`fuzz`, `fuzz --all`,
-//! `eval`): one target's supervised campaign (`campaign`), the budget schedule that
-//! shares one budget among many targets (`slices`, pure), and the campaign of every
-//! target of a harness within that budget (`all`).
+//! A built harness fuzzed, shared by the commands that fuzz (`fuzz`, `fuzz --all`,
+//! `eval`, `amplify`): the harness found, patched and built against the schema
+//! (`harness`), run until done under supervision (`supervision`, one restart loop for
+//! `fuzz` and `score`), one target's campaign (`campaign`), the budget schedule that
+//! shares one budget among many targets (`slices`, pure) and the campaign of every target
+//! within it (`all`), the mutants-first strategy (`mutants_first`), the record files read
+//! back (`records`), shrinking (`shrinking`), corpus minimization (`cmin`, `cover`) and
+//! the generated harness (`auto_harness`).
 
 pub mod all;
 pub(crate) mod auto_harness;

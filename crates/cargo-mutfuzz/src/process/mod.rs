@@ -2,7 +2,9 @@
 //! timeout (or an interrupt, see [`crate::process::interrupt`]) kills the whole group, so stray
 //! grandchildren die with it. Under [`Caps`], the memory cap is set in the child and its
 //! output goes through a pipe that a thread copies into the log up to the output cap:
-//! past it the group is killed.
+//! past it the group is killed. Below: the sandbox (`sandbox`), the caps (`caps`),
+//! interrupts (`interrupt`), one harness process under watch (`supervise`) and a pool of
+//! worker threads (`pool`).
 
 pub(crate) mod caps;
 pub(crate) mod interrupt;

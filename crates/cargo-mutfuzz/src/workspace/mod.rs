@@ -1,4 +1,7 @@
-//! The user's workspace as cargo describes it: root, target dir, and the packages to mutate.
+//! The user's workspace as cargo describes it (root, target dir, the packages to mutate),
+//! and what is made of it before any build: the paths under `target/mutfuzz/`
+//! (`layout`), the scratch copy (`scratch`, `dev_deps`, `fs_util`), the engine crates
+//! written out (`engine`) and the lock on `target/mutfuzz/` (`lock`).
 
 pub(crate) mod dev_deps;
 pub(crate) mod engine;
