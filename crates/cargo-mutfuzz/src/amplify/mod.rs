@@ -17,13 +17,14 @@ use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkReques
 use mutfuzz_contract::{EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
 
 use crate::catalog::selection::Selection;
-use crate::commands::options::{AmplifyArgs, FuzzArgs};
+use crate::commands::options::AmplifyArgs;
 use crate::console::duration;
 use crate::console::exit_code;
 use crate::fuzzing::Files;
 use crate::fuzzing::all;
 use crate::fuzzing::harness;
 use crate::fuzzing::records;
+use crate::fuzzing::settings::FuzzSettings;
 use crate::fuzzing::shrinking;
 use crate::process::interrupt;
 use crate::score::{self, ScoreHow};
@@ -325,7 +326,7 @@ pub fn build_aimed(
 }
 
 /// The fuzz options of the campaign: every target, the survivors only.
-fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzArgs {
+fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzSettings {
     let mut words: Vec<String> = vec!["fuzz".into(), "--all".into()];
     match (args.trials, args.time) {
         (Some(n), _) => words.extend(["--trials".into(), n.to_string()]),
@@ -346,5 +347,7 @@ fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzArgs {
     if let Some(p) = &args.package.manifest_path {
         words.extend(["--manifest-path".into(), p.display().to_string()]);
     }
-    crate::commands::options::parse_fuzz_args(&words).expect("amplify's fuzz options parse")
+    FuzzSettings::from(
+        &crate::commands::options::parse_fuzz_args(&words).expect("amplify's fuzz options parse"),
+    )
 }

@@ -30,6 +30,7 @@ use crate::catalog::selection::Selection;
 use crate::commands::options::{Cli, Command, EvalArgs, FuzzArgs};
 use crate::console::exit_code;
 use crate::fuzzing::harness::{self, Built};
+use crate::fuzzing::settings::FuzzSettings;
 use crate::fuzzing::{self, Files, Stop, all};
 use crate::process::interrupt;
 use crate::report::score_file::{FuzzOutcome, MutantScore, ScoreFile};
@@ -468,7 +469,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     };
     if let Some(targets) = &targets {
         all::budget(
-            &configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?,
+            &FuzzSettings::from(&configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?),
             Some(targets.len()),
         )?;
     }
@@ -545,7 +546,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
             let mut run = match &targets {
                 None => {
                     let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
-                    let ended = fuzzing::with_strategy(&built, &fuzz, &files)?;
+                    let ended = fuzzing::with_strategy(&built, &FuzzSettings::from(&fuzz), &files)?;
                     if ended.stop == Stop::Interrupted {
                         return Err(exit_code::interrupted());
                     }
@@ -553,7 +554,8 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
                     run_report(seed, ended.elapsed, ended.trials, &[last], fuzzing::count_files(&dir.corpus))
                 }
                 Some(targets) => {
-                    let ended = all::fuzz_all(&built, targets, &fuzz, &|t| dir.of_target(t))?;
+                    let ended =
+                        all::fuzz_all(&built, targets, &FuzzSettings::from(&fuzz), &|t| dir.of_target(t))?;
                     if ended.stop == Stop::Interrupted {
                         return Err(exit_code::interrupted());
                     }

@@ -17,6 +17,7 @@ use crate::console::status;
 use crate::fuzzing::all::{self, AllEnded, Unit};
 use crate::fuzzing::harness::{self, Built};
 use crate::fuzzing::records;
+use crate::fuzzing::settings::FuzzSettings;
 use crate::fuzzing::{
     Ended, Files, Stop, check_hang_timeout, count_files, disk_full_error, kill_factor, listed_mutants,
     mutant_sample, warn_skipped_inputs, with_strategy,
@@ -65,7 +66,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     check_corpus(&corpus)?;
     warn_skipped_inputs(&corpus)?;
     let files = Files { state, corpus };
-    let ended = with_strategy(&built, args, &files).map_err(|e| {
+    let ended = with_strategy(&built, &FuzzSettings::from(args), &files).map_err(|e| {
         // A write of the supervisor's own (a crash's record) may meet the full disk too.
         let text = format!("{e:#}");
         if text.contains("No space left on device") && !text.contains("the disk is full") {
@@ -86,7 +87,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
 fn run_all(args: &FuzzArgs) -> Result<i32> {
     // The flags are checked before the build, which takes a while (the target count
     // is checked once the harness lists them).
-    all::budget(args, None)?;
+    all::budget(&FuzzSettings::from(args), None)?;
     let (mut built, targets) = harness::build_all(&args.package, args.dev, args.no_sandbox)?;
     built.set_caps(args.max_memory.as_deref(), args.max_output.as_deref())?;
     let filtered = filtered_args(args, &built)?;
@@ -97,7 +98,7 @@ fn run_all(args: &FuzzArgs) -> Result<i32> {
         crate::workspace::fs_util::ensure_writable_dir(&corpus, "the corpus directory", "make it writable")?;
         warn_skipped_inputs(&corpus)?;
     }
-    let ended = all::fuzz_all(&built, &targets, args, &files_of).map_err(|e| {
+    let ended = all::fuzz_all(&built, &targets, &FuzzSettings::from(args), &files_of).map_err(|e| {
         let text = format!("{e:#}");
         if text.contains("No space left on device") && !text.contains("the disk is full") {
             disk_full_error(&text)
@@ -121,7 +122,7 @@ fn filtered_args(args: &FuzzArgs, built: &Built) -> Result<FuzzArgs> {
     let n = crate::catalog::filter::write_mutants_file(
         &filter,
         &built.discovery.mutants,
-        listed_mutants(args)?.as_ref(),
+        listed_mutants(&FuzzSettings::from(args))?.as_ref(),
         &path,
     )?;
     eprintln!("Matching {}: {n} of {} mutants", filter.describe(), built.discovery.mutants.len());
@@ -182,7 +183,7 @@ fn print_all_summary(built: &Built, args: &FuzzArgs, ended: &AllEnded) -> Result
 fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, why: &str) -> Result<()> {
     let (elapsed, trials, last) = (ended.elapsed, ended.trials, ended.last);
     let mut viable: HashSet<u32> = built.viable().map(|m| m.id).collect();
-    if let Some(listed) = listed_mutants(args)? {
+    if let Some(listed) = listed_mutants(&FuzzSettings::from(args))? {
         // The harness ran and counted these only: so does the summary.
         viable.retain(|id| listed.contains(id));
     }
@@ -227,7 +228,7 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
             s.mutants_reached,
             s.mutant_runs as f64 / s.trials.max(1) as f64,
             args.prune,
-            mutant_sample(args)
+            mutant_sample(&FuzzSettings::from(args))
                 .filter(|&k| k > 0)
                 .map(|k| format!(", at most {k} per trial"))
                 .unwrap_or_default(),
@@ -253,7 +254,7 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
         eprintln!(
             "Children ({}, kill factor {}): {} kept inputs got more for their {}, {} fewer",
             args.guidance,
-            kill_factor(args),
+            kill_factor(&FuzzSettings::from(args)),
             s.boosted,
             if args.guidance == mutfuzz_contract::GuidanceKind::Infection {
                 format!(

@@ -9,6 +9,7 @@ use mutfuzz_contract::command::{COMPARE_CHANCE, DICTIONARY_CHANCE};
 use mutfuzz_contract::{EditKind, GuidanceKind, InputFormat, Isolate, Prune, ScheduleKind};
 
 use crate::catalog::filter::FilterPatterns;
+use crate::fuzzing::settings::{Carry, FuzzSettings, Select, Strategy};
 use crate::workspace::PackageChoice;
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
@@ -438,36 +439,37 @@ pub struct FuzzArgs {
     pub filter: FilterArgs,
 }
 
-/// `--strategy`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Strategy {
-    /// Fuzz the original only.
-    Original,
-    /// Fuzz selected mutants first, then the original.
-    MutantsFirst,
-}
-
-/// `--select`: which mutants a mutants-first campaign fuzzes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Select {
-    /// Uniformly at random, by the seed.
-    Random,
-    /// Furthest Point First: the most dissimilar first.
-    Fpf,
-}
-
-/// `--carry`: how a mutants-first campaign's corpus moves from mutant to mutant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Carry {
-    /// One corpus, carried from each mutant to the next.
-    Cumulative,
-    /// Each mutant from the original's corpus; merged at the end.
-    Parallel,
-}
-
-impl std::fmt::Display for Select {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if *self == Select::Fpf { "fpf" } else { "random" })
+impl From<&FuzzArgs> for FuzzSettings {
+    fn from(args: &FuzzArgs) -> FuzzSettings {
+        FuzzSettings {
+            target: args.target.clone(),
+            time: args.time,
+            trials: args.trials,
+            guidance: args.guidance,
+            edit: args.edit,
+            schedule: args.schedule,
+            prune: args.prune,
+            mutant_sample: args.mutant_sample,
+            kill_factor: args.kill_factor,
+            mutants_file: args.mutants_file.clone(),
+            verify_pruning: args.verify_pruning,
+            isolate: args.isolate,
+            no_drift_check: args.no_drift_check,
+            panic_is_failure: args.panic_is_failure,
+            seed: args.seed,
+            hang_timeout: args.hang_timeout,
+            jobs: args.jobs,
+            cpu_time: args.cpu_time,
+            strategy: args.strategy,
+            mutant_share: args.mutant_share,
+            per_mutant: args.per_mutant,
+            select: args.select,
+            carry: args.carry,
+            background: args.background,
+            target_types: args.target_types,
+            dictionary: args.dictionary,
+            compare: args.compare,
+        }
     }
 }
 

@@ -14,12 +14,12 @@ use mutfuzz_contract::{
     append_record, content_name, store_new,
 };
 
-use crate::commands::options::{FuzzArgs, Strategy};
 use crate::console::exit_code;
 use crate::console::status::{Progress, StatusLine};
 use crate::fuzzing::harness::Built;
 use crate::fuzzing::mutants_first;
 use crate::fuzzing::records;
+use crate::fuzzing::settings::{FuzzSettings, Strategy};
 use crate::fuzzing::supervision::{Observe, Until, Watch, supervise_until_done};
 use crate::process::supervise::{Ending, Supervised};
 
@@ -197,7 +197,7 @@ pub struct Ended {
 /// The campaign `args.strategy` asks for: the original alone, or mutants first and then
 /// the original with the rest of the budget. Trials and time count every phase; the
 /// counters are the original phase's.
-pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+pub fn with_strategy(built: &Built, args: &FuzzSettings, files: &Files) -> Result<Ended> {
     if args.strategy != Strategy::MutantsFirst {
         return campaign(built, args, files);
     }
@@ -231,7 +231,7 @@ pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<En
 pub const MU2_MUTANT_SAMPLE: u64 = 4;
 
 /// The sample size passed to the harness (`None`: the engine's default, μZest's 10).
-pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
+pub fn mutant_sample(args: &FuzzSettings) -> Option<u64> {
     match (args.mutant_sample, args.guidance) {
         (Some(k), _) => Some(k),
         // `infection` is `mu2` with more inputs kept: the same bound.
@@ -243,14 +243,14 @@ pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
 }
 
 /// The ids `--mutants-file` lists, read as the harness reads them.
-pub fn listed_mutants(args: &FuzzArgs) -> Result<Option<std::collections::BTreeSet<u32>>> {
+pub fn listed_mutants(args: &FuzzSettings) -> Result<Option<std::collections::BTreeSet<u32>>> {
     let Some(file) = &args.mutants_file else { return Ok(None) };
     let ids = mutfuzz::harness::read_mutants_file(file).map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
     Ok(Some(ids))
 }
 
 /// The factor on the children of an input that kills: the flag's, or the guidance's.
-pub fn kill_factor(args: &FuzzArgs) -> u32 {
+pub fn kill_factor(args: &FuzzSettings) -> u32 {
     args.kill_factor.unwrap_or(mutfuzz::guidance::default_kill_factor(args.guidance))
 }
 
@@ -293,9 +293,9 @@ pub struct Start {
 }
 
 /// Fuzz `args.target` of a built harness into `files` until the budget is spent or the
-/// user interrupts, restarting the harness after every crash or hang. (`args.package`
-/// and `args.corpus` are not read: the harness is built and the files are chosen.)
-pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+/// user interrupts, restarting the harness after every crash or hang (the harness is
+/// built and the files are chosen).
+pub fn campaign(built: &Built, args: &FuzzSettings, files: &Files) -> Result<Ended> {
     campaign_from(built, args, files, Start::default(), &mut HashSet::new())
 }
 
@@ -304,7 +304,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
 /// the slices of `fuzz --all` say each of a target's notes once too.
 pub fn campaign_from(
     built: &Built,
-    args: &FuzzArgs,
+    args: &FuzzSettings,
     files: &Files,
     start_as: Start,
     notes_shown: &mut HashSet<String>,
@@ -385,7 +385,7 @@ pub fn campaign_from(
 /// the status line and the budget, and what ran when a process died.
 struct CampaignWatch<'a> {
     built: &'a Built,
-    args: &'a FuzzArgs,
+    args: &'a FuzzSettings,
     files: &'a Files,
     start_as: Start,
     /// Mutant → site, for the kill records of crashes and hangs.
@@ -537,7 +537,7 @@ impl Watch for CampaignWatch<'_> {
 
 fn fuzz_command(
     built: &Built,
-    args: &FuzzArgs,
+    args: &FuzzSettings,
     files: &Files,
     restarts: u32,
     start: Start,

@@ -15,6 +15,7 @@ pub(crate) mod cover;
 pub(crate) mod harness;
 pub(crate) mod mutants_first;
 pub(crate) mod records;
+pub(crate) mod settings;
 pub(crate) mod shrinking;
 pub mod slices;
 pub(crate) mod supervision;

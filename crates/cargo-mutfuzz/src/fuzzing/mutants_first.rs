@@ -15,8 +15,8 @@ use anyhow::{Context, Result};
 use mutfuzz_contract::{CampaignDir, store_new};
 
 use crate::catalog::fpf;
-use crate::commands::options::{Carry, FuzzArgs, Select};
 use crate::fuzzing::harness::Built;
+use crate::fuzzing::settings::{Carry, FuzzSettings, Select};
 use crate::fuzzing::{self, Ended, Files, Stop};
 
 /// Mutants fuzzed when no `--per-mutant` budget says how many fit.
@@ -99,7 +99,7 @@ pub struct Phases {
 }
 
 /// Runs the mutant phases, then merges their corpora into `files.corpus`.
-pub fn mutant_phases(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Phases> {
+pub fn mutant_phases(built: &Built, args: &FuzzSettings, files: &Files) -> Result<Phases> {
     let start = std::time::Instant::now();
     let (share, n) = plan(args.time, args.trials, args.mutant_share, args.per_mutant);
     let chosen = choose(built, args.select, args.seed, n as usize);
