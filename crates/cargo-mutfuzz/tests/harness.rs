@@ -920,4 +920,28 @@ fn a_cargo_fuzz_corpus_scores_and_the_harness_binary_speaks_libfuzzer_s_command_
     let merged = files_in(&root.join("merged-corpus")).len();
     assert!(merged > 0 && merged <= files_in(&corpus).len(), "{stderr}");
     assert!(stderr.contains("MERGE-OUTER: "), "{stderr}");
+
+    // Three fuzzer processes on one corpus directory at once, as ClusterFuzzLite runs
+    // jobs: every file they leave is whole (its bytes hash to its name), and no
+    // temporary file is left.
+    let jobs: Vec<_> = (10..13)
+        .map(|seed| {
+            let mut cmd = std::process::Command::new(&bin);
+            cmd.args(["-runs=300", &format!("-seed={seed}"), "-artifact_prefix=art/", "shared"]);
+            cmd.current_dir(root).stderr(std::process::Stdio::piped());
+            cmd.env_remove("MUTFUZZ_TARGET").spawn().unwrap()
+        })
+        .collect();
+    for job in jobs {
+        let out = job.wait_with_output().unwrap();
+        // 77: a seed that ran into the bug.
+        assert!(matches!(out.status.code(), Some(0 | 77)), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let shared = files_in(&root.join("shared"));
+    assert!(shared.len() > 1);
+    for f in shared {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.starts_with('.'), "a temporary file is left: {name}");
+        assert_eq!(name, mutfuzz_contract::content_name(&std::fs::read(&f).unwrap()));
+    }
 }

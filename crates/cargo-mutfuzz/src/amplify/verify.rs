@@ -226,6 +226,7 @@ fn like_args(like: &TestArgs) -> TestArgs {
         // over, and no annotations of its own missed mutants.
         filter: Default::default(),
         iterate: false,
+        no_history: false,
         annotations: "none".to_owned(),
         test_args: Vec::new(),
     }

@@ -223,6 +223,7 @@ pub fn test_args(args: &AmplifyArgs, package: &Package) -> TestArgs {
         // over, and no annotations of its own missed mutants.
         filter: Default::default(),
         iterate: false,
+        no_history: false,
         annotations: "none".to_owned(),
         test_args: Vec::new(),
     }

@@ -241,6 +241,11 @@ pub struct TestArgs {
     /// carried over, so the results still cover every mutant (cargo-mutants' --iterate).
     #[arg(long)]
     pub iterate: bool,
+    /// Test every mutant, ignoring the outcome history in `target/mutfuzz/history.json`
+    /// (by default a mutant is not tested again while nothing that decides its outcome
+    /// has changed: its function, the code its tests run, the tests, the flags).
+    #[arg(long)]
+    pub no_history: bool,
     /// GitHub Actions workflow commands (`::warning file=…`) for each missed mutant:
     /// `auto` (on when GITHUB_ACTIONS=true), `github` or `none`.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "github", "none"])]
@@ -339,6 +344,10 @@ pub struct FuzzArgs {
     /// of the corpus in short campaigns).
     #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
     pub kill_factor: Option<u32>,
+    /// Under `infection`: children of an input that infects a target in a new way (and
+    /// kills none) are multiplied by F. Default: 2.
+    #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
+    pub infect_factor: Option<u32>,
     /// Fuzz for these mutants only: a file of mutant ids, one a line (`#` comments), e.g.
     /// those `cargo mutfuzz test` left missed. No other mutant runs, and the summary
     /// counts these only.
@@ -451,6 +460,7 @@ impl From<&FuzzArgs> for FuzzSettings {
             prune: args.prune,
             mutant_sample: args.mutant_sample,
             kill_factor: args.kill_factor,
+            infect_factor: args.infect_factor,
             mutants_file: args.mutants_file.clone(),
             verify_pruning: args.verify_pruning,
             isolate: args.isolate,

@@ -566,7 +566,7 @@ fn fuzz_command(
         verify_pruning: args.verify_pruning,
         no_drift_check: args.no_drift_check,
         kill_factor: Some(kill_factor(args)),
-        infect_factor: None,
+        infect_factor: args.infect_factor,
         mutants_file: args.mutants_file.as_ref().map(std::path::absolute).transpose()?,
         background: args.background,
         // The corpus on disk already ran its mutants; a restart only rebuilds coverage.

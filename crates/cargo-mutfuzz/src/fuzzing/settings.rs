@@ -29,6 +29,8 @@ pub struct FuzzSettings {
     pub mutant_sample: Option<u64>,
     /// `--kill-factor`.
     pub kill_factor: Option<u32>,
+    /// `--infect-factor`.
+    pub infect_factor: Option<u32>,
     /// `--mutants-file`.
     pub mutants_file: Option<PathBuf>,
     /// `--verify-pruning`.

@@ -357,6 +357,7 @@ mod tests {
             detail: (outcome == Outcome::Unviable).then(|| "error[E0308]: mismatched types".to_owned()),
             lint_risk: None,
             previously_caught: false,
+            from_history: false,
         }
     }
 

@@ -55,15 +55,15 @@ pub fn path(scratch: &Scratch, flags: &BuildFlags) -> PathBuf {
 }
 
 /// A 128-bit hash, as two keyed 64-bit stream hashes.
-struct KeyHash(StreamHash, StreamHash);
+pub(crate) struct KeyHash(StreamHash, StreamHash);
 
 impl KeyHash {
-    fn new() -> KeyHash {
+    pub(crate) fn new() -> KeyHash {
         KeyHash(StreamHash::with_key(0x7669_6162_696C_6974), StreamHash::with_key(0x7920_6361_6368_6521))
     }
 
     /// One field: its length first, so fields never run into each other.
-    fn field(&mut self, bytes: &[u8]) {
+    pub(crate) fn field(&mut self, bytes: &[u8]) {
         let len = (bytes.len() as u64).to_le_bytes();
         for h in [&mut self.0, &mut self.1] {
             h.write_bytes(&len);
@@ -71,7 +71,7 @@ impl KeyHash {
         }
     }
 
-    fn finish(&self) -> String {
+    pub(crate) fn finish(&self) -> String {
         format!("{:016x}{:016x}", self.0.finish(), self.1.finish())
     }
 }
@@ -98,12 +98,7 @@ pub fn key(
         }
     }
     h.field(flags.cargo_args().join("\u{1f}").as_bytes());
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
-    let version = Command::new(&rustc).arg("-vV").output().map(|o| o.stdout).unwrap_or_default();
-    h.field(&version);
-    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS"] {
-        h.field(std::env::var_os(var).unwrap_or_default().as_encoded_bytes());
-    }
+    hash_toolchain(&mut h);
     h.field(crate::catalog::list::json(discovery).as_bytes());
     for t in doctests {
         h.field(t.path.as_os_str().as_encoded_bytes());
@@ -111,8 +106,26 @@ pub fn key(
             h.field(e.test_name().as_bytes());
         }
     }
-    // What the scratch copy leaves out, and the harness's corpus and build output (a
-    // `test` run copies them, but they never decide what compiles).
+    hash_tree(&mut h, &ws.root, &ws.root, &excluded(ws, skip), &mut HashSet::new())?;
+    Ok(h.finish())
+}
+
+/// The compiler and its flags: `rustc -vV`, `RUSTFLAGS`.
+pub(crate) fn hash_toolchain(h: &mut KeyHash) {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let version = Command::new(&rustc).arg("-vV").output().map(|o| o.stdout).unwrap_or_default();
+    h.field(&version);
+    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS"] {
+        h.field(std::env::var_os(var).unwrap_or_default().as_encoded_bytes());
+    }
+}
+
+/// The paths of the workspace no build decides on: what the scratch copy leaves out
+/// (`skip`), the target dir, `.git`, the results, and the harness's corpus and build
+/// output (a `test` run copies them, but they never decide what compiles). Each is
+/// given as written and where it really is, so a link into the target dir is the
+/// target dir.
+pub(crate) fn excluded(ws: &Workspace, skip: &[PathBuf]) -> HashSet<PathBuf> {
     let mut excluded: HashSet<PathBuf> = skip.iter().cloned().collect();
     excluded.extend([
         ws.target_dir.clone(),
@@ -124,21 +137,18 @@ pub fn key(
         let harness = root.join(crate::workspace::layout::HARNESS_DIR);
         excluded.extend([harness.join("corpus"), harness.join("target")]);
     }
-    // Compared by where they really are: a link into the target dir is the target dir.
-    let excluded: HashSet<PathBuf> = excluded
+    excluded
         .iter()
         .map(|p| fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
         .chain(excluded.clone())
-        .collect();
-    hash_tree(&mut h, &ws.root, &ws.root, &excluded, &mut HashSet::new())?;
-    Ok(h.finish())
+        .collect()
 }
 
 /// Every file under `dir` (sorted, so the order is stable, and following links, since
 /// the build reads through them), by relative path and content, but the `excluded`
 /// paths. Each directory is read once, by where it really is (`visited`): a link to an
 /// ancestor, or links that loop, end there instead of walking for ever.
-fn hash_tree(
+pub(crate) fn hash_tree(
     h: &mut KeyHash,
     root: &Path,
     dir: &Path,

@@ -214,6 +214,7 @@ impl Lab<'_> {
                         detail: Some(format!("{} :: {other}", bin.target)),
                         lint_risk: None,
                         previously_caught: false,
+                        from_history: false,
                     }));
                 }
             }
@@ -229,6 +230,7 @@ impl Lab<'_> {
             detail: timed_out,
             lint_risk: None,
             previously_caught: false,
+            from_history: false,
         }))
     }
 }

@@ -12,6 +12,7 @@
 //! carried over as caught, not run again, unless the build now finds it unviable.
 
 pub(crate) mod baseline;
+mod history;
 pub(crate) mod lab;
 pub(crate) mod loader;
 pub(crate) mod outcome;
@@ -44,6 +45,7 @@ use crate::testing::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesF
 use crate::testing::output::OutputDir;
 use crate::workspace::Workspace;
 use crate::workspace::scratch::Scratch;
+use history::History;
 
 const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
 /// Seconds: enough for a test process to start on a loaded 2-core machine; a runaway
@@ -94,6 +96,7 @@ impl Results<'_> {
                     detail: None,
                     lint_risk: None,
                     previously_caught: false,
+                    from_history: false,
                 })
             })
             .collect();
@@ -217,8 +220,20 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
         .map_err(exit_code::usage)?;
     console.message(&format!("Caps per test process: {}", caps.describe()));
+    // What changes how the tests run, for the history's keys; amplify's check of new
+    // tests (`only`) neither reads nor writes it.
+    let history = (!args.no_history && only.is_none()).then(|| {
+        let settings = vec![
+            format!("features {:?} {} {}", args.features, args.all_features, args.no_default_features),
+            format!("test args {:?}", args.test_args),
+            format!("timeouts {multiplier} {minimum_timeout}"),
+            format!("caps {}", caps.describe()),
+            format!("sandbox {} doctests {}", !args.no_sandbox, !args.no_doctests),
+        ];
+        (History::load(history::path(layout.root())), settings)
+    });
     let limits = Limits { multiplier, minimum_timeout: Duration::from_secs_f64(minimum_timeout), caps };
-    let env = Env { limits, jobs, config: &config, previous };
+    let env = Env { limits, jobs, config: &config, previous, history };
     match mutation_test(args, &ws, &discovery, env, &mut console, &mut results) {
         // The baseline failed: its result is still recorded, every mutant `not-run`.
         Ok(Some(code)) => results.finish(&console).map(|_| code),
@@ -229,13 +244,15 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     }
 }
 
-/// How the tests run: limits, parallelism, the config (for the sandbox), and with
-/// `--iterate` the previous run's caught mutants by name.
+/// How the tests run: limits, parallelism, the config (for the sandbox), with
+/// `--iterate` the previous run's caught mutants by name, and unless `--no-history` the
+/// outcome history with the settings its keys hold.
 struct Env<'a> {
     limits: Limits,
     jobs: usize,
     config: &'a mutfuzz_mutate::Config,
     previous: HashMap<String, MutantOutcome>,
+    history: Option<(History, Vec<String>)>,
 }
 
 /// `--iterate`: the mutants the results in `dir` show caught, by name (carried-over ones
@@ -293,7 +310,7 @@ fn mutation_test(
             trimmed.join(", ")
         ));
     }
-    let Env { limits, jobs, config, previous } = env;
+    let Env { limits, jobs, config, previous, history } = env;
     let policy = Policy::of(&scratch.layout, config, args.no_sandbox);
     let sandbox = Sandbox::of(policy.as_ref())?;
 
@@ -489,7 +506,7 @@ fn mutation_test(
             covering.entry(site).or_default().push(t);
         }
     }
-    let mut to_run = Vec::new();
+    let mut to_run: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, m) in discovery.mutants.iter().enumerate() {
         if results.outcomes[i].is_some() || !results.selection.selected(i) {
             continue;
@@ -503,6 +520,13 @@ fn mutation_test(
     for o in results.outcomes.iter().flatten().filter(|o| o.outcome == Outcome::NotCovered) {
         console.message(&format!("NOT-COVERED {}", o.mutant.name()));
     }
+    let mut history = match history {
+        Some((history, settings)) => {
+            let keys = history::Keys::new(ws, discovery, &settings, &skip)?;
+            Some(recall(history, &keys, &records, discovery, &mut to_run, console, results))
+        }
+        None => None,
+    };
     let lab = Lab {
         sandbox: &sandbox,
         binaries: &binaries,
@@ -516,12 +540,58 @@ fn mutation_test(
     let ran = lab.run(&runs, jobs, console);
     console.finish();
     for ((i, _), r) in to_run.iter().zip(ran?) {
+        if let (Some((history, keys)), Some(o)) = (&mut history, &r) {
+            history.remember(keys[*i].clone(), o, &results.tests);
+        }
         results.outcomes[*i] = r;
+    }
+    if let Some((history, _)) = history {
+        history.save()?;
     }
     if args.no_lint_check {
         mark_lint_risks(ws, console, &mut results.outcomes);
     }
     Ok(None)
+}
+
+/// The outcome history: each mutant of `to_run` whose key it holds gets that outcome and
+/// leaves `to_run`. Returns the history and every mutant's key (by catalog position; empty
+/// for those not run), to remember this run's outcomes under.
+fn recall(
+    mut history: History,
+    keys: &history::Keys,
+    records: &[TestRecord],
+    discovery: &Discovery,
+    to_run: &mut Vec<(usize, Vec<usize>)>,
+    console: &Console,
+    results: &mut Results<'_>,
+) -> (History, Vec<String>) {
+    let fingerprints = keys.fingerprints(records);
+    let mut by_mutant = vec![String::new(); discovery.mutants.len()];
+    let before = to_run.len();
+    to_run.retain(|(i, tests)| {
+        let m = &discovery.mutants[*i];
+        let key = keys.mutant_key(*i, m, tests, &results.tests, &fingerprints);
+        match history.recall(&key, m, tests, &results.tests) {
+            Some(o) => {
+                results.outcomes[*i] = Some(o);
+                false
+            }
+            None => {
+                by_mutant[*i] = key;
+                true
+            }
+        }
+    });
+    let reused = before - to_run.len();
+    if reused > 0 {
+        console.message(&format!(
+            "History: {reused} mutants unchanged since an earlier run keep their outcome; {} to test \
+             (--no-history tests every one)",
+            to_run.len()
+        ));
+    }
+    (history, by_mutant)
 }
 
 /// `--iterate`: each selected mutant still undecided (viable now) that the previous run
@@ -546,6 +616,7 @@ fn carry_over(
                 // the tests that caught it (`failing_tests`) are kept.
                 covered_by: Vec::new(),
                 killed_by: Vec::new(),
+                from_history: false,
                 ..before.clone()
             });
             carried += 1;
@@ -569,6 +640,7 @@ fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome 
         detail,
         lint_risk: None,
         previously_caught: false,
+        from_history: false,
     }
 }
 

@@ -89,6 +89,10 @@ pub struct MutantOutcome {
     /// Caught in an earlier run and carried over by `--iterate`, not tested in this one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub previously_caught: bool,
+    /// Taken from the outcome history: nothing that decides it changed since the run that
+    /// tested it (see `testing::history`), so it was not tested in this one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_history: bool,
 }
 
 /// Counts by outcome.
@@ -321,6 +325,7 @@ mod tests {
             detail: None,
             lint_risk: None,
             previously_caught: false,
+            from_history: false,
         };
         let done = Summary::of(&[o(Outcome::Caught), o(Outcome::Missed)]);
         let json = serde_json::to_value(&done).unwrap();
