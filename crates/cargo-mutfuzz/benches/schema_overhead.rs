@@ -10,10 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cargo_mutfuzz::options::PackageArgs;
-use cargo_mutfuzz::schema_build::write_schema;
-use cargo_mutfuzz::scratch::Scratch;
-use cargo_mutfuzz::workspace::Workspace;
+use cargo_mutfuzz::{PackageChoice, Scratch, Workspace, write_schema};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
@@ -30,9 +27,11 @@ fn main() {
     let plain = build_release(&plain_dir.join("Cargo.toml"), &plain_dir.join("target"));
 
     // Schema build, every mutant enabled.
-    let ws =
-        Workspace::open(&PackageArgs { manifest_path: Some(plain_dir.join("Cargo.toml")), package: vec![] })
-            .expect("open workspace");
+    let ws = Workspace::open(PackageChoice {
+        manifest_path: Some(plain_dir.join("Cargo.toml")),
+        packages: vec![],
+    })
+    .expect("open workspace");
     let (discovery, _) = ws.discover().expect("discover");
     let scratch = Scratch::new(&ws);
     scratch.prepare(&ws, &discovery, &[]).expect("prepare scratch");

@@ -9,13 +9,14 @@ use anyhow::{Context, Result};
 use mutfuzz_api::test_writer;
 use mutfuzz_contract::ScoreOutcome;
 
-use super::{cover, shrunk, verify, write};
-use crate::exit_code;
+use super::{shrunk, verify, write};
+use crate::catalog::selection::Selection;
+use crate::commands::options::ExportArgs;
+use crate::console::exit_code;
 use crate::fuzzing::Files;
-use crate::harness;
-use crate::options::ExportArgs;
+use crate::fuzzing::cover;
+use crate::fuzzing::harness;
 use crate::score::{self, ScoreHow};
-use crate::selection::Selection;
 
 /// Most runs spent shrinking each input.
 const SHRINK_RUNS: u64 = 2000;
@@ -71,7 +72,7 @@ pub fn readable(args: &ExportArgs) -> Result<i32> {
         eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));
         return Ok(exit_code::SUCCESS);
     }
-    let text = crate::auto_harness::rustfmt(&test_writer::file(&header, &kept), &package.root);
+    let text = crate::fuzzing::auto_harness::rustfmt(&test_writer::file(&header, &kept), &package.root);
     let path = package.root.join("tests").join(&file);
     std::fs::create_dir_all(package.root.join("tests")).context("failed to create tests/")?;
     mutfuzz_contract::write_atomic(&path, text.as_bytes())?;

@@ -3,7 +3,6 @@
 //! shrunk while it keeps its kills, a small set chosen, written as readable `#[test]`s,
 //! and checked before the one file is written.
 
-pub mod cover;
 pub mod export;
 pub mod survivors;
 pub mod verify;
@@ -17,22 +16,23 @@ use anyhow::{Context, Result, anyhow};
 use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkRequest, WorkerLimits};
 use mutfuzz_contract::{EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
 
+use crate::catalog::selection::Selection;
+use crate::commands::options::AmplifyArgs;
 use crate::console::duration;
-use crate::exit_code;
+use crate::console::exit_code;
 use crate::fuzzing::Files;
 use crate::fuzzing::all;
-use crate::harness;
-use crate::interrupt;
-use crate::layout::Layout;
-use crate::options::{AmplifyArgs, FuzzArgs};
-use crate::outcome::Outcome;
-use crate::records;
+use crate::fuzzing::harness;
+use crate::fuzzing::records;
+use crate::fuzzing::settings::FuzzSettings;
+use crate::fuzzing::shrinking;
+use crate::process::interrupt;
 use crate::score::{self, ScoreHow};
-use crate::selection::Selection;
-use crate::shrinking;
+use crate::testing::outcome::Outcome;
 use crate::workspace::Workspace;
+use crate::workspace::layout::Layout;
 
-use cover::Candidate;
+use crate::fuzzing::cover::{self, Candidate};
 use survivors::Survivors;
 
 /// The hang timeout of scoring the corpora on the survivors left.
@@ -206,7 +206,7 @@ pub fn run(args: &AmplifyArgs) -> Result<i32> {
     if let Some(parent) = target_file.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let text = crate::auto_harness::rustfmt(&verified.text, &package.root);
+    let text = crate::fuzzing::auto_harness::rustfmt(&verified.text, &package.root);
     mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
     if let Some(note) = verify::undeclared_note(&package.root, verify::FILE) {
         eprintln!("{note}");
@@ -311,7 +311,7 @@ pub fn shrunk(
 pub fn build_aimed(
     ws: &Workspace,
     package: &crate::workspace::Package,
-    package_args: &crate::options::PackageArgs,
+    package_args: &crate::commands::options::PackageArgs,
     survivors: &Survivors,
     no_sandbox: bool,
 ) -> Result<(write::Generated, harness::Built, Vec<String>, BTreeSet<u32>)> {
@@ -326,7 +326,7 @@ pub fn build_aimed(
 }
 
 /// The fuzz options of the campaign: every target, the survivors only.
-fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzArgs {
+fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzSettings {
     let mut words: Vec<String> = vec!["fuzz".into(), "--all".into()];
     match (args.trials, args.time) {
         (Some(n), _) => words.extend(["--trials".into(), n.to_string()]),
@@ -347,5 +347,7 @@ fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzArgs {
     if let Some(p) = &args.package.manifest_path {
         words.extend(["--manifest-path".into(), p.display().to_string()]);
     }
-    crate::options::parse_fuzz_args(&words).expect("amplify's fuzz options parse")
+    FuzzSettings::from(
+        &crate::commands::options::parse_fuzz_args(&words).expect("amplify's fuzz options parse"),
+    )
 }

@@ -8,8 +8,8 @@ use std::path::Path;
 use anyhow::Result;
 use mutfuzz_mutate::Mutant;
 
-use crate::exit_code;
-use crate::outcome::{Outcome, OutcomesFile};
+use crate::console::exit_code;
+use crate::testing::outcome::{Outcome, OutcomesFile};
 
 /// The test run's result and its survivors.
 pub struct Survivors {

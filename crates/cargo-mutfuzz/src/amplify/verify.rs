@@ -10,10 +10,10 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, Result, bail};
 use mutfuzz_api::test_writer::{self, TestFn};
 
-use crate::cargo_build::cargo;
-use crate::options::{CiArgs, PackageArgs, TestArgs};
-use crate::outcome::{Outcome, OutcomesFile};
-use crate::scratch::copy_tree;
+use crate::commands::options::{CiArgs, PackageArgs, TestArgs};
+use crate::schema::cargo_build::cargo;
+use crate::testing::outcome::{Outcome, OutcomesFile};
+use crate::workspace::scratch::copy_tree;
 use crate::workspace::{Package, Workspace};
 
 /// The test file's name, under the package's `tests/`.
@@ -55,7 +55,7 @@ impl Copy {
             ws.root.join(".git"),
             ws.root.join("mutfuzz.out"),
             ws.root.join("mutfuzz.out.old"),
-            package.root.join(crate::harness::DIR),
+            package.root.join(crate::workspace::layout::HARNESS_DIR),
         ];
         copy_tree(&ws.root, &root, &excluded)?;
         let rel = package.root.strip_prefix(&ws.root).unwrap_or(Path::new(""));
@@ -85,7 +85,7 @@ impl Copy {
         target.insert("name", toml_edit::value(stem));
         target.insert("path", toml_edit::value(format!("tests/{name}")));
         tests.push(target);
-        crate::fs_util::write_if_changed(&manifest, &doc.to_string())?;
+        crate::workspace::fs_util::write_if_changed(&manifest, &doc.to_string())?;
         Ok(())
     }
 
@@ -129,7 +129,7 @@ pub fn verify(
     args.package = PackageArgs { manifest_path: Some(copy.package.join("Cargo.toml")), package: Vec::new() };
     args.output = Some(out.clone());
     let code = crate::testing::run(&args, Some(survivors))?;
-    if code == crate::exit_code::BASELINE_FAILED {
+    if code == crate::console::exit_code::BASELINE_FAILED {
         bail!(
             "the crate's tests fail in the copy with the written tests ({}); nothing was written",
             out.display()

@@ -12,15 +12,15 @@ use mutfuzz_contract::command::{CorpusRequest, HarnessCommand};
 use mutfuzz_contract::{FloatType, ValueRecord, ValueTree, value_tree::Fields};
 use serde::{Deserialize, Serialize};
 
-use super::cover::Candidate;
 use super::survivors::Survivors;
 use super::verify::Verified;
-use crate::auto_harness;
-use crate::engine;
-use crate::harness::{self, Built, Harness};
-use crate::layout::Layout;
-use crate::options::{AmplifyArgs, CiArgs, PackageArgs, TestArgs};
-use crate::records;
+use crate::commands::options::{AmplifyArgs, CiArgs, PackageArgs, TestArgs};
+use crate::fuzzing::auto_harness;
+use crate::fuzzing::cover::Candidate;
+use crate::fuzzing::harness::{self, Built, Harness};
+use crate::fuzzing::records;
+use crate::workspace::engine;
+use crate::workspace::layout::Layout;
 use crate::workspace::{Package, Workspace};
 
 /// The harness `amplify` fuzzes with, and the generated module its tests are written from.
@@ -54,9 +54,12 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
         package.name,
         engine::VERSION
     );
-    crate::fs_util::write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
-    crate::fs_util::write_if_changed(&dir.join("src/main.rs"), &auto_harness::main_rs(&package.name))?;
-    crate::fs_util::write_if_changed(&auto_harness::module_path(&dir), &checked.text)?;
+    crate::workspace::fs_util::write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
+    crate::workspace::fs_util::write_if_changed(
+        &dir.join("src/main.rs"),
+        &auto_harness::main_rs(&package.name),
+    )?;
+    crate::workspace::fs_util::write_if_changed(&auto_harness::module_path(&dir), &checked.text)?;
     eprintln!(
         "No harness in the package: generated one from its public API into {} ({} targets)",
         dir.display(),

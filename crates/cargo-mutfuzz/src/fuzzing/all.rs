@@ -13,11 +13,11 @@ use mutfuzz_contract::{KillRecord, Stats};
 use super::campaign::{Ended, Files, Start, Stop, campaign_from, count_files};
 use super::slices::{self, Arm, SliceResult};
 use crate::console;
-use crate::exit_code;
-use crate::harness::Built;
-use crate::interrupt;
-use crate::options::{FuzzArgs, Strategy};
-use crate::records;
+use crate::console::exit_code;
+use crate::fuzzing::harness::Built;
+use crate::fuzzing::records;
+use crate::fuzzing::settings::{FuzzSettings, Strategy};
+use crate::process::interrupt;
 
 /// The smallest slice of a trial budget: fewer trials would be mostly harness start-up.
 pub const MIN_SLICE_TRIALS: u64 = 10;
@@ -100,7 +100,7 @@ impl AllEnded {
 /// The budget's unit, size and smallest slice, or what is wrong with the flags for
 /// `--all`; with the number of `targets`, also whether each can get that slice (without,
 /// before the harness is built and lists them, the flags alone are checked).
-pub fn budget(args: &FuzzArgs, targets: Option<usize>) -> Result<(Unit, u64, u64)> {
+pub fn budget(args: &FuzzSettings, targets: Option<usize>) -> Result<(Unit, u64, u64)> {
     if args.strategy == Strategy::MutantsFirst {
         return Err(exit_code::usage(anyhow::anyhow!(
             "--strategy mutants-first splits one target's budget into phases and cannot run in the \
@@ -137,7 +137,7 @@ pub fn budget(args: &FuzzArgs, targets: Option<usize>) -> Result<(Unit, u64, u64
 pub fn fuzz_all(
     built: &Built,
     targets: &[String],
-    args: &FuzzArgs,
+    args: &FuzzSettings,
     files_of: &dyn Fn(&str) -> Files,
 ) -> Result<AllEnded> {
     let (unit, total, min) = budget(args, Some(targets.len()))?;
@@ -216,7 +216,6 @@ pub fn fuzz_all(
             let run = &mut runs[i];
             let mut a = args.clone();
             a.target = run.target.clone();
-            a.all = false;
             match unit {
                 Unit::Trials => {
                     a.trials = Some(units);
@@ -338,11 +337,11 @@ pub fn no_valid_input(seen: u64, invalid: u64, last: Option<Stats>) -> Option<St
 mod tests {
     use super::*;
 
-    fn fuzz_args(flags: &[&str]) -> FuzzArgs {
+    fn fuzz_args(flags: &[&str]) -> FuzzSettings {
         use clap::Parser;
         let argv = ["cargo-mutfuzz", "fuzz", "--all"].iter().chain(flags).copied();
-        match crate::options::Cli::try_parse_from(argv).unwrap().command {
-            crate::options::Command::Fuzz(a) => a,
+        match crate::commands::options::Cli::try_parse_from(argv).unwrap().command {
+            crate::commands::options::Command::Fuzz(a) => FuzzSettings::from(&a),
             _ => unreachable!(),
         }
     }

@@ -3,30 +3,25 @@
 //! mutant; one while the original runs is a failure of the code under test), until its
 //! budget is spent. `fuzz`, `eval` and `fuzz --all` run campaigns through this module.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use mutfuzz_contract::command::{FuzzRequest, HarnessCommand, Probability, WorkerLimits};
 use mutfuzz_contract::{
-    CampaignDir, EXIT_DRIFT, EXIT_ERROR, EXIT_SUCCESS, EditKind, FailureRecord, KillKind, KillLimit,
-    KillRecord, Line, ScheduleKind, Stats, append_record, content_name, store_new,
+    CampaignDir, EditKind, FailureRecord, KillKind, KillLimit, KillRecord, Line, ScheduleKind, Stats,
+    append_record, content_name, store_new,
 };
 
-use crate::exit_code;
-use crate::harness::Built;
-use crate::interrupt;
-use crate::mutants_first;
-use crate::options::{FuzzArgs, Strategy};
-use crate::process::Exit;
-use crate::records;
-use crate::status::{Progress, StatusLine};
-use crate::supervise::{self, Ending};
-
-/// Restarts in a row that record nothing new before the campaign gives up.
-pub const MAX_STALLED_RESTARTS: u32 = 20;
+use crate::console::exit_code;
+use crate::console::status::{Progress, StatusLine};
+use crate::fuzzing::harness::Built;
+use crate::fuzzing::mutants_first;
+use crate::fuzzing::records;
+use crate::fuzzing::settings::{FuzzSettings, Strategy};
+use crate::fuzzing::supervision::{Observe, Until, Watch, supervise_until_done};
+use crate::process::supervise::{Ending, Supervised};
 
 /// What the harness is doing, from the last lines it printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,7 +37,7 @@ pub enum Running {
 
 /// Follows one harness process's `fuzz` output.
 #[derive(Clone, Debug, Default)]
-pub struct Tracker {
+pub struct CampaignTracker {
     /// What runs now.
     pub running: Running,
     /// The last trial's input bytes.
@@ -57,9 +52,8 @@ pub struct Tracker {
     pub notes: Vec<String>,
 }
 
-impl Tracker {
-    /// Take in one line.
-    pub fn observe(&mut self, line: Line<'static>) {
+impl Observe for CampaignTracker {
+    fn observe(&mut self, line: Line<'static>) {
         match line {
             Line::Trial(bytes) => {
                 self.input = bytes.into_owned();
@@ -82,7 +76,9 @@ impl Tracker {
             Line::Input(_) | Line::Alive | Line::Other(_) => {}
         }
     }
+}
 
+impl CampaignTracker {
     /// Trials this process ran.
     pub fn trials(&self) -> u64 {
         self.trial_lines.max(self.stats.map_or(0, |s| s.trials))
@@ -114,7 +110,7 @@ pub enum Blame {
 
 /// Record the death of a harness process that `t` followed. `sites` maps mutant → site.
 pub fn attribute(
-    t: &Tracker,
+    t: &CampaignTracker,
     ending: &Ending,
     how: &str,
     trial: u64,
@@ -201,7 +197,7 @@ pub struct Ended {
 /// The campaign `args.strategy` asks for: the original alone, or mutants first and then
 /// the original with the rest of the budget. Trials and time count every phase; the
 /// counters are the original phase's.
-pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+pub fn with_strategy(built: &Built, args: &FuzzSettings, files: &Files) -> Result<Ended> {
     if args.strategy != Strategy::MutantsFirst {
         return campaign(built, args, files);
     }
@@ -235,7 +231,7 @@ pub fn with_strategy(built: &Built, args: &FuzzArgs, files: &Files) -> Result<En
 pub const MU2_MUTANT_SAMPLE: u64 = 4;
 
 /// The sample size passed to the harness (`None`: the engine's default, μZest's 10).
-pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
+pub fn mutant_sample(args: &FuzzSettings) -> Option<u64> {
     match (args.mutant_sample, args.guidance) {
         (Some(k), _) => Some(k),
         // `infection` is `mu2` with more inputs kept: the same bound.
@@ -247,14 +243,14 @@ pub fn mutant_sample(args: &FuzzArgs) -> Option<u64> {
 }
 
 /// The ids `--mutants-file` lists, read as the harness reads them.
-pub fn listed_mutants(args: &FuzzArgs) -> Result<Option<std::collections::BTreeSet<u32>>> {
+pub fn listed_mutants(args: &FuzzSettings) -> Result<Option<std::collections::BTreeSet<u32>>> {
     let Some(file) = &args.mutants_file else { return Ok(None) };
     let ids = mutfuzz::harness::read_mutants_file(file).map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
     Ok(Some(ids))
 }
 
 /// The factor on the children of an input that kills: the flag's, or the guidance's.
-pub fn kill_factor(args: &FuzzArgs) -> u32 {
+pub fn kill_factor(args: &FuzzSettings) -> u32 {
     args.kill_factor.unwrap_or(mutfuzz::guidance::default_kill_factor(args.guidance))
 }
 
@@ -297,9 +293,9 @@ pub struct Start {
 }
 
 /// Fuzz `args.target` of a built harness into `files` until the budget is spent or the
-/// user interrupts, restarting the harness after every crash or hang. (`args.package`
-/// and `args.corpus` are not read: the harness is built and the files are chosen.)
-pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> {
+/// user interrupts, restarting the harness after every crash or hang (the harness is
+/// built and the files are chosen).
+pub fn campaign(built: &Built, args: &FuzzSettings, files: &Files) -> Result<Ended> {
     campaign_from(built, args, files, Start::default(), &mut HashSet::new())
 }
 
@@ -308,7 +304,7 @@ pub fn campaign(built: &Built, args: &FuzzArgs, files: &Files) -> Result<Ended> 
 /// the slices of `fuzz --all` say each of a target's notes once too.
 pub fn campaign_from(
     built: &Built,
-    args: &FuzzArgs,
+    args: &FuzzSettings,
     files: &Files,
     start_as: Start,
     notes_shown: &mut HashSet<String>,
@@ -348,168 +344,200 @@ pub fn campaign_from(
     let trial_budget = args.trials.map(|n| n.saturating_add(start_as.replay));
     let hang = Duration::from_secs_f64(args.hang_timeout);
     let log = files.state.harness_log();
-    let start = Instant::now();
-    // With --cpu-time the budget is spent by the harness processes, counted when each ends.
-    let cpu_before = children_cpu_time();
-    let spent =
-        || if args.cpu_time { children_cpu_time().saturating_sub(cpu_before) } else { start.elapsed() };
     let mut status_line = StatusLine::new(Duration::from_secs(5));
     if start_as.quiet {
         status_line = status_line.slice_of(&args.target);
     }
-    let mut trials_before = 0u64;
-    let mut restarts = 0u32;
-    let mut stalled = 0u32;
-    let mut last: Option<Stats> = None;
-    let mut contract_panics = 0u64;
-    let stop = loop {
-        if interrupt::interrupted() {
-            break Stop::Interrupted;
-        }
-        let remaining_trials = trial_budget.map(|n| n.saturating_sub(trials_before));
-        let remaining_time = args.time.map(|t| t.saturating_sub(spent()));
-        if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
-            break Stop::Budget;
-        }
-        let cmd = fuzz_command(built, args, files, restarts, start_as, remaining_trials, remaining_time)?;
-        let state = RefCell::new((Tracker::default(), Progress { total, ..Progress::default() }));
-        let show = |p: &mut Progress, t: &Tracker| {
-            p.elapsed = start.elapsed();
-            p.trials = trials_before + t.trials();
-            p.restarts = restarts;
-            if let Some(s) = t.stats.or(last) {
-                p.corpus = s.corpus as u64;
-                p.edges = s.edges as u64;
-                p.killed = s.mutants_killed as u64;
-                p.seen = s.mutants_seen.max(s.mutants_killed) as u64;
-                p.failures = s.failures as u64;
-                p.discards = s.discards;
-                p.queued = s.queued;
-                p.random_edits = s.random_edits;
-                p.edits = [s.dictionary_edits, s.compare_edits, s.targeted_edits];
-            }
-            // Strategies other than the defaults are named on the line.
-            p.edit = if args.edit == EditKind::default() { "" } else { args.edit.name() };
-            p.schedule = if args.schedule == ScheduleKind::default() { "" } else { args.schedule.name() };
-        };
-        let outcome = supervise::run(
-            cmd,
-            hang,
-            &log,
-            &built.caps,
-            &mut |line| {
-                let (t, _) = &mut *state.borrow_mut();
-                t.observe(line);
-            },
-            &mut || {
-                let (t, p) = &mut *state.borrow_mut();
-                for note in t.notes.drain(..) {
-                    if notes_shown.insert(note.clone()) {
-                        status_line.message(&note);
-                    }
-                }
-                show(p, t);
-                status_line.show(p);
-            },
-        )?;
-        let (t, _) = state.into_inner();
-        for note in &t.notes {
-            if notes_shown.insert(note.clone()) {
-                status_line.message(note);
-            }
-        }
-        contract_panics += t.stats.map_or(0, |s| s.contract_panics);
-        let trial = (trials_before + t.trial_lines).saturating_sub(1);
-        trials_before += t.trials();
-        let killed_before = last.map_or(0, |s| s.mutants_killed);
-        if t.stats.is_some() {
-            last = t.stats;
-        }
-        if let Some(line) = disk_full(&outcome.stderr_tail) {
-            status_line.finish();
-            return Err(disk_full_error(line));
-        }
-        match outcome.ending {
-            Ending::Interrupted => break Stop::Interrupted,
-            Ending::Exited(Exit::Code(EXIT_SUCCESS)) if t.done || t.running == Running::Nothing => {
-                break Stop::Budget;
-            }
-            Ending::Exited(Exit::Code(EXIT_DRIFT)) if t.running == Running::Nothing => {
-                // The harness found its global state changed by a mutant; it recorded
-                // what it found in the state directory. A clean process goes on.
-                restarts += 1;
-                let progressed = t.stats.is_some_and(|s| s.mutants_killed > killed_before);
-                stalled = if progressed { 0 } else { stalled + 1 };
-                let words = outcome.last_words().unwrap_or("global state drifted");
-                status_line.message(&format!(
-                    "{}; restarting the harness in a clean process",
-                    words.trim_start_matches("error: ").chars().take(300).collect::<String>()
-                ));
-                if stalled >= MAX_STALLED_RESTARTS {
-                    status_line.finish();
-                    bail!(
-                        "the harness drifted {stalled} times in a row without finding the mutant that \
-                         causes it; its log is {}",
-                        log.display()
-                    );
-                }
-            }
-            Ending::Exited(Exit::Code(EXIT_ERROR)) if !matches!(t.running, Running::Mutant(_)) => {
-                status_line.finish();
-                return Err(exit_code::usage(anyhow::anyhow!(
-                    "the harness stopped the campaign (exit code {EXIT_ERROR}):\n{}",
-                    outcome.stderr_tail.join("\n")
-                )));
-            }
-            ending => {
-                let mut how = ending.describe();
-                if let Some(words) = outcome.last_words() {
-                    how = format!("{how}: {}", words.chars().take(200).collect::<String>());
-                }
-                let blame = attribute(&t, &ending, &how, trial, files, &sites)?;
-                restarts += 1;
-                let progressed =
-                    blame != Blame::Nothing || t.stats.is_some_and(|s| s.mutants_killed > killed_before);
-                stalled = if progressed { 0 } else { stalled + 1 };
-                status_line.message(&match &blame {
-                    Blame::Kill { mutant, kind, input } => {
-                        format!("mutant {mutant} killed by {kind} ({how}) on input {input}; restarting the harness")
-                    }
-                    Blame::Rerun { mutant, kind } => format!(
-                        "mutant {mutant}, killed before, died ({how}) when run again; recorded as {kind}, \
-                         never run again; restarting the harness"
-                    ),
-                    Blame::Failure { input } => format!(
-                        "FAILURE: the original died ({how}) on input {input}; saved in {}; restarting the harness",
-                        files.state.failures().display()
-                    ),
-                    Blame::Nothing => format!("the harness died ({how}); restarting it"),
-                });
-                if stalled >= MAX_STALLED_RESTARTS {
-                    status_line.finish();
-                    bail!(
-                        "the harness died {stalled} times in a row without finding anything new (last: {how}); \
-                         its log is {}:\n{}",
-                        log.display(),
-                        outcome.stderr_tail.join("\n")
-                    );
-                }
-            }
-        }
+    let mut watch = CampaignWatch {
+        built,
+        args,
+        files,
+        start_as,
+        sites,
+        notes_shown,
+        status_line,
+        progress: Progress { total, ..Progress::default() },
+        trial_budget,
+        start: Instant::now(),
+        // With --cpu-time the budget is spent by the harness processes, counted when each ends.
+        cpu_before: children_cpu_time(),
+        restarts: 0,
+        trials_before: 0,
+        trial: 0,
+        killed_before: 0,
+        last: None,
+        contract_panics: 0,
     };
-    status_line.finish();
+    let stop = match supervise_until_done(&mut watch, hang, &log, &built.caps)? {
+        Until::Done => Stop::Budget,
+        Until::Interrupted => Stop::Interrupted,
+    };
     Ok(Ended {
         stop,
-        elapsed: spent(),
-        trials: trials_before.saturating_sub(start_as.replay),
-        last,
-        contract_panics,
+        elapsed: watch.spent(),
+        trials: watch.trials_before.saturating_sub(start_as.replay),
+        last: watch.last,
+        contract_panics: watch.contract_panics,
     })
+}
+
+/// What a campaign watches in its harness's `fuzz` output: the trials and counters for
+/// the status line and the budget, and what ran when a process died.
+struct CampaignWatch<'a> {
+    built: &'a Built,
+    args: &'a FuzzSettings,
+    files: &'a Files,
+    start_as: Start,
+    /// Mutant → site, for the kill records of crashes and hangs.
+    sites: HashMap<u32, u32>,
+    notes_shown: &'a mut HashSet<String>,
+    status_line: StatusLine,
+    progress: Progress,
+    /// The trials to run (those replayed on resuming included), if the budget is trials.
+    trial_budget: Option<u64>,
+    start: Instant,
+    cpu_before: Duration,
+    restarts: u32,
+    /// Trials of the processes before the running one.
+    trials_before: u64,
+    /// The number of the last process's last trial.
+    trial: u64,
+    /// Mutants killed before the last process, by its predecessors' counters.
+    killed_before: usize,
+    /// The last counters any process printed.
+    last: Option<Stats>,
+    contract_panics: u64,
+}
+
+impl CampaignWatch<'_> {
+    /// The budget spent: wall time, or with `--cpu-time` the harness processes' CPU time.
+    fn spent(&self) -> Duration {
+        if self.args.cpu_time {
+            children_cpu_time().saturating_sub(self.cpu_before)
+        } else {
+            self.start.elapsed()
+        }
+    }
+
+    fn show_notes(&mut self, notes: &[String]) {
+        for note in notes {
+            if self.notes_shown.insert(note.clone()) {
+                self.status_line.message(note);
+            }
+        }
+    }
+}
+
+impl Watch for CampaignWatch<'_> {
+    type Tracker = CampaignTracker;
+    const REFUSED: &'static str = "the harness stopped the campaign";
+    const PROGRESS: &'static str = "finding anything new";
+
+    fn next(&mut self, restarts: u32) -> Result<Option<std::process::Command>> {
+        self.restarts = restarts;
+        let remaining_trials = self.trial_budget.map(|n| n.saturating_sub(self.trials_before));
+        let remaining_time = self.args.time.map(|t| t.saturating_sub(self.spent()));
+        if remaining_trials == Some(0) || remaining_time.is_some_and(|t| t < Duration::from_millis(500)) {
+            return Ok(None);
+        }
+        self.progress = Progress { total: self.progress.total, ..Progress::default() };
+        let (built, args, files) = (self.built, self.args, self.files);
+        fuzz_command(built, args, files, restarts, self.start_as, remaining_trials, remaining_time).map(Some)
+    }
+
+    fn tick(&mut self, t: &mut CampaignTracker) {
+        let notes = std::mem::take(&mut t.notes);
+        self.show_notes(&notes);
+        let p = &mut self.progress;
+        p.elapsed = self.start.elapsed();
+        p.trials = self.trials_before + t.trials();
+        p.restarts = self.restarts;
+        if let Some(s) = t.stats.or(self.last) {
+            p.corpus = s.corpus as u64;
+            p.edges = s.edges as u64;
+            p.killed = s.mutants_killed as u64;
+            p.covered = s.mutants_seen.max(s.mutants_killed) as u64;
+            p.failures = s.failures as u64;
+            p.discards = s.discards;
+            p.queued = s.queued;
+            p.random_edits = s.random_edits;
+            p.edits = [s.dictionary_edits, s.compare_edits, s.targeted_edits];
+        }
+        // Strategies other than the defaults are named on the line.
+        p.edit = if self.args.edit == EditKind::default() { "" } else { self.args.edit.name() };
+        p.schedule =
+            if self.args.schedule == ScheduleKind::default() { "" } else { self.args.schedule.name() };
+        self.status_line.show(p);
+    }
+
+    fn ended(&mut self, t: &CampaignTracker, run: &Supervised) -> Result<()> {
+        self.show_notes(&t.notes);
+        self.contract_panics += t.stats.map_or(0, |s| s.contract_panics);
+        self.trial = (self.trials_before + t.trial_lines).saturating_sub(1);
+        self.trials_before += t.trials();
+        self.killed_before = self.last.map_or(0, |s| s.mutants_killed);
+        if t.stats.is_some() {
+            self.last = t.stats;
+        }
+        match disk_full(&run.stderr_tail) {
+            Some(line) => Err(disk_full_error(line)),
+            None => Ok(()),
+        }
+    }
+
+    fn finished(&self, t: &CampaignTracker) -> bool {
+        t.done || t.running == Running::Nothing
+    }
+
+    fn idle(&self, t: &CampaignTracker) -> bool {
+        t.running == Running::Nothing
+    }
+
+    fn no_mutant(&self, t: &CampaignTracker) -> bool {
+        !matches!(t.running, Running::Mutant(_))
+    }
+
+    fn drifted(&mut self, t: &CampaignTracker) -> Result<bool> {
+        Ok(t.stats.is_some_and(|s| s.mutants_killed > self.killed_before))
+    }
+
+    fn blame(&mut self, t: &CampaignTracker, run: &Supervised) -> Result<(bool, String)> {
+        let mut how = run.ending.describe();
+        if let Some(words) = run.last_words() {
+            how = format!("{how}: {}", words.chars().take(200).collect::<String>());
+        }
+        let blame = attribute(t, &run.ending, &how, self.trial, self.files, &self.sites)?;
+        let progressed =
+            blame != Blame::Nothing || t.stats.is_some_and(|s| s.mutants_killed > self.killed_before);
+        self.status_line.message(&match &blame {
+            Blame::Kill { mutant, kind, input } => {
+                format!("mutant {mutant} killed by {kind} ({how}) on input {input}; restarting the harness")
+            }
+            Blame::Rerun { mutant, kind } => format!(
+                "mutant {mutant}, killed before, died ({how}) when run again; recorded as {kind}, \
+                 never run again; restarting the harness"
+            ),
+            Blame::Failure { input } => format!(
+                "FAILURE: the original died ({how}) on input {input}; saved in {}; restarting the harness",
+                self.files.state.failures().display()
+            ),
+            Blame::Nothing => format!("the harness died ({how}); restarting it"),
+        });
+        Ok((progressed, how))
+    }
+
+    fn say(&mut self, message: &str) {
+        self.status_line.message(message);
+    }
+
+    fn close(&mut self) {
+        self.status_line.finish();
+    }
 }
 
 fn fuzz_command(
     built: &Built,
-    args: &FuzzArgs,
+    args: &FuzzSettings,
     files: &Files,
     restarts: u32,
     start: Start,
@@ -607,9 +635,10 @@ pub fn count_files(dir: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::Exit;
 
-    fn tracked(lines: &[&str]) -> Tracker {
-        let mut t = Tracker::default();
+    fn tracked(lines: &[&str]) -> CampaignTracker {
+        let mut t = CampaignTracker::default();
         for l in lines {
             t.observe(Line::parse(l));
         }
@@ -692,6 +721,9 @@ mod tests {
         let failures = records::read::<FailureRecord>(&files.state.failure_log()).unwrap();
         assert_eq!(failures[0].message, "process died: killed by signal 6");
         assert_eq!(attribute(&t, &died, "again", 10, &files, &sites).unwrap(), Blame::Nothing);
-        assert_eq!(attribute(&Tracker::default(), &died, "x", 0, &files, &sites).unwrap(), Blame::Nothing);
+        assert_eq!(
+            attribute(&CampaignTracker::default(), &died, "x", 0, &files, &sites).unwrap(),
+            Blame::Nothing
+        );
     }
 }

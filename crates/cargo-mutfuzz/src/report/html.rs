@@ -1,4 +1,4 @@
-//! Rendering a [`Report`] as one self-contained HTML file: inline CSS, inline SVG plots
+//! Rendering a [`ReportModel`] as one self-contained HTML file: inline CSS, inline SVG plots
 //! and a few lines of inline script (the status filter); no network, no other file.
 
 use std::collections::BTreeMap;
@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use plotters::style::RGBColor;
 
 use super::plot::line_chart;
-use super::{Counts, Entry, Mode, Report, Status};
+use super::{Counts, Mode, ReportModel, ReportedMutant, Status};
 
 /// Escape text for HTML element content and attribute values.
 pub fn esc(text: &str) -> String {
@@ -96,7 +96,7 @@ const SCRIPT: &str = r#"
 })();
 "#;
 
-impl Report {
+impl ReportModel {
     /// The whole HTML document.
     pub fn to_html(&self) -> String {
         let mode = self.mode();
@@ -234,7 +234,7 @@ impl Report {
 
     /// The survived mutants by function: what the tests or the corpus should catch next.
     fn todo(&self, h: &mut String, mode: Mode) {
-        let mut by_fn: BTreeMap<(&str, &str), Vec<&Entry>> = BTreeMap::new();
+        let mut by_fn: BTreeMap<(&str, &str), Vec<&ReportedMutant>> = BTreeMap::new();
         for e in self.entries.iter().filter(|e| e.status == Status::Survived) {
             by_fn.entry((&e.mutant.file, &e.mutant.function)).or_default().push(e);
         }
@@ -320,7 +320,7 @@ impl Report {
         }
         h.push_str(" <span id=\"shown\"></span></div>");
         for (fi, (file, text)) in self.sources.iter().enumerate() {
-            let mut by_line: BTreeMap<usize, Vec<&Entry>> = BTreeMap::new();
+            let mut by_line: BTreeMap<usize, Vec<&ReportedMutant>> = BTreeMap::new();
             for e in self.entries.iter().filter(|e| &e.mutant.file == file) {
                 by_line.entry(e.mutant.span.start.line).or_default().push(e);
             }
@@ -367,7 +367,7 @@ impl Report {
     }
 }
 
-fn mutant_html(h: &mut String, e: &Entry, mode: Mode) {
+fn mutant_html(h: &mut String, e: &ReportedMutant, mode: Mode) {
     let m = &e.mutant;
     let key = e.status.key();
     let _ = write!(
@@ -456,9 +456,12 @@ mod tests {
 
     #[test]
     fn every_mutant_is_shown_on_its_line_with_its_evidence_and_text_is_escaped() {
-        let mut r =
-            Report { subject: "fuzz target sort".into(), mode: Some(Mode::Score), ..Report::default() };
-        let entry = |id, line, status, how: Option<&str>| Entry {
+        let mut r = ReportModel {
+            subject: "fuzz target sort".into(),
+            mode: Some(Mode::Score),
+            ..ReportModel::default()
+        };
+        let entry = |id, line, status, how: Option<&str>| ReportedMutant {
             mutant: mutant(id, "src/lib.rs", line, "sort"),
             status,
             how: how.map(str::to_owned),

@@ -1,9 +1,9 @@
 //! The HTML report (`cargo mutfuzz report`): one self-contained file made from typed
 //! records — the outcomes of `cargo mutfuzz test`, or a fuzz target's score verdicts,
 //! unviable records and `stats.csv` — so any command that holds such records (a merge of
-//! shards, say) can build a [`Report`] and render it.
+//! shards, say) can build a [`ReportModel`] and render it.
 //!
-//! [`Report`] is the model: every mutant with its [`Status`], how and by what it was
+//! [`ReportModel`] is the model: every mutant with its [`Status`], how and by what it was
 //! killed, both outputs of an output kill, the compiler's message of an unviable one,
 //! the source files and the campaign's counters over time. [`html`] renders it, [`plot`]
 //! draws the counters as inline SVG, [`mutation_testing`] writes it as Stryker's shared
@@ -12,6 +12,7 @@
 pub mod html;
 pub mod mutation_testing;
 pub mod plot;
+pub(crate) mod score_file;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
@@ -23,8 +24,8 @@ use mutfuzz_contract::{
 };
 use mutfuzz_mutate::Mutant;
 
-use crate::outcome::{MutantOutcome, Outcome, TestInfo};
-use crate::records;
+use crate::fuzzing::records;
+use crate::testing::outcome::{MutantOutcome, Outcome, TestInfo};
 
 /// What the report is about: the crate's own tests, or a fuzz target's corpus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,12 +86,12 @@ impl Status {
     }
 }
 
-/// One mutant with its verdict and the evidence for it.
+/// One mutant with its status and the evidence for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct ReportedMutant {
     /// The mutant.
     pub mutant: Mutant,
-    /// Its verdict.
+    /// Its status.
     pub status: Status,
     /// How a fuzz target's input killed it: a kill kind (`output-differs`, `panic`, …).
     pub how: Option<String>,
@@ -166,7 +167,7 @@ impl Counts {
 
 /// Everything the HTML report shows.
 #[derive(Clone, Debug, Default)]
-pub struct Report {
+pub struct ReportModel {
     /// What was measured, for the title (`tests of insertion-sort`, `fuzz target sort`).
     pub subject: String,
     /// Test or score vocabulary.
@@ -174,7 +175,7 @@ pub struct Report {
     /// Lines of context shown under the title (`corpus: …`, `results: …`).
     pub notes: Vec<String>,
     /// Every mutant, in catalog order.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<ReportedMutant>,
     /// Each source file named by a mutant (path relative to the workspace root) and its
     /// text, or `None` when it could not be read.
     pub sources: BTreeMap<String, Option<String>>,
@@ -184,7 +185,7 @@ pub struct Report {
     pub tests: Vec<ReportTest>,
 }
 
-impl Report {
+impl ReportModel {
     /// The mode (test unless set).
     pub fn mode(&self) -> Mode {
         self.mode.unwrap_or(Mode::Test)
@@ -192,7 +193,7 @@ impl Report {
 
     /// The report of `cargo mutfuzz test` outcomes; `tests` is the suite that
     /// `covered_by` and `killed_by` of each outcome point into.
-    pub fn from_test(subject: String, outcomes: &[MutantOutcome], tests: &[TestInfo]) -> Report {
+    pub fn from_test(subject: String, outcomes: &[MutantOutcome], tests: &[TestInfo]) -> ReportModel {
         // A position out of the list (a hand-edited file) names no test rather than panic.
         let ids = |positions: &[usize]| -> Vec<String> {
             positions.iter().filter_map(|&i| tests.get(i)).map(TestInfo::id).collect()
@@ -212,7 +213,7 @@ impl Report {
                 if let Some(risk) = &o.lint_risk {
                     detail = Some(detail.map_or(risk.clone(), |d| format!("{d}\n{risk}")));
                 }
-                Entry {
+                ReportedMutant {
                     mutant: o.mutant.clone(),
                     status,
                     how: None,
@@ -234,7 +235,7 @@ impl Report {
                 name: if t.name.is_empty() { t.binary() } else { t.name.clone() },
             })
             .collect();
-        Report { subject, mode: Some(Mode::Test), entries, tests, ..Report::default() }
+        ReportModel { subject, mode: Some(Mode::Test), entries, tests, ..ReportModel::default() }
     }
 
     /// The report of a fuzz target's score: the catalog, the unviable mutants with the
@@ -246,7 +247,7 @@ impl Report {
         unviable: &[UnviableRecord],
         verdicts: &[ScoreLine],
         stats: Vec<StatsRow>,
-    ) -> Report {
+    ) -> ReportModel {
         let reasons: HashMap<u32, &str> = unviable.iter().map(|u| (u.id, u.reason.as_str())).collect();
         let mut lines: HashMap<u32, &ScoreLine> = HashMap::new();
         for l in verdicts {
@@ -255,7 +256,7 @@ impl Report {
         let entries = catalog
             .iter()
             .map(|m| {
-                let mut e = Entry {
+                let mut e = ReportedMutant {
                     mutant: m.clone(),
                     status: Status::NotRun,
                     how: None,
@@ -289,13 +290,13 @@ impl Report {
                 e
             })
             .collect();
-        Report { subject, mode: Some(Mode::Score), entries, stats, ..Report::default() }
+        ReportModel { subject, mode: Some(Mode::Score), entries, stats, ..ReportModel::default() }
     }
 
     /// Read the score records of a fuzz target's state directory.
     /// `stats` is the state whose `stats.csv` is plotted: the campaign's that grew the
     /// corpus scored (for `fuzz --corpus DIR`, a state of its own).
-    pub fn read_score(subject: String, state: &CampaignDir, stats: &CampaignDir) -> Result<Report> {
+    pub fn read_score(subject: String, state: &CampaignDir, stats: &CampaignDir) -> Result<ReportModel> {
         let verdicts = records::read::<ScoreLine>(&state.score_lines())?;
         if verdicts.is_empty() {
             anyhow::bail!(
@@ -312,14 +313,14 @@ impl Report {
             }
             Err(_) => Vec::new(),
         };
-        Ok(Report::from_score(subject, &catalog, &unviable, &verdicts, stats))
+        Ok(ReportModel::from_score(subject, &catalog, &unviable, &verdicts, stats))
     }
 
     /// Name each killing input of a score as a [`ReportTest`] of its fuzz target (given
     /// per mutant by `target_of`; `None` leaves the mutant's kill unnamed), so the shared
     /// format can say what killed it as it says which test did.
     pub fn name_killing_inputs<'t>(&mut self, target_of: impl Fn(u32) -> Option<&'t str>) {
-        let Report { entries, tests, .. } = self;
+        let ReportModel { entries, tests, .. } = self;
         let mut named: std::collections::HashSet<String> = tests.iter().map(|t| t.id.clone()).collect();
         for e in entries.iter_mut().filter(|e| e.status == Status::Killed) {
             let Some(target) = target_of(e.mutant.id) else { continue };
@@ -352,7 +353,7 @@ impl Report {
     }
 
     /// Counts over the mutants `keep` selects.
-    pub fn counts_where(&self, keep: impl Fn(&Entry) -> bool) -> Counts {
+    pub fn counts_where(&self, keep: impl Fn(&ReportedMutant) -> bool) -> Counts {
         let mut c = Counts::default();
         for e in self.entries.iter().filter(|e| keep(e)) {
             c.add(e.status);
@@ -404,7 +405,7 @@ pub(crate) mod tests {
             // A later line for the same mutant does not override the first.
             verdict(1, ScoreOutcome::Survived, None),
         ];
-        let r = Report::from_score("t".into(), &catalog, &unviable, &verdicts, Vec::new());
+        let r = ReportModel::from_score("t".into(), &catalog, &unviable, &verdicts, Vec::new());
         let status: Vec<Status> = r.entries.iter().map(|e| e.status).collect();
         assert_eq!(
             status,

@@ -1,4 +1,4 @@
-//! The shared report format: a [`Report`] written as Stryker's
+//! The shared report format: a [`ReportModel`] written as Stryker's
 //! `mutation-testing-report-schema` (schema version 2), the `mutation.json` that the
 //! Stryker Dashboard hosts, `mutation-testing-elements` renders and other mutation tools
 //! read.
@@ -16,7 +16,7 @@ use mutfuzz_contract::KillKind;
 use mutfuzz_mutate::LineCol;
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, Mode, Report, Status};
+use super::{Mode, ReportModel, ReportedMutant, Status};
 
 /// The schema's major version we write (npm's `mutation-testing-report-schema` 3.x
 /// validates majors 1 and 2).
@@ -208,7 +208,7 @@ pub struct Cpu {
 /// did not), so it is `Killed`, not `RuntimeError`, which the schema leaves out of the
 /// score; `RuntimeError` is never written. A fuzz target's timeout is a kill in our score
 /// and `Timeout` counts as detected in the schema's, so both scores stay equal.
-pub fn schema_status(e: &Entry) -> MutantStatus {
+pub fn schema_status(e: &ReportedMutant) -> MutantStatus {
     match e.status {
         Status::Killed if e.how.as_deref() == Some(KillKind::Timeout.name()) => MutantStatus::Timeout,
         Status::Killed => MutantStatus::Killed,
@@ -222,7 +222,7 @@ pub fn schema_status(e: &Entry) -> MutantStatus {
 
 /// `statusReason`: our outcome's name first, then its evidence — the failing tests, the
 /// kill kind with the input, its value and both outputs, the compiler's message.
-fn status_reason(e: &Entry, mode: Mode) -> String {
+fn status_reason(e: &ReportedMutant, mode: Mode) -> String {
     let label = e.status.label(mode);
     let mut text = match (e.status, mode) {
         (Status::Killed, Mode::Test) if e.by.is_empty() => label.to_owned(),
@@ -275,9 +275,9 @@ fn position(lines: &[&str], p: LineCol) -> Position {
 
 impl MutationTestResult {
     /// The report in the shared format. Load the report's sources first
-    /// ([`Report::load_sources`]): an unreadable file is written with an empty source and
+    /// ([`ReportModel::load_sources`]): an unreadable file is written with an empty source and
     /// its columns unconverted.
-    pub fn from_report(report: &Report, project_root: &Path) -> MutationTestResult {
+    pub fn from_report(report: &ReportModel, project_root: &Path) -> MutationTestResult {
         let mode = report.mode();
         // Coverage per test is known for `test` results that recorded their tests; for
         // anything else `coveredBy` is left out, which the schema reads as "not measured".
@@ -336,22 +336,13 @@ impl MutationTestResult {
             }),
         }
     }
-
-    /// Mutants per schema status, over every file.
-    pub fn counts(&self) -> BTreeMap<MutantStatus, usize> {
-        let mut counts = BTreeMap::new();
-        for m in self.files.values().flat_map(|f| &f.mutants) {
-            *counts.entry(m.status).or_insert(0) += 1;
-        }
-        counts
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::{MutantOutcome, Outcome, TestInfo};
     use crate::report::tests::mutant;
+    use crate::testing::outcome::{MutantOutcome, Outcome, TestInfo};
     use mutfuzz_contract::{ScoreLine, ScoreOutcome, UnviableRecord};
 
     fn outcome(id: u32, outcome: Outcome, covered_by: Vec<usize>, killed_by: Vec<usize>) -> MutantOutcome {
@@ -391,7 +382,7 @@ mod tests {
             outcome(5, Outcome::Unviable, vec![], vec![]),
             outcome(6, Outcome::NotRun, vec![], vec![]),
         ];
-        let mut r = Report::from_test("the tests of p".into(), &outcomes, &suite());
+        let mut r = ReportModel::from_test("the tests of p".into(), &outcomes, &suite());
         r.sources.insert("src/lib.rs".into(), Some("fn f() {\n    a < b\n}\n".into()));
         let out = MutationTestResult::from_report(&r, Path::new("/ws"));
         let m = by_id(&out);
@@ -441,8 +432,10 @@ mod tests {
         // What it writes reads back the same.
         let back: MutationTestResult = serde_json::from_value(json).unwrap();
         assert_eq!(back, out);
-        let counts = out.counts();
-        assert_eq!((counts[&Killed], counts.get(&RuntimeError)), (1, None));
+        let statuses: Vec<MutantStatus> =
+            out.files.values().flat_map(|f| &f.mutants).map(|m| m.status).collect();
+        let count = |s: MutantStatus| statuses.iter().filter(|&&x| x == s).count();
+        assert_eq!((count(Killed), count(RuntimeError)), (1, 0));
     }
 
     #[test]
@@ -463,7 +456,8 @@ mod tests {
             line(3, ScoreOutcome::Killed, Some(KillKind::Crash)),
         ];
         let unviable = [UnviableRecord { id: 4, reason: "error".into() }];
-        let mut r = Report::from_score("fuzz target sort".into(), &catalog, &unviable, &verdicts, Vec::new());
+        let mut r =
+            ReportModel::from_score("fuzz target sort".into(), &catalog, &unviable, &verdicts, Vec::new());
         r.name_killing_inputs(|_| Some("sort"));
         let out = MutationTestResult::from_report(&r, Path::new("/ws"));
         let m = by_id(&out);

@@ -32,9 +32,9 @@ use mutfuzz_mutate::{Discovery, Mutant, Operator};
 use serde::{Deserialize, Serialize};
 use syn::spanned::Spanned;
 
-use crate::baseline::TestRecord;
-use crate::outcome::{MutantOutcome, Outcome, TestInfo};
-use crate::viability_cache::{KeyHash, excluded, hash_toolchain, hash_tree};
+use crate::schema::viability_cache::{KeyHash, excluded, hash_toolchain, hash_tree};
+use crate::testing::baseline::TestRecord;
+use crate::testing::outcome::{MutantOutcome, Outcome, TestInfo};
 use crate::workspace::Workspace;
 
 /// Bump when the meaning of a remembered outcome changes.

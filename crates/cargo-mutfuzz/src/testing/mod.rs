@@ -11,7 +11,12 @@
 //! moved aside: a mutant they show caught (matched by name, as cargo-mutants matches) is
 //! carried over as caught, not run again, unless the build now finds it unviable.
 
+pub(crate) mod baseline;
 mod history;
+pub(crate) mod lab;
+pub(crate) mod loader;
+pub(crate) mod outcome;
+pub(crate) mod output;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,26 +25,26 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use mutfuzz_mutate::{Discovery, Mutant};
 
-use crate::baseline::{self, TestRecord};
-use crate::caps::Caps;
-use crate::cargo_build::{self, BuildFlags, BuildWhat};
+use crate::catalog::selection::Selection;
+use crate::commands::options::TestArgs;
+use crate::console::exit_code;
 use crate::console::{Console, duration};
-use crate::doctest_target::{self, DoctestTarget};
-use crate::exit_code;
-use crate::interrupt;
-use crate::lab::{Lab, Limits};
-use crate::lint_check;
-use crate::lints;
-use crate::options::TestArgs;
-use crate::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesFile, Summary, TestInfo};
-use crate::output::OutputDir;
 use crate::process::Exit;
-use crate::sandbox::{Policy, Sandbox};
-use crate::schema_build;
-use crate::scratch::Scratch;
-use crate::selection::Selection;
-use crate::viability::{BuildFailure, Round};
+use crate::process::caps::Caps;
+use crate::process::interrupt;
+use crate::process::sandbox::{Policy, Sandbox};
+use crate::schema::cargo_build::{self, BuildFlags, BuildWhat};
+use crate::schema::doctest_target::{self, DoctestTarget};
+use crate::schema::lint_check;
+use crate::schema::lints;
+use crate::schema::schema_build;
+use crate::schema::viability::{BuildFailure, Round};
+use crate::testing::baseline::TestRecord;
+use crate::testing::lab::{Lab, Limits};
+use crate::testing::outcome::{BaselineSummary, MutantOutcome, Outcome, OutcomesFile, Summary, TestInfo};
+use crate::testing::output::OutputDir;
 use crate::workspace::Workspace;
+use crate::workspace::scratch::Scratch;
 use history::History;
 
 const DEFAULT_TIMEOUT_MULTIPLIER: f64 = 5.0;
@@ -126,7 +131,7 @@ impl Results<'_> {
                     Outcome::NotCovered => "Missed mutant (no test reaches it)",
                     _ => continue,
                 };
-                println!("{}", crate::annotations::warning(prefix, &o.mutant, what));
+                println!("{}", crate::console::annotations::warning(prefix, &o.mutant, what));
             }
         }
         if summary.interrupted {
@@ -155,7 +160,7 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     let mut console = Console::default();
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
-    crate::list::report(&console, &discovery);
+    crate::catalog::list::report(&console, &discovery);
     for p in ws.packages.iter().filter(|p| p.proc_macro) {
         console.message(&format!(
             "note: {} is a proc-macro crate: a macro expanded while the schema builds runs with no \
@@ -171,12 +176,12 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     let jobs =
         args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
 
-    let layout = crate::layout::Layout::new(&ws.target_dir);
-    crate::scratch::check_writable(&layout)?;
+    let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
+    crate::workspace::scratch::check_writable(&layout)?;
     // Before `mutfuzz.out/` is touched: a second run would rotate the first's results.
-    crate::lock::hold(layout.root())?;
+    crate::workspace::lock::hold(layout.root())?;
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
-    let filter = crate::filter::RunFilter::new(&ws, &args.filter)?;
+    let filter = crate::catalog::filter::RunFilter::new(&ws, &args.filter)?;
     let mut selection =
         Selection::from_args(&discovery.mutants, args.ci.in_diff.as_deref(), Some(&filter), args.ci.shard)?;
     if let Some(ids) = only {
@@ -208,8 +213,8 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
         tests: Vec::new(),
         selection,
         min_score: args.ci.min_score,
-        annotate: crate::annotations::enabled(&args.annotations)
-            .then(|| crate::annotations::repository_prefix(&ws.root)),
+        annotate: crate::console::annotations::enabled(&args.annotations)
+            .then(|| crate::console::annotations::repository_prefix(&ws.root)),
     };
 
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
@@ -253,7 +258,7 @@ struct Env<'a> {
 /// `--iterate`: the mutants the results in `dir` show caught, by name (carried-over ones
 /// included, so the loop accumulates as cargo-mutants' does). None when there are none.
 fn previously_caught(dir: &std::path::Path, console: &Console) -> HashMap<String, MutantOutcome> {
-    match crate::output::read_outcomes(dir) {
+    match crate::testing::output::read_outcomes(dir) {
         Ok(read) => read
             .outcomes
             .into_iter()
@@ -668,7 +673,7 @@ fn denied_lints(p: &crate::workspace::Package) -> Vec<String> {
 }
 
 /// Check each viable mutant that deletes code, in a package denying a lint such code can
-/// trigger (see [`crate::lints`]), alone with [`lint_check`]: those a lint rejects are
+/// trigger (see [`crate::schema::lints`]), alone with [`lint_check`]: those a lint rejects are
 /// unviable and never run. Then the schema text is written back for the runs.
 fn lint_verdicts(
     ws: &Workspace,

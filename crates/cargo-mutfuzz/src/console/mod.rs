@@ -1,0 +1,67 @@
+//! Everything printed for people: phase messages, the progress bar, the summary (here),
+//! the live status line of a campaign (`status`), the exit codes (`exit_code`) and
+//! GitHub workflow commands (`annotations`).
+
+pub(crate) mod annotations;
+pub(crate) mod exit_code;
+pub(crate) mod status;
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Messages go to stderr; the progress bar hides itself when stderr is not a terminal.
+#[derive(Default)]
+pub struct Console {
+    bar: Option<ProgressBar>,
+}
+
+impl Console {
+    /// Print a line (above the progress bar, if one is showing).
+    pub fn message(&self, text: &str) {
+        match &self.bar {
+            // A hidden bar (stderr is not a terminal) would swallow the line.
+            Some(bar) if !bar.is_hidden() => bar.println(text),
+            _ => eprintln!("{text}"),
+        }
+    }
+
+    /// Show a progress bar over `len` steps.
+    pub fn start(&mut self, len: u64, what: &str) {
+        let bar = ProgressBar::new(len);
+        bar.set_style(
+            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}")
+                .expect("valid template"),
+        );
+        bar.set_prefix(what.to_owned());
+        bar.enable_steady_tick(Duration::from_millis(200));
+        self.bar = Some(bar);
+    }
+
+    /// Advance the bar by one, showing `msg`.
+    pub fn step(&self, msg: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(msg.to_owned());
+            bar.inc(1);
+        }
+    }
+
+    /// Remove the bar.
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `35ms`, `1.2s`, `3m04s`.
+pub fn duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1.0 {
+        format!("{}ms", d.as_millis())
+    } else if s < 60.0 {
+        format!("{s:.1}s")
+    } else {
+        format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
+}

@@ -1,0 +1,331 @@
+//! Runs each covered, viable mutant against the tests that execute its site: one process
+//! per test binary with exact test filters and the mutant id in the environment, cheapest
+//! binary first, stopping at the first failure.
+//!
+//! A run that the run-time ended for exhausting its fuel or depth is a `timeout`: the
+//! process exits with the run-time's [`EXHAUSTED_EXIT_CODE`], or, when another process
+//! runs the test (rustdoc runs each doctest in a child), the log holds the run-time's
+//! own line for this mutant ([`Exhausted`]'s rendering, whole).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use mutfuzz_contract::Budget;
+use mutfuzz_mutate::Mutant;
+use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, Exhausted, Limit, env};
+
+use crate::console::Console;
+use crate::process::caps::Caps;
+use crate::process::interrupt;
+use crate::process::sandbox::Sandbox;
+use crate::process::{self, Exit};
+use crate::schema::binaries::TestBinary;
+use crate::testing::baseline::{TestCase, TestRecord, all_passed, log_since, test_command};
+use crate::testing::outcome::{MutantOutcome, Outcome};
+
+/// The tests covering a mutant, in the baseline's order (`outcomes.json` keeps them so).
+fn covered_by(tests: &[usize]) -> Vec<usize> {
+    let mut sorted = tests.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted
+}
+
+/// Most tests named on one command line.
+const MAX_FILTERS: usize = 500;
+
+/// Limits of one mutant run, relative to the baseline.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Fuel and wall time may be this many times the baseline's.
+    pub multiplier: f64,
+    /// Smallest wall-clock timeout of one process.
+    pub minimum_timeout: Duration,
+    /// Memory and output caps of each process.
+    pub caps: Caps,
+}
+
+/// Everything the mutant runs need.
+pub struct Lab<'a> {
+    /// Test binaries.
+    pub binaries: &'a [TestBinary],
+    /// Tests.
+    pub cases: &'a [TestCase],
+    /// Baseline records, parallel to `cases`.
+    pub records: &'a [TestRecord],
+    /// Limits.
+    pub limits: Limits,
+    /// Directory for per-mutant logs.
+    pub log_dir: &'a Path,
+    /// Where the test processes run.
+    pub sandbox: &'a Sandbox,
+}
+
+impl Lab<'_> {
+    /// Run `mutants` (each with the tests covering it), `jobs` at a time. A mutant whose
+    /// runs did not finish (the command was interrupted) has no outcome: `None`.
+    pub fn run(
+        &self,
+        mutants: &[(&Mutant, Vec<usize>)],
+        jobs: usize,
+        console: &Console,
+    ) -> Result<Vec<Option<MutantOutcome>>> {
+        let catchers = Catchers::default();
+        let results = crate::process::pool::run(
+            mutants,
+            jobs,
+            |(mutant, tests)| {
+                let r = self.run_one(mutant, tests, &catchers);
+                if let Ok(Some(o)) = &r {
+                    if matches!(o.outcome, Outcome::Missed | Outcome::Timeout) {
+                        console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
+                    }
+                    console.step(&mutant.name());
+                }
+                r
+            },
+            |r| r.is_err() || interrupt::interrupted(),
+        );
+        results.into_iter().map(|r| r.transpose().map(Option::flatten)).collect()
+    }
+
+    fn run_one(
+        &self,
+        mutant: &Mutant,
+        tests: &[usize],
+        catchers: &Catchers,
+    ) -> Result<Option<MutantOutcome>> {
+        if interrupt::interrupted() {
+            return Ok(None);
+        }
+        let start = Instant::now();
+        let log = self.log_dir.join(format!("{}.log", mutant.id));
+        let _ = std::fs::remove_file(&log);
+        // Group by binary; run the binary whose tests took least time first.
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &t in tests {
+            groups.entry(self.cases[t].binary).or_default().push(t);
+        }
+        let mut groups: Vec<Vec<usize>> = groups
+            .into_values()
+            .flat_map(|g| g.chunks(MAX_FILTERS).map(<[usize]>::to_vec).collect::<Vec<_>>())
+            .collect();
+        // The site's other mutants were caught by these tests: this one most likely is too.
+        let known = catchers.of(mutant.site, tests);
+        groups.sort_by_key(|g| {
+            let time = g.iter().map(|&t| self.records[t].duration).sum::<Duration>();
+            (!g.iter().any(|t| known.contains(t)), time)
+        });
+        // libtest runs every test it is given, even after a failure: the best catcher
+        // alone first, when the rest of its process would cost more than a process start.
+        let probe = known
+            .first()
+            .copied()
+            .filter(|&t| groups.first().is_some_and(|g| g.len() > 1 && self.rest_outweighs_a_start(g, t)));
+        if let Some(t) = probe {
+            groups[0].retain(|&x| x != t);
+            groups.insert(0, vec![t]);
+        }
+        let mut tests_run = 0;
+        // A timeout in one group does not end the mutant: a later group may catch it,
+        // and a catch is the stronger verdict.
+        let mut timed_out: Option<String> = None;
+        let mut i = 0;
+        while i < groups.len() {
+            let group = groups[i].clone();
+            i += 1;
+            let bin = &self.binaries[self.cases[group[0]].binary];
+            let names: Vec<&str> = group.iter().map(|&t| self.cases[t].filter.as_str()).collect();
+            let fuel: u64 = group.iter().map(|&t| self.records[t].seen.fuel).sum();
+            let depth: usize = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
+            let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
+            let m = self.limits.multiplier;
+            let (fuel_limit, depth_limit) = Budget::test(m).limits(fuel, depth);
+            // libtest runs each test on a thread named after it: that thread may spend
+            // what its test may, so a runaway test ends after its own share of the
+            // budget, not after the whole process's. Other threads (ones a test spawns)
+            // may spend what the costliest test may.
+            let costliest: u64 = group.iter().map(|&t| self.records[t].seen.fuel).max().unwrap_or(0);
+            let mut thread_fuel = Budget::test(m).limits(costliest, depth).0.to_string();
+            for &t in &group {
+                let name = &self.cases[t].name;
+                if !name.contains(['=', ';']) {
+                    let cap = Budget::test(m).limits(self.records[t].seen.fuel, depth).0;
+                    thread_fuel.push_str(&format!(";{name}={cap}"));
+                }
+            }
+            let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
+            let mut cmd = test_command(bin, &names);
+            self.sandbox.apply(&mut cmd);
+            cmd.env(env::ACTIVE, mutant.id.to_string())
+                .env(env::FUEL, fuel_limit.to_string())
+                .env(env::THREAD_FUEL, &thread_fuel)
+                .env(env::DEPTH, depth_limit.to_string())
+                .env(env::ON_EXHAUST, "exit")
+                .env_remove(env::RECORD);
+            let log_start = std::fs::metadata(&log).map_or(0, |m| m.len());
+            let (mut exit, _) = process::run(&mut cmd, timeout, Some(&log), &self.limits.caps)?;
+            // Exit code 0 passes only with libtest's word that every selected test passed.
+            if exit.success() && !all_passed(bin, group.len(), &log_since(&log, log_start)) {
+                exit = Exit::NoVerdict;
+            }
+            if interrupt::interrupted() {
+                // Killed by the interrupt, or not: either way not a verdict.
+                return Ok(None);
+            }
+            tests_run += group.len();
+            let probing = probe.is_some() && i == 1;
+            match exit {
+                Exit::Code(0) => {}
+                // The probe decides only a catch: anything else runs it again with the
+                // rest of its process, under that process's budget, as without the probe.
+                _ if probing
+                    && (exit == Exit::TimedOut
+                        || exit == Exit::Code(EXHAUSTED_EXIT_CODE)
+                        || exhausted_in_log(&log, log_start, mutant.id)) =>
+                {
+                    tests_run -= group.len();
+                    groups[1].insert(0, group[0]);
+                }
+                Exit::Code(EXHAUSTED_EXIT_CODE) => timed_out = Some("fuel or depth exhausted".to_owned()),
+                Exit::TimedOut => timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64())),
+                // A test process run by another (a doctest under rustdoc, a child the test
+                // spawned) that exhausted its limit shows up as a plain failure: the
+                // run-time's line in the output tells.
+                _ if exhausted_in_log(&log, log_start, mutant.id) => {
+                    timed_out = Some("fuel or depth exhausted".to_owned())
+                }
+                other => {
+                    let failing = failed_tests(&log);
+                    let killed_by: Vec<usize> =
+                        group.iter().copied().filter(|&t| failing.contains(&self.cases[t].name)).collect();
+                    catchers.add(mutant.site, killed_by.iter().copied());
+                    return Ok(Some(MutantOutcome {
+                        mutant: mutant.clone(),
+                        outcome: Outcome::Caught,
+                        tests_run,
+                        failing_tests: failing,
+                        covered_by: covered_by(tests),
+                        killed_by,
+                        seconds: start.elapsed().as_secs_f64(),
+                        detail: Some(format!("{} :: {other}", bin.target)),
+                        lint_risk: None,
+                        previously_caught: false,
+                        from_history: false,
+                    }));
+                }
+            }
+        }
+        Ok(Some(MutantOutcome {
+            mutant: mutant.clone(),
+            outcome: if timed_out.is_some() { Outcome::Timeout } else { Outcome::Missed },
+            tests_run,
+            failing_tests: Vec::new(),
+            covered_by: covered_by(tests),
+            killed_by: Vec::new(),
+            seconds: start.elapsed().as_secs_f64(),
+            detail: timed_out,
+            lint_risk: None,
+            previously_caught: false,
+            from_history: false,
+        }))
+    }
+}
+
+impl Lab<'_> {
+    /// Would running `group` without test `t` cost more than starting one more process?
+    /// A baseline record's time is a whole process running one test: the cheapest such
+    /// process of the binary stands for the start-up, the rest of a record is its test.
+    fn rest_outweighs_a_start(&self, group: &[usize], t: usize) -> bool {
+        let binary = self.cases[t].binary;
+        let start = (0..self.cases.len())
+            .filter(|&c| self.cases[c].binary == binary)
+            .map(|c| self.records[c].duration)
+            .min()
+            .unwrap_or_default();
+        let rest: Duration =
+            group.iter().filter(|&&x| x != t).map(|&x| self.records[x].duration.saturating_sub(start)).sum();
+        rest > start
+    }
+}
+
+/// Which tests caught mutants of each site so far, the latest first (shared by the
+/// workers; taken once per mutant, never while a test runs).
+#[derive(Default)]
+struct Catchers(Mutex<HashMap<u32, Vec<usize>>>);
+
+impl Catchers {
+    /// The catchers of `site` among `tests`.
+    fn of(&self, site: u32, tests: &[usize]) -> Vec<usize> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&site).map(|c| c.iter().copied().filter(|t| tests.contains(t)).collect()).unwrap_or_default()
+    }
+
+    /// `tests` caught a mutant of `site`.
+    fn add(&self, site: u32, tests: impl Iterator<Item = usize>) {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let known = map.entry(site).or_default();
+        for t in tests {
+            known.retain(|&k| k != t);
+            known.insert(0, t);
+        }
+    }
+}
+
+/// Did a process of this run (from byte `from` of the log on) end for exhausting a
+/// limit with `mutant` active? The run-time prints one line, `Exhausted`'s rendering,
+/// before it exits with [`EXHAUSTED_EXIT_CODE`]; the line is made by the run-time's own
+/// `Display`, so it is matched whole and for this mutant only, never by a fragment of
+/// its wording.
+fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
+    let markers = [Limit::Fuel, Limit::Depth].map(|limit| Exhausted { mutant, limit }.to_string());
+    let text = std::fs::read(log).unwrap_or_default();
+    let tail = String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default());
+    tail.lines().any(|l| markers.iter().any(|m| l.trim() == m))
+}
+
+/// Names of the tests libtest reported as failed: the list after its last `failures:`
+/// line (`test name ... FAILED` lines are not printed with `-q`). Doctest names have
+/// spaces, so a name is the whole indented line.
+fn failed_tests(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut names: Vec<String> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if *line == "failures:" {
+            names.extend(
+                lines[i + 1..]
+                    .iter()
+                    .skip_while(|l| l.is_empty())
+                    .take_while(|l| l.starts_with("    "))
+                    .map(|l| l.trim().to_owned()),
+            );
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exhaustion_is_the_run_times_whole_line_for_this_mutant() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("5.log");
+        let line = Exhausted { mutant: 5, limit: Limit::Depth }.to_string();
+        std::fs::write(&log, format!("earlier run\n---- doctest stdout ----\nstderr:\n  {line}\nFAILED\n"))
+            .unwrap();
+        assert!(exhausted_in_log(&log, 0, 5));
+        assert!(!exhausted_in_log(&log, 0, 6), "another mutant's line");
+        std::fs::write(&log, format!("{line}\nthe next run's output\n")).unwrap();
+        assert!(!exhausted_in_log(&log, line.len() as u64 + 1, 5), "before this run's part of the log");
+        std::fs::write(&log, format!("assertion failed: {line} was expected\n")).unwrap();
+        assert!(!exhausted_in_log(&log, 0, 5), "a fragment is not the line");
+    }
+}
