@@ -204,7 +204,9 @@ fn fuzz_and_score_give_every_fault_its_kill_and_the_poisoner_no_false_verdict() 
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("global state drifted: mutant 25 changes it"), "{stderr}");
-    assert!(stderr.contains("mutant 17 killed by crash (exited with code 0)"), "{stderr}");
+    // Each mutant's first run is in a worker process: the crashes end it, never the
+    // harness, which is restarted only for the drift.
+    assert!(!stderr.contains("killed by crash"), "{stderr}");
     let lines = jsonl(&state.join("score.jsonl"));
     assert_eq!(lines.len(), 28, "every mutant decided once: {lines:?}");
     let expected: BTreeMap<u64, String> =

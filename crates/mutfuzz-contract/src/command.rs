@@ -255,6 +255,8 @@ pub struct ScoreRequest {
     pub format: InputFormat,
     /// A generated target's original panic is a failure, as a hand-written one's.
     pub panic_is_failure: bool,
+    /// The worker process that runs each mutant's first run.
+    pub workers: WorkerLimits,
 }
 
 impl Fields for ScoreRequest {
@@ -267,6 +269,7 @@ impl Fields for ScoreRequest {
         v.optional(flag("--state", "DIR"), &mut self.state);
         v.defaulted(flag("--format", "FORMAT"), &mut self.format);
         v.switch("--panic-is-failure", &mut self.panic_is_failure);
+        self.workers.fields(v);
     }
 }
 
@@ -1009,6 +1012,7 @@ mod tests {
                 state: Some("st".into()),
                 format: InputFormat::Arbitrary,
                 panic_is_failure: true,
+                workers,
             }),
             HarnessCommand::Outputs(CorpusRequest {
                 target: "o".into(),

@@ -11,6 +11,8 @@ use mutfuzz_contract::{
     Budget, DriftRecord, KillKind, NondeterministicRecord, RENDER_LIMIT, ScoreLine, ScoreOutcome, encode_hex,
 };
 
+use crate::workers::Workers;
+
 use crate::drift::{Sentinel, find_cause, read_drift, write_drift};
 use crate::r#gen::Gen;
 use crate::input::Limits;
@@ -48,6 +50,12 @@ pub struct ScoreHooks<'a> {
     /// input is judged by panics and runaways only ([`AnyOutput`]) instead of ending the
     /// score; this is called once with what was found.
     pub nondeterministic: Option<&'a mut dyn FnMut(&NondeterministicRecord)>,
+    /// When set, each mutant's first run happens in this worker process (its first
+    /// worker) instead of this one, as `fuzz --isolate first-runs` does: a mutant that
+    /// aborts, overflows its stack or hangs there is killed by `crash` or `timeout`
+    /// without ending the scoring process, which would have to start again and run every
+    /// input's original up to where it was. Inputs must be choice sequences (not `raw`).
+    pub first_runs: Option<&'a mut Workers>,
 }
 
 /// Score `inputs` (name, bytes) against every mutant not in `done`: each input's
@@ -77,7 +85,10 @@ pub fn score<T: Gen + Debug, O: Debug>(
     mut events: impl FnMut(ScoreEvent<'_>),
 ) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
-    let ScoreHooks { mut original_panic, mut nondeterministic } = hooks;
+    let ScoreHooks { mut original_panic, mut nondeterministic, mut first_runs } = hooks;
+    if raw.is_some() {
+        first_runs = None;
+    }
     let mut oracle = oracle;
     let mut exec = Executor::new(Box::new(target), limits);
     if let Some(decode) = raw {
@@ -93,6 +104,8 @@ pub fn score<T: Gen + Debug, O: Debug>(
     let mut kills: Vec<ScoreLine> = Vec::new();
     let mut ran: Vec<u32> = Vec::new();
     let mut drifted: Option<(String, String)> = None;
+    // The mutants whose first run, in the worker, survived the current input.
+    let mut survived_first: HashSet<u32> = HashSet::new();
     for (name, bytes) in inputs {
         if open.is_empty() && original_panic.is_none() {
             break;
@@ -121,6 +134,9 @@ pub fn score<T: Gen + Debug, O: Debug>(
                     second: s.end.render_bounded(RENDER_LIMIT),
                 });
                 oracle = &AnyOutput;
+                if let Some(w) = &mut first_runs {
+                    w.judge_any_output();
+                }
             }
             if !s.end.agrees_with(&original.end, oracle) {
                 return Err(ScoreStop::Error(format!(
@@ -134,8 +150,47 @@ pub fn score<T: Gen + Debug, O: Debug>(
             sentinel = Some(s);
         }
         let (fuel, depth) = budget.limits(original.fuel, original.depth);
+        survived_first.clear();
+        if let Some(workers) = &mut first_runs {
+            let first: Vec<u32> = open
+                .iter()
+                .filter(|m| !seen.contains(&m.id) && original.hits.binary_search(&m.site).is_ok())
+                .map(|m| m.id)
+                .collect();
+            let mut ended: Vec<(u32, KillKind)> = Vec::new();
+            workers.start(0, bytes, fuel, depth, &first);
+            workers.finish(0, bytes, fuel, depth, &mut |id, verdict| match verdict {
+                None => {
+                    survived_first.insert(id);
+                }
+                // What the worker alone can say; other kills are judged again here (safe
+                // now), for the outputs the report shows beside them.
+                Some((kind @ (KillKind::Crash | KillKind::Timeout), _)) => ended.push((id, kind)),
+                Some(_) => {}
+            });
+            seen.extend(first);
+            if !ended.is_empty() {
+                let value = exec.regenerate(bytes);
+                let value = render_bounded(format_args!("{value:?}"), RENDER_LIMIT);
+                for &(id, kind) in &ended {
+                    kills.push(ScoreLine {
+                        mutant: id,
+                        outcome: ScoreOutcome::Killed,
+                        kind: Some(kind),
+                        input: Some(name.clone()),
+                        input_value: Some(value.clone()),
+                        original_output: None,
+                        mutant_output: None,
+                    });
+                }
+                open.retain(|m| !ended.iter().any(|&(id, _)| id == m.id));
+            }
+        }
         open.retain(|m| {
-            if drifted.is_some() || original.hits.binary_search(&m.site).is_err() {
+            if drifted.is_some()
+                || original.hits.binary_search(&m.site).is_err()
+                || survived_first.contains(&m.id)
+            {
                 return true;
             }
             seen.insert(m.id);

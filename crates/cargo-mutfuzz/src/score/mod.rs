@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use mutfuzz_contract::command::{HarnessCommand, InputFormat, ScoreRequest};
+use mutfuzz_contract::command::{HarnessCommand, InputFormat, ScoreRequest, WorkerLimits};
 use mutfuzz_contract::{KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic};
 
 use crate::catalog::selection::Selection;
@@ -335,6 +335,12 @@ pub fn score_corpus(
             state: Some(how.state.to_owned()),
             format: how.format,
             panic_is_failure: how.panic_is_failure,
+            workers: WorkerLimits {
+                // Half the hang timeout: a stuck worker is ended, and its mutant killed by
+                // timeout, before the harness, waiting for it, looks hung.
+                timeout: Some(hang.as_secs_f64() / 2.0),
+                max_output: Some(built.caps.output.unwrap_or(0)),
+            },
         }),
         inputs,
         viable,

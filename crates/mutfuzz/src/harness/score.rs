@@ -21,6 +21,7 @@ use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Judging};
 use crate::raw::RawDecoder;
 use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
+use crate::workers::Workers;
 
 pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     r: &ScoreRequest,
@@ -82,9 +83,22 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             write_error.get_or_insert(e);
         }
     };
+    // First runs in a worker process: a mutant that aborts ends it, not this process.
+    let mut workers = if raw.is_none() {
+        match Workers::of_harness(1, &r.target, &r.workers) {
+            Ok(w) => Some(w.with_heartbeat(|| protocol(Line::Alive))),
+            Err(e) => {
+                eprintln!("warning: mutants run in this process only: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
     let hooks = ScoreHooks {
         original_panic: if judging.panics_by_contract { Some(&mut original_panic) } else { None },
         nondeterministic: if judging.generated { Some(&mut found_nondeterministic) } else { None },
+        first_runs: workers.as_mut(),
     };
     let mut line_error = None;
     let scored = score(
