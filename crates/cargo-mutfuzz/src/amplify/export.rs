@@ -11,7 +11,6 @@ use mutfuzz_contract::ScoreOutcome;
 
 use super::{shrunk, verify, write};
 use crate::catalog::selection::Selection;
-use crate::commands::options::ExportArgs;
 use crate::console::exit_code;
 use crate::fuzzing::Files;
 use crate::fuzzing::cover;
@@ -22,7 +21,7 @@ use crate::score::{self, ScoreHow};
 const SHRINK_RUNS: u64 = 2000;
 
 /// Run the readable export; returns the exit code.
-pub fn readable(args: &ExportArgs) -> Result<i32> {
+pub fn readable(args: &super::ExportSettings) -> Result<i32> {
     let built = harness::build(&args.package, &args.target, args.dev, false)?;
     let corpus = match &args.corpus {
         Some(dir) => std::path::absolute(dir)?,

@@ -4,6 +4,7 @@
 //! and checked before the one file is written.
 
 pub mod export;
+mod settings;
 pub mod survivors;
 pub mod verify;
 pub mod write;
@@ -17,7 +18,6 @@ use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkReques
 use mutfuzz_contract::{EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
 
 use crate::catalog::selection::Selection;
-use crate::commands::options::AmplifyArgs;
 use crate::console::duration;
 use crate::console::exit_code;
 use crate::fuzzing::Files;
@@ -29,17 +29,18 @@ use crate::fuzzing::shrinking;
 use crate::process::interrupt;
 use crate::score::{self, ScoreHow};
 use crate::testing::outcome::Outcome;
-use crate::workspace::Workspace;
 use crate::workspace::layout::Layout;
+use crate::workspace::{PackageChoice, Workspace};
 
 use crate::fuzzing::cover::{self, Candidate};
+pub use settings::{AmplifySettings, ExportSettings};
 use survivors::Survivors;
 
 /// The hang timeout of scoring the corpora on the survivors left.
 pub(crate) const SCORE_HANG: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Run the command; returns the exit code.
-pub fn run(args: &AmplifyArgs) -> Result<i32> {
+pub fn run(args: &AmplifySettings) -> Result<i32> {
     let start = Instant::now();
     interrupt::install();
     let ws = Workspace::open(&args.package)?;
@@ -311,7 +312,7 @@ pub fn shrunk(
 pub fn build_aimed(
     ws: &Workspace,
     package: &crate::workspace::Package,
-    package_args: &crate::commands::options::PackageArgs,
+    package_args: &PackageChoice,
     survivors: &Survivors,
     no_sandbox: bool,
 ) -> Result<(write::Generated, harness::Built, Vec<String>, BTreeSet<u32>)> {
@@ -326,7 +327,7 @@ pub fn build_aimed(
 }
 
 /// The fuzz options of the campaign: every target, the survivors only.
-fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzSettings {
+fn fuzz_args(args: &AmplifySettings, mutants_file: &Path) -> FuzzSettings {
     let mut words: Vec<String> = vec!["fuzz".into(), "--all".into()];
     match (args.trials, args.time) {
         (Some(n), _) => words.extend(["--trials".into(), n.to_string()]),
@@ -347,7 +348,5 @@ fn fuzz_args(args: &AmplifyArgs, mutants_file: &Path) -> FuzzSettings {
     if let Some(p) = &args.package.manifest_path {
         words.extend(["--manifest-path".into(), p.display().to_string()]);
     }
-    FuzzSettings::from(
-        &crate::commands::options::parse_fuzz_args(&words).expect("amplify's fuzz options parse"),
-    )
+    (args.fuzz_settings)(&words)
 }

@@ -10,9 +10,10 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, Result, bail};
 use mutfuzz_api::test_writer::{self, TestFn};
 
-use crate::commands::options::{CiArgs, PackageArgs, TestArgs};
 use crate::schema::cargo_build::cargo;
+use crate::testing::TestSettings;
 use crate::testing::outcome::{Outcome, OutcomesFile};
+use crate::workspace::PackageChoice;
 use crate::workspace::scratch::copy_tree;
 use crate::workspace::{Package, Workspace};
 
@@ -121,12 +122,13 @@ pub fn verify(
     tests: Vec<TestFn>,
     written_for: &BTreeMap<String, BTreeSet<u32>>,
     survivors: &BTreeSet<u32>,
-    like: &TestArgs,
+    like: &TestSettings,
 ) -> Result<Verified> {
     let (tests, mut dropped) = passing(copy, FILE, header, tests)?;
     let out = copy.root.join("mutfuzz.out");
     let mut args = like_args(like);
-    args.package = PackageArgs { manifest_path: Some(copy.package.join("Cargo.toml")), package: Vec::new() };
+    args.package =
+        PackageChoice { manifest_path: Some(copy.package.join("Cargo.toml")), packages: Vec::new() };
     args.output = Some(out.clone());
     let code = crate::testing::run(&args, Some(survivors))?;
     if code == crate::console::exit_code::BASELINE_FAILED {
@@ -204,31 +206,20 @@ pub fn passing(
 }
 
 /// The options of the check's mutation test: those of the user's run that still apply.
-fn like_args(like: &TestArgs) -> TestArgs {
-    TestArgs {
-        package: like.package.clone(),
-        jobs: like.jobs,
-        timeout_multiplier: like.timeout_multiplier,
-        minimum_timeout: like.minimum_timeout,
-        baseline_timeout: like.baseline_timeout,
-        max_memory: like.max_memory.clone(),
-        max_output: like.max_output.clone(),
-        features: like.features.clone(),
-        all_features: like.all_features,
-        no_default_features: like.no_default_features,
+fn like_args(like: &TestSettings) -> TestSettings {
+    TestSettings {
         no_lint_check: true,
-        no_doctests: like.no_doctests,
-        keep_dev_deps: like.keep_dev_deps,
         output: None,
-        no_sandbox: like.no_sandbox,
-        ci: CiArgs::default(),
-        // The check covers exactly the survivors it is given: no filter, nothing carried
-        // over, and no annotations of its own missed mutants.
+        // The check covers exactly the survivors it is given: no selection, no filter,
+        // nothing carried over, and no annotations of its own missed mutants.
+        min_score: None,
+        shard: None,
+        in_diff: None,
         filter: Default::default(),
         iterate: false,
-        no_history: false,
         annotations: "none".to_owned(),
         test_args: Vec::new(),
+        ..like.clone()
     }
 }
 

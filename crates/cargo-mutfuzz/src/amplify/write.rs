@@ -14,11 +14,12 @@ use serde::{Deserialize, Serialize};
 
 use super::survivors::Survivors;
 use super::verify::Verified;
-use crate::commands::options::{AmplifyArgs, CiArgs, PackageArgs, TestArgs};
 use crate::fuzzing::auto_harness;
 use crate::fuzzing::cover::Candidate;
 use crate::fuzzing::harness::{self, Built, Harness};
 use crate::fuzzing::records;
+use crate::testing::TestSettings;
+use crate::workspace::PackageChoice;
 use crate::workspace::engine;
 use crate::workspace::layout::Layout;
 use crate::workspace::{Package, Workspace};
@@ -201,31 +202,16 @@ fn value(tree: &ValueTree) -> Value {
 }
 
 /// The options of the check's mutation test.
-pub fn test_args(args: &AmplifyArgs, package: &Package) -> TestArgs {
-    TestArgs {
-        package: PackageArgs { manifest_path: Some(package.root.join("Cargo.toml")), package: Vec::new() },
+pub fn test_args(args: &super::AmplifySettings, package: &Package) -> TestSettings {
+    TestSettings {
+        package: PackageChoice { manifest_path: Some(package.root.join("Cargo.toml")), packages: Vec::new() },
         jobs: args.jobs,
-        timeout_multiplier: None,
-        minimum_timeout: None,
-        baseline_timeout: None,
-        max_memory: None,
-        max_output: None,
-        features: Vec::new(),
-        all_features: false,
-        no_default_features: false,
         no_lint_check: true,
         no_doctests: true,
-        keep_dev_deps: false,
-        output: None,
         no_sandbox: args.no_sandbox,
-        ci: CiArgs::default(),
-        // The check covers exactly the survivors it is given: no filter, nothing carried
-        // over, and no annotations of its own missed mutants.
-        filter: Default::default(),
-        iterate: false,
-        no_history: false,
+        // No annotations of its own missed mutants.
         annotations: "none".to_owned(),
-        test_args: Vec::new(),
+        ..TestSettings::default()
     }
 }
 

@@ -6,5 +6,5 @@ use crate::commands::options::AmplifyArgs;
 
 /// Run the command; returns the exit code.
 pub fn run(args: &AmplifyArgs) -> Result<i32> {
-    crate::amplify::run(args)
+    crate::amplify::run(&args.into())
 }

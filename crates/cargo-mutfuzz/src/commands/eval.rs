@@ -655,7 +655,7 @@ fn build_for_survivors(args: &EvalArgs) -> Result<(Built, Vec<String>, BTreeSet<
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let survivors = Survivors::read(&results)?;
     let (_, built, targets, aimed) =
-        crate::amplify::build_aimed(&ws, &package, &args.package, &survivors, args.no_sandbox)?;
+        crate::amplify::build_aimed(&ws, &package, &(&args.package).into(), &survivors, args.no_sandbox)?;
     if aimed.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(
             "no survivor of `cargo mutfuzz test` in {} is viable with the harness: nothing to compare",

@@ -36,7 +36,7 @@ pub const ENGINE_DIR: &str = "engine";
 /// Run the command; returns the exit code.
 pub fn run(args: &ExportArgs) -> Result<i32> {
     if !args.replay {
-        return crate::amplify::export::readable(args);
+        return crate::amplify::export::readable(&args.into());
     }
     // The original runs (no mutant), in the sandbox all the same.
     let built = harness::build(&args.package, &args.target, args.dev, false)?;

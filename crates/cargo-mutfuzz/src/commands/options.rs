@@ -255,6 +255,36 @@ pub struct TestArgs {
     pub test_args: Vec<String>,
 }
 
+impl From<&TestArgs> for crate::testing::TestSettings {
+    fn from(a: &TestArgs) -> Self {
+        crate::testing::TestSettings {
+            package: (&a.package).into(),
+            jobs: a.jobs,
+            timeout_multiplier: a.timeout_multiplier,
+            minimum_timeout: a.minimum_timeout,
+            baseline_timeout: a.baseline_timeout,
+            max_memory: a.max_memory.clone(),
+            max_output: a.max_output.clone(),
+            features: a.features.clone(),
+            all_features: a.all_features,
+            no_default_features: a.no_default_features,
+            no_lint_check: a.no_lint_check,
+            no_doctests: a.no_doctests,
+            keep_dev_deps: a.keep_dev_deps,
+            output: a.output.clone(),
+            no_sandbox: a.no_sandbox,
+            min_score: a.ci.min_score,
+            shard: a.ci.shard,
+            in_diff: a.ci.in_diff.clone(),
+            filter: (&a.filter).into(),
+            iterate: a.iterate,
+            no_history: a.no_history,
+            annotations: a.annotations.clone(),
+            test_args: a.test_args.clone(),
+        }
+    }
+}
+
 /// `cargo mutfuzz init`.
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -724,6 +754,38 @@ pub struct AmplifyArgs {
     /// Run mutants without the sandbox (see `run --no-sandbox`).
     #[arg(long)]
     pub no_sandbox: bool,
+}
+
+impl From<&AmplifyArgs> for crate::amplify::AmplifySettings {
+    fn from(a: &AmplifyArgs) -> Self {
+        crate::amplify::AmplifySettings {
+            package: (&a.package).into(),
+            time: a.time,
+            trials: a.trials,
+            cpu_time: a.cpu_time,
+            guidance: a.guidance,
+            seed: a.seed,
+            shrink_runs: a.shrink_runs,
+            results: a.results.clone(),
+            resume: a.resume,
+            jobs: a.jobs,
+            no_sandbox: a.no_sandbox,
+            fuzz_settings: |words| {
+                FuzzSettings::from(&parse_fuzz_args(words).expect("amplify's fuzz options parse"))
+            },
+        }
+    }
+}
+
+impl From<&ExportArgs> for crate::amplify::ExportSettings {
+    fn from(a: &ExportArgs) -> Self {
+        crate::amplify::ExportSettings {
+            target: a.target.clone(),
+            package: (&a.package).into(),
+            corpus: a.corpus.clone(),
+            dev: a.dev,
+        }
+    }
 }
 
 /// `fuzz` options from words, as a command line would give them (for `amplify`).

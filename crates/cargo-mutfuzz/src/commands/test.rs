@@ -6,5 +6,5 @@ use crate::commands::options::TestArgs;
 
 /// Run the command; returns the exit code.
 pub fn run(args: &TestArgs) -> Result<i32> {
-    crate::testing::run(args, None)
+    crate::testing::run(&args.into(), None)
 }

@@ -13,6 +13,9 @@
 
 pub(crate) mod baseline;
 mod history;
+mod settings;
+
+pub use settings::TestSettings;
 pub(crate) mod lab;
 pub(crate) mod loader;
 pub(crate) mod outcome;
@@ -26,7 +29,6 @@ use anyhow::Result;
 use mutfuzz_mutate::{Discovery, Mutant};
 
 use crate::catalog::selection::Selection;
-use crate::commands::options::TestArgs;
 use crate::console::exit_code;
 use crate::console::{Console, duration};
 use crate::process::Exit;
@@ -154,7 +156,7 @@ impl Results<'_> {
 
 /// Mutation-test the workspace `args` names, every mutant or `only` those; writes the
 /// results directory and returns the exit code.
-pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> Result<i32> {
+pub fn run(args: &TestSettings, only: Option<&std::collections::BTreeSet<u32>>) -> Result<i32> {
     let start = Instant::now();
     interrupt::install();
     let mut console = Console::default();
@@ -183,7 +185,7 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
     let out_path = args.output.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let filter = crate::catalog::filter::RunFilter::new(&ws, &args.filter)?;
     let mut selection =
-        Selection::from_args(&discovery.mutants, args.ci.in_diff.as_deref(), Some(&filter), args.ci.shard)?;
+        Selection::from_args(&discovery.mutants, args.in_diff.as_deref(), Some(&filter), args.shard)?;
     if let Some(ids) = only {
         selection = selection.only(&discovery.mutants, ids);
     }
@@ -212,7 +214,7 @@ pub fn run(args: &TestArgs, only: Option<&std::collections::BTreeSet<u32>>) -> R
         baseline: None,
         tests: Vec::new(),
         selection,
-        min_score: args.ci.min_score,
+        min_score: args.min_score,
         annotate: crate::console::annotations::enabled(&args.annotations)
             .then(|| crate::console::annotations::repository_prefix(&ws.root)),
     };
@@ -279,7 +281,7 @@ fn previously_caught(dir: &std::path::Path, console: &Console) -> HashMap<String
 /// the mutant runs, filling `results`. `Some(code)` ends the command without results
 /// (the package does not build, or its tests fail, unmutated).
 fn mutation_test(
-    args: &TestArgs,
+    args: &TestSettings,
     ws: &Workspace,
     discovery: &Discovery,
     env: Env<'_>,
