@@ -19,20 +19,15 @@ use crate::fuzzing::harness::{self, Built};
 use crate::fuzzing::records;
 use crate::fuzzing::settings::FuzzSettings;
 use crate::fuzzing::{
-    Ended, Files, Stop, check_hang_timeout, count_files, disk_full_error, kill_factor, listed_mutants,
-    mutant_sample, warn_skipped_inputs, with_strategy,
+    Ended, Files, Stop, count_files, disk_full_error, kill_factor, listed_mutants, mutant_sample,
+    warn_skipped_inputs, with_strategy,
 };
-use crate::process::interrupt;
 use crate::score::contract_panics_line;
 
 /// Run the command; returns the exit code.
 pub fn run(args: &FuzzArgs) -> Result<i32> {
-    interrupt::install();
-    check_hang_timeout(args.hang_timeout)?;
-    if let Some(message) = crate::catalog::filter::matches_nothing_before_build(&args.package, &args.filter)?
-    {
-        eprintln!("{message}");
-        return Ok(exit_code::SUCCESS);
+    if let Some(code) = super::check_before_build(args.hang_timeout, &args.package, &args.filter)? {
+        return Ok(code);
     }
     if args.all {
         return run_all(args);

@@ -19,7 +19,7 @@ mod test;
 mod tmin;
 use anyhow::Result;
 
-use options::Command;
+use options::{Command, FilterArgs, PackageArgs};
 
 /// Run one parsed command; its exit code.
 pub(crate) fn run(command: &Command) -> Result<i32> {
@@ -39,4 +39,16 @@ pub(crate) fn run(command: &Command) -> Result<i32> {
         Command::Merge(a) => merge::run(a),
         Command::Build(a) => build::run(a),
     }
+}
+
+/// What `fuzz` and `score` check before they build: the hang timeout, and whether the
+/// filters match no mutant at all (said; then the exit code is 0 and nothing is built).
+fn check_before_build(hang_timeout: f64, package: &PackageArgs, filter: &FilterArgs) -> Result<Option<i32>> {
+    crate::process::interrupt::install();
+    crate::fuzzing::check_hang_timeout(hang_timeout)?;
+    if let Some(message) = crate::catalog::filter::matches_nothing_before_build(package, filter)? {
+        eprintln!("{message}");
+        return Ok(Some(crate::console::exit_code::SUCCESS));
+    }
+    Ok(None)
 }

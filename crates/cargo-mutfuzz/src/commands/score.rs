@@ -1,7 +1,8 @@
 //! `cargo mutfuzz score`: run a corpus against every viable mutant with a generous budget
-//! (the harness's `score` command), under the same supervision as `fuzz`: a crash or hang
-//! kills the mutant running, which is recorded and the harness restarted; it resumes
-//! after the mutants already scored. Prints the table and writes `score.json`.
+//! (the harness's `score` command), under the same supervision as `fuzz`: each mutant's
+//! first run is in a worker process, where a crash or hang kills it; one on a later
+//! input kills the mutant running, which is recorded and the harness restarted, and it
+//! resumes after the mutants already scored. Prints the table and writes `score.json`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -13,7 +14,6 @@ use crate::catalog::filter::RunFilter;
 use crate::catalog::selection::Selection;
 use crate::commands::options::ScoreArgs;
 use crate::console::exit_code;
-use crate::fuzzing::check_hang_timeout;
 use crate::fuzzing::harness;
 use crate::process::interrupt;
 use crate::report::score_file::{FuzzOutcome, ScoreFile, min_score_exit};
@@ -21,12 +21,8 @@ use crate::score::{ScoreHow, contract_panics_line, score_corpus};
 
 /// Run the command; returns the exit code.
 pub fn run(args: &ScoreArgs) -> Result<i32> {
-    interrupt::install();
-    check_hang_timeout(args.hang_timeout)?;
-    if let Some(message) = crate::catalog::filter::matches_nothing_before_build(&args.package, &args.filter)?
-    {
-        eprintln!("{message}");
-        return Ok(exit_code::SUCCESS);
+    if let Some(code) = super::check_before_build(args.hang_timeout, &args.package, &args.filter)? {
+        return Ok(code);
     }
     if args.all {
         return run_all(args);
