@@ -414,37 +414,13 @@ fn mutation_test(
     let records: Vec<TestRecord> = match records? {
         Ok(r) => r,
         Err(f) => {
-            let (what, hint) = if f.exit == Exit::TimedOut {
-                (
-                    format!("did not finish within {}", duration(baseline_timeout)),
-                    " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)".to_owned(),
-                )
-            } else if let Exit::TooMuchOutput(_) = f.exit {
-                (
-                    format!("fails ({})", f.exit),
-                    " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)".to_owned(),
-                )
-            } else if f.exit == Exit::Signal(libc::SIGSEGV) || f.output.contains("has overflowed its stack") {
-                // Each function of the schema also holds its mutants' code, so its frames
-                // are larger than the user's build's: a test that recurses to just under
-                // its stack's end overflows.
-                (
-                    format!("fails ({}: its stack overflowed)", f.exit),
-                    format!(
-                        " (the schema's functions need more stack than yours; leave the test out: \
-                         -- --skip {})",
-                        cases[f.case].name
-                    ),
-                )
-            } else if matches!(f.exit, Exit::Signal(_)) && limits.caps.memory.is_some() {
-                (
-                    format!("fails ({})", f.exit),
-                    " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)"
-                        .to_owned(),
-                )
-            } else {
-                (format!("fails ({})", f.exit), String::new())
-            };
+            let (what, hint) = failure_reason(
+                &f.exit,
+                &f.output,
+                &cases[f.case].name,
+                baseline_timeout,
+                limits.caps.memory.is_some(),
+            );
             let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
             // A doctest compiled into our test target is named where the user wrote it.
             let test = doctests
@@ -514,22 +490,11 @@ fn mutation_test(
         })
         .collect();
 
-    // Which tests execute each site.
-    let mut covering: HashMap<u32, Vec<usize>> = HashMap::new();
-    for (t, rec) in records.iter().enumerate() {
-        for &site in &rec.seen.hits {
-            covering.entry(site).or_default().push(t);
-        }
-    }
-    let mut to_run: Vec<(usize, Vec<usize>)> = Vec::new();
-    for (i, m) in discovery.mutants.iter().enumerate() {
-        if results.outcomes[i].is_some() || !results.selection.selected(i) {
-            continue;
-        }
-        match covering.get(&m.site) {
-            Some(tests) => to_run.push((i, tests.clone())),
-            None => results.outcomes[i] = Some(fixed(m, Outcome::NotCovered, None)),
-        }
+    let covering = covering_tests(records.iter().map(|r| &r.seen.hits[..]));
+    let undecided = |i: usize| results.outcomes[i].is_none() && results.selection.selected(i);
+    let (mut to_run, not_covered) = plan(&discovery.mutants, &covering, undecided);
+    for i in not_covered {
+        results.outcomes[i] = Some(fixed(&discovery.mutants[i], Outcome::NotCovered, None));
     }
     // Listed like missed mutants: each is a gap in the tests.
     for o in results.outcomes.iter().flatten().filter(|o| o.outcome == Outcome::NotCovered) {
@@ -567,6 +532,73 @@ fn mutation_test(
         mark_lint_risks(ws, console, &mut results.outcomes);
     }
     Ok(None)
+}
+
+/// Why a baseline test failed, and the hint that goes with it: (what, hint).
+fn failure_reason(
+    exit: &Exit,
+    output: &str,
+    test: &str,
+    timeout: Duration,
+    memory_capped: bool,
+) -> (String, String) {
+    if *exit == Exit::TimedOut {
+        (
+            format!("did not finish within {}", duration(timeout)),
+            " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)".to_owned(),
+        )
+    } else if let Exit::TooMuchOutput(_) = exit {
+        (
+            format!("fails ({exit})"),
+            " (a higher cap: --max-output SIZE, or max_output in mutfuzz.toml)".to_owned(),
+        )
+    } else if *exit == Exit::Signal(libc::SIGSEGV) || output.contains("has overflowed its stack") {
+        // Each function of the schema also holds its mutants' code, so its frames are
+        // larger than the user's build's: a test that recurses to just under its stack's
+        // end overflows.
+        (
+            format!("fails ({exit}: its stack overflowed)"),
+            format!(
+                " (the schema's functions need more stack than yours; leave the test out: -- --skip {test})"
+            ),
+        )
+    } else if matches!(exit, Exit::Signal(_)) && memory_capped {
+        (
+            format!("fails ({exit})"),
+            " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)"
+                .to_owned(),
+        )
+    } else {
+        (format!("fails ({exit})"), String::new())
+    }
+}
+
+/// Which tests execute each site: the sites each test's baseline run hit, by test.
+fn covering_tests<'a>(hits: impl Iterator<Item = &'a [u32]>) -> HashMap<u32, Vec<usize>> {
+    let mut covering: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (t, sites) in hits.enumerate() {
+        for &site in sites {
+            covering.entry(site).or_default().push(t);
+        }
+    }
+    covering
+}
+
+/// The runs to make: each `undecided` mutant (by catalog position) with the tests that
+/// execute its site; and the undecided mutants no test executes (not covered).
+fn plan(
+    mutants: &[Mutant],
+    covering: &HashMap<u32, Vec<usize>>,
+    undecided: impl Fn(usize) -> bool,
+) -> (Vec<(usize, Vec<usize>)>, Vec<usize>) {
+    let (mut to_run, mut not_covered) = (Vec::new(), Vec::new());
+    for (i, m) in mutants.iter().enumerate().filter(|(i, _)| undecided(*i)) {
+        match covering.get(&m.site) {
+            Some(tests) => to_run.push((i, tests.clone())),
+            None => not_covered.push(i),
+        }
+    }
+    (to_run, not_covered)
 }
 
 /// The outcome history: each mutant of `to_run` whose key it holds gets that outcome and
@@ -757,5 +789,52 @@ fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<Mut
                 denied.join(", ")
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_undecided_mutant_runs_with_the_tests_that_execute_its_site_or_is_not_covered() {
+        let source = "pub fn f(a: u32) -> u32 { a + 1 }\npub fn g(b: bool) -> bool { !b }\n";
+        let d = Discovery::from_source("src/lib.rs", source, &mutfuzz_mutate::Config::default()).unwrap();
+        let sites_of = |function: &str| -> Vec<u32> {
+            let mut sites: Vec<u32> =
+                d.mutants.iter().filter(|m| m.function == function).map(|m| m.site).collect();
+            sites.dedup();
+            sites
+        };
+        // Tests 0 and 1 run every site of f (1 also one that is not ours); nothing runs g.
+        let hits = [sites_of("f"), [sites_of("f"), vec![999]].concat()];
+        let covering = covering_tests(hits.iter().map(|h| &h[..]));
+        assert_eq!(covering[&sites_of("f")[0]], [0, 1]);
+        let first_decided = |i: usize| i != 0;
+        let (to_run, not_covered) = plan(&d.mutants, &covering, first_decided);
+        for (i, tests) in &to_run {
+            assert_eq!(d.mutants[*i].function, "f");
+            assert_eq!(tests, &[0, 1]);
+            assert_ne!(*i, 0, "decided already");
+        }
+        assert!(!not_covered.is_empty());
+        assert!(not_covered.iter().all(|&i| d.mutants[i].function == "g"));
+        assert_eq!(to_run.len() + not_covered.len(), d.mutants.len() - 1);
+    }
+
+    #[test]
+    fn a_baseline_failure_says_what_and_how_to_get_past_it() {
+        let t = Duration::from_secs(300);
+        let reason =
+            |exit: Exit, output: &str, capped: bool| failure_reason(&exit, output, "deep", t, capped);
+        let (what, hint) = reason(Exit::TimedOut, "", false);
+        assert_eq!(what, "did not finish within 5m00s");
+        assert!(hint.contains("--baseline-timeout"), "{hint}");
+        let (what, hint) = reason(Exit::Signal(6), "thread 'deep' has overflowed its stack", true);
+        assert_eq!(what, "fails (signal 6: its stack overflowed)");
+        assert!(hint.ends_with("-- --skip deep)"), "{hint}");
+        let (_, hint) = reason(Exit::Signal(9), "", true);
+        assert!(hint.contains("--max-memory"), "{hint}");
+        assert_eq!(reason(Exit::Signal(9), "", false).1, "");
     }
 }
