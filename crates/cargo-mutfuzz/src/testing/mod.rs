@@ -344,25 +344,7 @@ fn mutation_test(
     let build = match build {
         Ok(b) => b,
         Err(BuildFailure::Baseline(schema_text)) => {
-            // The user's own code's messages, from a build of the untouched sources.
-            let text = match schema_build::unmutated_report(ws, &scratch, discovery, &flags, &doctests) {
-                Ok(Some(text)) => text,
-                Ok(None) => format!(
-                    "(the untouched sources build: the schema's rewriting broke them, a bug of \
-                     cargo-mutfuzz; please report it with this message)\n{schema_text}"
-                ),
-                Err(_) if interrupt::interrupted() => return Ok(None),
-                Err(e) => {
-                    format!("(the untouched sources could not be built either: {e:#})\n{schema_text}")
-                }
-            };
-            if text.starts_with(schema_build::CARGO_REFUSED) {
-                eprintln!("error: {text}");
-            } else {
-                eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
-            }
-            results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
-            return Ok(Some(exit_code::BASELINE_FAILED));
+            return Ok(unbuildable(ws, &scratch, discovery, &flags, &doctests, schema_text, results));
         }
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
@@ -532,6 +514,36 @@ fn mutation_test(
         mark_lint_risks(ws, console, &mut results.outcomes);
     }
     Ok(None)
+}
+
+/// The package does not build even without mutants: say why, from a build of the
+/// user's untouched sources (so every message shows their code), and record it as the
+/// baseline's failure. `None` when interrupted meanwhile.
+fn unbuildable(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    doctests: &[DoctestTarget],
+    schema_text: String,
+    results: &mut Results<'_>,
+) -> Option<i32> {
+    let text = match schema_build::unmutated_report(ws, scratch, discovery, flags, doctests) {
+        Ok(Some(text)) => text,
+        Ok(None) => format!(
+            "(the untouched sources build: the schema's rewriting broke them, a bug of \
+             cargo-mutfuzz; please report it with this message)\n{schema_text}"
+        ),
+        Err(_) if interrupt::interrupted() => return None,
+        Err(e) => format!("(the untouched sources could not be built either: {e:#})\n{schema_text}"),
+    };
+    if text.starts_with(schema_build::CARGO_REFUSED) {
+        eprintln!("error: {text}");
+    } else {
+        eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+    }
+    results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
+    Some(exit_code::BASELINE_FAILED)
 }
 
 /// Why a baseline test failed, and the hint that goes with it: (what, hint).
