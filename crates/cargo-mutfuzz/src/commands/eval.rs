@@ -355,7 +355,7 @@ impl EvalReport {
             let what = if self.survivors { "survivors of `cargo mutfuzz test`" } else { "viable" };
             let _ = writeln!(
                 out,
-                "\nMutants: {} {what}; reached by any run {reached}; killed by any run {killed}",
+                "\nMutants: {} {what}; covered by any run {reached}; killed by any run {killed}",
                 self.viable
             );
         }

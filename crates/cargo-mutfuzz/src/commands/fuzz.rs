@@ -218,7 +218,7 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
         };
         let rerun = if s.mutant_runs > s.mutants_reached { "; killed mutants run again" } else { "" };
         eprintln!(
-            "Mutant runs: {} of {} surviving mutants at reached sites ({:.2} per trial, {} pruning{}{rerun}{verified})",
+            "Mutant runs: {} of {} surviving mutants at covered sites ({:.2} per trial, {} pruning{}{rerun}{verified})",
             s.mutant_runs,
             s.mutants_reached,
             s.mutant_runs as f64 / s.trials.max(1) as f64,
