@@ -80,6 +80,11 @@ fn test_id(t: &TestInfo) -> [String; 3] {
     [t.package.clone(), t.target.clone(), t.name.clone()]
 }
 
+/// Whether `t` is the test named by `id`.
+fn is_test(t: &TestInfo, [package, target, name]: &[String; 3]) -> bool {
+    t.package == *package && t.target == *target && t.name == *name
+}
+
 impl History {
     /// The history at `path`; empty when there is none, or it is unreadable or of
     /// another format.
@@ -103,17 +108,15 @@ impl History {
     ) -> Option<MutantOutcome> {
         let r = self.file.outcomes.get_mut(key)?;
         r.run = self.file.run;
-        let killed_by =
-            (0..tests.len()).filter(|&t| r.killed_by.contains(&test_id(&tests[t]))).collect::<Vec<_>>();
-        let mut covered_by = covering.to_vec();
-        covered_by.sort_unstable();
-        covered_by.dedup();
+        let mut killed_by: Vec<usize> =
+            r.killed_by.iter().filter_map(|id| tests.iter().position(|t| is_test(t, id))).collect();
+        killed_by.sort_unstable();
         Some(MutantOutcome {
             mutant: m.clone(),
             outcome: r.outcome,
             tests_run: r.tests_run,
             failing_tests: r.failing_tests.clone(),
-            covered_by,
+            covered_by: super::lab::covered_by(covering),
             killed_by,
             seconds: 0.0,
             detail: r.detail.clone(),
@@ -230,7 +233,8 @@ impl Keys {
     }
 
     /// The key of mutant `m` (at position `i` of the catalog), covered by `covering`
-    /// (positions in `tests`, whose units hash to `fingerprints`).
+    /// (positions in `tests` in increasing order, as the baseline lists them, whose units
+    /// hash to `fingerprints`).
     pub fn mutant_key(
         &self,
         i: usize,
@@ -251,11 +255,9 @@ impl Keys {
         };
         h.field(unit.as_bytes());
         h.field(format!("{line}:{}", m.span.start.column).as_bytes());
-        let mut covering = covering.to_vec();
-        covering.sort_unstable();
-        covering.dedup();
-        for t in covering {
-            for text in test_id(&tests[t]) {
+        for &t in covering {
+            let test = &tests[t];
+            for text in [&test.package, &test.target, &test.name] {
                 h.field(text.as_bytes());
             }
             h.field(fingerprints[t].as_bytes());

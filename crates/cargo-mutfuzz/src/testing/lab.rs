@@ -27,7 +27,7 @@ use crate::testing::baseline::{TestCase, TestRecord, all_passed, log_since, test
 use crate::testing::outcome::{MutantOutcome, Outcome};
 
 /// The tests covering a mutant, in the baseline's order (`outcomes.json` keeps them so).
-fn covered_by(tests: &[usize]) -> Vec<usize> {
+pub(super) fn covered_by(tests: &[usize]) -> Vec<usize> {
     let mut sorted = tests.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
