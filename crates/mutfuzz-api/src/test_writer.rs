@@ -132,7 +132,7 @@ pub fn write(
     }
     let mut text = String::new();
     for k in kept.kills {
-        text.push_str(&format!("// Kills {k}\n"));
+        push_wrapped_comment(&mut text, &format!("Kills {k}"));
     }
     text.push_str("#[test]\n");
     if let Some(message) = panic {
@@ -773,6 +773,29 @@ fn float_literal(f: f64, ty: &str) -> String {
     }
 }
 
+/// Longest line of a written comment, as rustfmt's default `max_width`: rustfmt leaves
+/// comments as they are, so a reviewer would otherwise scroll.
+const COMMENT_WIDTH: usize = 100;
+
+/// Appends `text` as `//` comment lines of at most [`COMMENT_WIDTH`] columns, broken
+/// between words, continuation lines indented; a word longer than a line stays whole.
+fn push_wrapped_comment(out: &mut String, text: &str) {
+    let mut line = String::from("//");
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.chars().count() + 1 + word.chars().count() > COMMENT_WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("//   ");
+        }
+        line.push(' ');
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -920,5 +943,24 @@ mod tests {
              assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n    \
              assert_eq!(format!(\"{counter:?}\"), \"Counter { n: 1 }\");\n}\n"
         );
+    }
+
+    #[test]
+    fn kills_comments_wrap_at_a_hundred_columns_between_words() {
+        let mut out = String::new();
+        let long = "Kills src/lib.rs:477:12: replace if condition self.map.as_ref().expect(\"map should have been created\") with false in GrowingHashmapChar<ValueType>::get_mut";
+        push_wrapped_comment(&mut out, long);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "// Kills src/lib.rs:477:12: replace if condition self.map.as_ref().expect(\"map should have been",
+                "//    created\") with false in GrowingHashmapChar<ValueType>::get_mut",
+            ]
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= COMMENT_WIDTH));
+        let mut short = String::new();
+        push_wrapped_comment(&mut short, "Kills src/lib.rs:1:1: replace + with -");
+        assert_eq!(short, "// Kills src/lib.rs:1:1: replace + with -\n");
     }
 }

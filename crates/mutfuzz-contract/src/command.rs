@@ -143,6 +143,8 @@ pub struct FuzzRequest {
     pub kill_factor: Option<u32>,
     /// The `infection` guidance's factor of children for an input that infects.
     pub infect_factor: Option<u32>,
+    /// The `infection` guidance's focus: one parent in N chosen for a live target.
+    pub focus: Option<u32>,
     /// The targets: one mutant id a line (no other mutant runs).
     pub mutants_file: Option<PathBuf>,
     /// Run with this mutant active in the background (`--strategy mutants-first`).
@@ -187,6 +189,7 @@ impl Fields for FuzzRequest {
         v.switch("--no-drift-check", &mut self.no_drift_check);
         v.optional(flag("--kill-factor", "F"), &mut self.kill_factor);
         v.optional(flag("--infect-factor", "F"), &mut self.infect_factor);
+        v.optional(flag("--focus", "N"), &mut self.focus);
         v.optional(flag("--mutants-file", "FILE"), &mut self.mutants_file);
         v.optional(flag("--background", "MUTANT"), &mut self.background);
         v.switch("--resumed", &mut self.resumed);
@@ -990,6 +993,7 @@ mod tests {
                 no_drift_check: true,
                 kill_factor: Some(5),
                 infect_factor: Some(6),
+                focus: Some(3),
                 mutants_file: Some("/s/targets.txt".into()),
                 background: Some(17),
                 resumed: true,

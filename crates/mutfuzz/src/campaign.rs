@@ -33,7 +33,7 @@ use crate::guidance::{Decision, Energy, Guidance, TrialFacts};
 use crate::input::{Input, Rng, Source, Spans};
 use crate::mutants::MutantTable;
 use crate::oracle::{AnyOutput, Oracle, content_name};
-use crate::schedule::{self, Observation, Schedule};
+use crate::schedule::{self, Focus, Next, Observation, Schedule};
 use crate::select::{Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, RunGuard, judge};
 use crate::workers::Dispatch;
@@ -61,6 +61,8 @@ struct Scratch {
     /// infected them in, with those classes (kept only when the guidance
     /// [tracks infections](Guidance::tracks_infections)).
     new_infected: Vec<(u32, u8)>,
+    /// The live targets a saved input infects (for the focus).
+    infected: Vec<u32>,
 }
 
 /// A mutation-guided fuzzing campaign over one target.
@@ -93,6 +95,8 @@ pub struct Campaign<T, O> {
     any_output: bool,
     guidance: Box<dyn Guidance>,
     schedule: Box<dyn Schedule>,
+    /// The `infection` guidance's parents chosen for a live target.
+    focus: Option<Focus>,
     edit: Box<dyn Edit>,
     selector: Box<dyn Selector>,
     rng: Rng,
@@ -245,7 +249,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
             bytes = seed;
         } else {
-            let next = self.schedule.next(&self.corpus, &mut self.rng, &mut bytes);
+            let focused = self.focus.as_mut().and_then(|f| f.pick(&self.table, &mut self.rng));
+            let next = match focused {
+                Some(parent) => Next::Parent(parent),
+                None => self.schedule.next(&self.corpus, &mut self.rng, &mut bytes),
+            };
             rewrite = schedule::make_child(next, &self.corpus, &mut *self.edit, &mut self.rng, &mut bytes);
         }
         let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
@@ -426,6 +434,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         });
         if let Some(entry) = self.corpus.entries().last() {
             self.edit.saved(entry, &self.table);
+        }
+        if let Some(focus) = &mut self.focus {
+            self.table.infected_targets(&original.hits, &mut self.scratch.infected);
+            focus.saved(self.corpus.len() as u32 - 1, &self.scratch.infected, &mut self.rng);
         }
         self.stats.corpus = self.corpus.len();
         self.stats.favoured += usize::from(decision.favoured);

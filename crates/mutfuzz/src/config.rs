@@ -94,6 +94,9 @@ pub struct CampaignConfig {
     /// How many times more children an input gets that infects a target no saved input
     /// infected (the `infection` guidance; `None`: [`crate::guidance::INFECT_FACTOR`]).
     pub infect_factor: Option<u32>,
+    /// One parent in this many is chosen for a live target under the `infection`
+    /// guidance (`None`: [`crate::schedule::FOCUS_EVERY`]; 0: never).
+    pub focus: Option<u32>,
     /// Literals of the code under test that fresh strings, chars and integers are drawn
     /// from, with the dictionary's probability (edits use them through
     /// [`Informed`](crate::edit::Informed)).
@@ -126,6 +129,7 @@ impl Default for CampaignConfig {
             dictionary: None,
             targets: None,
             infect_factor: None,
+            focus: None,
         }
     }
 }

@@ -351,6 +351,20 @@ impl MutantTable {
         out.len()
     }
 
+    /// Puts in `out` every probed, surviving target of the sites `hits` that the
+    /// original's last recording run infected (in any class).
+    pub(crate) fn infected_targets(&self, hits: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        for &site in hits {
+            for &mi in self.at_site(site) {
+                let info = self.info(mi);
+                if info.probe && self.is_target(mi) && self.killed(mi).is_none() && mutfuzz_rt::infected(info.id) {
+                    out.push(mi);
+                }
+            }
+        }
+    }
+
     /// Every mutant's state, in catalog order.
     pub fn statuses(&self) -> impl Iterator<Item = MutantStatus> + '_ {
         self.mutants.iter().enumerate().map(|(i, &info)| MutantStatus {

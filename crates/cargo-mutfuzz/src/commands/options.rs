@@ -378,6 +378,11 @@ pub struct FuzzArgs {
     /// kills none) are multiplied by F. Default: 2.
     #[arg(long, value_name = "F", value_parser = clap::value_parser!(u32).range(1..))]
     pub infect_factor: Option<u32>,
+    /// Under `infection`: one parent in N is chosen for a surviving target (each in turn,
+    /// from the inputs that infect it) instead of round-robin; 0 turns this off.
+    /// Default: 2.
+    #[arg(long, value_name = "N")]
+    pub focus: Option<u32>,
     /// Fuzz for these mutants only: a file of mutant ids, one a line (`#` comments), e.g.
     /// those `cargo mutfuzz test` left missed. No other mutant runs, and the summary
     /// counts these only.
@@ -491,6 +496,7 @@ impl From<&FuzzArgs> for FuzzSettings {
             mutant_sample: args.mutant_sample,
             kill_factor: args.kill_factor,
             infect_factor: args.infect_factor,
+            focus: args.focus,
             mutants_file: args.mutants_file.clone(),
             verify_pruning: args.verify_pruning,
             isolate: args.isolate,

@@ -567,6 +567,7 @@ fn fuzz_command(
         no_drift_check: args.no_drift_check,
         kill_factor: Some(kill_factor(args)),
         infect_factor: args.infect_factor,
+        focus: args.focus,
         mutants_file: args.mutants_file.as_ref().map(std::path::absolute).transpose()?,
         background: args.background,
         // The corpus on disk already ran its mutants; a restart only rebuilds coverage.

@@ -31,6 +31,8 @@ pub struct FuzzSettings {
     pub kill_factor: Option<u32>,
     /// `--infect-factor`.
     pub infect_factor: Option<u32>,
+    /// `--focus`.
+    pub focus: Option<u32>,
     /// `--mutants-file`.
     pub mutants_file: Option<PathBuf>,
     /// `--verify-pruning`.

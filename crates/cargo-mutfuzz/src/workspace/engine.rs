@@ -5,7 +5,10 @@
 //! A harness says `mutfuzz = "<version>"` in its manifest, as a fuzz harness of
 //! cargo-fuzz says `libfuzzer-sys = "…"`; `cargo mutfuzz` resolves that to this copy.
 
-use anyhow::Result;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
 
 use crate::workspace::fs_util::write_if_changed;
 use crate::workspace::layout::Layout;
@@ -28,11 +31,32 @@ pub fn crates() -> &'static [&'static str] {
 }
 
 /// Write the engine crates into `layout`'s engine directory; unchanged files are left
-/// alone so builds that use them stay incremental.
+/// alone so builds that use them stay incremental. Source files an earlier version of
+/// this binary wrote and this one does not carry are removed: a module moved from
+/// `harness.rs` to `harness/mod.rs` would otherwise be found twice.
 pub fn write(layout: &Layout) -> Result<()> {
     let dir = layout.engine();
     for (rel, text) in files() {
         write_if_changed(&dir.join(rel), text)?;
+    }
+    let carried: HashSet<PathBuf> = files().iter().map(|(rel, _)| dir.join(rel)).collect();
+    for name in crates() {
+        remove_stale(&dir.join(name).join("src"), &carried)?;
+    }
+    Ok(())
+}
+
+/// Removes every file under `dir` that is not in `carried`.
+fn remove_stale(dir: &Path, carried: &HashSet<PathBuf>) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() {
+            remove_stale(&path, carried)?;
+        } else if !carried.contains(&path) {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove the stale engine file {}", path.display()))?;
+        }
     }
     Ok(())
 }
@@ -82,5 +106,17 @@ mod tests {
         let before = std::fs::metadata(&lib).unwrap().modified().unwrap();
         write(&layout).unwrap();
         assert_eq!(std::fs::metadata(&lib).unwrap().modified().unwrap(), before);
+    }
+
+    #[test]
+    fn files_an_older_engine_wrote_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let layout = Layout::new(tmp.path());
+        let stale = layout.engine_crate("mutfuzz").join("src/harness.rs");
+        std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+        std::fs::write(&stale, "// an older layout\n").unwrap();
+        write(&layout).unwrap();
+        assert!(!stale.exists());
+        assert!(layout.engine_crate("mutfuzz").join("src/harness/mod.rs").exists());
     }
 }

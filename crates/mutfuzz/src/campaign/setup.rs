@@ -19,7 +19,7 @@ use crate::guidance::{self, Guidance, GuidanceKind};
 use crate::input::Rng;
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle};
-use crate::schedule::{self, Schedule};
+use crate::schedule::{self, FOCUS_CAP, FOCUS_EVERY, Focus, Schedule};
 use crate::select::{self, Selector};
 use crate::trial::Executor;
 use crate::workers::{Dispatch, Workers};
@@ -60,6 +60,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             None => guidance.reruns_killed().then_some(MUZEST_SAMPLE),
         };
         let random_sample = guidance.reruns_killed();
+        let focus = focus(&*guidance, &config, n);
         let mut exec = Executor::new(Box::new(target), config.limits);
         exec.set_background(config.background.unwrap_or(0));
         // A background mutant stands in for the original: its runs are no reference.
@@ -70,6 +71,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             any_output: false,
             guidance,
             schedule: schedule::build(config.schedule),
+            focus,
             edit: crate::edit::build(config.edit),
             selector: select::build(config.prune, sample, random_sample),
             rng: Rng::new(config.seed),
@@ -83,6 +85,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             scratch: Scratch {
                 to_run: Vec::with_capacity(n),
                 new_infected: Vec::with_capacity(n),
+                infected: Vec::with_capacity(n),
                 ..Scratch::default()
             },
             dispatch: Dispatch::new(config.isolate, config.parallel_min_work),
@@ -125,6 +128,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     /// Uses another guidance strategy than the configured one.
     pub fn with_guidance(mut self, guidance: Box<dyn Guidance>) -> Self {
+        self.focus = focus(&*guidance, &self.config, self.table.len());
         self.guidance = guidance;
         self
     }
@@ -281,6 +285,14 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 }
 
 /// Checks that the run-time records hits of site `max_site` with a table of `table` ids.
+/// The focus of a guidance that tracks infections (none in a background phase).
+fn focus(guidance: &dyn Guidance, config: &CampaignConfig, mutants: usize) -> Option<Focus> {
+    let cap = std::env::var("MUTFUZZ_FOCUS_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(FOCUS_CAP);
+    let every = config.focus.unwrap_or(FOCUS_EVERY);
+    (guidance.tracks_infections() && config.background.is_none() && every > 0)
+        .then(|| Focus::new(mutants, every, cap))
+}
+
 fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
     mutfuzz_rt::start_recording(table);
     let m = mutfuzz_rt::enter();

@@ -45,6 +45,7 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         resumed: r.resumed,
         kill_factor: r.kill_factor,
         infect_factor: r.infect_factor,
+        focus: r.focus,
         targets: targets(r.mutants_file.as_deref(), &mutants)?,
         background: r.background,
         isolate: r.isolate,

@@ -1,9 +1,11 @@
 //! Scheduling: which saved input is the parent of the next trial's input, and how
 //! many children each parent gets. Each strategy is one implementation of [`Schedule`].
 
+mod focus;
 mod mutagen;
 mod zest;
 
+pub use focus::{FOCUS_CAP, FOCUS_EVERY, Focus};
 pub use mutagen::{DEPTH_LIMIT, MutagenSchedule, RESET_THRESHOLD};
 pub use zest::ZestSchedule;
 
