@@ -48,6 +48,9 @@ impl Focus {
     /// (mutant indices: what [`MutantTable::infected_targets`] found in its run).
     pub fn saved(&mut self, entry: u32, infected: &[u32], rng: &mut Rng) {
         for &mi in infected {
+            if self.tries[mi as usize] >= self.cap {
+                continue;
+            }
             let list = &mut self.infectors[mi as usize];
             if list.is_empty() {
                 self.turns.push(mi);
@@ -69,25 +72,19 @@ impl Focus {
             return None;
         }
         self.tick = 0;
-        let mut looked = 0;
-        while looked < self.turns.len() {
+        while !self.turns.is_empty() {
             if self.next >= self.turns.len() {
                 self.next = 0;
             }
             let mi = self.turns[self.next];
-            if table.killed(mi).is_some() {
-                // Dead targets leave the turns for good.
+            if table.killed(mi).is_some() || self.tries[mi as usize] >= self.cap {
+                // Killed or given up: out of the turns for good, so a pick stays O(1).
                 self.turns.swap_remove(self.next);
                 self.infectors[mi as usize] = Vec::new();
                 continue;
             }
             self.next += 1;
-            looked += 1;
-            let tries = &mut self.tries[mi as usize];
-            if *tries >= self.cap {
-                continue;
-            }
-            *tries += 1;
+            self.tries[mi as usize] += 1;
             let list = &self.infectors[mi as usize];
             return Some(list[rng.below(list.len() as u64) as usize] as usize);
         }
