@@ -189,12 +189,20 @@ fn a_failing_baseline_stops_with_exit_code_4() {
     let tests = tmp.path().join("tests/api.rs");
     let mut text = std::fs::read_to_string(&tests).unwrap();
     text.push_str("\n#[test]\nfn broken() { assert_eq!(textstats::greet(\"x\"), \"bye\"); }\n");
+    text.push_str("\n#[test]\nfn broken_too() { assert_eq!(textstats::greet(\"y\"), \"bye\"); }\n");
     std::fs::write(&tests, text).unwrap();
     let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(
         stderr.contains("test broken (in test api) fails (exit code 101) without any mutant"),
+        "{stderr}"
+    );
+    // Every failing test is named at once, with the arguments that leave them out.
+    assert!(
+        stderr.contains(
+            "1 more test fails without any mutant: broken_too (to leave them out: -- --skip broken_too)"
+        ),
         "{stderr}"
     );
     assert!(!stderr.contains("--no-doctests"), "not a doctest: {stderr}");

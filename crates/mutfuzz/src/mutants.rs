@@ -358,7 +358,11 @@ impl MutantTable {
         for &site in hits {
             for &mi in self.at_site(site) {
                 let info = self.info(mi);
-                if info.probe && self.is_target(mi) && self.killed(mi).is_none() && mutfuzz_rt::infected(info.id) {
+                if info.probe
+                    && self.is_target(mi)
+                    && self.killed(mi).is_none()
+                    && mutfuzz_rt::infected(info.id)
+                {
                     out.push(mi);
                 }
             }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -214,7 +215,12 @@ pub struct Runs<'a> {
     pub caps: &'a Caps,
 }
 
-/// Run each test alone with recording on, `runs.jobs` at a time.
+/// Failing tests the baseline names at most before it stops.
+pub const MAX_FAILURES_LISTED: usize = 20;
+
+/// Run each test alone with recording on, `runs.jobs` at a time; on failures, every
+/// failing test in the order of `cases` (at most [`MAX_FAILURES_LISTED`], and none after
+/// a test that timed out).
 pub fn record(
     binaries: &[TestBinary],
     cases: &[TestCase],
@@ -222,9 +228,10 @@ pub fn record(
     record_dir: &Path,
     runs: Runs<'_>,
     console: &Console,
-) -> Result<Result<Vec<TestRecord>, BaselineFailure>> {
+) -> Result<Result<Vec<TestRecord>, Vec<BaselineFailure>>> {
     let Runs { timeout, jobs, sandbox, caps } = runs;
     std::fs::create_dir_all(record_dir)?;
+    let failures = AtomicUsize::new(0);
     let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
     let results = crate::process::pool::run(
         &indexed,
@@ -234,19 +241,28 @@ pub fn record(
             console.step(&case.name);
             r
         },
-        // The baseline is unusable after one failure: stop handing out tests.
-        |r| !matches!(r, Ok(Ok(_))),
+        // The baseline is unusable after one failure, but the user fixes or skips every
+        // failing test before the next run: go on to name them all, up to a bound, unless
+        // a test hangs (each more would cost a whole timeout).
+        |r| match r {
+            Ok(Ok(_)) => false,
+            Ok(Err(f)) => {
+                f.exit == Exit::TimedOut || failures.fetch_add(1, Relaxed) + 1 >= MAX_FAILURES_LISTED
+            }
+            Err(_) => true,
+        },
     );
     let mut records = Vec::with_capacity(cases.len());
+    let mut failed = Vec::new();
     for r in results {
         match r {
             Some(Ok(Ok(rec))) => records.push(rec),
-            Some(Ok(Err(failure))) => return Ok(Err(failure)),
+            Some(Ok(Err(failure))) => failed.push(failure),
             Some(Err(e)) => return Err(e),
             None => {}
         }
     }
-    Ok(Ok(records))
+    if failed.is_empty() { Ok(Ok(records)) } else { Ok(Err(failed)) }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -395,7 +395,8 @@ fn mutation_test(
     let baseline_time = baseline_start.elapsed();
     let records: Vec<TestRecord> = match records? {
         Ok(r) => r,
-        Err(f) => {
+        Err(failed) => {
+            let f = &failed[0];
             let (what, hint) = failure_reason(
                 &f.exit,
                 &f.output,
@@ -447,7 +448,25 @@ fn mutation_test(
                     f.output
                 );
             }
-            let mut summary = BaselineSummary::failed(Some(f.test), &what, f.output);
+            let stopped_early = failed.len() >= baseline::MAX_FAILURES_LISTED
+                || failed.iter().any(|f| f.exit == Exit::TimedOut);
+            if failed.len() > 1 {
+                let others: Vec<&str> = failed[1..].iter().map(|f| cases[f.case].name.as_str()).collect();
+                let skips: Vec<String> = others.iter().map(|name| format!("--skip {name}")).collect();
+                let more = if others.len() == 1 {
+                    "1 more test fails".to_owned()
+                } else {
+                    format!("{} more tests fail", others.len())
+                };
+                eprintln!(
+                    "{more} without any mutant{}: {} (to leave them out: -- {})",
+                    if stopped_early { ", and perhaps others" } else { "" },
+                    others.join(", "),
+                    skips.join(" ")
+                );
+            }
+            let f = &failed[0];
+            let mut summary = BaselineSummary::failed(Some(f.test.clone()), &what, f.output.clone());
             (summary.binaries, summary.tests, summary.seconds) =
                 (binaries.len(), cases.len(), baseline_time.as_secs_f64());
             results.baseline = Some(summary);

@@ -101,7 +101,8 @@ mod tests {
     #[test]
     fn focus_takes_turns_among_live_infected_targets_and_gives_up_at_the_cap() {
         // Site 1 holds probed mutants 1 and 2 (indices 0 and 1).
-        let catalog = vec![MutantInfo { id: 1, site: 1, probe: true }, MutantInfo { id: 2, site: 1, probe: true }];
+        let catalog =
+            vec![MutantInfo { id: 1, site: 1, probe: true }, MutantInfo { id: 2, site: 1, probe: true }];
         let mut table = MutantTable::new(catalog).unwrap();
         let mut rng = Rng::new(0);
         let mut focus = Focus::new(table.len(), 1, 3);
