@@ -10,6 +10,8 @@
 //! "reached", which coverage already rewards. The campaign counts the new infections
 //! (`TrialFacts::new_infections`) from the run-time's marks, as infection pruning reads
 //! them, and remembers the infected mutants of every saved input in the `MutantTable`.
+//! Beside this decision, the campaign gives a share of the parents to the live targets
+//! in turn, each from the saved inputs that infect it ([`crate::schedule::Focus`]).
 
 use super::{Decision, Energy, Guidance, TrialFacts};
 
