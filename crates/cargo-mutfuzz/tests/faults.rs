@@ -119,6 +119,12 @@ fn kinds(records: &[Value]) -> BTreeMap<u64, String> {
         .collect()
 }
 
+/// Outcome, kind and killing input of each mutant's score line, by id.
+fn verdicts(lines: &[Value]) -> BTreeMap<u64, (Value, Value, Value)> {
+    let verdict = |l: &Value| (l["outcome"].clone(), l["kind"].clone(), l["input"].clone());
+    lines.iter().map(|l| (l["mutant"].as_u64().unwrap(), verdict(l))).collect()
+}
+
 #[test]
 fn fuzz_and_score_give_every_fault_its_kill_and_the_poisoner_no_false_verdict() {
     let tmp = copy_of_fixture();
@@ -213,6 +219,13 @@ fn fuzz_and_score_give_every_fault_its_kill_and_the_poisoner_no_false_verdict() 
         expected.into_iter().map(|(id, kind)| (id, kind.split(' ').next().unwrap().to_owned())).collect();
     assert_eq!(kinds(&lines), expected, "{stderr}");
     assert!(!state.join("score.jsonl.drift.json").exists());
+    assert!(!state.join("score.jsonl.progress.jsonl").exists(), "a finished score leaves no progress");
+    // Every reached mutant run on every input, not only where its site's value differs:
+    // each verdict the same, to the killing input.
+    let out = mutfuzz(tmp.path(), &["score", "all", "--hang-timeout", "2", "--dev", "--prune", "execution"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(verdicts(&jsonl(&state.join("score.jsonl"))), verdicts(&lines), "{stderr}");
 
     // A target whose output is not a function of its input stops the campaign, clearly.
     let out = mutfuzz(tmp.path(), &["fuzz", "clock", "--trials", "50", "--dev"]);

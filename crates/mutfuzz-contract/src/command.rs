@@ -258,6 +258,8 @@ pub struct ScoreRequest {
     pub format: InputFormat,
     /// A generated target's original panic is a failure, as a hand-written one's.
     pub panic_is_failure: bool,
+    /// Which undecided mutants of the sites an input reaches run on it.
+    pub prune: Prune,
     /// The worker process that runs each mutant's first run.
     pub workers: WorkerLimits,
 }
@@ -272,6 +274,7 @@ impl Fields for ScoreRequest {
         v.optional(flag("--state", "DIR"), &mut self.state);
         v.defaulted(flag("--format", "FORMAT"), &mut self.format);
         v.switch("--panic-is-failure", &mut self.panic_is_failure);
+        v.defaulted(flag("--prune", "RULE"), &mut self.prune);
         self.workers.fields(v);
     }
 }
@@ -1016,6 +1019,7 @@ mod tests {
                 state: Some("st".into()),
                 format: InputFormat::Arbitrary,
                 panic_is_failure: true,
+                prune: Prune::Execution,
                 workers,
             }),
             HarnessCommand::Outputs(CorpusRequest {

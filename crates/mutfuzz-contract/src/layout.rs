@@ -32,6 +32,8 @@ pub const STATS_CSV: &str = "stats.csv";
 pub const SCORE_LINES: &str = "score.jsonl";
 /// The report of the last scoring run.
 pub const SCORE: &str = "score.json";
+/// Suffix of a scoring run's progress log, beside its verdicts (see [`score_progress_log`]).
+pub const SCORE_PROGRESS_LOG: &str = "progress.jsonl";
 /// The whole mutant catalog.
 pub const CATALOG: &str = "mutants.json";
 /// The catalog of viable mutants, given to the harness.
@@ -173,9 +175,21 @@ impl CampaignDir {
 /// contract of its inputs: `<score_lines>.contract-panics.jsonl` (beside it, as its
 /// pending drift is `<score_lines>.drift.json`), so a new score starts it afresh.
 pub fn score_contract_panic_log(score_lines: &Path) -> PathBuf {
+    beside(score_lines, CONTRACT_PANIC_LOG)
+}
+
+/// Where a scoring run writing its verdicts to `score_lines` records how far it got:
+/// `<score_lines>.progress.jsonl`, one [`ScoreProgressRecord`](crate::ScoreProgressRecord)
+/// per input done, so a restarted harness runs no mutant on those inputs again.
+pub fn score_progress_log(score_lines: &Path) -> PathBuf {
+    beside(score_lines, SCORE_PROGRESS_LOG)
+}
+
+/// `<score_lines>.<suffix>`.
+fn beside(score_lines: &Path, suffix: &str) -> PathBuf {
     let mut name = score_lines.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".");
-    name.push(CONTRACT_PANIC_LOG);
+    name.push(suffix);
     score_lines.with_file_name(name)
 }
 
@@ -190,6 +204,7 @@ mod tests {
             score_contract_panic_log(&dir.score_lines()),
             Path::new("/t/state/score.jsonl.contract-panics.jsonl")
         );
+        assert_eq!(score_progress_log(&dir.score_lines()), Path::new("/t/state/score.jsonl.progress.jsonl"));
         assert_eq!(dir.contract_panic_log(), Path::new("/t/state/contract-panics.jsonl"));
         assert_eq!(dir.nondeterministic(), Path::new("/t/state/nondeterministic.json"));
     }

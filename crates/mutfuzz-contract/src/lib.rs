@@ -53,7 +53,7 @@ pub use files::{
 pub use guidance::GuidanceKind;
 pub use hints::{Branch, Hints, Literals, TypeDistance, is_common_type};
 pub use isolate::Isolate;
-pub use layout::{CampaignDir, score_contract_panic_log};
+pub use layout::{CampaignDir, score_contract_panic_log, score_progress_log};
 pub use protocol::{
     EXIT_DRIFT, EXIT_ERROR, EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_NOT_KEPT, EXIT_PANIC,
     EXIT_SUCCESS, Line, Report, encode_hex, read_line_capped,
@@ -61,7 +61,8 @@ pub use protocol::{
 pub use prune::Prune;
 pub use records::{
     CminRecord, ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord,
-    NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, UnviableRecord,
+    NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, ScoreProgressRecord,
+    UnviableRecord,
 };
 pub use schedule::ScheduleKind;
 pub use shrink::{Kept, ShrinkLine};

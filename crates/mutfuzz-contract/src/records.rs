@@ -359,6 +359,25 @@ pub struct DriftRecord {
     pub sentinel: String,
 }
 
+/// A line of a score's progress log ([`score_progress_log`](crate::score_progress_log)):
+/// the harness ran every mutant undecided then on `input` and on every input before it
+/// (in name order) that its pruning rule runs there, and those that survived were still
+/// undecided. A restarted harness replays those inputs' originals only (for what they
+/// cover) and runs no mutant on them again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreProgressRecord {
+    /// The stored input's name.
+    pub input: String,
+    /// Mutants decided (distinct mutants of `score.jsonl`) when it was written: a log whose
+    /// `score.jsonl` holds fewer belongs to an earlier score and is ignored.
+    pub decided: usize,
+}
+
+impl Record for ScoreProgressRecord {
+    const WHAT: &'static str = "score progress record";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -147,6 +147,7 @@ impl Walker<'_, '_> {
             original: original.to_owned(),
             replacement: replacement.to_owned(),
             description,
+            probe: operator.has_infection_probe(),
         }
     }
 

@@ -48,7 +48,8 @@ pub enum Operator {
 
 impl Operator {
     /// Whether the schema shape of this operator's sites carries an infection probe
-    /// (the binary, comparison and forced-condition shapes; see `shape::Probe`).
+    /// (the binary, comparison and forced-condition shapes; see `shape::Probe`). A forced
+    /// condition is probed only when it is pure (`syntax::is_pure_condition`).
     pub fn has_infection_probe(self) -> bool {
         matches!(
             self,

@@ -242,9 +242,13 @@ pub(crate) fn bool_literal(value: bool) -> Shape {
 }
 
 /// An `if` condition or match guard forced to `true` or `false`. Holes: the condition.
-/// Probed: while recording, a forced value differs where the condition's does not.
-pub(crate) fn forced_bool(replacements: &[String]) -> Shape {
+/// When `probed` (a pure condition), while recording, a forced value differs where the
+/// condition's does not; otherwise the condition is the fallback arm, unprobed.
+pub(crate) fn forced_bool(replacements: &[String], probed: bool) -> Shape {
     let arms = replacements.to_vec();
+    if !probed {
+        return Shape::new().text("(").part(Part::Arms(arms, None)).hole().text(" })");
+    }
     Shape::new()
         .text("(")
         .part(Part::Arms(arms.clone(), Some(Probe::Forced)))

@@ -1,6 +1,6 @@
 //! Small questions about `syn` syntax trees that discovery asks.
 
-use syn::{Attribute, BinOp, Expr, Lit};
+use syn::{Attribute, BinOp, Expr, Lit, UnOp};
 
 /// Is this a compound assignment (`+=`, `<<=`, …)?
 pub(crate) fn is_compound(op: &BinOp) -> bool {
@@ -35,6 +35,96 @@ pub(crate) fn contains_let(e: &Expr) -> bool {
         Expr::Group(g) => contains_let(&g.expr),
         _ => false,
     }
+}
+
+/// Whether evaluating the condition `e` does nothing but compute its value, as far as its
+/// syntax shows: locals, constants, fields, literals, casts, references and ranges of
+/// such, joined by `!`, comparisons, `&&`, `||`, `&`, `|` and `^`; calls only of a few of
+/// std's predicates (`len`, `is_empty`, `contains`, …) and `matches!`. Any other call (it
+/// may change state), indexing, division or arithmetic that overflows (it may panic),
+/// assignment, block or macro makes it impure. A forced condition's mutant skips the
+/// condition, so comparing the forced value with the condition's tells whether the
+/// mutant behaves differently only when the condition is pure.
+pub(crate) fn is_pure_condition(e: &Expr) -> bool {
+    /// Methods of std that only read (slices, strings, maps, sets, `Option`, `Result`,
+    /// `char`, floats): by name, as the syntax cannot tell the type.
+    const PREDICATES: &[&str] = &[
+        "len",
+        "is_empty",
+        "contains",
+        "contains_key",
+        "starts_with",
+        "ends_with",
+        "is_some",
+        "is_none",
+        "is_ok",
+        "is_err",
+        "is_ascii",
+        "is_ascii_digit",
+        "is_ascii_hexdigit",
+        "is_ascii_alphabetic",
+        "is_ascii_alphanumeric",
+        "is_ascii_whitespace",
+        "is_ascii_uppercase",
+        "is_ascii_lowercase",
+        "is_ascii_punctuation",
+        "is_alphabetic",
+        "is_alphanumeric",
+        "is_numeric",
+        "is_whitespace",
+        "is_control",
+        "is_nan",
+        "is_finite",
+        "is_infinite",
+    ];
+    match e {
+        Expr::Lit(_) | Expr::Path(_) => true,
+        Expr::Paren(p) => is_pure_condition(&p.expr),
+        Expr::Group(g) => is_pure_condition(&g.expr),
+        Expr::Field(f) => is_pure_condition(&f.base),
+        Expr::Reference(r) => is_pure_condition(&r.expr),
+        Expr::Cast(c) => is_pure_condition(&c.expr),
+        // `-x` overflows on the type's minimum.
+        Expr::Unary(u) => matches!(u.op, UnOp::Not(_) | UnOp::Deref(_)) && is_pure_condition(&u.expr),
+        Expr::Binary(b) => {
+            let reads = is_comparison(&b.op)
+                || matches!(
+                    b.op,
+                    BinOp::And(_) | BinOp::Or(_) | BinOp::BitAnd(_) | BinOp::BitOr(_) | BinOp::BitXor(_)
+                );
+            reads && is_pure_condition(&b.left) && is_pure_condition(&b.right)
+        }
+        Expr::Range(r) => r.start.iter().chain(r.end.iter()).all(|x| is_pure_condition(x)),
+        Expr::Tuple(t) => t.elems.iter().all(is_pure_condition),
+        Expr::Array(a) => a.elems.iter().all(is_pure_condition),
+        Expr::MethodCall(m) => {
+            PREDICATES.contains(&m.method.to_string().as_str())
+                && m.turbofish.is_none()
+                && is_pure_condition(&m.receiver)
+                && m.args.iter().all(is_pure_condition)
+        }
+        Expr::Macro(m) if m.mac.path.is_ident("matches") => pure_matches(&m.mac),
+        _ => false,
+    }
+}
+
+/// `matches!(SCRUTINEE, PATTERN [if GUARD])` with a pure scrutinee and guard.
+fn pure_matches(mac: &syn::Macro) -> bool {
+    let parsed = mac.parse_body_with(|input: syn::parse::ParseStream<'_>| {
+        let scrutinee: Expr = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        syn::Pat::parse_multi_with_leading_vert(input)?;
+        let guard = if input.peek(syn::Token![if]) {
+            input.parse::<syn::Token![if]>()?;
+            Some(input.parse::<Expr>()?)
+        } else {
+            None
+        };
+        input.parse::<Option<syn::Token![,]>>()?;
+        Ok((scrutinee, guard))
+    });
+    parsed
+        .is_ok_and(|(scrutinee, guard)| is_pure_condition(&scrutinee) && guard.iter().all(is_pure_condition))
 }
 
 /// The expression inside any parentheses.

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use mutfuzz_contract::protocol::decode_hex;
 use mutfuzz_contract::{
-    Budget, DriftRecord, KillKind, NondeterministicRecord, RENDER_LIMIT, ScoreLine, ScoreOutcome, encode_hex,
+    Budget, DriftRecord, JsonlWriter, KillKind, NondeterministicRecord, Prune, RENDER_LIMIT, ScoreLine,
+    ScoreOutcome, ScoreProgressRecord, encode_hex, read_jsonl,
 };
 
 use crate::workers::Workers;
@@ -58,16 +59,40 @@ pub struct ScoreHooks<'a> {
     pub first_runs: Option<&'a mut Workers>,
 }
 
+/// How a corpus is scored: what [`score`] needs beside the target and its inputs.
+#[derive(Clone, Copy, Debug)]
+pub struct ScoreSetup<'a> {
+    /// The generation limits the inputs are replayed under.
+    pub limits: Limits,
+    /// Each mutant run's fuel and depth, relative to the original's on the input.
+    pub budget: Budget,
+    /// Which undecided mutants of the sites an input reaches run on it: under
+    /// [`Prune::Infection`] a mutant whose site has a probe runs only on the inputs whose
+    /// original run infected it (on the others it behaves as the original does).
+    pub prune: Prune,
+    /// Where a drift is kept while a clean process settles it; `None`: no drift check.
+    pub drift: Option<&'a Path>,
+    /// The progress log ([`score_progress_log`](mutfuzz_contract::score_progress_log)):
+    /// the inputs done, on which a restarted process runs no mutant again; `None`: none kept.
+    pub progress: Option<&'a Path>,
+}
+
 /// Score `inputs` (name, bytes) against every mutant not in `done`: each input's
-/// original run once, then each undecided mutant whose site it reaches. `line` receives
-/// each verdict as it is decided (an input's kills once the drift check after them
-/// passed, survivors and uncovered at the end).
+/// original run once, then each undecided mutant whose site it reaches and that
+/// `setup.prune` runs there. `line` receives each verdict as it is decided (an input's
+/// kills once the drift check after them passed, survivors and uncovered at the end). A
+/// mutant reached but never run (never infected) survives: it is covered.
 ///
 /// Drift (see [`crate::drift`]): the first input's original result is the sentinel,
 /// checked after each kill and after each input's mutants. A drift writes `drift` and ends scoring with
 /// the error's words (that input's kills unsaid); the next process, clean, first finds
 /// the mutant that causes it, says its verdict (its own kill on that input, else
 /// `crash`), and ends again: its process has drifted too.
+///
+/// Progress: once an input's kills are said, the progress log records it. A process
+/// started again (after a drift, or a crash that killed the mutant running) replays the
+/// originals of the inputs up to the last one recorded, for what they cover, and runs
+/// mutants from the input after it: those undecided survived every input before.
 /// With `raw`, inputs are files in cargo-fuzz's format, each one the decoder accepts.
 #[allow(clippy::too_many_arguments)]
 pub fn score<T: Gen + Debug, O: Debug>(
@@ -77,15 +102,14 @@ pub fn score<T: Gen + Debug, O: Debug>(
     mutants: &[MutantInfo],
     inputs: &[(String, Vec<u8>)],
     done: &HashSet<u32>,
-    limits: Limits,
-    budget: Budget,
-    drift: Option<&Path>,
+    setup: ScoreSetup<'_>,
     raw: Option<RawDecoder<T>>,
     mut line: impl FnMut(&ScoreLine),
     mut events: impl FnMut(ScoreEvent<'_>),
 ) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
     let ScoreHooks { mut original_panic, mut nondeterministic, mut first_runs } = hooks;
+    let ScoreSetup { limits, budget, prune, drift, progress: progress_path } = setup;
     if raw.is_some() {
         first_runs = None;
     }
@@ -94,25 +118,53 @@ pub fn score<T: Gen + Debug, O: Debug>(
     if let Some(decode) = raw {
         exec = exec.with_raw(decode);
     }
-    let table = mutants.iter().map(|m| m.site as usize + 1).max().unwrap_or(1).max(1024);
+    // The run-time's tables are indexed by site id (hits) and by mutant id (infection
+    // marks): sized by sites only, a probed mutant past the last site id would never be
+    // marked infected, and pruning would never run it.
+    let table = mutants.iter().map(|m| m.id.max(m.site) as usize + 1).max().unwrap_or(1).max(1024);
     if let Some(path) = drift {
         settle(&mut exec, oracle, inputs, done, table, budget, path, &mut line, &mut events)?;
     }
+    let (mut progress, resume) = match progress_path {
+        Some(path) => {
+            let (log, resume) = open_progress(path, inputs, done.len()).map_err(ScoreStop::file)?;
+            (Some(log), resume)
+        }
+        None => (None, None),
+    };
+    let mut decided = done.len();
     let mut open: Vec<MutantInfo> = mutants.iter().copied().filter(|m| !done.contains(&m.id)).collect();
-    let mut seen: HashSet<u32> = HashSet::new();
+    // Mutants some input reached (covered), and those that ran at least once.
+    let mut covered: HashSet<u32> = HashSet::new();
+    let mut run_before: HashSet<u32> = HashSet::new();
+    // The open mutants the current input reaches and the pruning rule runs on it.
+    let mut selected: HashSet<u32> = HashSet::new();
     let mut sentinel: Option<Sentinel<O>> = None;
     let mut kills: Vec<ScoreLine> = Vec::new();
     let mut ran: Vec<u32> = Vec::new();
     let mut drifted: Option<(String, String)> = None;
     // The mutants whose first run, in the worker, survived the current input.
     let mut survived_first: HashSet<u32> = HashSet::new();
-    for (name, bytes) in inputs {
+    for (position, (name, bytes)) in inputs.iter().enumerate() {
         if open.is_empty() && original_panic.is_none() {
             break;
         }
         events(ScoreEvent::Input(name));
         let value = exec.regenerate(bytes);
         let original = exec.run_original(value, table, oracle);
+        // An input done before a restart: its original only, for what it covers.
+        let replayed = resume.is_some_and(|r| position <= r);
+        // Read now, while the infection marks are this recording run's.
+        selected.clear();
+        for m in &open {
+            if original.hits.binary_search(&m.site).is_ok() {
+                covered.insert(m.id);
+                let runs = prune == Prune::Execution || !m.probe || mutfuzz_rt::infected(m.id);
+                if runs && !replayed {
+                    selected.insert(m.id);
+                }
+            }
+        }
         if let (Some(hook), OriginalEnd::Panicked { message, location }) =
             (&mut original_panic, &original.end)
         {
@@ -149,12 +201,15 @@ pub fn score<T: Gen + Debug, O: Debug>(
             }
             sentinel = Some(s);
         }
+        if replayed {
+            continue;
+        }
         let (fuel, depth) = budget.limits(original.fuel, original.depth);
         survived_first.clear();
         if let Some(workers) = &mut first_runs {
             let first: Vec<u32> = open
                 .iter()
-                .filter(|m| !seen.contains(&m.id) && original.hits.binary_search(&m.site).is_ok())
+                .filter(|m| selected.contains(&m.id) && !run_before.contains(&m.id))
                 .map(|m| m.id)
                 .collect();
             let mut ended: Vec<(u32, KillKind)> = Vec::new();
@@ -168,7 +223,7 @@ pub fn score<T: Gen + Debug, O: Debug>(
                 Some((kind @ (KillKind::Crash | KillKind::Timeout), _)) => ended.push((id, kind)),
                 Some(_) => {}
             });
-            seen.extend(first);
+            run_before.extend(first);
             if !ended.is_empty() {
                 let value = exec.regenerate(bytes);
                 let value = render_bounded(format_args!("{value:?}"), RENDER_LIMIT);
@@ -187,13 +242,10 @@ pub fn score<T: Gen + Debug, O: Debug>(
             }
         }
         open.retain(|m| {
-            if drifted.is_some()
-                || original.hits.binary_search(&m.site).is_err()
-                || survived_first.contains(&m.id)
-            {
+            if drifted.is_some() || !selected.contains(&m.id) || survived_first.contains(&m.id) {
                 return true;
             }
-            seen.insert(m.id);
+            run_before.insert(m.id);
             events(ScoreEvent::Mutant(m.id));
             ran.push(m.id);
             let end = exec.run_mutant(m.id, bytes, fuel, depth);
@@ -245,10 +297,14 @@ pub fn score<T: Gen + Debug, O: Debug>(
         ran.clear();
         for k in kills.drain(..) {
             line(&k);
+            decided += 1;
+        }
+        if let Some(log) = &mut progress {
+            log.append(&ScoreProgressRecord { input: name.clone(), decided }).map_err(ScoreStop::file)?;
         }
     }
     for m in open {
-        let outcome = if seen.contains(&m.id) { ScoreOutcome::Survived } else { ScoreOutcome::NotCovered };
+        let outcome = if covered.contains(&m.id) { ScoreOutcome::Survived } else { ScoreOutcome::NotCovered };
         line(&ScoreLine {
             mutant: m.id,
             outcome,
@@ -259,7 +315,31 @@ pub fn score<T: Gen + Debug, O: Debug>(
             mutant_output: None,
         });
     }
+    // Every mutant is decided: nothing is left to resume.
+    if let (Some(log), Some(path)) = (progress.take(), progress_path) {
+        drop(log);
+        std::fs::remove_file(path).map_err(|e| ScoreStop::file(mutfuzz_contract::FileError::io(path, e)))?;
+    }
     Ok(())
+}
+
+/// Opens the progress log at `path` for appending, and reads where an earlier process of
+/// this score got to: the position in `inputs` of the last input it recorded. A log
+/// written when more mutants were decided than the `decided` now known belongs to
+/// another score, and is ignored.
+fn open_progress(
+    path: &Path,
+    inputs: &[(String, Vec<u8>)],
+    decided: usize,
+) -> Result<(JsonlWriter, Option<usize>), mutfuzz_contract::FileError> {
+    // Opening first cuts off a line a killed process left incomplete.
+    let (log, _) = JsonlWriter::open(path)?;
+    let records = read_jsonl::<ScoreProgressRecord>(path)?.records;
+    let resume = records
+        .last()
+        .filter(|r| r.decided <= decided)
+        .and_then(|r| inputs.iter().position(|(name, _)| *name == r.input));
+    Ok((log, resume))
 }
 
 /// Settles the drift recorded in `path`, if any (see [`score`]).

@@ -42,6 +42,7 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         format: mutfuzz_contract::InputFormat::Mutfuzz,
         state: built.state.path(),
         panic_is_failure: false,
+        prune: mutfuzz_contract::Prune::default(),
     };
     let out = built.state.path().join("export-score.jsonl");
     let scored = score::score_corpus(&built, &args.target, &corpus, &out, super::SCORE_HANG, &how)?

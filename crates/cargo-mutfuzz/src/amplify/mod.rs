@@ -118,6 +118,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
                 format: mutfuzz_contract::InputFormat::Mutfuzz,
                 state: run.files.state.path(),
                 panic_is_failure: false,
+                prune: mutfuzz_contract::Prune::default(),
             };
             let out = run.files.state.path().join("amplify-score.jsonl");
             let Some(scored) =

@@ -597,6 +597,7 @@ fn score_target(
         format: mutfuzz_contract::InputFormat::Mutfuzz,
         state: files.state.path(),
         panic_is_failure,
+        prune: mutfuzz_contract::Prune::default(),
     };
     let Some(scored) = score::score_corpus(built, target, &files.corpus, score_lines, SCORE_HANG, &how)?
     else {

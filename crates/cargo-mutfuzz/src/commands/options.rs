@@ -573,6 +573,11 @@ pub struct ScoreArgs {
     /// Score these mutants only: a file of mutant ids, one a line (as `fuzz` takes it).
     #[arg(long, value_name = "FILE")]
     pub mutants_file: Option<PathBuf>,
+    /// Which undecided mutants of the sites an input reaches run on it: `infection` skips
+    /// those whose site computed the original's value on that input (they cannot be
+    /// killed there; the verdicts are the same), `execution` runs them all.
+    #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
+    pub prune: Prune,
     #[command(flatten)]
     pub ci: CiArgs,
     #[command(flatten)]

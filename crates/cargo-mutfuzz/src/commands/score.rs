@@ -59,6 +59,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         format: args.format,
         state: state.path(),
         panic_is_failure: args.panic_is_failure,
+        prune: args.prune,
     };
     let Some(scored) = score_corpus(&built, &args.target, &corpus, &built.state.score_lines(), hang, &how)?
     else {
@@ -110,6 +111,7 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
             format: args.format,
             state: built.state.path(),
             panic_is_failure: args.panic_is_failure,
+            prune: args.prune,
         };
         let target_start = Instant::now();
         let Some(scored) = score_corpus(&built, target, &corpus, &built.state.score_lines(), hang, &how)?

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use mutfuzz_contract::command::{HarnessCommand, InputFormat, ScoreRequest, WorkerLimits};
-use mutfuzz_contract::{KillKind, Line, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic};
+use mutfuzz_contract::{
+    KillKind, Line, Prune, ScoreLine, ScoreOutcome, append_record, read_jsonl, write_atomic,
+};
 
 use crate::catalog::selection::Selection;
 use crate::console::exit_code;
@@ -261,6 +263,8 @@ pub struct ScoreHow<'a> {
     pub state: &'a Path,
     /// A generated target's original panics are not listed apart (`--panic-is-failure`).
     pub panic_is_failure: bool,
+    /// Which undecided mutants of the sites an input reaches run on it (`--prune`).
+    pub prune: Prune,
 }
 
 /// Score the inputs in `corpus` against every viable mutant of a built harness, writing
@@ -285,9 +289,10 @@ pub fn score_corpus(
     // …and a drift the harness was settling belongs to the last one.
     let mut drift = out.as_os_str().to_owned();
     drift.push(".drift.json");
-    // …and so do the panics by contract it met.
+    // …and so do the panics by contract it met, and how far it got.
     let contract_log = mutfuzz_contract::score_contract_panic_log(out);
-    for path in [out, Path::new(&drift), &contract_log] {
+    let progress = mutfuzz_contract::score_progress_log(out);
+    for path in [out, Path::new(&drift), &contract_log, &progress] {
         if path.exists() {
             std::fs::remove_file(path).with_context(|| format!("failed to remove {}", path.display()))?;
         }
@@ -335,6 +340,7 @@ pub fn score_corpus(
             state: Some(how.state.to_owned()),
             format: how.format,
             panic_is_failure: how.panic_is_failure,
+            prune: how.prune,
             workers: WorkerLimits {
                 // Half the hang timeout: a stuck worker is ended, and its mutant killed by
                 // timeout, before the harness, waiting for it, looks hung.

@@ -17,6 +17,8 @@ pub(crate) struct Draft {
     pub original: String,
     pub replacement: String,
     pub description: String,
+    /// Whether its site's shape carries an infection probe (the catalog's `probe`).
+    pub probe: bool,
 }
 
 /// A site and its drafts, numbered when the file is done.
@@ -75,7 +77,7 @@ impl Walked {
                     original: d.original,
                     replacement: d.replacement,
                     description: d.description,
-                    probe: d.operator.has_infection_probe(),
+                    probe: d.probe,
                 });
             }
         }
@@ -139,6 +141,7 @@ mod tests {
             original: "+".into(),
             replacement: "-".into(),
             description: "replace + with - in f".into(),
+            probe: true,
         }
     }
 

@@ -7,13 +7,14 @@ use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Lit, Pat, UnOp};
 
 use super::Walker;
+use super::numbering::Draft;
 use crate::Operator;
 use crate::equivalent::identity_swaps;
 use crate::mutant::SourceRange;
 use crate::operator::binary_replacements;
 use crate::shape::{self, RangeForm};
 use crate::skip::attrs_skip_reason;
-use crate::syntax::{callee_name, contains_let, is_comparison, is_compound};
+use crate::syntax::{callee_name, contains_let, is_comparison, is_compound, is_pure_condition};
 
 /// Calls whose statements are never deleted: they end or leave the program, or only
 /// drop a value (which the end of the statement does anyway).
@@ -123,13 +124,18 @@ impl Walker<'_, '_> {
         }
         let original = self.text(cond);
         let range = SourceRange::from(cond.span());
-        let drafts = ["true", "false"].iter().map(|v| self.draft(range, operator, &original, v)).collect();
+        // The mutants skip the condition: only a pure one's value tells whether they differ.
+        let probed = is_pure_condition(cond);
+        let drafts = ["true", "false"]
+            .iter()
+            .map(|v| Draft { probe: probed, ..self.draft(range, operator, &original, v) })
+            .collect();
         let Some((site, reps)) = self.site(drafts) else {
             self.visit_expr(cond);
             return;
         };
         let (start, end) = (self.start(cond), self.end(cond));
-        self.place(Some(site), shape::forced_bool(&reps), start, end, &[cond]);
+        self.place(Some(site), shape::forced_bool(&reps, probed), start, end, &[cond]);
     }
 
     /// Guards forced both ways; arms deleted where a `_` arm catches what they matched.

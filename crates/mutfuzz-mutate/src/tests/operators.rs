@@ -257,6 +257,46 @@ fn main() { println!("{}", calc(3, 5)); }
 }
 
 #[test]
+fn forced_conditions_are_probed_only_when_evaluating_them_does_nothing_else() {
+    let src = r#"pub struct P { pos: usize, toks: Vec<u8> }
+impl P {
+    pub fn eat(&mut self, t: u8) -> bool {
+        let hit = self.toks.get(self.pos) == Some(&t);
+        self.pos += usize::from(hit);
+        hit
+    }
+    pub fn f(&mut self, k: Option<u8>, n: usize) -> usize {
+        if self.pos >= self.toks.len() && !self.toks.is_empty() { return 0; }
+        if matches!(k, Some(b'a'..=b'z') if n > 2) { return 1; }
+        if (1..=12).contains(&n) || k.is_none() { return 2; }
+        if self.eat(b'x') { return 3; }
+        if self.toks[0] == 1 { return 4; }
+        if n + 1 > 5 { return 5; }
+        match n { m if m as u8 == b'q' => 6, m if self.eat(b'y') => m, _ => 7 }
+    }
+}
+"#;
+    let d = assert_schema_compiles(src);
+    let probed = |line: usize, operator: Operator| -> Vec<bool> {
+        let at = d.mutants.iter().filter(|m| m.span.start.line == line && m.operator == operator);
+        at.map(|m| m.probe).collect()
+    };
+    use Operator::{IfCondition, MatchGuard};
+    // Reads of fields and locals, std's predicates, `matches!`, ranges: probed.
+    assert_eq!(probed(9, IfCondition), [true, true]);
+    assert_eq!(probed(10, IfCondition), [true, true]);
+    assert_eq!(probed(11, IfCondition), [true, true]);
+    // A call that changes state, indexing and arithmetic (which may panic): the mutant
+    // skips what the original does, so a probe comparing values would miss it.
+    assert_eq!(probed(12, IfCondition), [false, false]);
+    assert_eq!(probed(13, IfCondition), [false, false]);
+    assert_eq!(probed(14, IfCondition), [false, false]);
+    assert_eq!(probed(15, MatchGuard), [true, true, false, false]);
+    let schema = d.render(0, &|_| true).text;
+    assert!(schema.contains("match ::mutfuzz_rt::at(__m, "), "an unprobed condition dispatches plainly");
+}
+
+#[test]
 fn the_crate_root_allowance_follows_inner_attributes_but_not_doc_comments() {
     let src = "//! Docs.\n#![deny(warnings)]\n//! More docs.\npub fn f(a: u8) -> u8 { a + 1 }\n";
     let text = discover(src).render(0, &|_| true).text;

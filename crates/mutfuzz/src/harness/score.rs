@@ -1,5 +1,6 @@
 //! The harness's `score` command: every stored input's original once and each undecided
-//! mutant whose site it reaches, one `score.jsonl` line per decided mutant.
+//! mutant whose site it reaches (and, under infection pruning, that it infects), one
+//! `score.jsonl` line per decided mutant.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -10,7 +11,7 @@ use std::time::Duration;
 use mutfuzz_contract::command::ScoreRequest;
 use mutfuzz_contract::{
     CampaignDir, ContractPanicRecord, EXIT_DRIFT, EXIT_SUCCESS, FileError, JsonlWriter, Line,
-    NondeterministicRecord, ScoreLine, Stats, read_jsonl, score_contract_panic_log,
+    NondeterministicRecord, ScoreLine, Stats, read_jsonl, score_contract_panic_log, score_progress_log,
 };
 
 use super::{oracle_for, protocol, read_corpus, report, targets};
@@ -20,7 +21,7 @@ use crate::input::Limits;
 use crate::mutants::MutantInfo;
 use crate::oracle::{AnyOutput, Judging};
 use crate::raw::RawDecoder;
-use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreStop, score};
+use crate::score::{SCORE_BUDGET, ScoreEvent, ScoreHooks, ScoreSetup, ScoreStop, score};
 use crate::workers::Workers;
 
 pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
@@ -108,9 +109,13 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         &mutants,
         &inputs,
         &done,
-        Limits::default(),
-        SCORE_BUDGET,
-        Some(&drift),
+        ScoreSetup {
+            limits: Limits::default(),
+            budget: SCORE_BUDGET,
+            prune: r.prune,
+            drift: Some(&drift),
+            progress: Some(&score_progress_log(out)),
+        },
         raw,
         |line| {
             if let Err(e) = file.append(line) {
