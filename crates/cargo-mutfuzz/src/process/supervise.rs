@@ -243,6 +243,9 @@ pub fn run(
                         break;
                     }
                 }
+                if last_tick.elapsed() < TICK {
+                    continue;
+                }
             }
             Ok(Some(line)) => {
                 last_output = Instant::now();
