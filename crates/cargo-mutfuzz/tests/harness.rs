@@ -376,11 +376,18 @@ fn fuzz_without_a_harness_says_how_to_make_one() {
 }
 
 /// What a campaign has on disk: each corpus file's bytes, and the kill records (a last
-/// line cut short by a kill is left out: the next writer cuts it off).
+/// line cut short by a kill is left out: the next writer cuts it off). A store the kill
+/// cut short leaves its hidden temporary file, no input (the next start removes it).
 fn campaign_files(corpus: &Path, kills: &Path) -> (BTreeMap<String, Vec<u8>>, Vec<Value>) {
     let files = files_in(corpus)
         .into_iter()
-        .map(|f| (f.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&f).unwrap()))
+        .map(|f| (f.file_name().unwrap().to_string_lossy().into_owned(), f))
+        .filter(|(name, _)| {
+            let hidden = name.starts_with('.');
+            assert!(!hidden || name.contains(".tmp"), "stray hidden corpus file {name}");
+            !hidden
+        })
+        .map(|(name, f)| (name, std::fs::read(&f).unwrap()))
         .collect();
     let text = std::fs::read_to_string(kills).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();

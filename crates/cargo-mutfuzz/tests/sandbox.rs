@@ -205,3 +205,111 @@ fn a_fuzzed_mutant_that_deletes_a_users_file_or_connects_to_a_local_port_is_stop
     fuzz("report");
     assert_eq!(connections(&listener), 0);
 }
+
+/// Each file of a directory and its bytes.
+fn files_of(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&path).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_fuzzed_mutant_that_spoils_the_corpus_is_refused_and_killed_and_the_corpus_stays_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spoiler"), tmp.path());
+    let seeds: Vec<(String, Vec<u8>)> = [vec![1u8, 2, 3, 4], vec![9, 9, 9, 9]]
+        .into_iter()
+        .map(|b| (mutfuzz_contract::content_name(&b), b))
+        .chain([("by-hand".to_owned(), vec![5, 5, 5, 5])])
+        .collect();
+    let sow = |dir: &Path| {
+        std::fs::create_dir_all(dir).unwrap();
+        for (name, bytes) in &seeds {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+    };
+    let fuzz = |corpus: &Path, extra: &[&str]| {
+        let mut cmd = common::mutfuzz_command(tmp.path(), &["fuzz", "count", "--trials", "300"]);
+        // Every mutant the input reaches runs, in the harness process itself.
+        cmd.args(["--mutant-sample", "0", "--isolate", "none", "--corpus"]).arg(corpus).args(extra);
+        let out = cmd.env("SPOIL_CORPUS", corpus).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        stderr
+    };
+    // The mutant that always reaches the spoiling: the condition forced true.
+    let forced = || {
+        let state = std::fs::read_dir(tmp.path().join("target/mutfuzz/count"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("corpus-"))
+            .unwrap();
+        let catalog: Value = serde_json::from_str(
+            &std::fs::read_to_string(tmp.path().join("target/mutfuzz/count/mutants.json")).unwrap(),
+        )
+        .unwrap();
+        let forced: Vec<u64> = catalog
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["description"].as_str().unwrap().contains("with true in"))
+            .map(|m| m["id"].as_u64().unwrap())
+            .collect();
+        assert_eq!(forced.len(), 1, "{catalog}");
+        (forced[0], state)
+    };
+
+    // The corpus in the crate's tree, and one under target/mutfuzz/, which the harness
+    // may write everywhere else.
+    for corpus in [tmp.path().join("mutfuzz/corpus/count"), tmp.path().join("target/mutfuzz/corpus-here")] {
+        if corpus.starts_with(tmp.path().join("target")) {
+            let _ = std::fs::remove_dir_all(tmp.path().join("target/mutfuzz/count"));
+        }
+        sow(&corpus);
+        let stderr = fuzz(&corpus, &[]);
+        // Its lines handed over under names not their bytes' were refused.
+        assert!(stderr.contains("handed over with a name that is not their content's"), "{stderr}");
+        let (mutant, state) = forced();
+        let kills: Vec<Value> = std::fs::read_to_string(state.join("kills.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // The spoiling failed, and its panic killed the mutant.
+        assert!(
+            kills.iter().any(|k| k["mutant"].as_u64() == Some(mutant) && k["kind"] == "panic"),
+            "{kills:?}\n{stderr}"
+        );
+        let after = files_of(&corpus);
+        for (name, bytes) in &seeds {
+            assert_eq!(after.get(name), Some(bytes), "{name} in {}", corpus.display());
+        }
+        // Every other file is an input the supervisor stored: whole, named by its content.
+        assert!(after.len() > seeds.len(), "nothing was stored: {stderr}");
+        for (name, bytes) in &after {
+            assert!(
+                name == "by-hand" || mutfuzz_contract::content_name(bytes) == *name,
+                "{name} in {}",
+                corpus.display()
+            );
+        }
+        for k in &kills {
+            assert!(after.contains_key(k["input"].as_str().unwrap()), "{k} names no stored input");
+        }
+        assert!(!tmp.path().join("mutfuzz/corpus/planted").exists());
+        assert!(!tmp.path().join("target/mutfuzz/planted").exists());
+    }
+
+    // Without the sandbox the same mutant spoils the corpus and survives.
+    let corpus = tmp.path().join("free");
+    sow(&corpus);
+    let _ = std::fs::remove_dir_all(tmp.path().join("target/mutfuzz/count"));
+    fuzz(&corpus, &["--no-sandbox"]);
+    let after = files_of(&corpus);
+    assert_eq!(after.get("planted").map(Vec::as_slice), Some(&b"planted"[..]));
+    assert!(seeds.iter().all(|(name, _)| !after.contains_key(name)), "{:?}", after.keys());
+}

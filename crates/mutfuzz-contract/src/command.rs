@@ -113,7 +113,8 @@ pub struct FuzzRequest {
     pub target: String,
     /// The campaign's state directory (kills, failures, counters, …).
     pub state: PathBuf,
-    /// The corpus directory: stored inputs, read on start and written as kept.
+    /// The corpus directory: stored inputs, read on start and written as kept (unless
+    /// `hand_over`).
     pub corpus: PathBuf,
     /// The viable mutant catalog.
     pub mutants: PathBuf,
@@ -151,6 +152,9 @@ pub struct FuzzRequest {
     pub background: Option<u32>,
     /// Restarted by the CLI: replay the stored corpus with the original only.
     pub resumed: bool,
+    /// The corpus is the supervisor's, read-only here: each input to keep is handed to it
+    /// (a `keep` line, see [`crate::protocol`]) and its answer awaited on stdin.
+    pub hand_over: bool,
     /// A generated target's original panic is a failure, as a hand-written one's.
     pub panic_is_failure: bool,
     /// Processes that run mutants, this one included.
@@ -193,6 +197,7 @@ impl Fields for FuzzRequest {
         v.optional(flag("--mutants-file", "FILE"), &mut self.mutants_file);
         v.optional(flag("--background", "MUTANT"), &mut self.background);
         v.switch("--resumed", &mut self.resumed);
+        v.switch("--hand-over", &mut self.hand_over);
         v.switch("--panic-is-failure", &mut self.panic_is_failure);
         v.optional(flag("--jobs", "N"), &mut self.jobs);
         v.defaulted(flag("--isolate", "RULE"), &mut self.isolate);
@@ -1000,6 +1005,7 @@ mod tests {
                 mutants_file: Some("/s/targets.txt".into()),
                 background: Some(17),
                 resumed: true,
+                hand_over: true,
                 panic_is_failure: true,
                 jobs: Some(4),
                 isolate: Isolate::All,

@@ -56,7 +56,7 @@ pub use isolate::Isolate;
 pub use layout::{CampaignDir, score_contract_panic_log, score_progress_log};
 pub use protocol::{
     EXIT_DRIFT, EXIT_ERROR, EXIT_LIBFUZZER_CRASH, EXIT_LIBFUZZER_ERROR, EXIT_NOT_KEPT, EXIT_PANIC,
-    EXIT_SUCCESS, Line, Report, encode_hex, read_line_capped,
+    EXIT_SUCCESS, Line, MAX_LINE, Reply, Report, encode_hex, read_line_capped,
 };
 pub use prune::Prune;
 pub use records::{

@@ -8,7 +8,10 @@
 //! - `stats <json>`: the counters, about once a second;
 //! - `done <json>`: the counters, at the normal end of a campaign;
 //! - `note <text>`: something the user must hear once (a generated target found
-//!   nondeterministic), which the supervisor shows.
+//!   nondeterministic), which the supervisor shows;
+//! - `keep <name> <hex>`: an input to store in the corpus, which a harness run with
+//!   `--hand-over` may not write itself; it waits for the supervisor's [`Reply`] on its
+//!   stdin (`stored <name>` or `refused <name>`) before it writes anything naming it.
 //!
 //! The target's own prints share stdout, so a line that is not one of these (or does
 //! not parse as one) is [`Line::Other`]: kept for the log, never an error.
@@ -47,6 +50,13 @@ pub enum Line<'a> {
     Done(Report),
     /// One line for the user, shown by the supervisor.
     Note(Cow<'a, str>),
+    /// An input for the supervisor to store in the corpus as `name` (its content name).
+    Keep {
+        /// The name the harness gives it (the supervisor checks it against the bytes).
+        name: Cow<'a, str>,
+        /// Its bytes.
+        bytes: Cow<'a, [u8]>,
+    },
     /// Anything else the process printed.
     Other(Cow<'a, str>),
 }
@@ -64,23 +74,25 @@ impl Line<'_> {
             "stats" => serde_json::from_str(rest).ok().map(Line::Stats),
             "done" => serde_json::from_str(rest).ok().map(Line::Done),
             "note" if !rest.trim().is_empty() => Some(Line::Note(Cow::Owned(rest.trim().to_owned()))),
+            "keep" => rest.split_once(' ').and_then(|(name, hex)| {
+                let bytes = decode_hex(hex)?;
+                (!name.is_empty())
+                    .then(|| Line::Keep { name: Cow::Owned(name.to_owned()), bytes: Cow::Owned(bytes) })
+            }),
             _ => None,
         };
         parsed.unwrap_or_else(|| Line::Other(Cow::Owned(line.to_owned())))
     }
 }
 
-/// Writes the line without allocating for `trial`, `mutant` and `input` (the per-run
-/// lines); `stats` and `done` render their JSON.
+/// Writes the line without allocating for `trial`, `mutant`, `input` (the per-run lines)
+/// and `keep`; `stats` and `done` render their JSON.
 impl fmt::Display for Line<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Line::Trial(bytes) => {
                 f.write_str("trial ")?;
-                for b in bytes.iter() {
-                    write!(f, "{b:02x}")?;
-                }
-                Ok(())
+                write_hex(f, bytes)
             }
             Line::Mutant(id) => write!(f, "mutant {id}"),
             Line::Input(name) => write!(f, "input {name}"),
@@ -89,10 +101,62 @@ impl fmt::Display for Line<'_> {
             Line::Done(r) => write!(f, "done {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
             // A note is one line: a newline inside would start a line of its own.
             Line::Note(text) => write!(f, "note {}", text.replace(['\n', '\r'], " ")),
+            Line::Keep { name, bytes } => {
+                write!(f, "keep {name} ")?;
+                write_hex(f, bytes)
+            }
             Line::Other(text) => f.write_str(text),
         }
     }
 }
+
+fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    for b in bytes {
+        write!(f, "{b:02x}")?;
+    }
+    Ok(())
+}
+
+/// The supervisor's answer to a `keep` line, one line on the harness's stdin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The input is in the corpus under this name.
+    Stored(String),
+    /// The line was not stored: the name does not match the bytes (a line garbled on the
+    /// way, or not the harness's own).
+    Refused(String),
+}
+
+impl Reply {
+    /// Parse one line; `None` for anything else.
+    pub fn parse(line: &str) -> Option<Reply> {
+        match line.trim_end_matches(['\r', '\n']).split_once(' ')? {
+            ("stored", name) if !name.is_empty() => Some(Reply::Stored(name.to_owned())),
+            ("refused", name) if !name.is_empty() => Some(Reply::Refused(name.to_owned())),
+            _ => None,
+        }
+    }
+
+    /// The input's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Reply::Stored(name) | Reply::Refused(name) => name,
+        }
+    }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Stored(name) => write!(f, "stored {name}"),
+            Reply::Refused(name) => write!(f, "refused {name}"),
+        }
+    }
+}
+
+/// Longest stdout line the supervisor reads whole: a longer one comes in pieces, each
+/// [`Line::Other`]. Far longer than a protocol line (an input's hex) ever is.
+pub const MAX_LINE: usize = 1 << 20;
 
 /// Reads one line (with its newline) into `buf`, or its first `max` bytes (the rest comes
 /// as the next lines); returns its length, or `None` at the end of the stream. A process
@@ -212,6 +276,8 @@ mod tests {
             Line::Done(Report { elapsed: 0.25, stats: Stats::default() }),
             Line::Other(Cow::Borrowed("hello from the target")),
             Line::Note(Cow::Borrowed("target t is nondeterministic")),
+            Line::Keep { name: Cow::Borrowed("0123abcd"), bytes: Cow::Borrowed(&[0, 255]) },
+            Line::Keep { name: Cow::Borrowed("e"), bytes: Cow::Borrowed(&[]) },
         ] {
             assert_eq!(Line::parse(&line.to_string()), line, "{line}");
         }
@@ -233,6 +299,15 @@ mod tests {
         assert_eq!(Line::parse("trial"), Line::Trial(Cow::Owned(vec![])));
         assert_eq!(Line::Note(Cow::Borrowed("a\nb")).to_string(), "note a b");
         assert_eq!(Line::parse("input 0123abcd\r"), Line::Input(Cow::Owned("0123abcd".into())));
+        assert_eq!(
+            Line::Keep { name: Cow::Borrowed("ab"), bytes: Cow::Borrowed(&[1, 2]) }.to_string(),
+            "keep ab 0102"
+        );
+        for reply in [Reply::Stored("ab12".into()), Reply::Refused("cd".into())] {
+            assert_eq!(Reply::parse(&format!("{reply}\n")), Some(reply));
+        }
+        assert_eq!(Reply::parse("stored"), None);
+        assert_eq!(Reply::parse("kept ab"), None);
     }
 
     #[test]
@@ -247,6 +322,10 @@ mod tests {
             "input ",
             "done {\"x\":1}",
             "note ",
+            "keep",
+            "keep ab",
+            "keep ab 0g",
+            "keep  0102",
         ] {
             assert_eq!(Line::parse(l), Line::Other(Cow::Owned(l.to_owned())), "{l}");
         }

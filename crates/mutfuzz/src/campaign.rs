@@ -570,9 +570,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             first: first.render_bounded(RENDER_LIMIT),
             second: second.render_bounded(RENDER_LIMIT),
         };
+        // The input first: the record names it.
+        self.findings.save_input(&record.input, bytes)?;
         if let Some(store) = &self.findings.store {
-            // The input first: the record names it.
-            store.save_input(&record.input, bytes)?;
             record.write(&store.files().nondeterministic())?;
         }
         self.judge_any_output();

@@ -10,6 +10,9 @@
 //!   whose panics are outcomes by contract, one per distinct message;
 //! - `kills.jsonl`, `failures.jsonl`: one record per line, each line appended with a
 //!   single write, so a campaign killed mid-way leaves only whole lines.
+//!
+//! Under `cargo mutfuzz fuzz` the corpus directory is the supervisor's: the harness may
+//! only read it, and hands each input to keep over ([`HandOver`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,8 +21,13 @@ use mutfuzz_contract::{
     CampaignDir, ContractPanicRecord, FailureRecord, FileError, JsonlWriter, KillRecord, store_new,
 };
 
+use crate::error::Error;
 use crate::guidance::Energy;
 use crate::input::{Input, Spans};
+
+/// Stores an input in a corpus directory this process may not write, on its behalf, and
+/// returns once it is stored (an error if it is not): nothing names the input before.
+pub type HandOver = Box<dyn FnMut(&str, &[u8]) -> Result<(), Error>>;
 
 /// One saved input.
 #[derive(Clone, Debug)]
@@ -152,6 +160,11 @@ impl Store {
         store_new(&self.corpus, name, bytes).map(|(path, _)| path)
     }
 
+    /// Whether the corpus holds `bytes` as `<name>` already.
+    pub fn holds(&self, name: &str, bytes: &[u8]) -> bool {
+        fs::read(self.corpus.join(name)).is_ok_and(|old| old == bytes)
+    }
+
     /// Stores a failing input as `failures/<name>` (once); returns its path.
     pub fn save_failure(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, FileError> {
         store_new(&self.dir.failures(), name, bytes).map(|(path, _)| path)
@@ -217,6 +230,8 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, ["abc"]);
+        assert!(store.holds("abc", b"\x01\x02"));
+        assert!(!store.holds("abc", b"\x01") && !store.holds("abd", b"\x01\x02"));
         let kill = |mutant| KillRecord {
             mutant,
             site: 1,

@@ -57,6 +57,14 @@ pub enum Error {
         /// Its result now, rendered.
         now: String,
     },
+    /// The supervisor that owns the corpus did not store an input handed to it.
+    #[error("the supervisor did not store input {input}: {reason}")]
+    HandOver {
+        /// The input's name (content hash).
+        input: String,
+        /// Why (it refused the line, or it is gone).
+        reason: String,
+    },
     /// The original gave two different results on the same input.
     #[error(
         "the target is nondeterministic: input {input} (bytes {}) gave `{first}` \

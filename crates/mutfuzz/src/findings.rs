@@ -1,13 +1,14 @@
 //! What a campaign found and keeps: its kills, the failures of the original, the panics
 //! by contract of a generated target and those of a background mutant, and the
-//! [`Store`] that writes them to the campaign directory.
+//! [`Store`] that writes them to the campaign directory (its kept inputs handed to the
+//! corpus's owner instead, when there is one: [`HandOver`]).
 
 use std::collections::HashSet;
 
 use mutfuzz_contract::{CampaignDir, ContractPanicRecord, FailureRecord, KillRecord, read_jsonl};
 
 use crate::config::CampaignConfig;
-use crate::corpus::Store;
+use crate::corpus::{HandOver, Store};
 use crate::error::Error;
 use crate::input::Input;
 use crate::oracle::content_name;
@@ -44,6 +45,8 @@ impl Failure {
 pub(crate) struct Findings {
     /// Where they are written; `None` keeps them in memory only.
     pub(crate) store: Option<Store>,
+    /// Takes the inputs to keep in the store's stead, when the corpus is another's.
+    pub(crate) hand_over: Option<HandOver>,
     /// The first kill of each killed mutant, in the order found.
     pub(crate) kills: Vec<KillRecord>,
     /// Distinct failures of the original, in the order found.
@@ -67,6 +70,7 @@ impl Findings {
         };
         Ok(Findings {
             store,
+            hand_over: None,
             kills: Vec::new(),
             failures: Vec::new(),
             failure_messages: HashSet::new(),
@@ -82,10 +86,16 @@ impl Findings {
         Ok(())
     }
 
-    /// Stores an input under its name.
-    pub(crate) fn save_input(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
-        if let Some(store) = &self.store {
-            store.save_input(name, bytes)?;
+    /// Stores an input under its name, or hands it over and returns once it is stored.
+    pub(crate) fn save_input(&mut self, name: &str, bytes: &[u8]) -> Result<(), Error> {
+        let Some(store) = &self.store else { return Ok(()) };
+        match &mut self.hand_over {
+            None => {
+                store.save_input(name, bytes)?;
+            }
+            // Stored before (a seed replayed after a restart): nothing to hand over.
+            Some(_) if store.holds(name, bytes) => {}
+            Some(hand_over) => hand_over(name, bytes)?,
         }
         Ok(())
     }

@@ -311,6 +311,70 @@ fn the_corpus_files_on_disk_are_exactly_the_saved_inputs_and_kills_are_json_line
     assert!(again.stats().mutants_killed >= 1);
 }
 
+/// Inputs handed over, each with the number of kill records written before it.
+type Handed = std::rc::Rc<std::cell::RefCell<Vec<(String, Vec<u8>, usize)>>>;
+
+fn kill_lines(dir: &std::path::Path) -> Vec<mutfuzz::KillRecord> {
+    let text = std::fs::read_to_string(dir.join("kills.jsonl")).unwrap_or_default();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn handed_over_inputs_are_not_written_and_every_kill_names_one_handed_over_before_it() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = CampaignConfig { dir: Some(dir.path().to_path_buf()), ..config(11) };
+    let handed = Handed::default();
+    let taker = |handed: &Handed, dir: &std::path::Path| {
+        let (handed, dir) = (handed.clone(), dir.to_owned());
+        move |name: &str, bytes: &[u8]| {
+            handed.borrow_mut().push((name.to_owned(), bytes.to_vec(), kill_lines(&dir).len()));
+            Ok(())
+        }
+    };
+    let mut c =
+        Campaign::new(cfg.clone(), catalog(), target).unwrap().with_hand_over(taker(&handed, dir.path()));
+    c.run_trials(300).unwrap();
+
+    // Nothing in the corpus directory: every kept input went to the hand-over, once.
+    assert_eq!(std::fs::read_dir(dir.path().join("corpus")).unwrap().count(), 0);
+    let saved: BTreeMap<_, _> =
+        c.corpus().entries().iter().map(|e| (e.name.clone(), e.input.as_bytes().to_vec())).collect();
+    let got: BTreeMap<_, _> = handed.borrow().iter().map(|(n, b, _)| (n.clone(), b.clone())).collect();
+    assert!(!saved.is_empty());
+    assert_eq!((got, handed.borrow().len()), (saved.clone(), saved.len()));
+    let kills = kill_lines(dir.path());
+    assert_eq!(kills, c.kills());
+    for (i, k) in kills.iter().enumerate() {
+        let (_, _, before) = handed.borrow().iter().find(|(n, _, _)| *n == k.input).cloned().unwrap();
+        assert!(before <= i, "kill {i} was written before its input {} was handed over", k.input);
+    }
+
+    // Resumed from what the owner stored: those inputs are not handed over again.
+    for (name, bytes) in &saved {
+        std::fs::write(dir.path().join("corpus").join(name), bytes).unwrap();
+    }
+    let again_handed = Handed::default();
+    let mut again = Campaign::new(CampaignConfig { resumed: true, ..cfg.clone() }, catalog(), target)
+        .unwrap()
+        .with_hand_over(taker(&again_handed, dir.path()));
+    assert_eq!(again.resume_from_dir().unwrap(), saved.len());
+    again.run_trials(saved.len() as u64).unwrap();
+    assert_eq!(again.corpus().len(), saved.len());
+    assert!(again_handed.borrow().is_empty());
+
+    // An input the owner does not store stops the campaign before anything names it.
+    let empty = tempfile::tempdir().unwrap();
+    let cfg = CampaignConfig { dir: Some(empty.path().to_path_buf()), ..config(11) };
+    let mut refused =
+        Campaign::new(cfg, catalog(), target).unwrap().with_hand_over(|name: &str, _: &[u8]| {
+            Err(Error::HandOver { input: name.to_owned(), reason: "refused".into() })
+        });
+    let err = refused.run_trials(300).unwrap_err();
+    assert!(matches!(err, Error::HandOver { .. }), "{err}");
+    assert!(kill_lines(empty.path()).is_empty());
+}
+
 static CALLS: AtomicU32 = AtomicU32::new(0);
 
 fn drifting(d: Data) -> (u8, u32) {

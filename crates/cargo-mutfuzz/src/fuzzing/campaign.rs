@@ -73,7 +73,8 @@ impl Observe for CampaignTracker {
                 self.running = Running::Nothing;
             }
             Line::Note(text) => self.notes.push(text.into_owned()),
-            Line::Input(_) | Line::Alive | Line::Other(_) => {}
+            // The supervisor takes `keep` lines before they come here.
+            Line::Input(_) | Line::Alive | Line::Keep { .. } | Line::Other(_) => {}
         }
     }
 }
@@ -530,6 +531,10 @@ impl Watch for CampaignWatch<'_> {
         self.status_line.message(message);
     }
 
+    fn corpus(&self) -> Option<&Path> {
+        Some(&self.files.corpus)
+    }
+
     fn close(&mut self) {
         self.status_line.finish();
     }
@@ -572,6 +577,8 @@ fn fuzz_command(
         background: args.background,
         // The corpus on disk already ran its mutants; a restart only rebuilds coverage.
         resumed: restarts > 0 || start.resumed,
+        // The corpus is the supervisor's (see `handover`): read-only in the sandbox.
+        hand_over: true,
         panic_is_failure: args.panic_is_failure,
         jobs: (args.jobs > 1).then_some(args.jobs),
         isolate: args.isolate,

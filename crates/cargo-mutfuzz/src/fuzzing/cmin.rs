@@ -97,7 +97,7 @@ pub fn records(built: &Built, target: &str, corpus: &Path) -> Result<Vec<CminRec
         panic_is_failure: false,
         out: out.clone(),
     });
-    let mut cmd = built.sandboxed_command(&command, &[])?;
+    let mut cmd = built.sandboxed_command(&command, &[corpus])?;
     built.caps.limit_memory(&mut cmd);
     // The target's own prints are no news; its errors (stderr) are shown.
     let status = cmd

@@ -222,10 +222,11 @@ impl Built {
     }
 
     /// A command running the harness's `command` in the sandbox, which lets it write
-    /// under `target/mutfuzz/` and `extra` (the corpus directory).
-    pub fn sandboxed_command(&self, command: &HarnessCommand, extra: &[&Path]) -> Result<Command> {
+    /// under `target/mutfuzz/` but not in `read_only` (the corpus directory it reads).
+    pub fn sandboxed_command(&self, command: &HarnessCommand, read_only: &[&Path]) -> Result<Command> {
         let mut cmd = self.command(command);
-        let policy = self.sandbox.as_ref().map(|p| p.with(extra));
+        let policy =
+            self.sandbox.as_ref().map(|p| read_only.iter().fold(p.clone(), |p, dir| p.read_only(dir)));
         Sandbox::of(policy.as_ref())?.apply(&mut cmd);
         Ok(cmd)
     }

@@ -1,7 +1,8 @@
 //! A built harness fuzzed, shared by the commands that fuzz (`fuzz`, `fuzz --all`,
 //! `eval`, `amplify`): the harness found, patched and built against the schema
 //! (`harness`), run until done under supervision (`supervision`, one restart loop for
-//! `fuzz` and `score`), one target's campaign (`campaign`), the budget schedule that
+//! `fuzz` and `score`), the corpus the supervisor alone writes (`handover`), one
+//! target's campaign (`campaign`), the budget schedule that
 //! shares one budget among many targets (`slices`, pure) and the campaign of every target
 //! within it (`all`), the mutants-first strategy (`mutants_first`), the record files read
 //! back (`records`), shrinking (`shrinking`), corpus minimization (`cmin`, `cover`) and
@@ -12,6 +13,7 @@ pub(crate) mod auto_harness;
 pub mod campaign;
 pub(crate) mod cmin;
 pub(crate) mod cover;
+pub(crate) mod handover;
 pub(crate) mod harness;
 pub(crate) mod mutants_first;
 pub(crate) mod records;

@@ -2,7 +2,9 @@
 //! a time under watch ([`supervise::run`]), restarted after a crash, a hang or a drift.
 //! What a command reads from the protocol lines, and how it blames a death on what ran
 //! (a mutant killed by `crash` or `timeout`, a failure of the original), is its [`Watch`]:
-//! the campaign's (`fuzz`) and the score's (`score`) are the two.
+//! the campaign's (`fuzz`) and the score's (`score`) are the two. A watch that names a
+//! corpus directory has the inputs its harness hands over stored there
+//! ([`handover`](crate::fuzzing::handover)).
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -13,10 +15,11 @@ use anyhow::{Result, bail};
 use mutfuzz_contract::{EXIT_DRIFT, EXIT_ERROR, EXIT_SUCCESS, Line};
 
 use crate::console::exit_code;
+use crate::fuzzing::handover::Inbox;
 use crate::process::Exit;
 use crate::process::caps::Caps;
 use crate::process::interrupt;
-use crate::process::supervise::{self, Ending, Supervised};
+use crate::process::supervise::{self, Ending, Keep, Supervised};
 
 /// Restarts in a row that record nothing new before the supervisor gives up.
 pub const MAX_STALLED_RESTARTS: u32 = 20;
@@ -66,6 +69,11 @@ pub trait Watch {
     fn blame(&mut self, tracker: &Self::Tracker, run: &Supervised) -> Result<(bool, String)>;
     /// Show a message.
     fn say(&mut self, message: &str);
+    /// The corpus directory this supervisor owns, whose inputs the harness hands over
+    /// (`keep` lines) instead of writing them; none if it writes no corpus.
+    fn corpus(&self) -> Option<&Path> {
+        None
+    }
     /// When the supervisor stops, however.
     fn close(&mut self) {}
 }
@@ -87,21 +95,31 @@ pub fn supervise_until_done<W: Watch>(
 fn restart_loop<W: Watch>(watch: &mut W, hang: Duration, log: &Path, caps: &Caps) -> Result<Until> {
     let mut restarts = 0u32;
     let mut stalled = 0u32;
+    let mut inbox = watch.corpus().map(Inbox::new);
     loop {
         if interrupt::interrupted() {
             return Ok(Until::Interrupted);
         }
         let Some(cmd) = watch.next(restarts)? else { return Ok(Until::Done) };
         let tracker = RefCell::new(W::Tracker::default());
+        let refused = inbox.as_ref().map_or(0, Inbox::refused);
         let run = supervise::run(
             cmd,
             hang,
             log,
             caps,
+            inbox.as_mut().map(|i| i as &mut dyn Keep),
             &mut |line| tracker.borrow_mut().observe(line),
             &mut || watch.tick(&mut tracker.borrow_mut()),
         )?;
         let t = tracker.into_inner();
+        let refused = inbox.as_ref().map_or(0, Inbox::refused) - refused;
+        if refused > 0 {
+            watch.say(&format!(
+                "refused {refused} input(s) handed over with a name that is not their content's \
+                 (a line garbled by the target's own output, or printed by it)"
+            ));
+        }
         watch.ended(&t, &run)?;
         match run.ending {
             Ending::Interrupted => return Ok(Until::Interrupted),

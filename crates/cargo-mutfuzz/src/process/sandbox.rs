@@ -1,8 +1,9 @@
 //! The sandbox of the processes that run mutants (test processes, the fuzz harness and
 //! its workers): with Linux Landlock they may write only under the directories they are
 //! given — `target/mutfuzz/` (the scratch directory), a temp directory of their own, and
-//! what `sandbox_writable` in `mutfuzz.toml` grants — and may neither bind nor connect a
-//! TCP socket. Reads stay allowed everywhere. What Landlock cannot express — opening a
+//! what `sandbox_writable` in `mutfuzz.toml` grants, but never in the corpus directory a
+//! harness reads ([`Policy::read_only`]; the supervisor stores its inputs) — and may
+//! neither bind nor connect a TCP socket. Reads stay allowed everywhere. What Landlock cannot express — opening a
 //! UDP (or any non-stream IP) socket, or any UNIX socket (so no pathname one is ever
 //! connected; `socketpair` stays allowed), and `io_uring`, whose requests open and
 //! connect sockets without these system calls — a seccomp filter refuses with `EACCES`.
@@ -16,7 +17,7 @@
 //! Landlock domains are inherited, so whatever a sandboxed process starts (worker
 //! processes, rustdoc's doctests, a test's own children) is sandboxed too.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::Result;
@@ -57,11 +58,46 @@ impl Policy {
         Some(Policy { writable, tmp: layout.tmp(), network: config.file.sandbox_network })
     }
 
-    /// This policy with `extra` writable too (a corpus directory outside the workspace).
-    pub fn with(&self, extra: &[&std::path::Path]) -> Policy {
-        let mut p = self.clone();
-        p.writable.extend(extra.iter().map(|e| e.to_path_buf()));
-        p
+    /// This policy with `dir` (a corpus directory) read-only. Landlock only adds rights,
+    /// so a writable directory that holds `dir` gives way to its entries, all but the one
+    /// on the way down to `dir`, whose entries give way the same, level by level:
+    /// everything else stays writable, and only a new entry in a directory that holds
+    /// `dir` cannot be made. A writable path inside `dir` is dropped; a symlink leading
+    /// into `dir` (or to a directory holding it) is left out. A `dir` that does not exist
+    /// leaves the policy as it is: there is nothing to protect.
+    pub fn read_only(&self, dir: &Path) -> Policy {
+        let Ok(dir) = dir.canonicalize() else { return self.clone() };
+        let mut writable = Vec::new();
+        for path in &self.writable {
+            match path.canonicalize() {
+                Ok(p) if p.starts_with(&dir) => {}
+                Ok(p) if dir.starts_with(&p) => entries_beside(&p, &dir, &mut writable),
+                _ => writable.push(path.clone()),
+            }
+        }
+        Policy { writable, ..self.clone() }
+    }
+}
+
+/// The entries of `holder` (a canonical directory holding the canonical `dir`) but the
+/// one on the way down to `dir`, whose own entries are taken the same way.
+fn entries_beside(holder: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let Some(step) = dir.strip_prefix(holder).ok().and_then(|rest| rest.components().next()) else {
+        return;
+    };
+    let next = holder.join(step);
+    let Ok(entries) = std::fs::read_dir(holder) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path == next {
+            entries_beside(&next, dir, out);
+            continue;
+        }
+        // A rule follows a symlink: one into `dir`, or above it, would open it again.
+        match path.canonicalize() {
+            Ok(target) if !target.starts_with(dir) && !dir.starts_with(&target) => out.push(path),
+            _ => {}
+        }
     }
 }
 
@@ -287,7 +323,6 @@ fn note_once(text: &str) {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     fn policy(root: &Path, network: bool) -> Policy {
         std::fs::create_dir_all(root.join("scratch")).unwrap();
@@ -340,6 +375,51 @@ mod tests {
         assert!(!dir.path().join("other.txt").exists());
         assert!(dir.path().join("scratch/a").exists());
         assert!(dir.path().join("tmp/b").exists());
+    }
+
+    #[test]
+    fn a_read_only_directory_inside_a_writable_one_is_kept_whole_and_the_rest_stays_writable() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("scratch");
+        let corpus = root.join("eval/seed-1/corpus");
+        for d in [&corpus, &root.join("eval/seed-1/state"), &root.join("work")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(corpus.join("input"), "kept").unwrap();
+        std::fs::write(root.join("score.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(&corpus, root.join("work/link")).unwrap();
+        let mut p = policy(dir.path(), false);
+        // A grant inside the corpus goes too.
+        p.writable.push(corpus.clone());
+        let p = p.read_only(&corpus);
+        let sandbox = Sandbox::new(&p).unwrap();
+        let c = corpus.display();
+        let r = root.display();
+        // Each attempt on the corpus prints its name when it succeeds.
+        let out = sh(
+            &sandbox,
+            &format!(
+                "rm -f {c}/input && echo removed; echo x > {c}/input && echo overwritten; \
+                 echo y >> {c}/input && echo appended; echo z > {c}/new && echo created; \
+                 mv {c}/input {r}/work/moved && echo moved; echo w > {r}/work/link/via-link && echo linked; \
+                 mkdir {r}/made && echo made; \
+                 echo s > {r}/eval/seed-1/state/kills.jsonl && echo > {r}/work/file && \
+                 echo '{{\"a\":1}}' > {r}/score.json && echo > \"$TMPDIR/t\" && echo rest-writable"
+            ),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout, "rest-writable\n", "{out:?}");
+        assert_eq!(std::fs::read_to_string(corpus.join("input")).unwrap(), "kept");
+        let mut names: Vec<_> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        assert_eq!(names, ["input"]);
+        assert!(root.join("eval/seed-1/state/kills.jsonl").is_file());
+        // Only a new entry on the way down to the corpus cannot be made.
+        assert!(!root.join("made").exists());
+        // A directory that does not exist, or holds no writable path, changes nothing.
+        let plain = policy(dir.path(), false);
+        assert_eq!(plain.read_only(&dir.path().join("nowhere")), plain);
+        assert_eq!(plain.read_only(&dir.path().join("tmp")), plain);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! [`crate::process::interrupt`]) that stops it. Under [`Caps`] it runs with the memory cap, and
 //! output past the output cap since the last `trial`, `mutant` or `input` line (one run's
 //! output, whatever the stream) kills the group; a line longer than [`MAX_LINE`] is cut.
+//! Given a [`Keep`], it takes the inputs the process hands over (`keep` lines) and
+//! answers each on the process's stdin.
 //!
 //! What a death means (which mutant or input to blame) is the caller's business: it
 //! sees every line, in order, before it learns how the process ended.
@@ -19,7 +21,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use mutfuzz_contract::{Line, read_line_capped};
+use mutfuzz_contract::{Line, Reply, read_line_capped};
 use mutfuzz_rt::env;
 use wait_timeout::ChildExt;
 
@@ -30,7 +32,19 @@ use crate::process::interrupt::{self, interrupted};
 /// Lines of the harness's stderr kept for error messages.
 const STDERR_TAIL: usize = 40;
 /// Longest stdout line kept whole: far longer than any protocol line (an input's hex).
-pub const MAX_LINE: usize = 1 << 20;
+pub const MAX_LINE: usize = mutfuzz_contract::MAX_LINE;
+
+/// Takes the inputs a harness process hands over (`keep` lines), for the corpus it may
+/// not write.
+pub trait Keep {
+    /// Store `bytes` as `name`: whether it was stored (`false`: refused, the name is not
+    /// the bytes'). An error ends the process, and [`run`] returns it.
+    fn keep(&mut self, name: &str, bytes: &[u8]) -> Result<bool>;
+}
+
+/// Longest name a `refused` answer repeats: a harness's own names are far shorter, and
+/// an answer must fit one atomic pipe write.
+const MAX_ANSWERED_NAME: usize = 256;
 
 /// How a harness process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,14 +100,17 @@ impl Supervised {
     }
 }
 
-/// Run `cmd` to its end. Each stdout line goes to `on_line` as it arrives; `on_tick`
-/// runs a few times a second (for the status line). Silence longer than `hang` kills
-/// the process group. Stderr is appended to `log`.
+/// Run `cmd` to its end. Each stdout line goes to `on_line` as it arrives, but `keep`
+/// lines go to `keep` when given (and are answered on the process's stdin, which is
+/// empty otherwise); `on_tick` runs a few times a second (for the status line). Silence
+/// longer than `hang` kills the process group. Stderr is appended to `log`.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     mut cmd: Command,
     hang: Duration,
     log: &Path,
     caps: &Caps,
+    mut keep: Option<&mut dyn Keep>,
     on_line: &mut dyn FnMut(Line<'static>),
     on_tick: &mut dyn FnMut(),
 ) -> Result<Supervised> {
@@ -107,7 +124,8 @@ pub fn run(
     for (key, value) in crate::process::QUIET_ENV {
         cmd.env(key, value);
     }
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let stdin = if keep.is_some() { Stdio::piped() } else { Stdio::null() };
+    cmd.stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
     interrupt::own_group(&mut cmd);
     caps.limit_memory(&mut cmd);
     let mut child =
@@ -116,6 +134,7 @@ pub fn run(
     let registered = interrupt::register(pid);
     let stdout = child.stdout.take().expect("piped stdout");
     let stderr = child.stderr.take().expect("piped stderr");
+    let mut answers = child.stdin.take().map(non_blocking);
     // Bytes the current run wrote (both streams); set past the cap, once.
     let cap = caps.output.unwrap_or(u64::MAX);
     let run_bytes = Arc::new(AtomicU64::new(0));
@@ -209,8 +228,25 @@ pub fn run(
     let mut last_output = Instant::now();
     let mut last_tick = Instant::now();
     let mut ending = None;
+    let mut failure = None;
     loop {
         match rx.recv_timeout(TICK) {
+            Ok(Some(Line::Keep { name, bytes })) if keep.is_some() => {
+                last_output = Instant::now();
+                let taken = keep.as_mut().map(|k| k.keep(&name, &bytes)).expect("given");
+                match taken {
+                    Ok(stored) => answer(&mut answers, &name, stored),
+                    Err(e) => {
+                        // Nothing it did after waiting for this answer may be kept.
+                        interrupt::kill_group(pid);
+                        failure = Some(e);
+                        break;
+                    }
+                }
+                if last_tick.elapsed() < TICK {
+                    continue;
+                }
+            }
             Ok(Some(line)) => {
                 last_output = Instant::now();
                 on_line(line);
@@ -245,6 +281,9 @@ pub fn run(
         }
     };
     drop(registered);
+    if let Some(e) = failure {
+        return Err(e);
+    }
     let ending = match ending {
         Some(e) => e,
         None if interrupted() => Ending::Interrupted,
@@ -254,6 +293,33 @@ pub fn run(
     // Grandchildren may hold stderr open: do not wait for it for long.
     let stderr_tail = tail_rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default();
     Ok(Supervised { ending, stderr_tail })
+}
+
+/// The process's stdin, written without blocking: a process that reads none of its
+/// answers (a target printing `keep` lines of its own) must not stall the supervisor.
+fn non_blocking(stdin: std::process::ChildStdin) -> std::process::ChildStdin {
+    use std::os::fd::AsRawFd;
+    let fd = stdin.as_raw_fd();
+    // SAFETY: flag changes on a descriptor this function owns.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+    }
+    stdin
+}
+
+/// Answer a `keep` line on the process's stdin: one write of a short line, which a pipe
+/// takes whole or not at all. An answer that finds the pipe full or closed is dropped:
+/// the process waiting for it is then silent, and the watchdog ends it.
+fn answer(answers: &mut Option<std::process::ChildStdin>, name: &str, stored: bool) {
+    let Some(stdin) = answers else { return };
+    if name.len() > MAX_ANSWERED_NAME {
+        return;
+    }
+    let reply = if stored { Reply::Stored(name.to_owned()) } else { Reply::Refused(name.to_owned()) };
+    let _ = stdin.write(format!("{reply}\n").as_bytes());
 }
 
 #[cfg(all(test, unix))]
@@ -276,6 +342,7 @@ mod tests {
             Duration::from_secs(10),
             &log,
             &Caps::default(),
+            None,
             &mut |l| lines.push(l),
             &mut || {},
         )
@@ -287,6 +354,83 @@ mod tests {
         assert_eq!(std::fs::read_to_string(log).unwrap(), "oops\nnote: run with RUST_BACKTRACE=1\n");
     }
 
+    /// Keeps what is named `good…`, refuses the rest, and fails on `full…`.
+    #[derive(Default)]
+    struct Kept(Vec<(String, Vec<u8>)>);
+
+    impl Keep for Kept {
+        fn keep(&mut self, name: &str, bytes: &[u8]) -> Result<bool> {
+            if name.starts_with("full") {
+                anyhow::bail!("no space left for {name}");
+            }
+            self.0.push((name.to_owned(), bytes.to_vec()));
+            Ok(name.starts_with("good"))
+        }
+    }
+
+    #[test]
+    fn handed_over_inputs_are_answered_on_stdin_and_a_failure_to_keep_one_ends_the_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        let script = "echo 'trial 01'; echo 'keep good1 0102'; read a; echo \"got $a\"; \
+                      echo 'keep bad 03'; read b; echo \"got $b\"; echo 'keep full 04'; read c; echo \"got $c\"";
+        let mut kept = Kept::default();
+        let mut lines = Vec::new();
+        let err = run(
+            sh(script),
+            Duration::from_secs(30),
+            &log,
+            &Caps::default(),
+            Some(&mut kept),
+            &mut |l| lines.push(l),
+            &mut || {},
+        )
+        .err()
+        .expect("the failure to keep is the run's error");
+        assert_eq!(err.to_string(), "no space left for full");
+        let other = |t: &str| Line::Other(t.to_owned().into());
+        // The keep lines went to the keeper, not to `on_line`; nothing after the failure came.
+        assert_eq!(lines, [Line::Trial(vec![1].into()), other("got stored good1"), other("got refused bad")]);
+        assert_eq!(kept.0, [("good1".to_owned(), vec![1, 2]), ("bad".to_owned(), vec![3])]);
+
+        // Without a keeper the line is like any other, and stdin is empty.
+        let mut lines = Vec::new();
+        let out = run(
+            sh("echo 'keep good2 05'; read a || echo eof"),
+            Duration::from_secs(30),
+            &log,
+            &Caps::default(),
+            None,
+            &mut |l| lines.push(l),
+            &mut || {},
+        )
+        .unwrap();
+        assert_eq!(out.ending, Ending::Exited(Exit::Code(0)));
+        assert_eq!(lines, [Line::Keep { name: "good2".into(), bytes: vec![5].into() }, other("eof")]);
+    }
+
+    #[test]
+    fn answers_nobody_reads_never_stall_the_supervisor() {
+        // A process that prints more `keep` lines than a pipe holds answers for, reads
+        // none and then stays silent: the supervisor drops the answers that do not fit,
+        // and its watchdog still ends the process.
+        let dir = tempfile::tempdir().unwrap();
+        let mut kept = Kept::default();
+        let script = "i=0; while [ $i -lt 5000 ]; do echo \"keep good$i 00\"; i=$((i+1)); done; sleep 60";
+        let hang = Duration::from_secs(1);
+        let out = run(
+            sh(script),
+            hang,
+            &dir.path().join("log"),
+            &Caps::default(),
+            Some(&mut kept),
+            &mut |_| {},
+            &mut || {},
+        )
+        .unwrap();
+        assert_eq!((out.ending, kept.0.len()), (Ending::Hung(hang), 5000));
+    }
+
     #[test]
     fn silence_past_the_watchdog_kills_the_group() {
         let dir = tempfile::tempdir().unwrap();
@@ -296,6 +440,7 @@ mod tests {
             Duration::from_millis(300),
             &dir.path().join("log"),
             &Caps::default(),
+            None,
             &mut |_| {},
             &mut || {},
         )
@@ -316,8 +461,9 @@ mod tests {
                       echo 'mutant 4'; tr '\\0' o < /dev/zero";
         let mut lines = Vec::new();
         let start = Instant::now();
-        let out = run(sh(script), Duration::from_secs(30), &log, &caps, &mut |l| lines.push(l), &mut || {})
-            .unwrap();
+        let out =
+            run(sh(script), Duration::from_secs(30), &log, &caps, None, &mut |l| lines.push(l), &mut || {})
+                .unwrap();
         assert_eq!(out.ending, Ending::Exited(Exit::TooMuchOutput(50_000)));
         assert_eq!(out.ending.describe(), "killed after writing more than 48.8 KiB of output");
         let protocol: Vec<&Line> = lines.iter().filter(|l| !matches!(l, Line::Other(_))).collect();

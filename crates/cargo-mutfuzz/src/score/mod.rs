@@ -106,7 +106,11 @@ impl Watch for ScoreWatch<'_> {
 
     fn next(&mut self, _restarts: u32) -> Result<Option<std::process::Command>> {
         self.decided_before = records::read::<ScoreLine>(self.out)?.len();
-        self.built.sandboxed_command(&self.command, &[self.corpus]).map(Some)
+        // The harness reads the corpus, and writes the score lines and the files beside
+        // them: a corpus in a directory that holds those (`eval`'s) cannot be kept apart.
+        let beside = self.out.parent().is_some_and(|dir| self.corpus.starts_with(dir));
+        let read_only: &[&Path] = if beside { &[] } else { &[self.corpus] };
+        self.built.sandboxed_command(&self.command, read_only).map(Some)
     }
 
     fn tick(&mut self, t: &mut ScoreTracker) {

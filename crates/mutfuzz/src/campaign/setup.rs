@@ -173,6 +173,16 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         self
     }
 
+    /// Hands each input to keep to `hand_over` instead of writing it into the corpus
+    /// directory, which another process owns (see [`HandOver`](crate::corpus::HandOver)).
+    pub fn with_hand_over(
+        mut self,
+        hand_over: impl FnMut(&str, &[u8]) -> Result<(), Error> + 'static,
+    ) -> Self {
+        self.findings.hand_over = Some(Box::new(hand_over));
+        self
+    }
+
     /// Calls `events` before each original run and each mutant run. One dynamic call
     /// each; meant for writing a line that a supervisor reads.
     pub fn with_events(mut self, events: impl FnMut(Event<'_>) + 'static) -> Self {

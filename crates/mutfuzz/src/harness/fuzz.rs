@@ -73,6 +73,9 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
                 Event::Nondeterministic(record) => protocol(Line::Note(Cow::Owned(record.describe(&target)))),
             }
         });
+    if r.hand_over {
+        campaign = campaign.with_hand_over(super::hand_over);
+    }
     let jobs = usize::try_from(r.jobs.unwrap_or(1)).unwrap_or(usize::MAX);
     // One worker, a sentry for the isolated runs, when there are no workers to share the
     // runs: not for a guidance that runs no mutants, nor for a background mutant.

@@ -24,17 +24,18 @@
 //! a supervisor can tell what was running if the process dies: `trial <hex input>`
 //! before each original run, `mutant <id>` before each mutant run, `stats <json>` about
 //! once a second and `done <json>` at the end (`score` prints `input <name>` and
-//! `mutant <id>`).
+//! `mutant <id>`). Under `fuzz --hand-over` each input to keep goes the same way
+//! (`keep <name> <hex>`), and the supervisor's answer comes back on stdin.
 
 use std::collections::{BTreeSet, HashSet};
 use std::ffi::OsString;
 use std::fmt::Debug;
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Duration;
 
 use mutfuzz_contract::command::{HarnessCommand, InputFormat, ParseError, ReplayRequest};
-use mutfuzz_contract::{EXIT_ERROR, EXIT_SUCCESS, Line, Report, Stats};
+use mutfuzz_contract::{EXIT_ERROR, EXIT_SUCCESS, Line, MAX_LINE, Reply, Report, Stats};
 
 use std::sync::Arc;
 
@@ -381,6 +382,38 @@ fn protocol(line: Line<'_>) {
         // fuzzing where nobody watches. Everything found is already on disk.
         std::process::exit(EXIT_ERROR);
     }
+}
+
+/// Times a `keep` line is sent before the harness gives up: the supervisor refuses a
+/// line garbled on the way, as one the target's own output broke into may be.
+const HAND_OVER_ATTEMPTS: usize = 3;
+
+/// Hands an input to keep to the supervisor, which owns the corpus directory (`fuzz
+/// --hand-over`): a `keep` line on stdout, then its answer on stdin. Answers to lines
+/// that were not this one (a target printing `keep …` itself) are passed over.
+fn hand_over(name: &str, bytes: &[u8]) -> Result<(), crate::Error> {
+    let fail = |reason: String| crate::Error::HandOver { input: name.to_owned(), reason };
+    if "keep  \n".len() + name.len() + 2 * bytes.len() > MAX_LINE {
+        return Err(fail(format!("its {} bytes do not fit on one protocol line", bytes.len())));
+    }
+    let stdin = std::io::stdin();
+    let mut answer = String::new();
+    for _ in 0..HAND_OVER_ATTEMPTS {
+        protocol(Line::Keep { name: name.into(), bytes: bytes.into() });
+        loop {
+            answer.clear();
+            match stdin.lock().read_line(&mut answer) {
+                Ok(0) | Err(_) => return Err(fail("no answer came (its end of stdin is closed)".into())),
+                Ok(_) => {}
+            }
+            match Reply::parse(&answer) {
+                Some(Reply::Stored(n)) if n == name => return Ok(()),
+                Some(Reply::Refused(n)) if n == name => break,
+                _ => {}
+            }
+        }
+    }
+    Err(fail(format!("it refused the line {HAND_OVER_ATTEMPTS} times")))
 }
 
 fn report(stats: Stats, elapsed: Duration) -> Report {
