@@ -12,20 +12,39 @@ use std::process::Output;
 
 use common::{copy_dir, mutfuzz_command};
 
-fn copy_of_textstats() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/textstats"), dir.path());
-    dir
+/// A copy of a crate, and the directory of the temporary files of the commands run on it
+/// (`TMPDIR`: amplify's check copies the workspace there), both removed when the test ends.
+struct Copied {
+    krate: tempfile::TempDir,
+    tmp: tempfile::TempDir,
 }
 
-fn copy_of_fixture(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name), dir.path());
-    dir
+impl Copied {
+    fn of(from: &Path) -> Copied {
+        let copied = Copied { krate: tempfile::tempdir().unwrap(), tmp: tempfile::tempdir().unwrap() };
+        copy_dir(from, copied.krate.path());
+        copied
+    }
+
+    fn root(&self) -> &Path {
+        self.krate.path()
+    }
+
+    fn mutfuzz(&self, args: &[&str]) -> Output {
+        mutfuzz_command(self.root(), args)
+            .env("RUST_BACKTRACE", "1")
+            .env("TMPDIR", self.tmp.path())
+            .output()
+            .unwrap()
+    }
 }
 
-fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
-    mutfuzz_command(cwd, args).env("RUST_BACKTRACE", "1").output().unwrap()
+fn copy_of_textstats() -> Copied {
+    Copied::of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/textstats"))
+}
+
+fn copy_of_fixture(name: &str) -> Copied {
+    Copied::of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name))
 }
 
 fn stderr(out: &Output) -> String {
@@ -56,20 +75,20 @@ fn tree(root: &Path) -> Vec<String> {
 #[test]
 fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     let krate = copy_of_textstats();
-    let root = krate.path();
+    let root = krate.root();
 
     // Before any test run: it says what to do.
-    let out = mutfuzz(root, &["amplify", "--trials", "100"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "100"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("run `cargo mutfuzz test` first"), "{}", stderr(&out));
 
-    let out = mutfuzz(root, &["test"]);
+    let out = krate.mutfuzz(&["test"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let before = tree(root);
 
     // The infection feedback against plain Mu2, aimed at the same survivors: each run's
     // kills are survivors only.
-    let out = mutfuzz(root, &["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
+    let out = krate.mutfuzz(&["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let eval: serde_json::Value = serde_json::from_str(
         &fs::read_to_string(root.join("target/mutfuzz/eval/@survivors/eval.json")).unwrap(),
@@ -96,7 +115,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
         assert!(!killed.is_empty() && killed.iter().all(|id| alive.contains(&id.as_u64().unwrap())), "{c}");
     }
 
-    let out = mutfuzz(root, &["amplify", "--trials", "6000", "--seed", "0"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "6000", "--seed", "0"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -136,7 +155,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
         .output()
         .unwrap();
     assert!(cargo.status.success(), "{}", String::from_utf8_lossy(&cargo.stdout));
-    let out = mutfuzz(root, &["test"]);
+    let out = krate.mutfuzz(&["test"]);
     assert!(
         stderr(&out).contains("95 mutants: 85 caught, 4 missed, 3 timeout, 3 unviable, 0 not covered"),
         "{}",
@@ -145,7 +164,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
 
     // Only the equivalent mutants are left: another amplify writes nothing new, and says
     // that no survivor is left to a target it cannot reach.
-    let out = mutfuzz(root, &["amplify", "--trials", "500", "--seed", "1"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "500", "--seed", "1"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("Amplifying the tests of textstats: 4 survivors (4 missed"), "{err}");
@@ -156,15 +175,15 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
 #[test]
 fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harness() {
     let krate = copy_of_fixture("hand");
-    let root = krate.path();
-    let out = mutfuzz(root, &["test"]);
+    let root = krate.root();
+    let out = krate.mutfuzz(&["test"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let before = tree(root);
 
     // The harness keeps `Bounds` and `clamp` private and the package has no `mutfuzz`:
     // their tests are left out, and amplify says what to add.
     let amplify = ["amplify", "--trials", "2000", "--seed", "0"];
-    let out = mutfuzz(root, &amplify);
+    let out = krate.mutfuzz(&amplify);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("Fuzzed 2 targets in"), "{err}");
@@ -192,7 +211,7 @@ fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harn
         text.insert_str(at, "pub(crate) ");
     }
     fs::write(&main, text).unwrap();
-    let out = mutfuzz(root, &amplify);
+    let out = krate.mutfuzz(&amplify);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     // What is left are the three equivalent mutants of clamp (see its doc comment).
@@ -240,15 +259,15 @@ fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harn
 #[test]
 fn a_crate_whose_tests_fail_unmutated_is_refused_as_test_refuses_it() {
     let krate = copy_of_textstats();
-    let root = krate.path();
+    let root = krate.root();
     let lib = root.join("src/lib.rs");
     let text = fs::read_to_string(&lib)
         .unwrap()
         .replace("(a.x - b.x).abs() + (a.y - b.y).abs()", "(a.x - b.x).abs()");
     fs::write(&lib, text).unwrap();
-    let out = mutfuzz(root, &["test"]);
+    let out = krate.mutfuzz(&["test"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
-    let out = mutfuzz(root, &["amplify", "--trials", "100"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "100"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("the crate's tests do not build or fail with no mutant active"),

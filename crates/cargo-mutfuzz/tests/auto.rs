@@ -96,10 +96,14 @@ fn a_crate_with_nothing_to_drive_says_why_item_by_item() {
 fn a_generated_targets_corpus_exports_as_readable_tests_that_pass() {
     let krate = copy_of("api");
     let root = krate.path();
+    // The check's copy of the workspace goes to `TMPDIR`, removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let export =
+        |target: &str| mutfuzz_command(root, &["export", target]).env("TMPDIR", tmp.path()).output().unwrap();
     assert!(mutfuzz(root, &["init", "--auto"]).status.success());
     let out = mutfuzz(root, &["fuzz", "counter_calls", "--trials", "2000", "--seed", "0"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = mutfuzz(root, &["export", "counter_calls"]);
+    let out = export("counter_calls");
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("tests/mutfuzz_counter_calls.rs: "), "{err}");
@@ -125,12 +129,12 @@ fn a_generated_targets_corpus_exports_as_readable_tests_that_pass() {
          (api_zoo::sort_count(&mut v), v)\n}",
     );
     fs::write(root.join("mutfuzz/src/main.rs"), own).unwrap();
-    let out = mutfuzz(root, &["export", "mine"]);
+    let out = export("mine");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("run `cargo mutfuzz fuzz mine` first"), "{}", stderr(&out));
     let out = mutfuzz(root, &["fuzz", "mine", "--trials", "500", "--seed", "0"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = mutfuzz(root, &["export", "mine"]);
+    let out = export("mine");
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     let line = main.lines().count() + 2;
