@@ -1,6 +1,8 @@
 //! End-to-end tests of `cargo mutfuzz amplify` on the bundled `textstats` (no harness):
 //! the tests it writes pass under plain `cargo test`, are literals and calls, catch the
-//! survivors they name, and nothing else in the tree changes; and its bad inputs.
+//! survivors they name, and nothing else in the tree changes; on a fixture with a
+//! hand-written harness, whose tests build its derived types and call its targets; and
+//! its bad inputs.
 
 mod common;
 
@@ -10,14 +12,39 @@ use std::process::Output;
 
 use common::{copy_dir, mutfuzz_command};
 
-fn copy_of_textstats() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/textstats"), dir.path());
-    dir
+/// A copy of a crate, and the directory of the temporary files of the commands run on it
+/// (`TMPDIR`: amplify's check copies the workspace there), both removed when the test ends.
+struct Copied {
+    krate: tempfile::TempDir,
+    tmp: tempfile::TempDir,
 }
 
-fn mutfuzz(cwd: &Path, args: &[&str]) -> Output {
-    mutfuzz_command(cwd, args).env("RUST_BACKTRACE", "1").output().unwrap()
+impl Copied {
+    fn of(from: &Path) -> Copied {
+        let copied = Copied { krate: tempfile::tempdir().unwrap(), tmp: tempfile::tempdir().unwrap() };
+        copy_dir(from, copied.krate.path());
+        copied
+    }
+
+    fn root(&self) -> &Path {
+        self.krate.path()
+    }
+
+    fn mutfuzz(&self, args: &[&str]) -> Output {
+        mutfuzz_command(self.root(), args)
+            .env("RUST_BACKTRACE", "1")
+            .env("TMPDIR", self.tmp.path())
+            .output()
+            .unwrap()
+    }
+}
+
+fn copy_of_textstats() -> Copied {
+    Copied::of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/textstats"))
+}
+
+fn copy_of_fixture(name: &str) -> Copied {
+    Copied::of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name))
 }
 
 fn stderr(out: &Output) -> String {
@@ -48,20 +75,20 @@ fn tree(root: &Path) -> Vec<String> {
 #[test]
 fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     let krate = copy_of_textstats();
-    let root = krate.path();
+    let root = krate.root();
 
     // Before any test run: it says what to do.
-    let out = mutfuzz(root, &["amplify", "--trials", "100"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "100"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("run `cargo mutfuzz test` first"), "{}", stderr(&out));
 
-    let out = mutfuzz(root, &["test"]);
+    let out = krate.mutfuzz(&["test"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let before = tree(root);
 
     // The infection feedback against plain Mu2, aimed at the same survivors: each run's
     // kills are survivors only.
-    let out = mutfuzz(root, &["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
+    let out = krate.mutfuzz(&["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let eval: serde_json::Value = serde_json::from_str(
         &fs::read_to_string(root.join("target/mutfuzz/eval/@survivors/eval.json")).unwrap(),
@@ -88,7 +115,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
         assert!(!killed.is_empty() && killed.iter().all(|id| alive.contains(&id.as_u64().unwrap())), "{c}");
     }
 
-    let out = mutfuzz(root, &["amplify", "--trials", "6000", "--seed", "0"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "6000", "--seed", "0"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -128,7 +155,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
         .output()
         .unwrap();
     assert!(cargo.status.success(), "{}", String::from_utf8_lossy(&cargo.stdout));
-    let out = mutfuzz(root, &["test"]);
+    let out = krate.mutfuzz(&["test"]);
     assert!(
         stderr(&out).contains("95 mutants: 85 caught, 4 missed, 3 timeout, 3 unviable, 0 not covered"),
         "{}",
@@ -137,7 +164,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
 
     // Only the equivalent mutants are left: another amplify writes nothing new, and says
     // that no survivor is left to a target it cannot reach.
-    let out = mutfuzz(root, &["amplify", "--trials", "500", "--seed", "1"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "500", "--seed", "1"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("Amplifying the tests of textstats: 4 survivors (4 missed"), "{err}");
@@ -146,17 +173,101 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
 }
 
 #[test]
+fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harness() {
+    let krate = copy_of_fixture("hand");
+    let root = krate.root();
+    let out = krate.mutfuzz(&["test"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let before = tree(root);
+
+    // The harness keeps `Bounds` and `clamp` private and the package has no `mutfuzz`:
+    // their tests are left out, and amplify says what to add.
+    let amplify = ["amplify", "--trials", "2000", "--seed", "0"];
+    let out = krate.mutfuzz(&amplify);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("Fuzzed 2 targets in"), "{err}");
+    let version = env!("CARGO_PKG_VERSION");
+    let notes = format!(
+        "note: a test of a hand-written target includes the harness (mutfuzz/src/main.rs) as a module, so the \
+         package's tests need its dependencies: add to Cargo.toml\n  [dev-dependencies]\n  mutfuzz = \"{version}\"\n\
+         note: a test that includes the harness as a module sees only what the harness makes visible: add \
+         `pub(crate)` to\n  mutfuzz/src/main.rs:29: struct Bounds\n  mutfuzz/src/main.rs:31: field x of Bounds\n  \
+         mutfuzz/src/main.rs:33: field lo of Bounds\n  mutfuzz/src/main.rs:35: field hi of Bounds\n  \
+         mutfuzz/src/main.rs:38: fn clamp\n\
+         No test could be written: 6 input(s) of hand-written targets: left out until their tests can build (see the notes)\n"
+    );
+    assert!(err.contains(&notes), "{err}");
+    assert_eq!(tree(root), before);
+
+    // Done as the notes say, the tests are written.
+    let manifest = root.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(&manifest, format!("{text}\n[dev-dependencies]\nmutfuzz = \"{version}\"\n")).unwrap();
+    let main = root.join("mutfuzz/src/main.rs");
+    let mut text = fs::read_to_string(&main).unwrap();
+    for item in ["struct Bounds", "    x: i64", "    lo: i64", "    hi: i64", "fn clamp"] {
+        let at = text.find(&format!("\n{item}")).unwrap() + 1 + item.len() - item.trim_start().len();
+        text.insert_str(at, "pub(crate) ");
+    }
+    fs::write(&main, text).unwrap();
+    let out = krate.mutfuzz(&amplify);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // What is left are the three equivalent mutants of clamp (see its doc comment).
+    assert!(err.contains("missed 0 → 3; not covered 25 → 0; score 10.7 % → 89.3 %; 6 tests,"), "{err}");
+    let text = fs::read_to_string(root.join("tests/mutfuzz_amplified.rs")).unwrap();
+    assert!(
+        text.contains(
+            "// The harness's targets and types, compiled into these tests.\n#[path = \"../mutfuzz/src/main.rs\"]\n\
+             #[allow(dead_code)]\nmod harness;\n\nuse harness::{Bounds, Term};\n"
+        ),
+        "{text}"
+    );
+    // The value a derived type's expression, not bytes; the call the harness's target.
+    assert!(text.contains("fn value() {\n    let term = Term::"), "{text}");
+    assert!(text.contains("Box::new(Term::Num("), "{text}");
+    assert!(text.contains("assert_eq!(harness::value(term), "), "{text}");
+    assert!(text.contains("let bounds = Bounds { x: "), "{text}");
+    assert!(text.contains("assert_eq!(harness::clamp(bounds), "), "{text}");
+    for blob in ["include_bytes", "0x", "b\"", "replay"] {
+        assert!(!text.contains(blob), "{blob} in:\n{text}");
+    }
+    let fmt = std::process::Command::new("rustfmt")
+        .args(["--check", "--edition", "2021"])
+        .arg(root.join("tests/mutfuzz_amplified.rs"))
+        .status();
+    if let Ok(status) = fmt {
+        assert!(status.success(), "not rustfmt-clean:\n{text}");
+    }
+
+    // Plain cargo passes them. A user's `cargo test` takes `mutfuzz` from the registry;
+    // this one patches it, as a user could, to the engine `cargo mutfuzz` wrote out.
+    let engine = root.join("target/mutfuzz/engine/mutfuzz");
+    let cargo = std::process::Command::new(env!("CARGO"))
+        .args(["test", "--test", "mutfuzz_amplified", "--config"])
+        .arg(format!("patch.crates-io.mutfuzz.path={:?}", engine.display().to_string()))
+        .current_dir(root)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&cargo.stdout);
+    assert!(cargo.status.success(), "{stdout}{}", String::from_utf8_lossy(&cargo.stderr));
+    assert!(stdout.contains("test value ... ok") && stdout.contains("6 passed"), "{stdout}");
+}
+
+#[test]
 fn a_crate_whose_tests_fail_unmutated_is_refused_as_test_refuses_it() {
     let krate = copy_of_textstats();
-    let root = krate.path();
+    let root = krate.root();
     let lib = root.join("src/lib.rs");
     let text = fs::read_to_string(&lib)
         .unwrap()
         .replace("(a.x - b.x).abs() + (a.y - b.y).abs()", "(a.x - b.x).abs()");
     fs::write(&lib, text).unwrap();
-    let out = mutfuzz(root, &["test"]);
+    let out = krate.mutfuzz(&["test"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
-    let out = mutfuzz(root, &["amplify", "--trials", "100"]);
+    let out = krate.mutfuzz(&["amplify", "--trials", "100"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("the crate's tests do not build or fail with no mutant active"),

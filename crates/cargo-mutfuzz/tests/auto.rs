@@ -96,10 +96,14 @@ fn a_crate_with_nothing_to_drive_says_why_item_by_item() {
 fn a_generated_targets_corpus_exports_as_readable_tests_that_pass() {
     let krate = copy_of("api");
     let root = krate.path();
+    // The check's copy of the workspace goes to `TMPDIR`, removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let export =
+        |target: &str| mutfuzz_command(root, &["export", target]).env("TMPDIR", tmp.path()).output().unwrap();
     assert!(mutfuzz(root, &["init", "--auto"]).status.success());
     let out = mutfuzz(root, &["fuzz", "counter_calls", "--trials", "2000", "--seed", "0"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = mutfuzz(root, &["export", "counter_calls"]);
+    let out = export("counter_calls");
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("tests/mutfuzz_counter_calls.rs: "), "{err}");
@@ -115,12 +119,31 @@ fn a_generated_targets_corpus_exports_as_readable_tests_that_pass() {
         .output()
         .unwrap();
     assert!(cargo.status.success(), "{}", String::from_utf8_lossy(&cargo.stdout));
-    // A hand-written target is not written as calls: it says to use --replay.
+    // A hand-written target's test calls it in the harness, included as a module: until
+    // the package has `mutfuzz` and the target is `pub(crate)`, export says so and
+    // writes nothing.
     let main = fs::read_to_string(root.join("mutfuzz/src/main.rs")).unwrap();
-    let own =
-        main.replace("generated = auto);", "generated = auto, mine);\n\nfn mine(x: u8) -> u8 {\n    x\n}");
+    let own = main.replace(
+        "generated = auto);",
+        "generated = auto, mine);\n\nfn mine(mut v: Vec<u8>) -> (usize, Vec<u8>) {\n    \
+         (api_zoo::sort_count(&mut v), v)\n}",
+    );
     fs::write(root.join("mutfuzz/src/main.rs"), own).unwrap();
-    let out = mutfuzz(root, &["export", "mine"]);
+    let out = export("mine");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(stderr(&out).contains("pass --replay"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("run `cargo mutfuzz fuzz mine` first"), "{}", stderr(&out));
+    let out = mutfuzz(root, &["fuzz", "mine", "--trials", "500", "--seed", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = export("mine");
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let line = main.lines().count() + 2;
+    let notes = format!(
+        "  [dev-dependencies]\n  mutfuzz = \"{}\"\nnote: a test that includes the harness as a module sees only \
+         what the harness makes visible: add `pub(crate)` to\n  mutfuzz/src/main.rs:{line}: fn mine\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(err.contains(&notes), "{err}");
+    assert!(err.contains("left out until their tests can build (see the notes)"), "{err}");
+    assert!(!root.join("tests/mutfuzz_mine.rs").exists());
 }

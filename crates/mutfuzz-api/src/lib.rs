@@ -28,6 +28,7 @@
 //! ```
 
 mod error;
+pub mod hand;
 pub mod plan;
 pub mod render;
 pub mod scan;

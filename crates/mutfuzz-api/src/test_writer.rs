@@ -1,7 +1,10 @@
 //! A kept input of a generated target written as a `#[test]` a person would commit: the
 //! input as Rust source (literals, constructor calls, the method sequence), the call,
 //! and an assertion on the recorded result — by value where the result is a plain value,
-//! else on its `Debug` text — or `#[should_panic(expected = …)]`.
+//! else on its `Debug` text — or `#[should_panic(expected = …)]`. A kept input of a
+//! hand-written target is written by [`hand`], and the file includes the harness then.
+
+pub mod hand;
 
 use std::collections::BTreeSet;
 
@@ -50,6 +53,10 @@ pub struct TestFn {
     pub text: String,
     /// The name before a number made it unique (`triple` of `triple_3`).
     pub base: String,
+    /// It calls a target of the harness the file includes (a hand-written target).
+    pub harness: bool,
+    /// The paths it names through a `use` line of the file (`harness::Order`).
+    pub uses: Vec<String>,
 }
 
 /// Numbers the tests of one base name again, in order (`triple`, `triple_2`, …), so that
@@ -143,7 +150,7 @@ pub fn write(
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
-    Ok(TestFn { name, text, base })
+    Ok(TestFn { name, text, base, harness: false, uses: Vec::new() })
 }
 
 /// The header of `amplify`'s file for `package`.
@@ -154,12 +161,68 @@ pub fn amplify_header(package: &str) -> String {
     )
 }
 
-/// The whole test file: `header` (inner doc lines), then the tests.
-pub fn file(header: &str, tests: &[TestFn]) -> String {
-    let mut out = header.to_owned();
+/// The top of a test file: its doc lines, and how it includes the harness when a test
+/// calls a hand-written target.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileHead {
+    /// Inner doc lines (`//! …`).
+    pub doc: String,
+    /// How the harness is included, for the tests of hand-written targets.
+    pub include: Option<Include>,
+}
+
+/// The harness included as the module `harness`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Include {
+    /// Its `src/main.rs`, from the test file's directory (`../mutfuzz/src/main.rs`).
+    pub main: String,
+    /// The crates its `use` paths name, declared with `extern crate` for edition 2015,
+    /// where such a path starts at the crate root (`mutfuzz` first); none in later editions.
+    pub extern_crates: Vec<String>,
+}
+
+/// The whole test file: the head, then the tests.
+pub fn file(head: &FileHead, tests: &[TestFn]) -> String {
+    let mut out = head.doc.clone();
+    if let Some(include) = head.include.as_ref().filter(|_| tests.iter().any(|t| t.harness)) {
+        out.push('\n');
+        for name in &include.extern_crates {
+            out.push_str(&format!("extern crate {name};\n"));
+        }
+        if !include.extern_crates.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "// The harness's targets and types, compiled into these tests.\n#[path = {:?}]\n#[allow(dead_code)]\nmod harness;\n",
+            include.main
+        ));
+    }
+    let uses = use_lines(tests);
+    if !uses.is_empty() {
+        out.push('\n');
+        out.push_str(&uses);
+    }
     for t in tests {
         out.push('\n');
         out.push_str(&t.text);
+    }
+    out
+}
+
+/// `use` lines for the paths the tests name, one per first segment.
+fn use_lines(tests: &[TestFn]) -> String {
+    let mut by_root: std::collections::BTreeMap<&str, BTreeSet<&str>> = Default::default();
+    for path in tests.iter().flat_map(|t| &t.uses) {
+        let (root, rest) = path.split_once("::").unwrap_or((path.as_str(), ""));
+        by_root.entry(root).or_default().insert(rest);
+    }
+    let mut out = String::new();
+    for (root, rest) in by_root {
+        let rest: Vec<&str> = rest.into_iter().collect();
+        match rest.as_slice() {
+            [one] => out.push_str(&format!("use {root}::{one};\n")),
+            many => out.push_str(&format!("use {root}::{{{}}};\n", many.join(", "))),
+        }
     }
     out
 }
@@ -578,13 +641,18 @@ fn byte_string(items: &[Value]) -> Option<String> {
             _ => None,
         })
         .collect::<Option<_>>()?;
+    byte_string_of(&bytes)
+}
+
+/// [`byte_string`] of the bytes themselves.
+fn byte_string_of(bytes: &[u8]) -> Option<String> {
     let text = |b: &u8| b.is_ascii_graphic() || b" \n\t\r\0".contains(b);
     let one_repeated = bytes.len() >= REPEAT_FROM && bytes.iter().all(|&b| b == bytes[0]);
     if bytes.is_empty() || one_repeated || bytes.iter().filter(|b| text(b)).count() * 2 < bytes.len() {
         return None;
     }
     let mut out = String::from("b\"");
-    for &b in &bytes {
+    for &b in bytes {
         match b {
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
@@ -823,6 +891,8 @@ mod tests {
             name: name.into(),
             text: format!("#[test]\nfn {name}() {{\n    {name}_helper();\n}}\n"),
             base: base.into(),
+            harness: false,
+            uses: Vec::new(),
         };
         let mut tests = vec![t("f_2", "f"), t("f_4", "f"), t("g", "g"), t("f_2_2", "f_2")];
         renumber(&mut tests);

@@ -1,7 +1,8 @@
-//! `export`'s readable form: a generated target's corpus as `#[test]`s a person would
-//! commit — the corpus scored so each mutant it kills keeps one killing input, each
-//! shrunk while it keeps its kills, a small set chosen, written as `amplify` writes
-//! tests, and checked to pass on the code as it is. Nothing is vendored.
+//! `export`'s readable form: a target's corpus as `#[test]`s a person would commit — the
+//! corpus scored so each mutant it kills keeps one killing input, each shrunk while it
+//! keeps its kills, a small set chosen, written as `amplify` writes tests (a generated
+//! target's as calls of the crate, a hand-written one's as calls of the harness, which
+//! the file includes), and checked to pass on the code as it is. Nothing is vendored.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,15 +28,15 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         Some(dir) => std::path::absolute(dir)?,
         None => built.default_corpus(&args.target),
     };
-    let package = harness::single_package(&built.ws)?.clone();
-    let generated = write::harness(&built.ws, &package, &built.layout)?;
-    if generated.harness.module.kind_of(&args.target).is_none() {
+    if !corpus.is_dir() {
         return Err(exit_code::usage(anyhow::anyhow!(
-            "`{}` is not a target `init --auto` generates from the crate's API, so its inputs cannot be \
-             written as calls of the crate: pass --replay for a test that replays them through the harness",
+            "no corpus at {}: run `cargo mutfuzz fuzz {}` first, or pass --corpus DIR",
+            corpus.display(),
             args.target
         )));
     }
+    let package = harness::single_package(&built.ws)?.clone();
+    let generated = write::harness(&built.ws, &package, &built.layout)?;
     let selection = Selection::all(&built.discovery.mutants);
     let how = ScoreHow {
         selection: &selection,
@@ -59,20 +60,26 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
     let dir = built.layout.amplify().join("export");
     let candidates = shrunk(&built, by_input, &runs, SHRINK_RUNS, &dir.join("shrunk"))?;
     let chosen = cover::choose(&candidates);
-    let tests = write::tests(&built, &generated, &chosen, &dir)?;
+    let tests = write::tests(&built, &generated, &package, &chosen, &dir)?;
+    for note in &tests.notes {
+        eprintln!("{note}");
+    }
     let file = format!("mutfuzz_{}.rs", args.target);
-    let header = format!(
-        "//! Tests written by `cargo mutfuzz export {}` for `{}`: the inputs of the target's corpus\n\
-         //! that kill mutants, shrunk, one per mutant they kill (listed above each).\n",
-        args.target, package.name
-    );
+    let head = test_writer::FileHead {
+        doc: format!(
+            "//! Tests written by `cargo mutfuzz export {}` for `{}`: the inputs of the target's corpus\n\
+             //! that kill mutants, shrunk, one per mutant they kill (listed above each).\n",
+            args.target, package.name
+        ),
+        include: tests.include.clone(),
+    };
     let copy = verify::Copy::make(&built.ws, &package)?;
-    let (kept, dropped) = verify::passing(&copy, &file, &header, tests.written)?;
+    let (kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;
     if kept.is_empty() {
         eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));
         return Ok(exit_code::SUCCESS);
     }
-    let text = crate::fuzzing::auto_harness::rustfmt(&test_writer::file(&header, &kept), &package.root);
+    let text = crate::fuzzing::auto_harness::rustfmt(&test_writer::file(&head, &kept), &package.root);
     let path = package.root.join("tests").join(&file);
     std::fs::create_dir_all(package.root.join("tests")).context("failed to create tests/")?;
     mutfuzz_contract::write_atomic(&path, text.as_bytes())?;

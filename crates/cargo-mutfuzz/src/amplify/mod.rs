@@ -75,6 +75,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         eprintln!("No survivor builds with the harness (all unviable there): nothing to fuzz");
         return Ok(exit_code::SUCCESS);
     }
+    std::fs::create_dir_all(&dir).with_context(|| format!("failed to create {}", dir.display()))?;
     let mutants_file = dir.join("survivors.txt");
     let list: String = aimed.iter().map(|id| format!("{id}\n")).collect();
     mutfuzz_contract::write_atomic(&mutants_file, list.as_bytes())?;
@@ -176,8 +177,11 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     }
 
     // The chosen inputs as tests, checked in a copy of the workspace.
-    let tests = write::tests(&built, &generated, &chosen, &dir)?;
+    let tests = write::tests(&built, &generated, &package, &chosen, &dir)?;
     let unwritable = chosen.len() - tests.written.len();
+    for note in &tests.notes {
+        eprintln!("{note}");
+    }
     if chosen.is_empty() {
         eprintln!("No input killed a survivor: no test to write");
         return Ok(exit_code::SUCCESS);
@@ -192,14 +196,11 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     );
     let copy = verify::Copy::make(&ws, &package)?;
     let test_like = write::test_args(args, &package);
-    let verified = verify::verify(
-        &copy,
-        &mutfuzz_api::test_writer::amplify_header(&package.name),
-        tests.written,
-        &tests.kills,
-        &aimed,
-        &test_like,
-    )?;
+    let head = mutfuzz_api::test_writer::FileHead {
+        doc: mutfuzz_api::test_writer::amplify_header(&package.name),
+        include: tests.include.clone(),
+    };
+    let verified = verify::verify(&copy, &head, tests.written, &tests.kills, &aimed, &test_like)?;
     let target_file = package.root.join("tests").join(verify::FILE);
     if verified.kept.is_empty() {
         eprintln!("No written test catches the mutants it was written for: nothing written");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
-use mutfuzz_api::test_writer::{self, TestFn};
+use mutfuzz_api::test_writer::{self, FileHead, TestFn};
 
 use crate::schema::cargo_build::cargo;
 use crate::testing::TestSettings;
@@ -43,24 +43,45 @@ pub struct Verified {
 pub struct Copy {
     root: PathBuf,
     package: PathBuf,
+    /// `--config` values pointing the engine crates at the copy this binary carries, when
+    /// a manifest depends on them by version (a test that includes the harness needs
+    /// `mutfuzz`), as every build of `cargo mutfuzz` resolves them.
+    engine_patch: Vec<String>,
 }
 
 impl Copy {
-    /// Copies `ws` (without build output, results, `.git` or the harness).
+    /// Copies `ws` (without build output, results, `.git`, or the harness's corpus and
+    /// build output: its sources stay, for tests that include it).
     pub fn make(ws: &Workspace, package: &Package) -> Result<Copy> {
         let key = mutfuzz_contract::content_name(ws.root.to_string_lossy().as_bytes());
         let root = std::env::temp_dir().join(format!("mutfuzz-amplify-{}", &key[..16]));
-        let excluded = [
+        let mut excluded = vec![
             ws.target_dir.clone(),
             ws.root.join("target"),
             ws.root.join(".git"),
             ws.root.join("mutfuzz.out"),
             ws.root.join("mutfuzz.out.old"),
-            package.root.join(crate::workspace::layout::HARNESS_DIR),
         ];
+        for dir in [&package.root, &ws.root] {
+            let harness = dir.join(crate::workspace::layout::HARNESS_DIR);
+            excluded.extend([harness.join("corpus"), harness.join("target")]);
+        }
         copy_tree(&ws.root, &root, &excluded)?;
         let rel = package.root.strip_prefix(&ws.root).unwrap_or(Path::new(""));
-        Ok(Copy { package: root.join(rel), root })
+        let package_copy = root.join(rel);
+        let by_version = [root.join("Cargo.toml"), package_copy.join("Cargo.toml")]
+            .iter()
+            .any(|m| crate::workspace::scratch::manifest_depends_on_the_engine_by_version(m));
+        let mut engine_patch = Vec::new();
+        if by_version {
+            let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
+            crate::workspace::engine::write(&layout)?;
+            for name in crate::workspace::engine::crates() {
+                let path = layout.engine_crate(name);
+                engine_patch.push(format!("patch.crates-io.{name}.path={:?}", path.to_string_lossy()));
+            }
+        }
+        Ok(Copy { package: package_copy, root, engine_patch })
     }
 
     /// Writes `tests/<name>` into the copy, declaring it as a test target when the
@@ -118,13 +139,13 @@ pub fn declares_tests_only(doc: &toml_edit::DocumentMut) -> bool {
 /// test run's options `like`.
 pub fn verify(
     copy: &Copy,
-    header: &str,
+    head: &FileHead,
     tests: Vec<TestFn>,
     written_for: &BTreeMap<String, BTreeSet<u32>>,
     survivors: &BTreeSet<u32>,
     like: &TestSettings,
 ) -> Result<Verified> {
-    let (tests, mut dropped) = passing(copy, FILE, header, tests)?;
+    let (tests, mut dropped) = passing(copy, FILE, head, tests)?;
     let out = copy.root.join("mutfuzz.out");
     let mut args = like_args(like);
     args.package =
@@ -164,7 +185,7 @@ pub fn verify(
         }
     }
     test_writer::renumber(kept.iter_mut().map(|(t, _)| t));
-    let text = test_writer::file(header, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
+    let text = test_writer::file(head, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
     Ok(Verified { kept, dropped, text, after })
 }
 
@@ -173,7 +194,7 @@ pub fn verify(
 pub fn passing(
     copy: &Copy,
     file: &str,
-    header: &str,
+    head: &FileHead,
     mut tests: Vec<TestFn>,
 ) -> Result<(Vec<TestFn>, Dropped)> {
     let mut dropped = Vec::new();
@@ -181,9 +202,16 @@ pub fn passing(
         if tests.is_empty() {
             break;
         }
-        let text = test_writer::file(header, &tests);
+        let text = test_writer::file(head, &tests);
         copy.write_test(file, &text)?;
-        let failing = run_tests(copy, file)?;
+        let mut failing = run_tests(copy, file)?;
+        // An error outside every test (in the included harness, or its `use` line) is
+        // the harness's: every test that includes it goes.
+        if let Some(why) = failing.remove(HARNESS_ERROR) {
+            for t in tests.iter().filter(|t| t.harness) {
+                failing.insert(t.name.clone(), why.clone());
+            }
+        }
         if failing.is_empty() {
             break;
         }
@@ -200,7 +228,7 @@ pub fn passing(
             bail!("the written tests do not build or pass, and no single test is to blame ({name}: {why})");
         }
     }
-    let text = test_writer::file(header, &tests);
+    let text = test_writer::file(head, &tests);
     copy.write_test(file, &text)?;
     Ok((tests, dropped))
 }
@@ -231,15 +259,26 @@ fn write(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs the test file; the tests that do not compile or fail, with why.
+/// The key of [`run_tests`]'s answer for a compile error outside every test.
+const HARNESS_ERROR: &str = "";
+
+/// Runs the test file; the tests that do not compile or fail, with why, and under
+/// [`HARNESS_ERROR`] the first compile error outside every test of a file that includes
+/// the harness.
 fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
     let file = copy.test_file(name);
     let text = std::fs::read_to_string(&file)?;
-    let out = Command::new(cargo())
+    let includes_harness = text.contains("\nmod harness;\n");
+    let mut command = Command::new(cargo());
+    command
         .args(["test", "--quiet", "--message-format=json", "--no-fail-fast", "--test"])
         .arg(name.trim_end_matches(".rs"))
         .arg("--manifest-path")
-        .arg(copy.package.join("Cargo.toml"))
+        .arg(copy.package.join("Cargo.toml"));
+    for patch in &copy.engine_patch {
+        command.arg("--config").arg(patch);
+    }
+    let out = command
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .output()
@@ -253,9 +292,24 @@ fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
                     .iter()
                     .filter(|s| s["file_name"].as_str().is_some_and(|f| f.ends_with(name)))
                     .find_map(|s| s["line_start"].as_u64());
-                if let Some(name) = at.and_then(|l| test_at_line(&text, l as usize)) {
-                    let why = msg["message"]["message"].as_str().unwrap_or("does not compile");
-                    failing.entry(name).or_insert_with(|| format!("does not compile: {why}"));
+                let why = msg["message"]["message"].as_str().unwrap_or("does not compile");
+                match at.and_then(|l| test_at_line(&text, l as usize)) {
+                    Some(name) => {
+                        failing.entry(name).or_insert_with(|| format!("does not compile: {why}"));
+                    }
+                    None if includes_harness && !spans.is_empty() => {
+                        let place = spans
+                            .iter()
+                            .find(|s| s["is_primary"] == true)
+                            .map(|s| {
+                                format!(" ({}:{})", s["file_name"].as_str().unwrap_or("?"), s["line_start"])
+                            })
+                            .unwrap_or_default();
+                        failing.entry(HARNESS_ERROR.to_owned()).or_insert_with(|| {
+                            format!("does not compile: the harness, as a module of the package's tests{place}: {why}")
+                        });
+                    }
+                    None => {}
                 }
             }
             continue;
@@ -297,7 +351,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let manifest = "[package]\nname = \"p\"\nversion = \"0.1.0\"\nautotests = false\n\n[[test]]\nname = \"old\"\npath = \"tests/old.rs\"\n";
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
-        let copy = Copy { root: dir.path().to_owned(), package: dir.path().to_owned() };
+        let copy =
+            Copy { root: dir.path().to_owned(), package: dir.path().to_owned(), engine_patch: Vec::new() };
         copy.write_test(FILE, "#[test]\nfn t() {}\n").unwrap();
         copy.write_test(FILE, "#[test]\nfn t() {}\n").unwrap();
         let doc: toml_edit::DocumentMut =

@@ -1,13 +1,15 @@
 //! `amplify`'s files: the harness it fuzzes with (the user's, or one generated from the
 //! API into `target/mutfuzz/amplify/harness/`, the user's tree untouched), the chosen
-//! inputs written as tests (their values read back from the harness), and the record of
-//! which survivors gained a test, for the report.
+//! inputs written as tests (their values read back from the harness; those of the user's
+//! hand-written targets call them in the harness, included as a module), and the record
+//! of which survivors gained a test, for the report.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use mutfuzz_api::test_writer::{self, Kept, TestFn, Value};
+use mutfuzz_api::hand::{HandHarness, Item};
+use mutfuzz_api::test_writer::{self, Include, Kept, TestFn, Value};
 use mutfuzz_contract::command::{CorpusRequest, HarnessCommand};
 use mutfuzz_contract::{FloatType, ValueRecord, ValueTree, value_tree::Fields};
 use serde::{Deserialize, Serialize};
@@ -90,13 +92,20 @@ pub struct Tests {
     /// The survivors each written test's input kills, by test name.
     pub kills: BTreeMap<String, BTreeSet<u32>>,
     pub why: Vec<String>,
+    /// How the file includes the harness, for the tests of hand-written targets.
+    pub include: Option<Include>,
+    /// What to change so that the tests of hand-written targets left out can be written.
+    pub notes: Vec<String>,
 }
 
 /// Writes each chosen input as a test: its value and the original's ending read back
-/// from the harness (`values`), rendered by `mutfuzz_api::test_writer`.
+/// from the harness (`values`), rendered by `mutfuzz_api::test_writer` (a generated
+/// target's) or `test_writer::hand` (a hand-written target's, which calls the target in
+/// the harness included into the test file).
 pub fn tests(
     built: &Built,
     generated: &Generated,
+    package: &Package,
     chosen: &[Candidate<(String, PathBuf)>],
     dir: &Path,
 ) -> Result<Tests> {
@@ -105,16 +114,28 @@ pub fn tests(
         by_target.entry(c.item.0.as_str()).or_default().push(c);
     }
     let h = &generated.harness;
+    // The user's harness, read once (none for a harness generated for this run).
+    let mut hand: Option<Result<Hand, String>> = None;
+    let mut left_out = LeftOut::default();
     let mut taken = BTreeSet::new();
     let mut written = Vec::new();
     let mut kill_sets = BTreeMap::new();
     let mut why = Vec::new();
     for (target, picks) in by_target {
-        if h.module.kind_of(target).is_none() {
-            why.push(format!(
-                "{} input(s) of the hand-written target `{target}`: tests of hand-written targets need the harness as a dev-dependency",
-                picks.len()
-            ));
+        // The user's harness says which targets are hand-written; the rest are generated.
+        if generated.location.is_none() && hand.is_none() {
+            hand = Some(Hand::read(built, package).map_err(|e| format!("{e:#}")));
+        }
+        let hand_side = hand
+            .as_ref()
+            .and_then(|h| h.as_ref().ok())
+            .filter(|s| s.harness.targets.iter().any(|t| t == target));
+        if hand_side.is_none() && h.module.kind_of(target).is_none() {
+            let e = match &hand {
+                Some(Err(e)) => e.clone(),
+                _ => "not a target the crate's API generates, nor one the harness lists by hand".to_owned(),
+            };
+            why.push(format!("{} input(s) of `{target}`: {e}", picks.len()));
             continue;
         }
         let corpus = dir.join("values").join(target);
@@ -148,19 +169,169 @@ pub fn tests(
                 why.push(format!("an input of `{target}`: its type has no reflection"));
                 continue;
             };
-            let value = value(tree);
             let kills: Vec<String> = c.kills.iter().map(|id| describe(built, *id)).collect();
-            let kept = Kept { target, value: &value, ending: &record.output, kills: &kills };
-            match test_writer::write(&h.plan, &h.module, &kept, &mut taken) {
-                Ok(t) => {
+            let result = match hand_side {
+                Some(side) => {
+                    let kept = test_writer::hand::Kept {
+                        target,
+                        value: tree,
+                        ending: &record.output,
+                        kills: &kills,
+                    };
+                    test_writer::hand::write(&side.harness, &kept, &mut taken).map(|w| {
+                        if side.missing.is_empty() && w.private.is_empty() {
+                            return Some(w.test);
+                        }
+                        // It would not compile yet: left out, and what to change said once.
+                        taken.remove(&w.test.name);
+                        left_out.inputs += 1;
+                        left_out.private.extend(w.private);
+                        None
+                    })
+                }
+                None => {
+                    let value = value(tree);
+                    let kept = Kept { target, value: &value, ending: &record.output, kills: &kills };
+                    test_writer::write(&h.plan, &h.module, &kept, &mut taken).map(Some)
+                }
+            };
+            match result {
+                Ok(Some(t)) => {
                     kill_sets.insert(t.name.clone(), c.kills.clone());
                     written.push(t)
                 }
+                Ok(None) => {}
                 Err(e) => why.push(format!("an input of `{target}`: {e}")),
             }
         }
     }
-    Ok(Tests { written, kills: kill_sets, why })
+    let side = hand.and_then(Result::ok);
+    let mut notes = Vec::new();
+    if let Some(side) = &side
+        && left_out.inputs > 0
+    {
+        notes.extend(side.notes(&left_out));
+        why.push(format!(
+            "{} input(s) of hand-written targets: left out until their tests can build (see the notes)",
+            left_out.inputs
+        ));
+    }
+    let include = side.map(|s| s.include).filter(|_| written.iter().any(|t| t.harness));
+    Ok(Tests { written, kills: kill_sets, why, include, notes })
+}
+
+/// The user's harness as the tests of its hand-written targets need it.
+struct Hand {
+    harness: HandHarness,
+    /// Where the harness is, from the package's root (`mutfuzz`).
+    shown: String,
+    /// `key = value` lines the package's `[dev-dependencies]` lacks for a test that
+    /// includes the harness.
+    missing: Vec<String>,
+    include: Include,
+}
+
+/// The inputs of hand-written targets whose tests would not compile yet.
+#[derive(Default)]
+struct LeftOut {
+    inputs: usize,
+    /// Items of the harness those tests name that it keeps private.
+    private: BTreeSet<Item>,
+}
+
+impl Hand {
+    fn read(built: &Built, package: &Package) -> Result<Hand> {
+        let main = built.harness.dir.join("src/main.rs");
+        let harness = HandHarness::read(&main, &package.root)?;
+        let shown = crate::commands::export::relative_dir(&built.harness.dir, &package.root);
+        let manifest = package.root.join("Cargo.toml");
+        let missing = missing_dev_dependencies(&manifest, &package.name, &built.harness.manifest, &shown)?;
+        let tests_dir = package.root.join("tests");
+        let main_from_tests = relative(&tests_dir, &main).unwrap_or_else(|| main.display().to_string());
+        let mut extern_crates = Vec::new();
+        if package.spec.edition_2015 {
+            let lib = package.lib_name.clone().unwrap_or_else(|| package.name.replace('-', "_"));
+            extern_crates = harness_crates(&built.harness.manifest, &package.name, &lib)?;
+        }
+        Ok(Hand { harness, shown, missing, include: Include { main: main_from_tests, extern_crates } })
+    }
+
+    /// What to add for the tests left out, in the style of the `autotests` note.
+    fn notes(&self, left_out: &LeftOut) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !self.missing.is_empty() {
+            notes.push(format!(
+                "note: a test of a hand-written target includes the harness ({}/src/main.rs) as a module, so the \
+                 package's tests need its dependencies: add to Cargo.toml\n  [dev-dependencies]\n  {}",
+                self.shown,
+                self.missing.join("\n  ")
+            ));
+        }
+        if !left_out.private.is_empty() {
+            let lines: Vec<String> =
+                left_out.private.iter().map(|i| format!("{}: {}", i.location, i.what)).collect();
+            notes.push(format!(
+                "note: a test that includes the harness as a module sees only what the harness makes visible: \
+                 add `pub(crate)` to\n  {}",
+                lines.join("\n  ")
+            ));
+        }
+        notes
+    }
+}
+
+/// The `key = value` lines of the dependencies the package (`name`, its manifest at
+/// `manifest`) lacks for a test that includes the harness whose manifest is
+/// `harness_manifest` (at `harness_rel` from the package): `mutfuzz` and the harness's others.
+fn missing_dev_dependencies(
+    manifest: &Path,
+    name: &str,
+    harness_manifest: &Path,
+    harness_rel: &str,
+) -> Result<Vec<String>> {
+    let read = |path: &Path| -> Result<toml_edit::DocumentMut> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("failed to read {}", path.display()))?;
+        text.parse().with_context(|| format!("failed to parse {}", path.display()))
+    };
+    let harness = read(harness_manifest)?;
+    let manifest = read(manifest)?;
+    let has = |key: &str| {
+        ["dependencies", "dev-dependencies"]
+            .iter()
+            .any(|t| manifest.get(t).and_then(|d| d.as_table_like()).is_some_and(|d| d.contains_key(key)))
+    };
+    let wanted = crate::commands::export::wanted_dev_dependencies(
+        &harness,
+        name,
+        harness_rel,
+        crate::commands::export::Engine::Registry,
+    );
+    Ok(wanted
+        .into_iter()
+        .filter(|(key, _)| !has(key))
+        .map(|(key, item)| format!("{key} = {}", item.to_string().trim()))
+        .collect())
+}
+
+/// The crates the harness's `use` paths may name, as edition 2015 declares them: the
+/// engine, the package's library (package `name`, library `lib`) and the harness's other
+/// dependencies.
+fn harness_crates(harness_manifest: &Path, name: &str, lib: &str) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(harness_manifest)
+        .with_context(|| format!("failed to read {}", harness_manifest.display()))?;
+    let doc: toml_edit::DocumentMut =
+        text.parse().with_context(|| format!("failed to parse {}", harness_manifest.display()))?;
+    let mut crates = vec!["mutfuzz".to_owned()];
+    let Some(deps) = doc.get("dependencies").and_then(|d| d.as_table_like()) else { return Ok(crates) };
+    for (key, item) in deps.iter() {
+        let package = item.get("package").and_then(|p| p.as_str()).unwrap_or(key);
+        let krate = if package == name { lib.to_owned() } else { key.replace('-', "_") };
+        if !crates.contains(&krate) {
+            crates.push(krate);
+        }
+    }
+    Ok(crates)
 }
 
 /// `src/lib.rs:45:10: replace < with <= in clamp_percent`.
@@ -291,6 +462,57 @@ mod tests {
         assert_eq!(up.as_deref(), Some("../../../.."));
         let member = relative(Path::new("/w/target/mutfuzz/amplify/harness"), Path::new("/w/crates/p"));
         assert_eq!(member.as_deref(), Some("../../../../crates/p"));
+    }
+
+    #[test]
+    fn the_notes_say_which_dependencies_and_items_the_tests_of_hand_written_targets_need() {
+        let dir = tempfile::tempdir().unwrap();
+        let (manifest, harness) = (dir.path().join("Cargo.toml"), dir.path().join("mutfuzz/Cargo.toml"));
+        std::fs::create_dir_all(harness.parent().unwrap()).unwrap();
+        std::fs::write(
+            &harness,
+            "[dependencies]\nmy-calc = { path = \"..\" }\nmutfuzz = \"0.1.0\"\nitoa = \"1\"\nhelp = { path = \"help\" }\n",
+        )
+        .unwrap();
+        std::fs::write(&manifest, "[package]\nname = \"my-calc\"\n\n[dependencies]\nitoa = \"1.0\"\n")
+            .unwrap();
+        let missing = missing_dev_dependencies(&manifest, "my-calc", &harness, "mutfuzz").unwrap();
+        let engine = format!("mutfuzz = \"{}\"", engine::VERSION);
+        assert_eq!(missing, [engine.as_str(), "help = { path = \"mutfuzz/help\" }"]);
+        let item = |location: &str, what: &str| Item {
+            location: location.into(),
+            what: what.into(),
+            visible: false,
+        };
+        let hand = Hand {
+            harness: HandHarness::default(),
+            shown: "mutfuzz".into(),
+            missing,
+            include: Include { main: "../mutfuzz/src/main.rs".into(), extern_crates: Vec::new() },
+        };
+        let left_out = LeftOut {
+            inputs: 2,
+            private: [
+                item("mutfuzz/src/main.rs:9", "struct Bounds"),
+                item("mutfuzz/src/main.rs:8", "fn clamp"),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            hand.notes(&left_out),
+            [
+                format!(
+                    "note: a test of a hand-written target includes the harness (mutfuzz/src/main.rs) as a module, so \
+                     the package's tests need its dependencies: add to Cargo.toml\n  [dev-dependencies]\n  {engine}\n  \
+                     help = {{ path = \"mutfuzz/help\" }}"
+                ),
+                "note: a test that includes the harness as a module sees only what the harness makes visible: add \
+                 `pub(crate)` to\n  mutfuzz/src/main.rs:8: fn clamp\n  mutfuzz/src/main.rs:9: struct Bounds"
+                    .to_owned(),
+            ]
+        );
+        // Edition 2015 declares every crate the harness may `use`, the package's by its library's name.
+        assert_eq!(harness_crates(&harness, "my-calc", "calc").unwrap(), ["mutfuzz", "calc", "itoa", "help"]);
     }
 
     #[test]

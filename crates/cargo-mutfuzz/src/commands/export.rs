@@ -137,7 +137,7 @@ pub fn run(args: &ExportArgs) -> Result<i32> {
 
 /// Where the exported test's `mutfuzz` dev-dependency comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
+pub(crate) enum Engine {
     /// `mutfuzz = "<version>"`: the registry.
     Registry,
     /// `mutfuzz = { path = "<harness>/engine/mutfuzz" }`: the copy `--vendor` wrote.
@@ -145,7 +145,7 @@ enum Engine {
 }
 
 /// `dir` relative to `base` with `/` separators when it lies inside it, else absolute.
-fn relative_dir(dir: &Path, base: &Path) -> String {
+pub(crate) fn relative_dir(dir: &Path, base: &Path) -> String {
     match dir.strip_prefix(base) {
         Ok(rel) => rel.to_string_lossy().replace('\\', "/"),
         Err(_) => dir.to_string_lossy().into_owned(),
@@ -306,7 +306,7 @@ fn carried_engine_meets(req: &str) -> bool {
 }
 
 /// The dev-dependencies an exported test needs, from the harness's manifest.
-fn wanted_dev_dependencies(
+pub(crate) fn wanted_dev_dependencies(
     harness: &DocumentMut,
     package: &str,
     harness_rel: &str,

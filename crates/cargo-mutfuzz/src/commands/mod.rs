@@ -6,7 +6,7 @@ mod amplify;
 mod build;
 mod cmin;
 mod eval;
-mod export;
+pub(crate) mod export;
 mod fuzz;
 mod init;
 mod merge;

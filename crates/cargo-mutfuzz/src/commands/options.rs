@@ -860,8 +860,9 @@ pub struct ExportArgs {
     #[arg(long, help_heading = "Build")]
     pub dev: bool,
     /// Write the replay test instead of readable ones: every input replayed through the
-    /// harness from a data file (any target, hand-written ones too). The package gets
-    /// `mutfuzz = "<version>"` as a dev-dependency, from the registry.
+    /// harness from a data file (any target, also one whose input type has no
+    /// reflection). The package gets `mutfuzz = "<version>"` as a dev-dependency, from the
+    /// registry.
     #[arg(long)]
     pub replay: bool,
     /// With --replay: write the engine crates this binary carries into the harness

@@ -367,6 +367,15 @@ fn patch_engine_to_the_carried_copy(doc: &mut DocumentMut, layout: &Layout) -> R
     Ok(())
 }
 
+/// Whether the manifest at `path` depends on an engine crate by version (see
+/// [`depends_on_the_engine_by_version`]); `false` when it cannot be read.
+pub(crate) fn manifest_depends_on_the_engine_by_version(path: &Path) -> bool {
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.parse::<DocumentMut>().ok())
+        .is_some_and(|doc| depends_on_the_engine_by_version(doc.as_table()))
+}
+
 /// Whether a manifest depends on an engine crate from a registry (not by `path`), in
 /// any dependency table, also a target-specific one.
 fn depends_on_the_engine_by_version(manifest: &Table) -> bool {
