@@ -20,7 +20,7 @@ pub const STR_CAP: usize = 48;
 static ENABLED: AtomicBool = AtomicBool::new(false);
 
 /// One primitive operand of a comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
     /// An integer of any primitive type.
     Int(i128),

@@ -393,8 +393,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// and adds it to the corpus with the guidance's decision.
     fn keep(
         &mut self,
-        input: Input,
-        spans: Spans,
+        mut input: Input,
+        mut spans: Spans,
         original: &OriginalRun<O>,
         facts: &TrialFacts,
         decision: Decision,
@@ -421,6 +421,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             self.findings.append_kill(&record)?;
             self.findings.kills.push(record);
         }
+        // The trial's vectors grew by doubling; a kept input lives as long as the campaign.
+        input.shrink_to_fit();
+        spans.shrink_to_fit();
         self.corpus.push(CorpusEntry {
             input,
             spans,

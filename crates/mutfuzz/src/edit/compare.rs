@@ -4,6 +4,7 @@
 //! writes the other operand's value (or it ±1) there.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use mutfuzz_rt::Operand;
 
@@ -12,10 +13,20 @@ use crate::corpus::CorpusEntry;
 use crate::input::{Rng, Value};
 
 /// Operand pairs per saved input, and the edit that uses them.
+///
+/// A recording run fills the run-time's ring, and a child compares mostly what its
+/// parent did; a pair at full width (room for a string) is larger than most inputs.
+/// So each distinct pair is kept once, and a saved input holds the indices of its pairs,
+/// in the order recorded.
 #[derive(Debug, Default)]
 pub struct CompareEdit {
-    /// By the trial that saved the input (unique per corpus entry).
-    operands: HashMap<u64, Vec<(Operand, Operand)>>,
+    /// Every distinct pair recorded, once (fewer than 2^32: at most a ring per input).
+    pairs: Vec<(Operand, Operand)>,
+    /// Where each pair is in `pairs`, by its hash. A pair whose hash another pair has
+    /// already is stored again, unindexed: rare, and still correct.
+    by_hash: HashMap<u64, u32>,
+    /// By the trial that saved the input (unique per corpus entry): its pairs.
+    operands: HashMap<u64, Box<[u32]>>,
     scratch: Vec<(Operand, Operand)>,
 }
 
@@ -27,16 +38,37 @@ impl CompareEdit {
 
     /// Keeps the operands of the last recording run (the run of `entry`, just saved).
     pub fn saved(&mut self, entry: &CorpusEntry) {
-        mutfuzz_rt::comparisons(&mut self.scratch);
-        if !self.scratch.is_empty() {
-            self.operands.insert(entry.trial, self.scratch.clone());
+        let mut recorded = std::mem::take(&mut self.scratch);
+        mutfuzz_rt::comparisons(&mut recorded);
+        if !recorded.is_empty() {
+            self.keep(entry, &recorded);
         }
+        self.scratch = recorded;
     }
 
     /// Keeps `pairs` as the operands of `entry` (what [`saved`](CompareEdit::saved) reads
     /// from the run-time).
     pub fn set_operands(&mut self, entry: &CorpusEntry, pairs: Vec<(Operand, Operand)>) {
-        self.operands.insert(entry.trial, pairs);
+        self.keep(entry, &pairs);
+    }
+
+    fn keep(&mut self, entry: &CorpusEntry, pairs: &[(Operand, Operand)]) {
+        let indices = pairs.iter().map(|&pair| self.intern(pair)).collect();
+        self.operands.insert(entry.trial, indices);
+    }
+
+    /// The index of `pair` in `pairs`, added if new.
+    fn intern(&mut self, pair: (Operand, Operand)) -> u32 {
+        let hash = hash_of(&pair);
+        if let Some(&k) = self.by_hash.get(&hash)
+            && self.pairs[k as usize] == pair
+        {
+            return k;
+        }
+        let k = self.pairs.len() as u32;
+        self.pairs.push(pair);
+        self.by_hash.entry(hash).or_insert(k);
+        k
     }
 
     /// Whether operands were recorded for `entry`.
@@ -53,11 +85,12 @@ impl CompareEdit {
         rng: &mut Rng,
         out: &mut Vec<u8>,
     ) -> bool {
-        let Some(pairs) = self.operands.get(&parent.trial) else { return false };
+        let Some(indices) = self.operands.get(&parent.trial) else { return false };
         let leaves = leaves_in(parent, scope);
         let mut candidates: Vec<(usize, crate::input::Leaf, Value)> = Vec::new();
         for (index, leaf, current) in &leaves {
-            for (a, b) in pairs {
+            for &k in indices.iter() {
+                let (a, b) = &self.pairs[k as usize];
                 for (from, to) in [(a, b), (b, a)] {
                     replacements(current, from, to, &mut |v| candidates.push((*index, *leaf, v)));
                 }
@@ -73,6 +106,12 @@ impl CompareEdit {
         }
         false
     }
+}
+
+fn hash_of(pair: &(Operand, Operand)) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    pair.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The values that put `to` where `current` holds `from`.
@@ -161,6 +200,28 @@ mod tests {
             codes += usize::from((0x5eec..=0x5eee).contains(&child[0].code));
         }
         assert!(names > 5 && codes > 5, "{names} {codes}");
+    }
+
+    #[test]
+    fn inputs_share_each_distinct_pair_and_keep_their_own_order() {
+        let (_, a): (Vec<Command>, CorpusEntry) = entry_of(5);
+        let b = CorpusEntry { trial: 6, ..a.clone() };
+        let (p, q, r) = (Operand::Int(1), Operand::Int(2), Operand::Char('x'));
+        let mut edit = CompareEdit::new();
+        edit.set_operands(&a, vec![(p, q), (q, r), (p, q)]);
+        edit.set_operands(&b, vec![(q, r), (r, p)]);
+        assert_eq!(edit.pairs, [(p, q), (q, r), (r, p)]);
+        let of = |edit: &CompareEdit, e: &CorpusEntry| -> Vec<(Operand, Operand)> {
+            edit.operands[&e.trial].iter().map(|&k| edit.pairs[k as usize]).collect()
+        };
+        assert_eq!(of(&edit, &a), [(p, q), (q, r), (p, q)]);
+        assert_eq!(of(&edit, &b), [(q, r), (r, p)]);
+        // A pair whose hash is taken by another pair is stored again, and read back right.
+        let s = (Operand::Int(3), Operand::Int(4));
+        edit.by_hash.insert(hash_of(&s), 0);
+        edit.set_operands(&a, vec![s, (p, q)]);
+        assert_eq!(edit.pairs.len(), 4);
+        assert_eq!(of(&edit, &a), [s, (p, q)]);
     }
 
     #[test]

@@ -52,6 +52,11 @@ impl Input {
         self.0.is_empty()
     }
 
+    /// Frees the buffer's room beyond the bytes (an input kept for long).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+
     /// The choice bytes, by value.
     pub fn into_bytes(self) -> Vec<u8> {
         self.0

@@ -112,6 +112,13 @@ impl Spans {
         self.0.iter().enumerate().filter(move |(_, span)| span.type_name == type_name)
     }
 
+    /// Frees the vectors' room beyond their items (spans kept for long).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+        self.1.shrink_to_fit();
+        self.2.shrink_to_fit();
+    }
+
     /// The spans as a vector.
     pub fn into_vec(self) -> Vec<Span> {
         self.0
