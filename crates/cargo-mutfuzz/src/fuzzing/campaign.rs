@@ -16,6 +16,7 @@ use mutfuzz_contract::{
 
 use crate::console::exit_code;
 use crate::console::status::{Progress, StatusLine};
+use crate::fuzzing::handover::disk_full_error;
 use crate::fuzzing::harness::Built;
 use crate::fuzzing::mutants_first;
 use crate::fuzzing::records;
@@ -601,17 +602,6 @@ fn fuzz_command(
 pub fn disk_full(stderr_tail: &[String]) -> Option<&str> {
     // ENOSPC, as the standard library words it.
     stderr_tail.iter().rev().map(String::as_str).find(|l| l.contains("No space left on device"))
-}
-
-/// The error that ends a campaign on a full disk: nothing half-written is left (inputs are
-/// written whole or not at all, a record line cut short is dropped when read), so it
-/// resumes from everything saved once there is space.
-pub fn disk_full_error(line: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "the disk is full, the campaign stopped ({}): free some space and run the same command \
-         again; every input and kill saved so far is intact and the campaign resumes from them",
-        line.trim().trim_start_matches("error: ")
-    )
 }
 
 /// Warn about each corpus file the harness will skip (damaged or unreadable); the

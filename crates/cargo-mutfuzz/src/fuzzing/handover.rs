@@ -26,7 +26,6 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use mutfuzz_contract::{FileError, content_name, store_new};
 
-use crate::fuzzing::campaign::disk_full_error;
 use crate::process::supervise::Keep;
 
 /// The supervisor's side of one corpus directory: the inputs its harness hands over.
@@ -62,6 +61,17 @@ impl Keep for Inbox {
         })?;
         Ok(true)
     }
+}
+
+/// The error that ends a campaign on a full disk: nothing half-written is left (inputs are
+/// written whole or not at all, a record line cut short is dropped when read), so it
+/// resumes from everything saved once there is space.
+pub fn disk_full_error(line: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the disk is full, the campaign stopped ({}): free some space and run the same command \
+         again; every input and kill saved so far is intact and the campaign resumes from them",
+        line.trim().trim_start_matches("error: ")
+    )
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub mod slices;
 pub(crate) mod supervision;
 
 pub use campaign::{
-    Ended, Files, Stop, campaign, check_hang_timeout, count_files, disk_full_error, kill_factor,
-    listed_mutants, mutant_sample, warn_skipped_inputs, with_strategy,
+    Ended, Files, Stop, campaign, check_hang_timeout, count_files, kill_factor, listed_mutants,
+    mutant_sample, warn_skipped_inputs, with_strategy,
 };
+pub use handover::disk_full_error;
