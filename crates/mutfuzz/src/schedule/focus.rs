@@ -45,7 +45,7 @@ impl Focus {
     }
 
     /// Remembers corpus entry `entry` as an infector of the live targets `infected`
-    /// (mutant indices: what [`MutantTable::infected_targets`] found in its run).
+    /// (mutant indices: what `MutantTable::infected_targets` found in its run).
     pub fn saved(&mut self, entry: u32, infected: &[u32], rng: &mut Rng) {
         for &mi in infected {
             if self.tries[mi as usize] >= self.cap {
