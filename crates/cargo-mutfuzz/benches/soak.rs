@@ -6,14 +6,17 @@
 //! (memory against time and against the corpus size, disk against trials) to the bench's
 //! scratch directory, and prints what they show.
 //!
-//! Run: `cargo bench -p cargo-mutfuzz --bench soak [-- DURATION [SECONDS-PER-SAMPLE]]`,
-//! DURATION as `fuzz --time` takes it (`5m`, `60m`). The default is `60s`, so that a
-//! plain `cargo bench` stays short; a sample every 2 seconds. Linux only (`/proc`).
+//! Run: `cargo bench -p cargo-mutfuzz --bench soak [-- DURATION [SECONDS-PER-SAMPLE]
+//! [FUZZ-OPTION…]]`, DURATION as `fuzz --time` takes it (`5m`, `60m`), the options
+//! (`--hang-timeout 120`) passed to `fuzz` as they are. The default is `60s`, so that a
+//! plain `cargo bench` stays short; a sample every 2 seconds. Each sample is written as
+//! it is taken, and a campaign that fails is plotted too. Linux only (`/proc`).
 
 mod common;
 
 use std::error::Error;
 use std::fs;
+use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -51,7 +54,8 @@ struct Sample {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let options = args.iter().position(|a| a.starts_with('-')).map_or_else(Vec::new, |i| args.split_off(i));
     let duration = args.first().map_or("60s", String::as_str);
     let every = Duration::from_secs_f64(args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2.0));
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("soak");
@@ -62,40 +66,47 @@ fn main() {
 
     // The schema's build (minutes, cold) goes first, so that the samples are the campaign's.
     eprintln!("== building {EXAMPLE} {TARGET}");
-    let status = fuzz(&dir, &out, &["--trials", "1"]).wait().expect("wait for cargo-mutfuzz");
+    let status = fuzz(&dir, &out, &["--trials", "1"], &[]).wait().expect("wait for cargo-mutfuzz");
     assert!(status.success(), "the build run failed: see {}", out.join("fuzz.log").display());
     for d in [&corpus, &state] {
         let _ = fs::remove_dir_all(d);
     }
 
-    eprintln!("== fuzzing {TARGET} for {duration}, a sample every {every:?}");
-    let mut cli = fuzz(&dir, &out, &["--time", duration]);
+    eprintln!("== fuzzing {TARGET} for {duration} {options:?}, a sample every {every:?}");
+    let mut cli = fuzz(&dir, &out, &["--time", duration], &options);
     let start = Instant::now();
+    let mut csv = fs::File::create(out.join("soak.csv")).expect("create soak.csv");
+    csv.write_all(CSV_HEADER.as_bytes()).expect("write soak.csv");
     let mut samples = Vec::new();
-    for n in 1.. {
-        if let Some(status) = cli.try_wait().expect("wait for cargo-mutfuzz") {
-            assert!(status.success(), "fuzz failed: see {}", out.join("fuzz.log").display());
-            break;
+    let status = loop {
+        let ended = cli.try_wait().expect("wait for cargo-mutfuzz");
+        let s = sample(cli.id(), start, &corpus, &state);
+        csv.write_all(s.csv_row().as_bytes()).expect("write soak.csv");
+        samples.push(s);
+        if let Some(status) = ended {
+            break status;
         }
-        samples.push(sample(cli.id(), start, &corpus, &state));
-        std::thread::sleep((start + every * n).saturating_duration_since(Instant::now()));
-    }
-    samples.push(sample(cli.id(), start, &corpus, &state));
+        let next = start + every * samples.len() as u32;
+        std::thread::sleep(next.saturating_duration_since(Instant::now()));
+    };
 
-    write_csv(&out.join("soak.csv"), &samples);
     plots(&out, &samples).expect("draw the plots");
     summary(&samples);
+    if !status.success() {
+        println!("fuzz ended with {status}: see {}", out.join("fuzz.log").display());
+    }
     println!("samples and plots in {}", out.display());
 }
 
 /// `cargo mutfuzz fuzz` of the target from the default corpus, started; its output goes
 /// to `fuzz.log`.
-fn fuzz(dir: &Path, out: &Path, args: &[&str]) -> Child {
+fn fuzz(dir: &Path, out: &Path, args: &[&str], options: &[String]) -> Child {
     let log = fs::File::create(out.join("fuzz.log")).expect("create fuzz.log");
     Command::new(env!("CARGO_BIN_EXE_cargo-mutfuzz"))
         .args(["mutfuzz", "fuzz", TARGET, "--seed", "1", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .args(args)
+        .args(options)
         // The example's own target dir, not the bench's.
         .env_remove("CARGO_TARGET_DIR")
         .stdout(log.try_clone().expect("fuzz.log"))
@@ -117,17 +128,18 @@ fn sample(cli: u32, start: Instant, corpus: &Path, state: &Path) -> Sample {
             workers_kib += rss(pid);
         }
     }
-    let last = fs::read_to_string(state.join("stats.csv"))
-        .ok()
-        .and_then(|text| parse_stats_csv(&text).ok()?.last().copied())
-        .unwrap_or_default();
+    let rows = fs::read_to_string(state.join("stats.csv")).ok().and_then(|t| parse_stats_csv(&t).ok());
+    let rows = rows.unwrap_or_default();
+    // Each harness process counts its trials from 0 (and its corpus as it replays it).
+    let trials = rows.windows(2).filter(|w| w[1].trials < w[0].trials).map(|w| w[0].trials).sum::<u64>()
+        + rows.last().map_or(0, |r| r.trials);
     let (corpus_files, corpus_bytes, corpus_disk) = usage(corpus);
     let (state_files, state_bytes, _) = usage(state);
     let size = |name: &str| fs::metadata(state.join(name)).map_or(0, |m| m.len());
     Sample {
         seconds,
-        trials: last.trials,
-        corpus: last.corpus,
+        trials,
+        corpus: rows.last().map_or(0, |r| r.corpus),
         cli_kib: rss(cli),
         harness_kib,
         workers_kib,
@@ -197,30 +209,28 @@ fn usage(dir: &Path) -> (u64, u64, u64) {
     total
 }
 
-fn write_csv(path: &Path, samples: &[Sample]) {
-    let mut text = String::from(
-        "seconds,trials,corpus,cli_kib,harness_kib,workers_kib,harness_pid,corpus_files,corpus_bytes,corpus_disk_bytes,stats_csv_bytes,kills_jsonl_bytes,state_files,state_bytes\n",
-    );
-    for s in samples {
-        text += &format!(
+const CSV_HEADER: &str = "seconds,trials,corpus,cli_kib,harness_kib,workers_kib,harness_pid,corpus_files,corpus_bytes,corpus_disk_bytes,stats_csv_bytes,kills_jsonl_bytes,state_files,state_bytes\n";
+
+impl Sample {
+    fn csv_row(&self) -> String {
+        format!(
             "{:.1},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            s.seconds,
-            s.trials,
-            s.corpus,
-            s.cli_kib,
-            s.harness_kib,
-            s.workers_kib,
-            s.harness_pid,
-            s.corpus_files,
-            s.corpus_bytes,
-            s.corpus_disk,
-            s.stats_bytes,
-            s.kills_bytes,
-            s.state_files,
-            s.state_bytes
-        );
+            self.seconds,
+            self.trials,
+            self.corpus,
+            self.cli_kib,
+            self.harness_kib,
+            self.workers_kib,
+            self.harness_pid,
+            self.corpus_files,
+            self.corpus_bytes,
+            self.corpus_disk,
+            self.stats_bytes,
+            self.kills_bytes,
+            self.state_files,
+            self.state_bytes
+        )
     }
-    fs::write(path, text).expect("write soak.csv");
 }
 
 /// The samples taken while the harness ran.
@@ -233,6 +243,9 @@ fn summary(samples: &[Sample]) {
     let end = *running(samples).last().expect("the harness ran");
     let warm: Vec<&Sample> = running(samples).filter(|s| s.seconds >= end.seconds / 10.0).collect();
     let first = warm[0];
+    // A restarted harness starts its memory afresh: growth is measured in one process.
+    let one: Vec<&Sample> = warm.iter().copied().take_while(|s| s.harness_pid == first.harness_pid).collect();
+    let last = one[one.len() - 1];
     let mib = |kib: u64| kib as f64 / 1024.0;
     let restarts = {
         let mut pids: Vec<u32> = running(samples).map(|s| s.harness_pid).collect();
@@ -240,7 +253,12 @@ fn summary(samples: &[Sample]) {
         pids.len() - 1
     };
     println!("{} samples over {:.0} s; harness restarts: {restarts}", samples.len(), end.seconds);
-    for (when, s) in [("after warm-up", first), ("at the end", &end)] {
+    let mut rows = vec![("after warm-up", first)];
+    if last.harness_pid != end.harness_pid {
+        rows.push(("before restart", last));
+    }
+    rows.push(("at the end", &end));
+    for (when, s) in rows {
         println!(
             "{when:>14} ({:>5.0} s, {:>9} trials, corpus {:>6}): CLI {:>6.1} MiB, harness {:>6.1} MiB, workers {:>6.1} MiB",
             s.seconds,
@@ -251,9 +269,9 @@ fn summary(samples: &[Sample]) {
             mib(s.workers_kib)
         );
     }
-    let per_input = |kib: fn(&Sample) -> u64| slope(warm.iter().map(|s| (s.corpus as f64, kib(s) as f64)));
+    let per_input = |kib: fn(&Sample) -> u64| slope(one.iter().map(|s| (s.corpus as f64, kib(s) as f64)));
     println!(
-        "after warm-up, per kept input: harness {:+.1} KiB, CLI {:+.1} KiB (least squares); the corpus's own bytes per input: {:.2} KiB",
+        "after warm-up, per kept input (least squares, one harness process): harness {:+.1} KiB, CLI {:+.1} KiB; the corpus's own bytes per input: {:.2} KiB",
         per_input(|s| s.harness_kib),
         per_input(|s| s.cli_kib),
         end.corpus_bytes as f64 / end.corpus_files.max(1) as f64 / 1024.0
@@ -397,10 +415,16 @@ fn chart(
         .draw()?;
     for (label, color, points) in series {
         let color = *color;
+        // A line breaks where x goes back: a restarted harness counts its corpus afresh.
+        let mut runs = points.chunk_by(|a, b| b.0 >= a.0);
+        let first = runs.next().unwrap_or_default();
         chart
-            .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?
+            .draw_series(LineSeries::new(first.iter().copied(), color.stroke_width(2)))?
             .label(*label)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
+        for run in runs {
+            chart.draw_series(LineSeries::new(run.iter().copied(), color.stroke_width(2)))?;
+        }
     }
     chart
         .configure_series_labels()
