@@ -10,7 +10,8 @@
 //! [FUZZ-OPTION…]]`, DURATION as `fuzz --time` takes it (`5m`, `60m`), the options
 //! (`--hang-timeout 120`) passed to `fuzz` as they are. The default is `60s`, so that a
 //! plain `cargo bench` stays short; a sample every 2 seconds. Each sample is written as
-//! it is taken, and a campaign that fails is plotted too. Linux only (`/proc`).
+//! it is taken, and a campaign that fails or is stopped (Ctrl-C) is plotted too. Linux
+//! only (`/proc`).
 
 mod common;
 
@@ -73,6 +74,9 @@ fn main() {
     }
 
     eprintln!("== fuzzing {TARGET} for {duration} {options:?}, a sample every {every:?}");
+    // Ctrl-C stops the campaign, which then says so and exits: this process lives on to
+    // plot what was sampled.
+    ctrlc::set_handler(|| {}).expect("set a Ctrl-C handler");
     let mut cli = fuzz(&dir, &out, &["--time", duration], &options);
     let start = Instant::now();
     let mut csv = fs::File::create(out.join("soak.csv")).expect("create soak.csv");
