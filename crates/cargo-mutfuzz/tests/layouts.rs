@@ -247,6 +247,33 @@ fn doctests_of_a_package_without_autotests_are_compiled_not_left_to_rustdoc() {
     assert!(!std::fs::read_to_string(&manifest).unwrap().contains("__mutfuzz_doctests"));
 }
 
+#[test]
+fn a_doctest_with_two_errors_as_a_test_drops_only_itself() {
+    // rustdoc skips the doctest of an item its features leave out; as a test it does not
+    // compile, with two errors. The other doctest is still compiled into the test target.
+    let tmp = fixture("sleepy");
+    let manifest = tmp.path().join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("[workspace]", "[features]\nextra = []\n\n[workspace]");
+    std::fs::write(&manifest, text).unwrap();
+    let lib = tmp.path().join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).unwrap().replace(
+        "/// Wait `steps` minutes; returns `steps`.\n",
+        "/// Wait `steps` minutes; returns `steps`.\n///\n/// ```\n/// assert_eq!(sleepy::pause(0), 0);\n/// ```\n",
+    );
+    text.push_str(
+        "\n/// ```\n/// sleepy::extra();\n/// sleepy::extra_too();\n/// ```\n#[cfg(feature = \"extra\")]\npub fn extra() {}\n",
+    );
+    std::fs::write(&lib, text).unwrap();
+    let out = mutfuzz_in(tmp.path(), &["test"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let caught = find(&outcomes(tmp.path()), "replace pause -> u32 with 1").clone();
+    assert_eq!(caught["outcome"], "caught", "{caught}");
+    assert!(caught["detail"].as_str().unwrap().starts_with("test __mutfuzz_doctests :: "), "{caught}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_and_sighup_stop_the_running_test_and_keep_what_finished() {

@@ -38,8 +38,9 @@ pub struct Verified {
     pub after: OutcomesFile,
 }
 
-/// A copy of the workspace to check tests in, outside it (so cargo takes it for a
-/// workspace of its own), kept between runs so its builds are incremental.
+/// A copy of the workspace to check tests in, `target/mutfuzz/amplify/check-…` (its root
+/// manifest made a workspace of its own), kept between runs so its builds are incremental
+/// and removed with the rest of `target/`.
 pub struct Copy {
     root: PathBuf,
     package: PathBuf,
@@ -53,8 +54,10 @@ impl Copy {
     /// Copies `ws` (without build output, results, `.git`, or the harness's corpus and
     /// build output: its sources stay, for tests that include it).
     pub fn make(ws: &Workspace, package: &Package) -> Result<Copy> {
+        let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
+        // Named for the workspace: a target dir outside it may serve several.
         let key = mutfuzz_contract::content_name(ws.root.to_string_lossy().as_bytes());
-        let root = std::env::temp_dir().join(format!("mutfuzz-amplify-{}", &key[..16]));
+        let root = layout.amplify().join(format!("check-{}", &key[..16]));
         let mut excluded = vec![
             ws.target_dir.clone(),
             ws.root.join("target"),
@@ -67,6 +70,7 @@ impl Copy {
             excluded.extend([harness.join("corpus"), harness.join("target")]);
         }
         copy_tree(&ws.root, &root, &excluded)?;
+        own_workspace(&root.join("Cargo.toml"))?;
         let rel = package.root.strip_prefix(&ws.root).unwrap_or(Path::new(""));
         let package_copy = root.join(rel);
         let by_version = [root.join("Cargo.toml"), package_copy.join("Cargo.toml")]
@@ -74,7 +78,6 @@ impl Copy {
             .any(|m| crate::workspace::scratch::manifest_depends_on_the_engine_by_version(m));
         let mut engine_patch = Vec::new();
         if by_version {
-            let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
             crate::workspace::engine::write(&layout)?;
             for name in crate::workspace::engine::crates() {
                 let path = layout.engine_crate(name);
@@ -249,6 +252,20 @@ fn like_args(like: &TestSettings) -> TestSettings {
         test_args: Vec::new(),
         ..like.clone()
     }
+}
+
+/// Makes the copy's root manifest a workspace of its own, so that cargo does not take the
+/// copy, which lies under the user's tree, for a member of the user's workspace.
+fn own_workspace(manifest: &Path) -> Result<()> {
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("failed to read {}", manifest.display()))?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse().with_context(|| format!("failed to parse {}", manifest.display()))?;
+    if !doc.contains_key("workspace") {
+        doc.insert("workspace", toml_edit::Item::Table(toml_edit::Table::new()));
+        crate::workspace::fs_util::write_if_changed(manifest, &doc.to_string())?;
+    }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {

@@ -98,6 +98,7 @@ impl DoctestTarget {
         );
         for e in &mut self.entries {
             if !e.enabled {
+                e.lines = (0, 0);
                 continue;
             }
             let start = text.lines().count() + 1;
@@ -123,12 +124,12 @@ impl DoctestTarget {
     }
 
     /// Drop the doctest holding `line` of the generated file (a compile error there);
-    /// without one, drop them all. Returns whether anything changed.
+    /// without one, drop them all. Returns whether anything changed. A doctest dropped by
+    /// an earlier error of the same build still holds its lines: its second error must
+    /// not count as an error outside every doctest.
     pub fn disable_at(&mut self, line: usize) -> bool {
-        if let Some(e) = self.entries.iter_mut().find(|e| e.enabled && e.lines.0 <= line && line <= e.lines.1)
-        {
-            e.enabled = false;
-            return true;
+        if let Some(e) = self.entries.iter_mut().find(|e| e.lines.0 <= line && line <= e.lines.1) {
+            return std::mem::replace(&mut e.enabled, false);
         }
         let any = self.entries.iter().any(|e| e.enabled);
         for e in &mut self.entries {
@@ -179,12 +180,18 @@ mod tests {
         assert!(text.contains("#[should_panic]\nfn doctest_src_lib_rs_line_9() {"));
         assert!(t.covers("src/lib.rs - f (line 9)"));
         assert!(!t.covers("src/lib.rs - f (line 10)"));
-        // A compile error inside the second doctest's lines drops that one only.
+        // A compile error inside the second doctest's lines drops that one only, and so
+        // does a second error in it.
         let (start, _) = t.entries[1].lines;
         assert!(t.disable_at(start + 1));
+        assert!(!t.disable_at(start + 2));
         assert!(t.entries[0].enabled && !t.entries[1].enabled);
         t.write().unwrap();
         assert!(!std::fs::read_to_string(&t.path).unwrap().contains("line_9"));
         assert!(!t.covers("src/lib.rs - f (line 9)"));
+        // Once rewritten, the dropped doctest holds no line: an error past the first
+        // doctest drops every one left.
+        assert!(t.disable_at(t.entries[0].lines.1 + 1));
+        assert!(!t.entries[0].enabled);
     }
 }

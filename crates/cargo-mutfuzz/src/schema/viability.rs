@@ -365,6 +365,13 @@ fn doctest_places(errors: &[BuildError]) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// The places in generated doctests of `errors`, when every error has one: such a build
+/// fails only for doctests compiled as tests, not for any mutant.
+pub fn all_in_doctests(errors: &[BuildError]) -> Option<Vec<(usize, usize)>> {
+    let in_doctest = |e: &BuildError| e.places.iter().any(|p| matches!(p, Place::Doctest { .. }));
+    errors.iter().all(in_doctest).then(|| doctest_places(errors))
+}
+
 /// Every place of every error, with its error.
 fn places(errors: &[BuildError]) -> impl Iterator<Item = (&Place, &BuildError)> {
     errors.iter().flat_map(|e| e.places.iter().map(move |p| (p, e)))
@@ -400,9 +407,11 @@ fn wrapper_culprit<B: SchemaBuilder>(
     Ok(Some((ids, message.unwrap_or_default())))
 }
 
-/// Find one mutant whose presence breaks the build: the shortest prefix of the enabled
-/// mutants (those in the files the errors point into first) that fails to build ends
-/// with it.
+/// Find one mutant whose presence breaks the build: the shortest prefix of the candidates
+/// that fails to build ends with it. The candidates are the narrowest of these that builds
+/// without them: the enabled mutants of the sites the errors overlap, then those in the
+/// files the errors point into, then every enabled mutant; each wider set costs one more
+/// build, and a narrow one saves the bisection most of its builds.
 fn bisect<B: SchemaBuilder>(
     b: &mut Counting<'_, B>,
     enabled: &EnabledSet,
@@ -410,6 +419,20 @@ fn bisect<B: SchemaBuilder>(
     errors: &[BuildError],
 ) -> Result<(u32, String), BuildFailure> {
     let all: Vec<u32> = enabled.ids().collect();
+    let mut sites: Vec<Range<u32>> = places(errors)
+        .flat_map(|(p, _)| match p {
+            Place::File { overlapping, .. } => overlapping.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    sites.sort_unstable_by_key(|r| (r.start, r.end));
+    sites.dedup();
+    // One site was tried already, by `wrapper_culprit`.
+    let in_sites: Vec<u32> = if sites.len() > 1 {
+        sites.into_iter().flatten().filter(|&id| enabled.contains(id)).collect()
+    } else {
+        Vec::new()
+    };
     let files: Vec<usize> = places(errors)
         .filter_map(|(p, _)| match p {
             Place::File { file, .. } => Some(*file),
@@ -418,17 +441,28 @@ fn bisect<B: SchemaBuilder>(
         .collect();
     let in_files: Vec<u32> =
         mutants.iter().filter(|m| enabled.contains(m.id) && files.contains(&m.file)).map(|m| m.id).collect();
-    let mut candidates = if in_files.is_empty() { all.clone() } else { in_files };
-    loop {
-        match b.build_past_doctests(&enabled.without(candidates.iter().copied()))? {
-            Build::Clean(_) => break,
-            // It fails with no mutant at all: the package itself does not build.
-            Build::Failed { report, .. } if candidates.len() == all.len() => {
-                return Err(BuildFailure::Baseline(report));
-            }
-            Build::Failed { .. } => candidates = all.clone(),
+    let mut tiers: Vec<Vec<u32>> = Vec::new();
+    for tier in [in_sites, in_files, all.clone()] {
+        if !tier.is_empty() && tiers.last().is_none_or(|last| last.len() < tier.len()) {
+            tiers.push(tier);
         }
     }
+    let mut candidates = None;
+    for tier in tiers {
+        match b.build_past_doctests(&enabled.without(tier.iter().copied()))? {
+            Build::Clean(_) => {
+                candidates = Some(tier);
+                break;
+            }
+            // It fails with no mutant at all: the package itself does not build.
+            Build::Failed { report, .. } if tier.len() == all.len() => {
+                return Err(BuildFailure::Baseline(report));
+            }
+            Build::Failed { .. } => {}
+        }
+    }
+    // An empty enabled set never reaches here: its failure is a baseline failure.
+    let candidates = candidates.unwrap_or(all);
     // Invariant: without candidates[lo..] it builds; without candidates[hi..] it fails.
     let (mut lo, mut hi) = (0, candidates.len());
     let mut message = first_message(errors);
@@ -612,12 +646,26 @@ mod tests {
     }
 
     #[test]
-    fn an_error_overlapping_two_sites_is_bisected() {
+    fn an_error_overlapping_two_sites_is_bisected_among_their_mutants_first() {
         let two = Place::File { file: 0, overlapping: vec![1..3, 3..4] };
         let mut fake = Fake { rules: vec![(vec![3], error("e", vec![two]))], ..Fake::default() };
-        let v = run(&mut fake, 4).unwrap();
+        let v = run(&mut fake, 8).unwrap();
         assert_eq!(methods(&v), [Method::Bisection, Method::Clean]);
         assert_eq!(v.unviable.keys().copied().collect::<Vec<_>>(), [3]);
+        // The check left out only the two sites' mutants; then two halvings.
+        assert_eq!(fake.builds[1], [4, 5, 6, 7, 8]);
+        assert_eq!(v.rounds[0].builds, 4);
+    }
+
+    #[test]
+    fn a_culprit_outside_the_overlapped_sites_is_found_in_the_erroring_file() {
+        let one = Place::File { file: 0, overlapping: vec![Range { start: 1, end: 3 }] };
+        let mut fake = Fake { rules: vec![(vec![4], error("e", vec![one]))], ..Fake::default() };
+        let v = run(&mut fake, 8).unwrap();
+        assert_eq!(v.unviable.keys().copied().collect::<Vec<_>>(), [4]);
+        // Without the site's mutants it still fails (`wrapper_culprit`'s check, not built
+        // again); without file 0's it builds.
+        assert_eq!(fake.builds[1..3], [vec![3, 4, 5, 6, 7, 8], vec![5, 6, 7, 8]]);
     }
 
     #[test]
