@@ -294,13 +294,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     }
 }
 
-/// Checks that the run-time records hits of site `max_site` with a table of `table` ids.
 /// The focus of a guidance that tracks infections (none in a background phase).
 fn focus(guidance: &dyn Guidance, config: &CampaignConfig, mutants: usize) -> Option<Focus> {
-    let cap = std::env::var("MUTFUZZ_FOCUS_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(FOCUS_CAP);
     let every = config.focus.unwrap_or(FOCUS_EVERY);
     (guidance.tracks_infections() && config.background.is_none() && every > 0)
-        .then(|| Focus::new(mutants, every, cap))
+        .then(|| Focus::new(mutants, every, FOCUS_CAP))
 }
 
 fn probe_site_table(table: usize, max_site: u32) -> Result<(), Error> {
