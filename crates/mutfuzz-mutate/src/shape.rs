@@ -322,13 +322,15 @@ pub(crate) fn range_limit_swap(form: RangeForm) -> Shape {
     s.text(" })")
 }
 
-/// `break` ↔ `continue`, keeping the label; replaces the whole expression. No holes.
+/// `break` ↔ `continue`, keeping the label; replaces the whole expression. No holes. The
+/// replacement is an arm of its own, so that a compiler error pointing at it (a `break`
+/// without the value its loop returns) is that mutant's.
 pub(crate) fn jump_swap(original: &str, replacement: &str, label: Option<&str>) -> Shape {
     let label = label.map(|l| format!(" '{l}")).unwrap_or_default();
     Shape::new()
-        .text("(if ")
-        .at()
-        .text(&format!(" == 0 {{ {original}{label} }} else {{ {replacement}{label} }})"))
+        .text("(")
+        .dispatch(vec![format!("{replacement}{label}")], &format!("{original}{label}"))
+        .text(")")
 }
 
 /// The frame that opens every function, closure and async body: reads the active mutant

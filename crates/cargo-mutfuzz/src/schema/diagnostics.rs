@@ -27,13 +27,21 @@ pub struct SchemaFiles<'a> {
 }
 
 impl SchemaFiles<'_> {
-    /// Every error with the places of its primary spans.
+    /// Every error with the places of its primary spans. When none of them lies in a
+    /// mutant's arm or a site's wrapper, the mutants' arms its other spans point into are
+    /// added: a `break` mutant's arm labelled "expected because of this `break`" for a
+    /// primary span on the loop's other `break value`, which no site contains.
     pub fn locate(&self, errors: &[Diagnostic]) -> Vec<BuildError> {
         errors
             .iter()
-            .map(|e| BuildError {
-                message: e.message.clone(),
-                places: e.spans.iter().filter(|s| s.is_primary).flat_map(|s| self.places_of(s)).collect(),
+            .map(|e| {
+                let mut places: Vec<Place> =
+                    e.spans.iter().filter(|s| s.is_primary).flat_map(|s| self.places_of(s)).collect();
+                if !places.iter().any(|p| matches!(p, Place::Mutant(_) | Place::Site(_))) {
+                    let labelled = e.spans.iter().filter(|s| !s.is_primary).flat_map(|s| self.places_of(s));
+                    places.extend(labelled.filter(|p| matches!(p, Place::Mutant(_))));
+                }
+                BuildError { message: e.message.clone(), places }
             })
             .collect()
     }
@@ -80,5 +88,72 @@ impl SchemaFiles<'_> {
                     .collect(),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIB: &str = "pub fn first_even(v: &[u32]) -> u32 {
+    let mut i = 0;
+    loop {
+        if v[i] % 2 == 1 {
+            i += 1;
+            continue;
+        }
+        break v[i];
+    }
+}
+";
+
+    fn span(text: &str, range: std::ops::Range<usize>, primary: bool) -> serde_json::Value {
+        let line = text[..range.start].lines().count();
+        serde_json::json!({
+            "file_name": "src/lib.rs", "byte_start": range.start, "byte_end": range.end,
+            "line_start": line, "line_end": line, "column_start": 1, "column_end": 1,
+            "is_primary": primary, "text": [], "label": null, "suggested_replacement": null,
+            "suggestion_applicability": null, "expansion": null
+        })
+    }
+
+    #[test]
+    fn an_error_labelled_in_a_mutants_arm_is_that_mutants() {
+        let discovery = Discovery::from_source("src/lib.rs", LIB, &Default::default()).unwrap();
+        let mutant = discovery.mutants.iter().find(|m| m.original == "continue" && m.replacement == "break");
+        let mutant = mutant.expect("a `continue` → `break` mutant");
+        let rendered = discovery.render(0, &|_| true);
+        let text = &rendered.text;
+        // rustc's E0308 here: the primary span on `break v[i]`, which no site holds; a
+        // label on the arm's `break`, "expected because of this `break`".
+        let value = text.find("break v[i]").unwrap();
+        let arm = (0..text.len())
+            .filter(|&i| text[i..].starts_with("break"))
+            .find(|&i| matches!(rendered.owner_of(i, i + 5), Some(Owner::Mutant(id)) if id == mutant.id))
+            .expect("the mutant's `break` in its arm");
+        let diagnostic = |spans: Vec<serde_json::Value>| -> Diagnostic {
+            serde_json::from_value(serde_json::json!({
+                "message": "mismatched types", "code": null, "level": "error",
+                "spans": spans, "children": [], "rendered": null
+            }))
+            .unwrap()
+        };
+        let work = Path::new("/work");
+        let index = HashMap::from([(work.join("src/lib.rs"), 0)]);
+        let files = SchemaFiles {
+            work,
+            index: &index,
+            discovery: &discovery,
+            rendered: std::slice::from_ref(&rendered),
+            doctests: &[],
+        };
+        let located = files.locate(&[diagnostic(vec![
+            span(text, value..value + 10, true),
+            span(text, arm..arm + 5, false),
+        ])]);
+        assert!(located[0].places.contains(&Place::Mutant(mutant.id)), "{located:?}");
+        // Without the label, it is only an error in the file.
+        let located = files.locate(&[diagnostic(vec![span(text, value..value + 10, true)])]);
+        assert!(matches!(located[0].places[..], [Place::File { file: 0, .. }]), "{located:?}");
     }
 }
