@@ -249,6 +249,24 @@ def operator_kind(m):
     return " ".join(words[:2])
 
 
+def estimate_whole_run(crate, outcomes_json, seconds, sampled):
+    """cargo-mutants' time on every mutant, from a shard's: its baseline once, and the
+    rest in proportion to the mutants (those listed by `cargo mutants --list`)."""
+    listed = subprocess.run(["cargo", "mutants", "--list", "--dir", crate, "--colors", "never"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                            text=True, check=True).stdout
+    total = len([line for line in listed.splitlines() if line.strip()])
+    baseline = 0.0
+    with open(outcomes_json, encoding="utf-8") as f:
+        for outcome in json.load(f).get("outcomes", []):
+            if outcome.get("scenario") == "Baseline":
+                baseline = sum(p.get("duration", 0.0) for p in outcome.get("phase_results", []))
+    per_mutant = (seconds - baseline) / max(sampled, 1)
+    return {"seconds": baseline + per_mutant * total, "mutants": total, "sampled": sampled,
+            "baseline_seconds": baseline, "seconds_per_mutant": per_mutant,
+            "how": "baseline %.0fs + %d mutants x %.1fs, from %d sampled" % (baseline, total, per_mutant, sampled)}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("crate_dir", help="directory of the crate (with Cargo.toml) to mutate")
@@ -258,7 +276,13 @@ def main():
                         "(default: a new temporary directory)")
     parser.add_argument("--show-unmatched", action="store_true",
                         help="list the mutants only one tool generated")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="run only shard K of N of cargo-mutants' mutants (round-robin), for a "
+                        "crate too large to run whole; its full time is estimated from the sample")
+    parser.add_argument("test_args", nargs=argparse.REMAINDER,
+                        help="after --: arguments for mutfuzz's test binaries (`--skip NAME`)")
     args = parser.parse_args()
+    test_args = args.test_args[1:] if args.test_args[:1] == ["--"] else args.test_args
 
     crate = os.path.abspath(args.crate_dir)
     if not os.path.exists(os.path.join(crate, "Cargo.toml")):
@@ -287,12 +311,14 @@ def main():
         shutil.copy(os.path.join(cm_copy, "Cargo.lock"), os.path.join(mf_copy, "Cargo.lock"))
 
     jobs = str(args.jobs)
+    shard = ["--shard", args.shard, "--sharding", "round-robin"] if args.shard else []
     cm_code, cm_time = run_timed(
-        ["cargo", "mutants", "--dir", cm_copy, "-j", jobs, "-o", cm_out, "--colors", "never"],
+        ["cargo", "mutants", "--dir", cm_copy, "-j", jobs, "-o", cm_out, "--colors", "never"] + shard,
         os.path.join(work, "cargo-mutants.log"),
     )
     mf_code, mf_time = run_timed(
-        [mutfuzz, "test", "--manifest-path", os.path.join(mf_copy, "Cargo.toml"), "-j", jobs, "-o", mf_out],
+        [mutfuzz, "test", "--manifest-path", os.path.join(mf_copy, "Cargo.toml"), "-j", jobs, "-o", mf_out]
+        + (["--"] + test_args if test_args else []),
         os.path.join(work, "mutfuzz.log"),
     )
 
@@ -339,13 +365,19 @@ def main():
                 print("  %s  [%s]" % (m.name, m.outcome))
     print("wall time: cargo-mutants %.1fs, mutfuzz %.1fs, ratio cargo-mutants/mutfuzz %.2f"
           % (cm_time, mf_time, cm_time / mf_time if mf_time else float("inf")))
+    cm_estimate = None
+    if args.shard:
+        cm_estimate = estimate_whole_run(cm_copy, os.path.join(cm_results, "outcomes.json"), cm_time, len(cm))
+        print("cargo-mutants whole crate, estimated from the shard: %.0fs (%s); ratio cargo-mutants/mutfuzz %.0f"
+              % (cm_estimate["seconds"], cm_estimate["how"], cm_estimate["seconds"] / mf_time))
     print("work directory: %s" % work)
 
     report = {
         "crate": crate,
         "jobs": args.jobs,
         "cargo_mutants": {"exit": cm_code, "seconds": cm_time, "mutants": len(cm),
-                          "outcomes": Counter(m.outcome for m in cm)},
+                          "outcomes": Counter(m.outcome for m in cm), "shard": args.shard,
+                          "estimated_whole": cm_estimate},
         "mutfuzz": {"exit": mf_code, "seconds": mf_time, "mutants": len(mf),
                     "outcomes": Counter(m.outcome for m in mf)},
         "shared": len(pairs),
