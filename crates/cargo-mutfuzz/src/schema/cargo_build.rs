@@ -123,6 +123,14 @@ impl CargoRun {
         !self.success && !self.started && self.errors.is_empty()
     }
 
+    /// The first line of cargo's or the compiler's output that says the disk is full
+    /// (ENOSPC, as the standard library words it).
+    pub fn disk_full(&self) -> Option<&str> {
+        let full = |l: &&str| l.contains("No space left on device");
+        let messages = self.errors.iter().flat_map(|e| e.rendered.as_deref().unwrap_or(&e.message).lines());
+        self.stderr.lines().find(full).or_else(|| messages.into_iter().find(full)).map(str::trim)
+    }
+
     /// What to show the user when the package itself does not build: the first rendered
     /// errors, or the end of cargo's output.
     pub fn report(&self) -> String {
@@ -376,6 +384,25 @@ mod tests {
             "\u{1b}[1m\u{1b}[31merror\u{1b}[0m: the specification\u{1b}[0m `p` is ambiguous\u{1b}[K";
         assert_eq!(strip_colours(coloured), "error: the specification `p` is ambiguous");
         assert_eq!(strip_colours("plain [1m text"), "plain [1m text");
+    }
+
+    #[test]
+    fn a_full_disk_is_found_in_cargos_output() {
+        let run = |stderr: &str| CargoRun {
+            success: false,
+            errors: Vec::new(),
+            binaries: Vec::new(),
+            stderr: stderr.to_owned(),
+            started: true,
+        };
+        let full = run(
+            "   Compiling demo v0.1.0\nerror: failed to write `x.rlib`: No space left on device (os error 28)\n",
+        );
+        assert_eq!(
+            full.disk_full(),
+            Some("error: failed to write `x.rlib`: No space left on device (os error 28)")
+        );
+        assert_eq!(run("error: could not compile `demo`\n").disk_full(), None);
     }
 
     fn env_of(cmd: &Command) -> Vec<(String, String)> {

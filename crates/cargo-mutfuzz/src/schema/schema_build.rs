@@ -197,6 +197,14 @@ impl SchemaBuilder for CargoBuilder<'_> {
         if run.success {
             return Ok(Build::Clean(run.binaries));
         }
+        // A full disk fails the build of any crate: not the mutants', nor the user's.
+        if let Some(line) = run.disk_full() {
+            anyhow::bail!(
+                "the disk is full: the build in {} stopped ({line}); free some space and run the \
+                 same command again",
+                self.scratch.layout.root().display()
+            );
+        }
         let files = SchemaFiles {
             work: &self.scratch.work,
             index: &self.index,
