@@ -279,10 +279,11 @@ def main():
     parser.add_argument("--shard", metavar="K/N",
                         help="run only shard K of N of cargo-mutants' mutants (round-robin), for a "
                         "crate too large to run whole; its full time is estimated from the sample")
-    parser.add_argument("test_args", nargs=argparse.REMAINDER,
-                        help="after --: arguments for mutfuzz's test binaries (`--skip NAME`)")
-    args = parser.parse_args()
-    test_args = args.test_args[1:] if args.test_args[:1] == ["--"] else args.test_args
+    parser.epilog = "Arguments after -- go to mutfuzz's test binaries (`-- --skip NAME`)."
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    test_args = argv[split + 1:]
 
     crate = os.path.abspath(args.crate_dir)
     if not os.path.exists(os.path.join(crate, "Cargo.toml")):

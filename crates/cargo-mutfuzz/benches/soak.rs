@@ -11,7 +11,8 @@
 //! (`--hang-timeout 120`) passed to `fuzz` as they are. The default is `60s`, so that a
 //! plain `cargo bench` stays short; a sample every 2 seconds. Each sample is written as
 //! it is taken, and a campaign that fails or is stopped (Ctrl-C) is plotted too. Linux
-//! only (`/proc`).
+//! only (`/proc`). `-- --plot PATH/soak.csv` draws the plots of an earlier run again, beside
+//! its CSV, and prints its summary.
 
 mod common;
 
@@ -56,6 +57,15 @@ struct Sample {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if let [flag, csv] = &args[..]
+        && flag == "--plot"
+    {
+        let csv = Path::new(csv);
+        let samples = read_csv(csv);
+        plots(csv.parent().unwrap_or(Path::new(".")), &samples).expect("draw the plots");
+        summary(&samples);
+        return;
+    }
     let options = args.iter().position(|a| a.starts_with('-')).map_or_else(Vec::new, |i| args.split_off(i));
     let duration = args.first().map_or("60s", String::as_str);
     let every = Duration::from_secs_f64(args.get(1).and_then(|a| a.parse().ok()).unwrap_or(2.0));
@@ -237,6 +247,34 @@ impl Sample {
     }
 }
 
+/// The samples of a `soak.csv` written before (`--plot`).
+fn read_csv(path: &Path) -> Vec<Sample> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<f64> = line.split(',').map(|v| v.parse().expect("a number in soak.csv")).collect();
+            let n = |i: usize| f[i] as u64;
+            Sample {
+                seconds: f[0],
+                trials: n(1),
+                corpus: n(2),
+                cli_kib: n(3),
+                harness_kib: n(4),
+                workers_kib: n(5),
+                harness_pid: n(6) as u32,
+                corpus_files: n(7),
+                corpus_bytes: n(8),
+                corpus_disk: n(9),
+                stats_bytes: n(10),
+                kills_bytes: n(11),
+                state_files: n(12),
+                state_bytes: n(13),
+            }
+        })
+        .collect()
+}
+
 /// The samples taken while the harness ran.
 fn running(samples: &[Sample]) -> impl Iterator<Item = &Sample> {
     samples.iter().filter(|s| s.harness_kib > 0)
@@ -339,10 +377,11 @@ fn plots(out: &Path, samples: &[Sample]) -> Result<(), Box<dyn Error>> {
         out.join("soak-disk.svg"),
     );
     let area = SVGBackend::new(&time, SIZE).into_drawing_area();
-    chart(&area, "Resident memory", "seconds", "MiB", &memory(|s| s.seconds))?;
+    chart(&area, &clipped("Resident memory", samples), "seconds", "MiB", &memory(|s| s.seconds))?;
     area.present()?;
     let area = SVGBackend::new(&corpus, SIZE).into_drawing_area();
-    chart(&area, "Resident memory against the corpus", "kept inputs", "MiB", &memory(|s| s.corpus as f64))?;
+    let title = clipped("Resident memory against the corpus", samples);
+    chart(&area, &title, "kept inputs", "MiB", &memory(|s| s.corpus as f64))?;
     area.present()?;
     let area = SVGBackend::new(&workers, SIZE).into_drawing_area();
     let all = line("all workers", MAGENTA, &|s| (s.seconds, mib(s.workers_kib)));
@@ -390,6 +429,25 @@ fn plots(out: &Path, samples: &[Sample]) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// Memory above this many times the run's 99th percentile is a spike (a mutant's
+/// allocation the memory cap ended): the chart is clipped below it, to show the rest.
+const SPIKE: f64 = 2.0;
+
+/// `title`, with the spike the memory charts clip, if any.
+fn clipped(title: &str, samples: &[Sample]) -> String {
+    let mut rss: Vec<u64> = running(samples).map(|s| s.harness_kib.max(s.cli_kib)).collect();
+    rss.sort_unstable();
+    let p99 = rss.get(rss.len() * 99 / 100).copied().unwrap_or(0) as f64;
+    match running(samples).max_by_key(|s| s.harness_kib) {
+        Some(peak) if peak.harness_kib as f64 > SPIKE * p99 => format!(
+            "{title} (clipped: harness peak {:.0} MiB at {:.0} s)",
+            peak.harness_kib as f64 / 1024.0,
+            peak.seconds
+        ),
+        _ => title.to_owned(),
+    }
+}
+
 /// Draws `series` in `area` (presented by the caller, once per file).
 fn chart(
     area: &DrawingArea<SVGBackend, Shift>,
@@ -401,7 +459,11 @@ fn chart(
     area.fill(&WHITE)?;
     let points = || series.iter().flat_map(|s| &s.2);
     let x_max = points().map(|p| p.0).fold(1.0, f64::max);
-    let y_max = points().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let mut ys: Vec<f64> = points().map(|p| p.1).collect();
+    ys.sort_unstable_by(f64::total_cmp);
+    let p99 = ys.get(ys.len() * 99 / 100).copied().unwrap_or(1.0);
+    // Spikes are drawn past the top (see `clipped`).
+    let y_max = ys.into_iter().filter(|&y| y <= SPIKE * p99).fold(1.0, f64::max) * 1.1;
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 15))
         .margin(10)
