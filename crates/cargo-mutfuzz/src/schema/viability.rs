@@ -382,14 +382,8 @@ fn in_schema(place: &Place) -> bool {
     !matches!(place, Place::Doctest { .. })
 }
 
-/// If the errors overlap exactly one site's wrapper and the schema builds without that
-/// site, the site's enabled mutants, with the first located error's message: the
-/// wrapper itself does not fit there, whichever of its mutants is enabled.
-fn wrapper_culprit<B: SchemaBuilder>(
-    b: &mut Counting<'_, B>,
-    enabled: &EnabledSet,
-    errors: &[BuildError],
-) -> anyhow::Result<Option<(Vec<u32>, String)>> {
+/// The sites whose wrappers the errors overlap, each once.
+fn overlapped_sites(errors: &[BuildError]) -> Vec<Range<u32>> {
     let mut sites: Vec<Range<u32>> = places(errors)
         .flat_map(|(p, _)| match p {
             Place::File { overlapping, .. } => overlapping.clone(),
@@ -398,6 +392,18 @@ fn wrapper_culprit<B: SchemaBuilder>(
         .collect();
     sites.sort_unstable_by_key(|r| (r.start, r.end));
     sites.dedup();
+    sites
+}
+
+/// If the errors overlap exactly one site's wrapper and the schema builds without that
+/// site, the site's enabled mutants, with the first located error's message: the
+/// wrapper itself does not fit there, whichever of its mutants is enabled.
+fn wrapper_culprit<B: SchemaBuilder>(
+    b: &mut Counting<'_, B>,
+    enabled: &EnabledSet,
+    errors: &[BuildError],
+) -> anyhow::Result<Option<(Vec<u32>, String)>> {
+    let sites = overlapped_sites(errors);
     let [site] = &sites[..] else { return Ok(None) };
     let ids: Vec<u32> = site.clone().filter(|&id| enabled.contains(id)).collect();
     if !matches!(b.build_past_doctests(&enabled.without(ids.iter().copied()))?, Build::Clean(_)) {
@@ -419,14 +425,7 @@ fn bisect<B: SchemaBuilder>(
     errors: &[BuildError],
 ) -> Result<(u32, String), BuildFailure> {
     let all: Vec<u32> = enabled.ids().collect();
-    let mut sites: Vec<Range<u32>> = places(errors)
-        .flat_map(|(p, _)| match p {
-            Place::File { overlapping, .. } => overlapping.clone(),
-            _ => Vec::new(),
-        })
-        .collect();
-    sites.sort_unstable_by_key(|r| (r.start, r.end));
-    sites.dedup();
+    let sites = overlapped_sites(errors);
     // One site was tried already, by `wrapper_culprit`.
     let in_sites: Vec<u32> = if sites.len() > 1 {
         sites.into_iter().flatten().filter(|&id| enabled.contains(id)).collect()
