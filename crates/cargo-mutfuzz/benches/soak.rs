@@ -377,11 +377,10 @@ fn plots(out: &Path, samples: &[Sample]) -> Result<(), Box<dyn Error>> {
         out.join("soak-disk.svg"),
     );
     let area = SVGBackend::new(&time, SIZE).into_drawing_area();
-    chart(&area, &clipped("Resident memory", samples), "seconds", "MiB", &memory(|s| s.seconds))?;
+    chart(&area, "Resident memory", "seconds", "MiB", &memory(|s| s.seconds))?;
     area.present()?;
     let area = SVGBackend::new(&corpus, SIZE).into_drawing_area();
-    let title = clipped("Resident memory against the corpus", samples);
-    chart(&area, &title, "kept inputs", "MiB", &memory(|s| s.corpus as f64))?;
+    chart(&area, "Resident memory against the corpus", "kept inputs", "MiB", &memory(|s| s.corpus as f64))?;
     area.present()?;
     let area = SVGBackend::new(&workers, SIZE).into_drawing_area();
     let all = line("all workers", MAGENTA, &|s| (s.seconds, mib(s.workers_kib)));
@@ -429,24 +428,10 @@ fn plots(out: &Path, samples: &[Sample]) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Memory above this many times the run's 99th percentile is a spike (a mutant's
-/// allocation the memory cap ended): the chart is clipped below it, to show the rest.
+/// A point above this many times the chart's 99th percentile is a spike (a mutant's
+/// allocation the memory cap ended): the chart is clipped below it, to show the rest, and
+/// its title names the highest.
 const SPIKE: f64 = 2.0;
-
-/// `title`, with the spike the memory charts clip, if any.
-fn clipped(title: &str, samples: &[Sample]) -> String {
-    let mut rss: Vec<u64> = running(samples).map(|s| s.harness_kib.max(s.cli_kib)).collect();
-    rss.sort_unstable();
-    let p99 = rss.get(rss.len() * 99 / 100).copied().unwrap_or(0) as f64;
-    match running(samples).max_by_key(|s| s.harness_kib) {
-        Some(peak) if peak.harness_kib as f64 > SPIKE * p99 => format!(
-            "{title} (clipped: harness peak {:.0} MiB at {:.0} s)",
-            peak.harness_kib as f64 / 1024.0,
-            peak.seconds
-        ),
-        _ => title.to_owned(),
-    }
-}
 
 /// Draws `series` in `area` (presented by the caller, once per file).
 fn chart(
@@ -461,9 +446,12 @@ fn chart(
     let x_max = points().map(|p| p.0).fold(1.0, f64::max);
     let mut ys: Vec<f64> = points().map(|p| p.1).collect();
     ys.sort_unstable_by(f64::total_cmp);
-    let p99 = ys.get(ys.len() * 99 / 100).copied().unwrap_or(1.0);
-    // Spikes are drawn past the top (see `clipped`).
-    let y_max = ys.into_iter().filter(|&y| y <= SPIKE * p99).fold(1.0, f64::max) * 1.1;
+    let spike = SPIKE * ys.get(ys.len() * 99 / 100).copied().unwrap_or(1.0);
+    let y_max = ys.into_iter().filter(|&y| y <= spike).fold(1.0, f64::max) * 1.1;
+    let title = match points().filter(|p| p.1 > spike).max_by(|a, b| a.1.total_cmp(&b.1)) {
+        Some((x, y)) => format!("{title} (clipped: peak {y:.0} {y_desc} at {x:.0} {x_desc})"),
+        None => title.to_owned(),
+    };
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 15))
         .margin(10)

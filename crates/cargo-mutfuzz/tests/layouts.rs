@@ -219,60 +219,55 @@ fn a_failing_doctest_baseline_suggests_no_doctests() {
     );
 }
 
-#[test]
-fn doctests_of_a_package_without_autotests_are_compiled_not_left_to_rustdoc() {
-    // As crates.io normalizes every published manifest: `autotests = false`, each test
-    // listed (here none, so only the doctest reaches `pause`).
+/// `sleepy` without autotests (as crates.io normalizes every published manifest: each
+/// test listed, here none), so only a doctest of `pause` reaches it; `manifest` and `lib`
+/// add to the manifest and the library.
+fn sleepy_with_a_doctest(manifest: &str, lib: &str) -> tempfile::TempDir {
     let tmp = fixture("sleepy");
-    let manifest = tmp.path().join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest)
+    let path = tmp.path().join("Cargo.toml");
+    let text = std::fs::read_to_string(&path)
         .unwrap()
-        .replace("publish = false\n", "publish = false\nautotests = false\n");
-    std::fs::write(&manifest, text).unwrap();
-    let lib = tmp.path().join("src/lib.rs");
-    let text = std::fs::read_to_string(&lib).unwrap().replace(
+        .replace("publish = false\n", &format!("publish = false\nautotests = false\n{manifest}"));
+    std::fs::write(&path, text).unwrap();
+    let path = tmp.path().join("src/lib.rs");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
         "/// Wait `steps` minutes; returns `steps`.\n",
         "/// Wait `steps` minutes; returns `steps`.\n///\n/// ```\n/// assert_eq!(sleepy::pause(0), 0);\n/// ```\n",
     );
-    std::fs::write(&lib, text).unwrap();
-    let out = mutfuzz_in(tmp.path(), &["test"]);
+    std::fs::write(&path, text + lib).unwrap();
+    tmp
+}
+
+/// Runs `test` and returns how `pause`'s `1` mutant was caught (exit 2: the doctest misses
+/// most mutants; it catches that one).
+fn caught_pause_mutant(dir: &Path) -> Value {
+    let out = mutfuzz_in(dir, &["test"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    // Exit 2: the doctest misses most mutants; it catches one.
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let outcomes = outcomes(tmp.path());
-    let caught = find(&outcomes, "replace pause -> u32 with 1");
+    let caught = find(&outcomes(dir), "replace pause -> u32 with 1").clone();
     assert_eq!(caught["outcome"], "caught", "{caught}");
+    caught
+}
+
+#[test]
+fn doctests_of_a_package_without_autotests_are_compiled_not_left_to_rustdoc() {
+    let tmp = sleepy_with_a_doctest("", "");
+    let caught = caught_pause_mutant(tmp.path());
     assert!(caught["detail"].as_str().unwrap().starts_with("test __mutfuzz_doctests :: "), "{caught}");
     // The user's manifest is untouched.
-    assert!(!std::fs::read_to_string(&manifest).unwrap().contains("__mutfuzz_doctests"));
+    let manifest = std::fs::read_to_string(tmp.path().join("Cargo.toml")).unwrap();
+    assert!(!manifest.contains("__mutfuzz_doctests"));
 }
 
 #[test]
 fn a_doctest_with_two_errors_as_a_test_drops_only_itself() {
     // rustdoc skips the doctest of an item its features leave out; as a test it does not
-    // compile, with two errors. The other doctest is still compiled into the test target
-    // (and, without autotests, is the only test that reaches `pause`).
-    let tmp = fixture("sleepy");
-    let manifest = tmp.path().join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest)
-        .unwrap()
-        .replace("publish = false\n", "publish = false\nautotests = false\n")
-        .replace("[workspace]", "[features]\nextra = []\n\n[workspace]");
-    std::fs::write(&manifest, text).unwrap();
-    let lib = tmp.path().join("src/lib.rs");
-    let mut text = std::fs::read_to_string(&lib).unwrap().replace(
-        "/// Wait `steps` minutes; returns `steps`.\n",
-        "/// Wait `steps` minutes; returns `steps`.\n///\n/// ```\n/// assert_eq!(sleepy::pause(0), 0);\n/// ```\n",
-    );
-    text.push_str(
+    // compile, with two errors. The other doctest is still compiled into the test target.
+    let tmp = sleepy_with_a_doctest(
+        "\n[features]\nextra = []\n",
         "\n/// ```\n/// sleepy::extra();\n/// sleepy::extra_too();\n/// ```\n#[cfg(feature = \"extra\")]\npub fn extra() {}\n",
     );
-    std::fs::write(&lib, text).unwrap();
-    let out = mutfuzz_in(tmp.path(), &["test"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    let caught = find(&outcomes(tmp.path()), "replace pause -> u32 with 1").clone();
-    assert_eq!(caught["outcome"], "caught", "{caught}");
+    let caught = caught_pause_mutant(tmp.path());
     assert!(caught["detail"].as_str().unwrap().starts_with("test __mutfuzz_doctests :: "), "{caught}");
 }
 

@@ -128,7 +128,7 @@ impl CargoRun {
     pub fn disk_full(&self) -> Option<&str> {
         let full = |l: &&str| l.contains("No space left on device");
         let messages = self.errors.iter().flat_map(|e| e.rendered.as_deref().unwrap_or(&e.message).lines());
-        self.stderr.lines().find(full).or_else(|| messages.into_iter().find(full)).map(str::trim)
+        self.stderr.lines().chain(messages).find(full).map(str::trim)
     }
 
     /// What to show the user when the package itself does not build: the first rendered

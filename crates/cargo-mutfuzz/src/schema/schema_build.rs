@@ -83,36 +83,30 @@ pub fn build_schema(
         let enabled = EnabledSet::of(
             discovery.mutants.iter().map(|m| m.id).filter(|id| !cached.unviable.contains_key(id)),
         );
-        loop {
-            match builder.build(&enabled)? {
-                Build::Clean(binaries) => {
-                    let dropped_doctests = viability_cache::dropped_doctests(builder.doctests);
-                    if dropped_doctests != cached.dropped_doctests {
-                        viability_cache::save(
-                            &cache,
-                            &viability_cache::Cached { dropped_doctests, ..cached.clone() },
-                        )?;
-                    }
-                    return Ok(SchemaBuild {
-                        binaries,
-                        unviable: cached.unviable,
-                        rounds: cached.rounds,
-                        cached: true,
-                    });
+        // Generated doctests that do not compile (the cache kept fewer dropped than this
+        // build needs) are dropped as the viability loop drops them.
+        match viability::build_past_doctests(&mut builder, &enabled)? {
+            Build::Clean(binaries) => {
+                let dropped_doctests = viability_cache::dropped_doctests(builder.doctests);
+                if dropped_doctests != cached.dropped_doctests {
+                    viability_cache::save(
+                        &cache,
+                        &viability_cache::Cached { dropped_doctests, ..cached.clone() },
+                    )?;
                 }
-                // Generated doctests that do not compile (the cache kept fewer dropped
-                // than this build needs): drop them, as the viability loop does.
-                Build::Failed { errors, .. }
-                    if viability::all_in_doctests(&errors)
-                        .is_some_and(|places| builder.drop_doctests(&places) > 0) => {}
-                // Something the key does not see changed (a path dependency outside the
-                // workspace): find viability again.
-                Build::Failed { .. } => {
-                    console.message("The cached viability no longer builds; finding it again");
-                    for e in doctests.iter_mut().flat_map(|t| t.entries.iter_mut()) {
-                        e.enabled = true;
-                    }
-                    break;
+                return Ok(SchemaBuild {
+                    binaries,
+                    unviable: cached.unviable,
+                    rounds: cached.rounds,
+                    cached: true,
+                });
+            }
+            // Something the key does not see changed (a path dependency outside the
+            // workspace): find viability again.
+            Build::Failed { .. } => {
+                console.message("The cached viability no longer builds; finding it again");
+                for e in doctests.iter_mut().flat_map(|t| t.entries.iter_mut()) {
+                    e.enabled = true;
                 }
             }
         }

@@ -332,26 +332,35 @@ struct Counting<'a, B> {
     builds: usize,
 }
 
-impl<B: SchemaBuilder> Counting<'_, B> {
+impl<B: SchemaBuilder> SchemaBuilder for Counting<'_, B> {
+    type Output = B::Output;
+
     fn build(&mut self, enabled: &EnabledSet) -> anyhow::Result<Build<B::Output>> {
         self.builds += 1;
         self.builder.build(enabled)
     }
 
-    /// A build while searching for a culprit: generated doctests that fail are dropped
-    /// and it builds again. (They compile only once the library does, so the first
-    /// build that gets past the library's errors may be one of the search's.)
-    fn build_past_doctests(&mut self, enabled: &EnabledSet) -> anyhow::Result<Build<B::Output>> {
-        loop {
-            let build = self.build(enabled)?;
-            if let Build::Failed { errors, .. } = &build {
-                let doctests = doctest_places(errors);
-                if !doctests.is_empty() && self.builder.drop_doctests(&doctests) > 0 {
-                    continue;
-                }
+    fn drop_doctests(&mut self, places: &[(usize, usize)]) -> usize {
+        self.builder.drop_doctests(places)
+    }
+}
+
+/// A build after which generated doctests that fail are dropped and it builds again.
+/// (They compile only once the library does, so the first build that gets past the
+/// library's errors may be a bisection's, or a build from the viability cache.)
+pub fn build_past_doctests<B: SchemaBuilder>(
+    b: &mut B,
+    enabled: &EnabledSet,
+) -> anyhow::Result<Build<B::Output>> {
+    loop {
+        let build = b.build(enabled)?;
+        if let Build::Failed { errors, .. } = &build {
+            let doctests = doctest_places(errors);
+            if !doctests.is_empty() && b.drop_doctests(&doctests) > 0 {
+                continue;
             }
-            return Ok(build);
         }
+        return Ok(build);
     }
 }
 
@@ -363,13 +372,6 @@ fn doctest_places(errors: &[BuildError]) -> Vec<(usize, usize)> {
             _ => None,
         })
         .collect()
-}
-
-/// The places in generated doctests of `errors`, when every error has one: such a build
-/// fails only for doctests compiled as tests, not for any mutant.
-pub fn all_in_doctests(errors: &[BuildError]) -> Option<Vec<(usize, usize)>> {
-    let in_doctest = |e: &BuildError| e.places.iter().any(|p| matches!(p, Place::Doctest { .. }));
-    errors.iter().all(in_doctest).then(|| doctest_places(errors))
 }
 
 /// Every place of every error, with its error.
@@ -406,7 +408,7 @@ fn wrapper_culprit<B: SchemaBuilder>(
     let sites = overlapped_sites(errors);
     let [site] = &sites[..] else { return Ok(None) };
     let ids: Vec<u32> = site.clone().filter(|&id| enabled.contains(id)).collect();
-    if !matches!(b.build_past_doctests(&enabled.without(ids.iter().copied()))?, Build::Clean(_)) {
+    if !matches!(build_past_doctests(b, &enabled.without(ids.iter().copied()))?, Build::Clean(_)) {
         return Ok(None);
     }
     let message = places(errors).find(|(p, _)| in_schema(p)).map(|(_, e)| e.headline().to_owned());
@@ -440,34 +442,34 @@ fn bisect<B: SchemaBuilder>(
         .collect();
     let in_files: Vec<u32> =
         mutants.iter().filter(|m| enabled.contains(m.id) && files.contains(&m.file)).map(|m| m.id).collect();
-    let mut tiers: Vec<Vec<u32>> = Vec::new();
-    for tier in [in_sites, in_files, all.clone()] {
-        if !tier.is_empty() && tiers.last().is_none_or(|last| last.len() < tier.len()) {
-            tiers.push(tier);
-        }
-    }
-    let mut candidates = None;
-    for tier in tiers {
-        match b.build_past_doctests(&enabled.without(tier.iter().copied()))? {
-            Build::Clean(_) => {
-                candidates = Some(tier);
-                break;
+    let total = all.len();
+    let mut widest = 0;
+    let candidates = 'found: {
+        for tier in [in_sites, in_files, all] {
+            // No wider than the set tried before: its build would tell nothing new.
+            if tier.len() <= widest {
+                continue;
             }
-            // It fails with no mutant at all: the package itself does not build.
-            Build::Failed { report, .. } if tier.len() == all.len() => {
-                return Err(BuildFailure::Baseline(report));
+            widest = tier.len();
+            match build_past_doctests(b, &enabled.without(tier.iter().copied()))? {
+                Build::Clean(_) => break 'found tier,
+                // It fails with no mutant at all: the package itself does not build.
+                Build::Failed { report, .. } if tier.len() == total => {
+                    return Err(BuildFailure::Baseline(report));
+                }
+                Build::Failed { .. } => {}
             }
-            Build::Failed { .. } => {}
         }
-    }
-    // An empty enabled set never reaches here: its failure is a baseline failure.
-    let candidates = candidates.unwrap_or(all);
+        unreachable!(
+            "the last set holds every enabled mutant (make_viable has some): it builds, or that returned"
+        )
+    };
     // Invariant: without candidates[lo..] it builds; without candidates[hi..] it fails.
     let (mut lo, mut hi) = (0, candidates.len());
     let mut message = first_message(errors);
     while hi - lo > 1 {
         let mid = (lo + hi) / 2;
-        match b.build_past_doctests(&enabled.without(candidates[mid..].iter().copied()))? {
+        match build_past_doctests(b, &enabled.without(candidates[mid..].iter().copied()))? {
             Build::Clean(_) => lo = mid,
             Build::Failed { errors, .. } => {
                 message = first_message(&errors);
