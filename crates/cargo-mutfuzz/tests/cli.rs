@@ -489,6 +489,35 @@ fn lists(dir: &Path) -> Vec<(String, String)> {
 }
 
 #[test]
+fn mutants_run_in_batches_get_the_outcomes_they_get_alone() {
+    let tmp = copy_example("textstats");
+    let m = manifest(tmp.path());
+    let dir = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    for (name, flags) in [("batched", &[][..]), ("alone", &["--no-batch"][..])] {
+        let out_dir = dir(name);
+        let args =
+            [&["test", "--manifest-path", &m, "-j", "2", "--no-history", "-o", &out_dir][..], flags].concat();
+        let out = mutfuzz(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (batched, alone) = (outcomes_in(&tmp.path().join("batched")), outcomes_in(&tmp.path().join("alone")));
+    assert_eq!(common::outcome_lines(&batched), common::outcome_lines(&alone));
+    assert_eq!(batched["summary"], alone["summary"]);
+    // Batches decided most of them: a caught mutant's log is its failed test's section
+    // of the batch's output, and a missed one's starts with the test it passed there.
+    let logs = |name: &str| -> Vec<String> {
+        let entries = std::fs::read_dir(tmp.path().join(name).join("log")).unwrap();
+        entries.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect()
+    };
+    let in_a_batch = |logs: &[String]| logs.iter().filter(|l| l.contains("ok (in a batch of ")).count();
+    let caught_in_a_batch = |logs: &[String]| logs.iter().filter(|l| l.starts_with("---- ")).count();
+    let (passed, caught) = (in_a_batch(&logs("batched")), caught_in_a_batch(&logs("batched")));
+    assert!(passed >= 1 && caught >= 30, "{passed} passed and {caught} caught in a batch");
+    assert_eq!(in_a_batch(&logs("alone")) + caught_in_a_batch(&logs("alone")), 0);
+    assert_eq!(logs("batched").len(), logs("alone").len());
+}
+
+#[test]
 fn two_test_shards_merged_give_the_outcomes_of_one_unsharded_run() {
     let tmp = copy_example("textstats");
     let m = manifest(tmp.path());

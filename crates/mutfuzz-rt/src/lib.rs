@@ -73,8 +73,14 @@ pub mod env {
     /// thread, or `N;name=M;…`: `M` for a thread of that name, `N` for the others.
     pub const THREAD_FUEL: &str = "MUTFUZZ_THREAD_FUEL";
     /// `exit` ends the process with [`super::EXHAUSTED_EXIT_CODE`] when a limit runs out;
-    /// anything else (the default) panics with an [`super::Exhausted`] payload.
+    /// `say` writes [`super::Exhausted`]'s line to stderr and panics with it, ending only
+    /// the thread's test; anything else (the default) panics without a word.
     pub const ON_EXHAUST: &str = "MUTFUZZ_ON_EXHAUST";
+    /// Mutants by thread name, for a process that runs several mutants at once, each
+    /// on tests of its own (libtest runs each test on a thread named after it):
+    /// `N;name=ID;…`, mutant `ID` on a thread of that name, `N` (`0`: the original) on
+    /// the others, or [`ACTIVE`] when `N` is empty. Needs a nonzero [`ACTIVE`].
+    pub const THREAD_ACTIVE: &str = "MUTFUZZ_THREAD_ACTIVE";
 }
 
 /// Exit code of a process ended because a mutant exhausted its fuel or depth
@@ -103,9 +109,14 @@ static FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
 static THREAD_FUEL_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
 /// Per-thread fuel caps by thread name (see [`env::THREAD_FUEL`]), read once at start.
 static NAMED_THREAD_FUEL: OnceLock<Vec<(String, u64)>> = OnceLock::new();
+/// Mutants by thread name (see [`env::THREAD_ACTIVE`]), read once at start.
+static NAMED_THREAD_ACTIVE: OnceLock<ThreadTable> = OnceLock::new();
+/// Threads that ran instrumented code while recording (in this run).
+static THREADS_SEEN: AtomicUsize = AtomicUsize::new(0);
 static DEPTH_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 static MAX_DEPTH: AtomicUsize = AtomicUsize::new(0);
 static EXIT_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
+static SAY_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
 static HITS: OnceLock<Hits> = OnceLock::new();
 static RECORD_PATH: Mutex<Option<String>> = Mutex::new(None);
 
@@ -113,6 +124,9 @@ static RECORD_PATH: Mutex<Option<String>> = Mutex::new(None);
 struct Local {
     /// The switch word the rest was set up for (`STALE`: none).
     key: Cell<u64>,
+    /// The id this thread runs under that word: the word's own, or, when mutants are
+    /// chosen by thread name, this thread's.
+    id: Cell<u32>,
     /// Fuel granted to this thread and not spent yet.
     fuel: Cell<u64>,
     /// Stack address of this thread's first (or shallowest) instrumented frame in the run.
@@ -129,8 +143,8 @@ thread_local! {
     static LOCAL: Local = const {
         Local {
             key: Cell::new(STALE),
+            id: Cell::new(0),
             fuel: Cell::new(0),
-
             base: Cell::new(0),
             low: Cell::new(0),
             span: Cell::new(0),
@@ -197,7 +211,7 @@ pub fn enter() -> u32 {
         let fuel = t.fuel.get();
         if t.key.get() == state && fuel != 0 && sp.wrapping_sub(t.low.get()) <= t.span.get() {
             t.fuel.set(fuel - 1);
-            return state as u32;
+            return t.id.get();
         }
         enter_slow(state, sp)
     })
@@ -219,14 +233,15 @@ fn enter_slow(mut state: u64, sp: usize) -> u32 {
         }
         spend(t, state);
         check_depth(t, state, sp);
-    });
-    state as u32
+        t.id.get()
+    })
 }
 
 /// Set up this thread for the run that `state` names, with its first frame at `sp`.
 fn begin(t: &Local, state: u64, sp: usize) {
     let _ = GIVE_BACK.try_with(|_| {});
     t.key.set(state);
+    t.id.set(thread_id(state as u32));
     t.fuel.set(0);
     let _ = GRANTED.try_with(|g| g.set((0, thread_cap())));
     t.base.set(sp);
@@ -234,6 +249,23 @@ fn begin(t: &Local, state: u64, sp: usize) {
     t.span.set(0);
     if state as u32 != RECORDING {
         widen_to_limit(t);
+    } else {
+        THREADS_SEEN.fetch_add(1, Relaxed);
+    }
+}
+
+/// The id this thread runs while `active` is the switch's: `active` itself, unless the
+/// process runs mutants by thread name (see [`env::THREAD_ACTIVE`]). Once per thread
+/// and run, off the hot path.
+fn thread_id(active: u32) -> u32 {
+    match NAMED_THREAD_ACTIVE.get() {
+        Some((default, named)) if active != RECORDING => {
+            let current = std::thread::current();
+            let name = current.name().unwrap_or_default();
+            let id = named.iter().find(|(n, _)| n == name).map(|&(_, id)| id).or(*default);
+            id.map_or(active, |id| id.min(u64::from(MAX_MUTANT_ID)) as u32)
+        }
+        _ => active,
     }
 }
 
@@ -251,8 +283,11 @@ fn thread_cap() -> u64 {
     }
 }
 
-/// `N;name=M;…` (see [`env::THREAD_FUEL`]): the default and the named caps.
-fn parse_thread_fuel(text: &str) -> (Option<u64>, Vec<(String, u64)>) {
+/// A value for every thread (if given) and values by thread name.
+type ThreadTable = (Option<u64>, Vec<(String, u64)>);
+
+/// `N;name=M;…` (see [`env::THREAD_FUEL`]): the default and the named values.
+fn parse_thread_table(text: &str) -> ThreadTable {
     let mut parts = text.split(';');
     let default = parts.next().and_then(|d| d.trim().parse().ok());
     let named = parts
@@ -283,7 +318,7 @@ fn spend(t: &Local, state: u64) {
             if prev >= limit {
                 FUEL_USED.fetch_sub(FUEL_BATCH, Relaxed);
                 if may_end() {
-                    exhausted(Limit::Fuel, state as u32);
+                    exhausted(Limit::Fuel, t.id.get());
                 }
             } else if limit - prev < FUEL_BATCH {
                 // The last batch: exactly what is left, so a run ends on the same tick.
@@ -294,7 +329,7 @@ fn spend(t: &Local, state: u64) {
             // thread that ran past it ends at the same batch every time.
             let (granted, cap) = GRANTED.try_with(Cell::get).unwrap_or((0, u64::MAX));
             if granted >= cap && may_end() {
-                exhausted(Limit::Fuel, state as u32);
+                exhausted(Limit::Fuel, t.id.get());
             }
             let _ = GRANTED.try_with(|g| g.set((granted + fuel, cap)));
         }
@@ -321,7 +356,7 @@ fn check_depth(t: &Local, state: u64, sp: usize) {
         t.low.set(t.low.get().min(sp));
         t.span.set(t.base.get() - t.low.get());
     } else if depth > DEPTH_LIMIT.load(Relaxed) && may_end() {
-        exhausted(Limit::Depth, state as u32);
+        exhausted(Limit::Depth, t.id.get());
     }
 }
 
@@ -549,6 +584,10 @@ fn exhausted(limit: Limit, mutant: u32) -> ! {
         let _ = writeln!(std::io::stderr(), "{payload}");
         std::process::exit(EXHAUSTED_EXIT_CODE);
     }
+    if SAY_ON_EXHAUST.load(Relaxed) {
+        // Straight to stderr: libtest captures a test's `eprintln!`, not this.
+        let _ = writeln!(std::io::stderr(), "{payload}");
+    }
     std::panic::panic_any(payload)
 }
 
@@ -564,7 +603,7 @@ fn init() {
             FUEL_LIMIT.store(limit, Relaxed);
         }
         if let Ok(text) = std::env::var(env::THREAD_FUEL) {
-            let (default, named) = parse_thread_fuel(&text);
+            let (default, named) = parse_thread_table(&text);
             if let Some(limit) = default {
                 THREAD_FUEL_LIMIT.store(limit, Relaxed);
             }
@@ -573,8 +612,13 @@ fn init() {
         if let Some(limit) = env_u64(env::DEPTH) {
             DEPTH_LIMIT.store(usize::try_from(limit).unwrap_or(usize::MAX), Relaxed);
         }
-        if std::env::var(env::ON_EXHAUST).is_ok_and(|v| v == "exit") {
-            EXIT_ON_EXHAUST.store(true, Relaxed);
+        match std::env::var(env::ON_EXHAUST).as_deref() {
+            Ok("exit") => EXIT_ON_EXHAUST.store(true, Relaxed),
+            Ok("say") => SAY_ON_EXHAUST.store(true, Relaxed),
+            _ => {}
+        }
+        if let Ok(text) = std::env::var(env::THREAD_ACTIVE) {
+            let _ = NAMED_THREAD_ACTIVE.set(parse_thread_table(&text));
         }
         let mut mode = env_u64(env::ACTIVE).map_or(0, |id| id.min(MAX_MUTANT_ID as u64) as u32);
         if let Ok(path) = std::env::var(env::RECORD) {
@@ -620,10 +664,12 @@ fn register_exit_hook() {
 fn register_exit_hook() {}
 
 /// Append what a recording run saw to `path`, as one block of lines: `fuel N`,
-/// `depth N`, `hits ID ID …` (the base ids of the sites that ran). Appending lets child
+/// `depth N`, `threads N` (that ran instrumented code), `hits ID ID …` (the base ids of
+/// the sites that ran). Appending lets child
 /// processes of a test (which inherit the environment) add their hits to the parent's.
 pub fn write_record(path: &str) -> std::io::Result<()> {
-    let mut text = format!("fuel {}\ndepth {}\nhits", fuel_used(), max_depth());
+    let threads = THREADS_SEEN.load(Relaxed);
+    let mut text = format!("fuel {}\ndepth {}\nthreads {threads}\nhits", fuel_used(), max_depth());
     for id in site_hits() {
         text.push(' ');
         text.push_str(&id.to_string());
@@ -640,13 +686,15 @@ pub struct Record {
     pub fuel: u64,
     /// Most stack used, in bytes below the first instrumented frame.
     pub depth: usize,
+    /// Threads that ran instrumented code, in every process.
+    pub threads: usize,
     /// Base ids of the sites that ran, sorted.
     pub hits: Vec<u32>,
 }
 
 impl Record {
     /// Parse the blocks written by [`write_record`] and merge them: fuel adds up, depth
-    /// is the deepest, hits are the union. Missing lines read as zero / none.
+    /// is the deepest, threads add up, hits are the union. Missing lines read as zero / none.
     pub fn parse(text: &str) -> Record {
         let mut rec = Record::default();
         for line in text.lines() {
@@ -655,6 +703,7 @@ impl Record {
             match words.next() {
                 Some("fuel") => rec.fuel += number(words.next()),
                 Some("depth") => rec.depth = rec.depth.max(number(words.next()) as usize),
+                Some("threads") => rec.threads += number(words.next()) as usize,
                 Some("hits") => rec.hits.extend(words.filter_map(|w| w.parse::<u32>().ok())),
                 _ => {}
             }
@@ -743,6 +792,7 @@ pub fn reset_run() {
     new_epoch();
     FUEL_USED.store(0, Relaxed);
     MAX_DEPTH.store(0, Relaxed);
+    THREADS_SEEN.store(0, Relaxed);
 }
 
 /// Fuel spent since the last reset: the shared total less this thread's unspent batch.
@@ -957,6 +1007,49 @@ mod tests {
     }
 
     #[test]
+    fn threads_named_in_the_table_run_their_own_mutants_and_recording_counts_threads() {
+        let _turn = switch();
+        // No default: threads the table does not name run the switch's id, so the
+        // other tests of this process are not affected.
+        let table = parse_thread_table(";batch-a=21;batch-b=0");
+        assert_eq!(table, (None, vec![("batch-a".to_owned(), 21), ("batch-b".to_owned(), 0)]));
+        NAMED_THREAD_ACTIVE.set(table).unwrap();
+        activate(5);
+        let id_on = |name: &str| {
+            let named = std::thread::Builder::new().name(name.to_owned());
+            named.spawn(|| (enter(), enter())).unwrap().join().unwrap()
+        };
+        assert_eq!(id_on("batch-a"), (21, 21));
+        assert_eq!(id_on("batch-b"), (0, 0));
+        assert_eq!(id_on("batch-c"), (5, 5));
+        // A named thread's runaway is its own mutant's.
+        set_limits(2_000, usize::MAX);
+        reset_run();
+        let named = std::thread::Builder::new().name("batch-a".to_owned());
+        let runaway = named.spawn(|| {
+            let m = enter();
+            loop {
+                tick(m);
+            }
+        });
+        let err = runaway.unwrap().join().unwrap_err();
+        assert_eq!(err.downcast_ref::<Exhausted>().map(|e| e.mutant), Some(21));
+        set_limits(u64::MAX, usize::MAX);
+
+        // Recording ignores the table and counts the threads that ran instrumented code.
+        start_recording(16);
+        assert_eq!(id_on("batch-a"), (RECORDING, RECORDING));
+        enter();
+        let dir = std::env::temp_dir().join(format!("mutfuzz-rt-threads-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        write_record(dir.to_str().unwrap()).unwrap();
+        let record = Record::parse(&std::fs::read_to_string(&dir).unwrap());
+        let _ = std::fs::remove_file(&dir);
+        assert_eq!(record.threads, 2);
+        activate(0);
+    }
+
+    #[test]
     fn a_thread_past_its_own_cap_ends_while_the_shared_budget_lasts() {
         let _turn = switch();
         activate(5);
@@ -970,7 +1063,7 @@ mod tests {
         // A fresh thread has its own cap again (libtest runs each test on a new thread).
         assert_eq!(stops[0], stops[1]);
         // A thread named in the table gets its own cap.
-        let (default, named) = parse_thread_fuel("5000;tests::small=2000;odd name (line 3)=100000");
+        let (default, named) = parse_thread_table("5000;tests::small=2000;odd name (line 3)=100000");
         assert_eq!(default, Some(5000));
         assert_eq!(named, [("tests::small".to_owned(), 2000), ("odd name (line 3)".to_owned(), 100_000)]);
         let _ = NAMED_THREAD_FUEL.set(named);
@@ -1044,10 +1137,11 @@ mod tests {
     #[test]
     fn records_parse_back() {
         let r = Record::parse("fuel 12\ndepth 3\nhits 9 1 4\n");
-        assert_eq!(r, Record { fuel: 12, depth: 3, hits: vec![1, 4, 9] });
+        assert_eq!(r, Record { fuel: 12, depth: 3, threads: 0, hits: vec![1, 4, 9] });
         // A child process appended its own block.
-        let r = Record::parse("fuel 12\ndepth 3\nhits 9 1 4\nfuel 5\ndepth 7\nhits 4 2\n");
-        assert_eq!(r, Record { fuel: 17, depth: 7, hits: vec![1, 2, 4, 9] });
+        let r =
+            Record::parse("fuel 12\ndepth 3\nthreads 1\nhits 9 1 4\nfuel 5\ndepth 7\nthreads 2\nhits 4 2\n");
+        assert_eq!(r, Record { fuel: 17, depth: 7, threads: 3, hits: vec![1, 2, 4, 9] });
         assert_eq!(Record::parse(""), Record::default());
     }
 

@@ -217,6 +217,10 @@ pub struct TestArgs {
     /// the crate denies (`#![deny(warnings)]`, …); mark them `lint_risk` instead.
     #[arg(long)]
     pub no_lint_check: bool,
+    /// Run each mutant in test processes of its own. By default mutants first share
+    /// processes, each on its cheapest test, activated on that test's thread alone.
+    #[arg(long)]
+    pub no_batch: bool,
     /// Do not run doctests (they are compiled per run, so they cost more than unit tests).
     #[arg(long)]
     pub no_doctests: bool,
@@ -269,6 +273,7 @@ impl From<&TestArgs> for crate::testing::TestSettings {
             all_features: a.all_features,
             no_default_features: a.no_default_features,
             no_lint_check: a.no_lint_check,
+            no_batch: a.no_batch,
             no_doctests: a.no_doctests,
             keep_dev_deps: a.keep_dev_deps,
             output: a.output.clone(),

@@ -114,9 +114,16 @@ pub fn run(
     on_line: &mut dyn FnMut(Line<'static>),
     on_tick: &mut dyn FnMut(),
 ) -> Result<Supervised> {
-    for var in
-        [env::ACTIVE, env::RECORD, env::MUTANTS, env::FUEL, env::THREAD_FUEL, env::DEPTH, env::ON_EXHAUST]
-    {
+    for var in [
+        env::ACTIVE,
+        env::RECORD,
+        env::MUTANTS,
+        env::FUEL,
+        env::THREAD_FUEL,
+        env::THREAD_ACTIVE,
+        env::DEPTH,
+        env::ON_EXHAUST,
+    ] {
         cmd.env_remove(var);
     }
     // A mutant that aborts (out of memory, stack overflow) must not print a backtrace

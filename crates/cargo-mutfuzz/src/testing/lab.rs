@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,7 @@ use crate::process::sandbox::Sandbox;
 use crate::process::{self, Exit};
 use crate::schema::binaries::TestBinary;
 use crate::testing::baseline::{TestCase, TestRecord, all_passed, log_since, test_command};
+use crate::testing::batch::Verdict;
 use crate::testing::outcome::{MutantOutcome, Outcome};
 
 /// The tests covering a mutant, in the baseline's order (`outcomes.json` keeps them so).
@@ -62,6 +64,8 @@ pub struct Lab<'a> {
     pub log_dir: &'a Path,
     /// Where the test processes run.
     pub sandbox: &'a Sandbox,
+    /// Run mutants in batches first (see [`super::batch`]).
+    pub batch: bool,
 }
 
 impl Lab<'_> {
@@ -74,11 +78,55 @@ impl Lab<'_> {
         console: &Console,
     ) -> Result<Vec<Option<MutantOutcome>>> {
         let catchers = Catchers::default();
+        let mut outcomes: Vec<Option<MutantOutcome>> = vec![None; mutants.len()];
+        // The test each mutant passed in its batch, which its own runs leave out.
+        let mut passed: Vec<Option<usize>> = vec![None; mutants.len()];
+        if self.batch {
+            let batches = self.pack(mutants);
+            let verdicts = crate::process::pool::run(
+                &batches,
+                jobs,
+                |batch| self.run_batch(batch, mutants),
+                |r| r.is_err() || interrupt::interrupted(),
+            );
+            for (batch, verdicts) in batches.iter().zip(verdicts) {
+                let Some(verdicts) = verdicts.transpose()?.flatten() else { continue };
+                for (&(i, _), verdict) in batch.runs.iter().zip(verdicts) {
+                    let (mutant, tests) = &mutants[i];
+                    match verdict {
+                        Verdict::Caught { test, detail, seconds } => {
+                            catchers.add(mutant.site, [test].into_iter());
+                            outcomes[i] = Some(MutantOutcome {
+                                mutant: (*mutant).clone(),
+                                outcome: Outcome::Caught,
+                                tests_run: 1,
+                                failing_tests: vec![self.cases[test].name.clone()],
+                                covered_by: covered_by(tests),
+                                killed_by: vec![test],
+                                seconds,
+                                detail: Some(detail),
+                                lint_risk: None,
+                                previously_caught: false,
+                                from_history: false,
+                            });
+                            console.step(&mutant.name());
+                        }
+                        Verdict::Passed(test) => passed[i] = Some(test),
+                        Verdict::Unknown => {}
+                    }
+                }
+            }
+            if interrupt::interrupted() {
+                return Ok(outcomes);
+            }
+        }
+        let rest: Vec<usize> = (0..mutants.len()).filter(|&i| outcomes[i].is_none()).collect();
         let results = crate::process::pool::run(
-            mutants,
+            &rest,
             jobs,
-            |(mutant, tests)| {
-                let r = self.run_one(mutant, tests, &catchers);
+            |&i| {
+                let (mutant, tests) = &mutants[i];
+                let r = self.run_one(mutant, tests, passed[i], &catchers);
                 if let Ok(Some(o)) = &r {
                     if matches!(o.outcome, Outcome::Missed | Outcome::Timeout) {
                         console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
@@ -89,13 +137,18 @@ impl Lab<'_> {
             },
             |r| r.is_err() || interrupt::interrupted(),
         );
-        results.into_iter().map(|r| r.transpose().map(Option::flatten)).collect()
+        for (i, r) in rest.into_iter().zip(results) {
+            outcomes[i] = r.transpose()?.flatten();
+        }
+        Ok(outcomes)
     }
 
+    /// Run `mutant` against `tests`, but for `passed`, which it passed in a batch.
     fn run_one(
         &self,
         mutant: &Mutant,
         tests: &[usize],
+        passed: Option<usize>,
         catchers: &Catchers,
     ) -> Result<Option<MutantOutcome>> {
         if interrupt::interrupted() {
@@ -103,10 +156,12 @@ impl Lab<'_> {
         }
         let start = Instant::now();
         let log = self.log_dir.join(format!("{}.log", mutant.id));
-        let _ = std::fs::remove_file(&log);
+        if passed.is_none() {
+            let _ = std::fs::remove_file(&log);
+        }
         // Group by binary; run the binary whose tests took least time first.
         let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for &t in tests {
+        for &t in tests.iter().filter(|&&t| Some(t) != passed) {
             groups.entry(self.cases[t].binary).or_default().push(t);
         }
         let mut groups: Vec<Vec<usize>> = groups
@@ -129,7 +184,7 @@ impl Lab<'_> {
             groups[0].retain(|&x| x != t);
             groups.insert(0, vec![t]);
         }
-        let mut tests_run = 0;
+        let mut tests_run = usize::from(passed.is_some());
         // A timeout in one group does not end the mutant: a later group may catch it,
         // and a catch is the stronger verdict.
         let mut timed_out: Option<String> = None;
@@ -138,34 +193,8 @@ impl Lab<'_> {
             let group = groups[i].clone();
             i += 1;
             let bin = &self.binaries[self.cases[group[0]].binary];
-            let names: Vec<&str> = group.iter().map(|&t| self.cases[t].filter.as_str()).collect();
-            let fuel: u64 = group.iter().map(|&t| self.records[t].seen.fuel).sum();
-            let depth: usize = group.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
-            let time: Duration = group.iter().map(|&t| self.records[t].duration).sum();
-            let m = self.limits.multiplier;
-            let (fuel_limit, depth_limit) = Budget::test(m).limits(fuel, depth);
-            // libtest runs each test on a thread named after it: that thread may spend
-            // what its test may, so a runaway test ends after its own share of the
-            // budget, not after the whole process's. Other threads (ones a test spawns)
-            // may spend what the costliest test may.
-            let costliest: u64 = group.iter().map(|&t| self.records[t].seen.fuel).max().unwrap_or(0);
-            let mut thread_fuel = Budget::test(m).limits(costliest, depth).0.to_string();
-            for &t in &group {
-                let name = &self.cases[t].name;
-                if !name.contains(['=', ';']) {
-                    let cap = Budget::test(m).limits(self.records[t].seen.fuel, depth).0;
-                    thread_fuel.push_str(&format!(";{name}={cap}"));
-                }
-            }
-            let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
-            let mut cmd = test_command(bin, &names);
-            self.sandbox.apply(&mut cmd);
-            cmd.env(env::ACTIVE, mutant.id.to_string())
-                .env(env::FUEL, fuel_limit.to_string())
-                .env(env::THREAD_FUEL, &thread_fuel)
-                .env(env::DEPTH, depth_limit.to_string())
-                .env(env::ON_EXHAUST, "exit")
-                .env_remove(env::RECORD);
+            let (mut cmd, timeout) = self.command(&group);
+            cmd.env(env::ACTIVE, mutant.id.to_string()).env(env::ON_EXHAUST, "exit");
             let log_start = std::fs::metadata(&log).map_or(0, |m| m.len());
             let (mut exit, _) = process::run(&mut cmd, timeout, Some(&log), &self.limits.caps)?;
             // Exit code 0 passes only with libtest's word that every selected test passed.
@@ -236,6 +265,39 @@ impl Lab<'_> {
 }
 
 impl Lab<'_> {
+    /// The process that runs `tests` (of one binary), with the limits of a mutant run
+    /// and its wall-clock timeout; the caller says which mutants run.
+    pub(super) fn command(&self, tests: &[usize]) -> (Command, Duration) {
+        let bin = &self.binaries[self.cases[tests[0]].binary];
+        let names: Vec<&str> = tests.iter().map(|&t| self.cases[t].filter.as_str()).collect();
+        let fuel: u64 = tests.iter().map(|&t| self.records[t].seen.fuel).sum();
+        let depth: usize = tests.iter().map(|&t| self.records[t].seen.depth).max().unwrap_or(0);
+        let time: Duration = tests.iter().map(|&t| self.records[t].duration).sum();
+        let m = self.limits.multiplier;
+        let (fuel_limit, depth_limit) = Budget::test(m).limits(fuel, depth);
+        // libtest runs each test on a thread named after it: that thread may spend
+        // what its test may, so a runaway test ends after its own share of the
+        // budget, not after the whole process's. Other threads (ones a test spawns)
+        // may spend what the costliest test may.
+        let costliest: u64 = tests.iter().map(|&t| self.records[t].seen.fuel).max().unwrap_or(0);
+        let mut thread_fuel = Budget::test(m).limits(costliest, depth).0.to_string();
+        for &t in tests {
+            let name = &self.cases[t].name;
+            if named_safely(name) {
+                let cap = Budget::test(m).limits(self.records[t].seen.fuel, depth).0;
+                thread_fuel.push_str(&format!(";{name}={cap}"));
+            }
+        }
+        let timeout = time.mul_f64(m).max(self.limits.minimum_timeout);
+        let mut cmd = test_command(bin, &names);
+        self.sandbox.apply(&mut cmd);
+        cmd.env(env::FUEL, fuel_limit.to_string())
+            .env(env::THREAD_FUEL, &thread_fuel)
+            .env(env::DEPTH, depth_limit.to_string())
+            .env_remove(env::RECORD);
+        (cmd, timeout)
+    }
+
     /// Would running `group` without test `t` cost more than starting one more process?
     /// A baseline record's time is a whole process running one test: the cheapest such
     /// process of the binary stands for the start-up, the rest of a record is its test.
@@ -250,6 +312,11 @@ impl Lab<'_> {
             group.iter().filter(|&&x| x != t).map(|&x| self.records[x].duration.saturating_sub(start)).sum();
         rest > start
     }
+}
+
+/// Can a run-time table (`name=value;…`) name a thread called `name`?
+pub(super) fn named_safely(name: &str) -> bool {
+    !name.contains(['=', ';'])
 }
 
 /// Which tests caught mutants of each site so far, the latest first (shared by the
@@ -280,17 +347,19 @@ impl Catchers {
 /// before it exits with [`EXHAUSTED_EXIT_CODE`]; the line is made by the run-time's own
 /// `Display`, so it is matched whole and for this mutant only, never by a fragment of
 /// its wording.
-fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
+pub(super) fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
     let markers = [Limit::Fuel, Limit::Depth].map(|limit| Exhausted { mutant, limit }.to_string());
     let text = std::fs::read(log).unwrap_or_default();
     let tail = String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default());
-    tail.lines().any(|l| markers.iter().any(|m| l.trim() == m))
+    // libtest's `-q` progress (`..F`) has no newline of its own: the line may follow it.
+    let line = |l: &str| l.trim().trim_start_matches(['.', 'F', 'i']).to_owned();
+    tail.lines().any(|l| markers.iter().any(|m| line(l) == *m))
 }
 
 /// Names of the tests libtest reported as failed: the list after its last `failures:`
 /// line (`test name ... FAILED` lines are not printed with `-q`). Doctest names have
 /// spaces, so a name is the whole indented line.
-fn failed_tests(log: &Path) -> Vec<String> {
+pub(super) fn failed_tests(log: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     let mut names: Vec<String> = Vec::new();
@@ -325,6 +394,8 @@ mod tests {
         assert!(!exhausted_in_log(&log, 0, 6), "another mutant's line");
         std::fs::write(&log, format!("{line}\nthe next run's output\n")).unwrap();
         assert!(!exhausted_in_log(&log, line.len() as u64 + 1, 5), "before this run's part of the log");
+        std::fs::write(&log, format!("running 3 tests\n.F{line}\n")).unwrap();
+        assert!(exhausted_in_log(&log, 0, 5), "after libtest's progress");
         std::fs::write(&log, format!("assertion failed: {line} was expected\n")).unwrap();
         assert!(!exhausted_in_log(&log, 0, 5), "a fragment is not the line");
     }

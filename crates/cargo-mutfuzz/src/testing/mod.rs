@@ -12,6 +12,7 @@
 //! carried over as caught, not run again, unless the build now finds it unviable.
 
 pub(crate) mod baseline;
+mod batch;
 mod history;
 mod settings;
 
@@ -515,6 +516,7 @@ fn mutation_test(
         records: &records,
         limits,
         log_dir: &results.out.log_dir(),
+        batch: !args.no_batch,
     };
     console.start(to_run.len() as u64, "mutants");
     let runs: Vec<_> = to_run.iter().map(|(i, tests)| (&discovery.mutants[*i], tests.clone())).collect();

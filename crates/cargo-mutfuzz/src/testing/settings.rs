@@ -32,6 +32,8 @@ pub struct TestSettings {
     pub no_default_features: bool,
     /// Mark lint risks instead of checking each code-deleting mutant alone.
     pub no_lint_check: bool,
+    /// Run each mutant in processes of its own, never in a batch.
+    pub no_batch: bool,
     /// Leave doctests out.
     pub no_doctests: bool,
     /// Build every dev-dependency.
