@@ -1,6 +1,7 @@
-//! Runs each covered, viable mutant against the tests that execute its site: one process
-//! per test binary with exact test filters and the mutant id in the environment, cheapest
-//! binary first, stopping at the first failure.
+//! Runs each covered, viable mutant against the tests that execute its site: first in
+//! batches of mutants that share a process ([`super::batch`]), then, for what a batch did
+//! not decide, one process per test binary with exact test filters and the mutant id in
+//! the environment, cheapest binary first, stopping at the first failure.
 //!
 //! A run that the run-time ended for exhausting its fuel or depth is a `timeout`: the
 //! process exits with the run-time's [`EXHAUSTED_EXIT_CODE`], or, when another process
