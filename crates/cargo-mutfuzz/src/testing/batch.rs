@@ -8,6 +8,7 @@
 //! one-mutant runs as if no batch had been.
 
 use std::collections::{HashMap, HashSet};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -15,13 +16,15 @@ use mutfuzz_mutate::Mutant;
 use mutfuzz_rt::env;
 
 use crate::process::{self, Exit, interrupt};
-use crate::testing::lab::{Lab, exhausted_in_log, failed_tests, named_safely};
+use crate::testing::lab::{Catchers, Lab, exhausted_in_log, failed_tests, named_safely};
 
 /// Most mutants in one batch: a batch that cannot vouch for its mutants costs each of
 /// them its test's time again.
 const MOST_MUTANTS: usize = 64;
 /// Most test time (the baseline's, beyond the process start) in one batch.
 const MOST_TIME: Duration = Duration::from_secs(2);
+/// How many of a mutant's best tests may stand for it in a batch.
+const CANDIDATES: usize = 8;
 
 /// Mutants that share one test process, each with the one test it runs there.
 #[derive(Debug, PartialEq, Eq)]
@@ -39,8 +42,6 @@ pub(super) enum Verdict {
         test: usize,
         /// How the process ended, for the outcome's detail.
         detail: String,
-        /// Its share of the batch's time.
-        seconds: f64,
     },
     /// Its test passed: the one-mutant runs leave it out.
     Passed(usize),
@@ -61,10 +62,19 @@ impl Lab<'_> {
             && self.records[test].seen.threads <= 1
     }
 
-    /// Pack `mutants` into batches: each with its cheapest batchable covering test, no
-    /// test twice in a batch (a thread runs one mutant), first fit. A mutant left alone
-    /// in its batch gains nothing from one and is left to the one-mutant runs.
-    pub(super) fn pack(&self, mutants: &[(&Mutant, Vec<usize>)]) -> Vec<Batch> {
+    /// Pack the `eligible` of `mutants` into batches, first fit: each joins the first
+    /// batch where one of its best batchable covering tests is free (a thread runs one
+    /// mutant) and fits the batch's time, and runs the best such test there. The best are
+    /// those that caught another mutant of its site, then the cheapest; the tests it
+    /// `passed` in earlier batches are not candidates. A mutant left alone in its batch
+    /// gains nothing from one and waits for the next round or its own runs.
+    pub(super) fn pack(
+        &self,
+        mutants: &[(&Mutant, Vec<usize>)],
+        eligible: impl Fn(usize) -> bool,
+        passed: &[Vec<usize>],
+        catchers: &Catchers,
+    ) -> Vec<Batch> {
         // A baseline record is a whole process: the binary's cheapest stands for its start.
         let mut start: HashMap<usize, Duration> = HashMap::new();
         for (case, record) in self.cases.iter().zip(self.records) {
@@ -79,41 +89,45 @@ impl Lab<'_> {
             time: Duration,
         }
         let mut open: Vec<Open> = Vec::new();
-        for (i, (_, tests)) in mutants.iter().enumerate() {
-            let Some(t) = tests.iter().copied().filter(|&t| self.batchable(t)).min_by_key(|&t| (cost(t), t))
-            else {
-                continue;
-            };
-            let binary = self.cases[t].binary;
-            let fits = |o: &Open| {
-                o.binary == binary
+        for (i, (mutant, tests)) in mutants.iter().enumerate().filter(|&(i, _)| eligible(i)) {
+            let mut candidates: Vec<usize> =
+                tests.iter().copied().filter(|&t| self.batchable(t) && !passed[i].contains(&t)).collect();
+            let known = catchers.of(mutant.site, &candidates);
+            candidates.sort_by_key(|&t| (!known.contains(&t), cost(t), t));
+            candidates.truncate(CANDIDATES);
+            let Some(&best) = candidates.first() else { continue };
+            let fits = |o: &Open, t: usize| {
+                o.binary == self.cases[t].binary
                     && o.batch.runs.len() < MOST_MUTANTS
                     && o.time + cost(t) <= MOST_TIME
                     && !o.tests.contains(&t)
             };
-            match open.iter_mut().find(|o| fits(o)) {
-                Some(o) => {
+            let place =
+                open.iter_mut().find_map(|o| candidates.iter().find(|&&t| fits(o, t)).map(|&t| (o, t)));
+            match place {
+                Some((o, t)) => {
                     o.batch.runs.push((i, t));
                     o.tests.insert(t);
                     o.time += cost(t);
                 }
                 None => open.push(Open {
-                    binary,
-                    batch: Batch { runs: vec![(i, t)] },
-                    tests: HashSet::from([t]),
-                    time: cost(t),
+                    binary: self.cases[best].binary,
+                    batch: Batch { runs: vec![(i, best)] },
+                    tests: HashSet::from([best]),
+                    time: cost(best),
                 }),
             }
         }
         open.into_iter().map(|o| o.batch).filter(|b| b.runs.len() > 1).collect()
     }
 
-    /// Run one batch: a verdict per run, or `None` when the command was interrupted.
+    /// Run one batch: a verdict per run and each run's share of the time, or `None` when
+    /// the command was interrupted.
     pub(super) fn run_batch(
         &self,
         batch: &Batch,
         mutants: &[(&Mutant, Vec<usize>)],
-    ) -> Result<Option<Vec<Verdict>>> {
+    ) -> Result<Option<(Vec<Verdict>, f64)>> {
         if interrupt::interrupted() {
             return Ok(None);
         }
@@ -140,7 +154,13 @@ impl Lab<'_> {
         let reported = matches!(exit, Exit::Code(0 | 101)) && libtest_counts(&output) == Some(tests.len());
         let failing = if reported { failed_tests(&log) } else { Vec::new() };
         let bin = &self.binaries[self.cases[tests[0]].binary];
-        let seconds = started.elapsed().as_secs_f64() / tests.len() as f64;
+        let share = started.elapsed().as_secs_f64() / tests.len() as f64;
+        // Each mutant's log gathers its batches' parts; its own runs append theirs.
+        let note = |id: u32, text: &str| {
+            let path = self.log_dir.join(format!("{id}.log"));
+            let file = std::fs::OpenOptions::new().create(true).append(true).open(path);
+            let _ = file.and_then(|mut f| f.write_all(text.as_bytes()));
+        };
         let verdicts = tests
             .iter()
             .zip(&ids)
@@ -149,19 +169,16 @@ impl Lab<'_> {
                 if !reported || exhausted_in_log(&log, 0, id) {
                     Verdict::Unknown
                 } else if failing.contains(name) {
-                    let _ =
-                        std::fs::write(self.log_dir.join(format!("{id}.log")), test_output(&output, name));
-                    Verdict::Caught { test: t, detail: format!("{} :: {exit}", bin.target), seconds }
+                    note(id, test_output(&output, name));
+                    Verdict::Caught { test: t, detail: format!("{} :: {exit}", bin.target) }
                 } else {
-                    // The mutant's own runs append theirs.
-                    let line = format!("test {name} ... ok (in a batch of {} mutants)\n", tests.len());
-                    let _ = std::fs::write(self.log_dir.join(format!("{id}.log")), line);
+                    note(id, &format!("test {name} ... ok (in a batch of {} mutants)\n", tests.len()));
                     Verdict::Passed(t)
                 }
             })
             .collect();
         let _ = std::fs::remove_file(&log);
-        Ok(Some(verdicts))
+        Ok(Some((verdicts, share)))
     }
 }
 
@@ -247,8 +264,20 @@ mod tests {
         ];
         let mutants: Vec<(&Mutant, Vec<usize>)> =
             d.mutants.iter().zip(tests).map(|(m, t)| (m, t.to_vec())).collect();
-        let batches = lab.pack(&mutants);
+        let none = vec![Vec::new(); mutants.len()];
+        let catchers = Catchers::default();
+        let batches = lab.pack(&mutants, |_| true, &none, &catchers);
         assert_eq!(batches, [Batch { runs: vec![(0, 1), (1, 0)] }, Batch { runs: vec![(2, 1), (4, 0)] }]);
+        // Where its cheapest is taken, a mutant takes a dearer test.
+        let same: Vec<(&Mutant, Vec<usize>)> = [0, 1, 2].map(|m| (&d.mutants[m], vec![0, 1])).to_vec();
+        let batches = lab.pack(&same, |_| true, &none, &catchers);
+        assert_eq!(batches, [Batch { runs: vec![(0, 0), (1, 1)] }]);
+        // A test that caught a mutant of the site comes first; a test passed in an
+        // earlier batch is no candidate; only the eligible take part.
+        catchers.add(d.mutants[0].site, [1].into_iter());
+        let passed = vec![vec![], vec![], vec![1]];
+        let batches = lab.pack(&same, |i| i != 1, &passed, &catchers);
+        assert_eq!(batches, [Batch { runs: vec![(0, 1), (2, 0)] }]);
     }
 
     const FAILED: &str = "\nrunning 3 tests\n..F\nfailures:\n\n---- a::one stdout ----\nthread 'a::one' \

@@ -40,6 +40,9 @@ pub(super) fn covered_by(tests: &[usize]) -> Vec<usize> {
 /// Most tests named on one command line.
 const MAX_FILTERS: usize = 500;
 
+/// Batches a mutant may take part in, one test each, before its own runs.
+const BATCH_ROUNDS: usize = 4;
+
 /// Limits of one mutant run, relative to the baseline.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -80,10 +83,18 @@ impl Lab<'_> {
     ) -> Result<Vec<Option<MutantOutcome>>> {
         let catchers = Catchers::default();
         let mut outcomes: Vec<Option<MutantOutcome>> = vec![None; mutants.len()];
-        // The test each mutant passed in its batch, which its own runs leave out.
-        let mut passed: Vec<Option<usize>> = vec![None; mutants.len()];
-        if self.batch {
-            let batches = self.pack(mutants);
+        // What the batches learned of each mutant: the tests it passed there, which its
+        // own runs leave out, the time they took, and whether it may join another batch
+        // (not after a batch could not vouch for it).
+        let mut passed: Vec<Vec<usize>> = vec![Vec::new(); mutants.len()];
+        let mut spent: Vec<f64> = vec![0.0; mutants.len()];
+        let mut batching: Vec<bool> = vec![self.batch; mutants.len()];
+        for _ in 0..BATCH_ROUNDS {
+            let eligible = |i: usize| batching[i] && outcomes[i].is_none();
+            let batches = self.pack(mutants, eligible, &passed, &catchers);
+            if batches.is_empty() {
+                break;
+            }
             let verdicts = crate::process::pool::run(
                 &batches,
                 jobs,
@@ -91,20 +102,21 @@ impl Lab<'_> {
                 |r| r.is_err() || interrupt::interrupted(),
             );
             for (batch, verdicts) in batches.iter().zip(verdicts) {
-                let Some(verdicts) = verdicts.transpose()?.flatten() else { continue };
+                let Some((verdicts, share)) = verdicts.transpose()?.flatten() else { continue };
                 for (&(i, _), verdict) in batch.runs.iter().zip(verdicts) {
                     let (mutant, tests) = &mutants[i];
+                    spent[i] += share;
                     match verdict {
-                        Verdict::Caught { test, detail, seconds } => {
+                        Verdict::Caught { test, detail } => {
                             catchers.add(mutant.site, [test].into_iter());
                             outcomes[i] = Some(MutantOutcome {
                                 mutant: (*mutant).clone(),
                                 outcome: Outcome::Caught,
-                                tests_run: 1,
+                                tests_run: passed[i].len() + 1,
                                 failing_tests: vec![self.cases[test].name.clone()],
                                 covered_by: covered_by(tests),
                                 killed_by: vec![test],
-                                seconds,
+                                seconds: spent[i],
                                 detail: Some(detail),
                                 lint_risk: None,
                                 previously_caught: false,
@@ -112,8 +124,8 @@ impl Lab<'_> {
                             });
                             console.step(&mutant.name());
                         }
-                        Verdict::Passed(test) => passed[i] = Some(test),
-                        Verdict::Unknown => {}
+                        Verdict::Passed(test) => passed[i].push(test),
+                        Verdict::Unknown => batching[i] = false,
                     }
                 }
             }
@@ -127,7 +139,10 @@ impl Lab<'_> {
             jobs,
             |&i| {
                 let (mutant, tests) = &mutants[i];
-                let r = self.run_one(mutant, tests, passed[i], &catchers);
+                let mut r = self.run_one(mutant, tests, &passed[i], &catchers);
+                if let Ok(Some(o)) = &mut r {
+                    o.seconds += spent[i];
+                }
                 if let Ok(Some(o)) = &r {
                     if matches!(o.outcome, Outcome::Missed | Outcome::Timeout) {
                         console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
@@ -144,12 +159,12 @@ impl Lab<'_> {
         Ok(outcomes)
     }
 
-    /// Run `mutant` against `tests`, but for `passed`, which it passed in a batch.
+    /// Run `mutant` against `tests`, but for `passed`, which it passed in batches.
     fn run_one(
         &self,
         mutant: &Mutant,
         tests: &[usize],
-        passed: Option<usize>,
+        passed: &[usize],
         catchers: &Catchers,
     ) -> Result<Option<MutantOutcome>> {
         if interrupt::interrupted() {
@@ -157,12 +172,12 @@ impl Lab<'_> {
         }
         let start = Instant::now();
         let log = self.log_dir.join(format!("{}.log", mutant.id));
-        if passed.is_none() {
+        if passed.is_empty() {
             let _ = std::fs::remove_file(&log);
         }
         // Group by binary; run the binary whose tests took least time first.
         let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for &t in tests.iter().filter(|&&t| Some(t) != passed) {
+        for &t in tests.iter().filter(|t| !passed.contains(t)) {
             groups.entry(self.cases[t].binary).or_default().push(t);
         }
         let mut groups: Vec<Vec<usize>> = groups
@@ -185,7 +200,7 @@ impl Lab<'_> {
             groups[0].retain(|&x| x != t);
             groups.insert(0, vec![t]);
         }
-        let mut tests_run = usize::from(passed.is_some());
+        let mut tests_run = passed.len();
         // A timeout in one group does not end the mutant: a later group may catch it,
         // and a catch is the stronger verdict.
         let mut timed_out: Option<String> = None;
@@ -323,17 +338,17 @@ pub(super) fn named_safely(name: &str) -> bool {
 /// Which tests caught mutants of each site so far, the latest first (shared by the
 /// workers; taken once per mutant, never while a test runs).
 #[derive(Default)]
-struct Catchers(Mutex<HashMap<u32, Vec<usize>>>);
+pub(super) struct Catchers(Mutex<HashMap<u32, Vec<usize>>>);
 
 impl Catchers {
     /// The catchers of `site` among `tests`.
-    fn of(&self, site: u32, tests: &[usize]) -> Vec<usize> {
+    pub(super) fn of(&self, site: u32, tests: &[usize]) -> Vec<usize> {
         let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         map.get(&site).map(|c| c.iter().copied().filter(|t| tests.contains(t)).collect()).unwrap_or_default()
     }
 
     /// `tests` caught a mutant of `site`.
-    fn add(&self, site: u32, tests: impl Iterator<Item = usize>) {
+    pub(super) fn add(&self, site: u32, tests: impl Iterator<Item = usize>) {
         let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let known = map.entry(site).or_default();
         for t in tests {
