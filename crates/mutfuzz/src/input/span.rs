@@ -56,7 +56,66 @@ pub enum SpanKind {
 /// A parent always comes before its children, so `spans[i].parent < Some(i)`.
 /// Spans that hold one primitive value also carry its [`Leaf`] (sorted by span index).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Spans(Vec<Span>, Vec<(usize, SpanKind)>, Vec<(usize, Leaf)>);
+pub struct Spans(Vec<Span>, ByIndex<SpanKind>, ByIndex<Leaf>);
+
+/// Values of some spans, by span index (increasing), each distinct value stored once.
+///
+/// Every saved input keeps its spans for the whole campaign: as `(usize, Leaf)` a leaf
+/// took 64 bytes and a kind 24, while an input holds a few distinct ones (its types'
+/// ranges, its enums' variant counts). So each span names its value by a `u32` index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ByIndex<T> {
+    /// Span index, index into `values`.
+    at: Vec<(u32, u32)>,
+    values: Vec<T>,
+}
+
+impl<T> Default for ByIndex<T> {
+    fn default() -> Self {
+        ByIndex { at: Vec::new(), values: Vec::new() }
+    }
+}
+
+/// Distinct values looked for among the last this many stored; past them a value is
+/// stored again (still correct), so that recording stays linear whatever the generator.
+const DISTINCT_SEARCH: usize = 32;
+
+impl<T: Copy + PartialEq> ByIndex<T> {
+    /// From pairs sorted by span index, one per index.
+    fn new(pairs: &[(usize, T)]) -> Self {
+        let mut by = ByIndex { at: Vec::with_capacity(pairs.len()), values: Vec::new() };
+        for &(index, value) in pairs {
+            // A span index fits: 2^32 spans would take hundreds of GiB.
+            let index = u32::try_from(index).expect("fewer than 2^32 spans");
+            let n = by.values.len();
+            let known = by.values[n.saturating_sub(DISTINCT_SEARCH)..].iter().rposition(|v| *v == value);
+            let k = match known {
+                Some(k) => n.saturating_sub(DISTINCT_SEARCH) + k,
+                None => {
+                    by.values.push(value);
+                    n
+                }
+            };
+            by.at.push((index, k as u32));
+        }
+        by
+    }
+
+    fn get(&self, index: usize) -> Option<T> {
+        let index = u32::try_from(index).ok()?;
+        let k = self.at.binary_search_by_key(&index, |&(i, _)| i).ok()?;
+        Some(self.values[self.at[k].1 as usize])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
+        self.at.iter().map(|&(i, k)| (i as usize, self.values[k as usize]))
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.at.shrink_to_fit();
+        self.values.shrink_to_fit();
+    }
+}
 
 impl Spans {
     /// Wraps spans recorded in pre-order with the kinds known of some of them (by index,
@@ -68,23 +127,23 @@ impl Spans {
     ) -> Self {
         leaves.sort_by_key(|&(i, _)| i);
         leaves.dedup_by_key(|&mut (i, _)| i);
-        Spans(spans, kinds, leaves)
+        Spans(spans, ByIndex::new(&kinds), ByIndex::new(&leaves))
     }
 
     /// What is known of the layout of the span at `index`: an enum or a collection.
     pub fn kind(&self, index: usize) -> Option<SpanKind> {
-        self.1.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.1[k].1)
+        self.1.get(index)
     }
 
     /// How the span at `index` was drawn, if it is one primitive value (an integer, a
     /// char or a string).
     pub fn leaf(&self, index: usize) -> Option<Leaf> {
-        self.2.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.2[k].1)
+        self.2.get(index)
     }
 
     /// The spans that hold one primitive value, with their indices and leaves.
     pub fn leaves(&self) -> impl Iterator<Item = (usize, &Span, Leaf)> + '_ {
-        self.2.iter().filter_map(|&(i, leaf)| self.0.get(i).map(|span| (i, span, leaf)))
+        self.2.iter().filter_map(|(i, leaf)| self.0.get(i).map(|span| (i, span, leaf)))
     }
 
     /// Whether the span at `index` lies inside the span at `ancestor` (or is it).
@@ -148,5 +207,29 @@ impl IntoIterator for Spans {
 
     fn into_iter(self) -> Self::IntoIter {
         self.0.into_iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_by_index_read_back_as_stored_whatever_their_repeats() {
+        // Few distinct values, then more distinct ones than the search looks through.
+        let pairs: Vec<(usize, SpanKind)> = (0..40)
+            .map(|i| (2 * i, SpanKind::Enum(i % 3)))
+            .chain(
+                (40..140).map(|i| (2 * i, if i % 2 == 0 { SpanKind::Collection } else { SpanKind::Enum(i) })),
+            )
+            .collect();
+        let by = ByIndex::new(&pairs);
+        assert_eq!(by.iter().collect::<Vec<_>>(), pairs);
+        for &(i, kind) in &pairs {
+            assert_eq!((by.get(i), by.get(i + 1)), (Some(kind), None));
+        }
+        assert_eq!(by.get(usize::MAX), None);
+        // The repeats of the first 40 are stored once.
+        assert!(by.values.len() < 3 + 100);
     }
 }
