@@ -21,22 +21,25 @@ pub fn doctests(file: &syn::File) -> Vec<Doctest> {
     lines.visit_file(file);
     let mut found = Vec::new();
     let mut open: Option<(usize, bool, bool, Vec<String>)> = None;
+    // A block ends at its closing fence or, unclosed, at the end of its comment: rustdoc
+    // (Markdown) runs it to there, so it is a doctest all the same.
+    let close = |block: Option<(usize, bool, bool, Vec<String>)>, found: &mut Vec<Doctest>| {
+        if let Some((fence_line, true, should_panic, code)) = block {
+            found.push(Doctest { fence_line, code: code.join("\n"), should_panic });
+        }
+    };
     let mut previous_line = 0;
     for (line, text) in lines.0 {
         // Doc lines of different comments never share a code block.
-        if line != previous_line + 1 && open.is_some() {
-            open = None;
+        if line != previous_line + 1 {
+            close(open.take(), &mut found);
         }
         previous_line = line;
         let text = text.strip_prefix(' ').unwrap_or(&text).to_owned();
         let trimmed = text.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             match open.take() {
-                Some((fence_line, runs, should_panic, code)) => {
-                    if runs {
-                        found.push(Doctest { fence_line, code: code.join("\n"), should_panic });
-                    }
-                }
+                Some(block) => close(Some(block), &mut found),
                 None => {
                     let info = trimmed.trim_start_matches(['`', '~']).trim();
                     let (runs, should_panic) = classify(info);
@@ -49,6 +52,7 @@ pub fn doctests(file: &syn::File) -> Vec<Doctest> {
             code.push(unhide(&text));
         }
     }
+    close(open, &mut found);
     found
 }
 
@@ -141,6 +145,36 @@ pub fn add() {}
                     should_panic: false
                 },
                 Doctest { fence_line: 10, code: "panic!(\"x\");".into(), should_panic: true },
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_block_runs_to_the_end_of_its_comment_as_in_rustdoc() {
+        let src = r#"/// Makes one.
+///
+/// ```
+/// let one = 1;
+/// assert_eq!(one, 1);
+pub fn one() {}
+
+/// Two, no code.
+pub fn two() {}
+
+/// ```should_panic
+/// panic!("last");
+pub fn three() {}
+"#;
+        let found = doctests(&syn::parse_file(src).unwrap());
+        assert_eq!(
+            found,
+            [
+                Doctest {
+                    fence_line: 3,
+                    code: "let one = 1;\nassert_eq!(one, 1);".into(),
+                    should_panic: false
+                },
+                Doctest { fence_line: 11, code: "panic!(\"last\");".into(), should_panic: true },
             ]
         );
     }
