@@ -33,7 +33,7 @@ use crate::guidance::{Decision, Energy, Guidance, TrialFacts};
 use crate::input::{Input, Rng, Source, Spans};
 use crate::mutants::MutantTable;
 use crate::oracle::{AnyOutput, Oracle, content_name};
-use crate::schedule::{self, Focus, Next, Observation, Schedule};
+use crate::schedule::{self, Focus, Next, Observation, ParentSpans, Schedule};
 use crate::select::{Selector, TrialSites};
 use crate::trial::{Executor, OriginalEnd, OriginalRun, RunGuard, judge};
 use crate::workers::Dispatch;
@@ -63,6 +63,8 @@ struct Scratch {
     new_infected: Vec<(u32, u8)>,
     /// The live targets a saved input infects (for the focus).
     infected: Vec<u32>,
+    /// The spans of the last parent edited.
+    parent_spans: ParentSpans,
 }
 
 /// A mutation-guided fuzzing campaign over one target.
@@ -254,7 +256,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 Some(parent) => Next::Parent(parent),
                 None => self.schedule.next(&self.corpus, &mut self.rng, &mut bytes),
             };
-            rewrite = schedule::make_child(next, &self.corpus, &mut *self.edit, &mut self.rng, &mut bytes);
+            let (corpus, unpacked) = (&self.corpus, &mut self.scratch.parent_spans);
+            rewrite =
+                schedule::make_child(next, corpus, &mut *self.edit, unpacked, &mut self.rng, &mut bytes);
         }
         let mut src = Source::new(bytes, Rng::new(self.rng.next_u64()))
             .with_limits(self.config.limits)
@@ -394,7 +398,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     fn keep(
         &mut self,
         mut input: Input,
-        mut spans: Spans,
+        spans: Spans,
         original: &OriginalRun<O>,
         facts: &TrialFacts,
         decision: Decision,
@@ -423,10 +427,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
         // The trial's vectors grew by doubling; a kept input lives as long as the campaign.
         input.shrink_to_fit();
-        spans.shrink_to_fit();
         self.corpus.push(CorpusEntry {
             input,
-            spans,
+            spans: spans.into(),
             name,
             // Zest's energy scales with what an input covers: sites and edges alike.
             sites: (facts.sites + facts.edges) as u32,

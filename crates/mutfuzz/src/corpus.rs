@@ -23,7 +23,7 @@ use mutfuzz_contract::{
 
 use crate::error::Error;
 use crate::guidance::Energy;
-use crate::input::{Input, Spans};
+use crate::input::{Input, PackedSpans};
 
 /// Stores an input in a corpus directory this process may not write, on its behalf, and
 /// returns once it is stored (an error if it is not): nothing names the input before.
@@ -34,8 +34,8 @@ pub type HandOver = Box<dyn FnMut(&str, &[u8]) -> Result<(), Error>>;
 pub struct CorpusEntry {
     /// The choice bytes.
     pub input: Input,
-    /// Spans of the value the bytes generate.
-    pub spans: Spans,
+    /// Spans of the value the bytes generate (packed: every saved input keeps them).
+    pub spans: PackedSpans,
     /// Content-hash name (the file name in `corpus/`).
     pub name: String,
     /// Number of sites the original hit on it.
@@ -251,7 +251,7 @@ mod tests {
         let mut c = Corpus::new();
         let e = |sites| CorpusEntry {
             input: Input::default(),
-            spans: Spans::default(),
+            spans: PackedSpans::default(),
             name: String::new(),
             sites,
             favoured: false,

@@ -156,8 +156,8 @@ pub use findings::Failure;
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
 pub use guidance::{Decision, Energy, Guidance, Mu2, MuZest, TrialFacts, Zest};
 pub use input::{
-    Dictionary, Donor, Fill, Input, Int, Leaf, Limits, Repeat, Rewrite, Rng, Source, Span, SpanKind, Spans,
-    Value,
+    Dictionary, Donor, Fill, Input, Int, Leaf, Limits, PackedSpans, Repeat, Rewrite, Rng, Source, Span,
+    SpanKind, Spans, Value,
 };
 pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).

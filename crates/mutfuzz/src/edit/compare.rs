@@ -8,6 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use mutfuzz_rt::Operand;
 
+use super::Parent;
 use super::dictionary::{leaves_in, write_value};
 use crate::corpus::CorpusEntry;
 use crate::input::{Rng, Value};
@@ -80,7 +81,7 @@ impl CompareEdit {
     /// `false` when no span's value matches any recorded operand.
     pub fn edit_within(
         &self,
-        parent: &CorpusEntry,
+        parent: &Parent,
         scope: Option<usize>,
         rng: &mut Rng,
         out: &mut Vec<u8>,
@@ -179,6 +180,8 @@ mod tests {
     #[test]
     fn an_operand_is_written_where_the_input_held_the_other_one() {
         let (value, parent): (Vec<Command>, CorpusEntry) = entry_of(3);
+        let spans = parent.spans.unpack();
+        let parent = Parent::new(&parent, &spans);
         assert!(!value.is_empty());
         let mut edit = CompareEdit::new();
         let first = &value[0];
@@ -227,6 +230,8 @@ mod tests {
     #[test]
     fn without_recorded_operands_the_edit_does_nothing() {
         let (_, parent): (Vec<Command>, CorpusEntry) = entry_of(4);
+        let spans = parent.spans.unpack();
+        let parent = Parent::new(&parent, &spans);
         assert!(!CompareEdit::new().edit_within(&parent, None, &mut Rng::new(1), &mut Vec::new()));
     }
 }

@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use crate::corpus::CorpusEntry;
+use super::Parent;
 use crate::input::{Dictionary, Leaf, Rng, Value};
 
 /// Replaces the bytes of span `index` of `parent` with the encoding of `value`, into
 /// `out`; `false` (and `out` unspecified) when the value does not fit the leaf.
 pub(crate) fn write_value(
-    parent: &CorpusEntry,
+    parent: &Parent,
     index: usize,
     leaf: Leaf,
     value: &Value,
@@ -32,7 +32,7 @@ pub(crate) fn write_value(
 
 /// The leaf spans of `parent` (inside span `scope`, if given) whose bytes are exactly one
 /// leaf's encoding, with their current values.
-pub(crate) fn leaves_in(parent: &CorpusEntry, scope: Option<usize>) -> Vec<(usize, Leaf, Value)> {
+pub(crate) fn leaves_in(parent: &Parent, scope: Option<usize>) -> Vec<(usize, Leaf, Value)> {
     let bytes = parent.input.as_bytes();
     parent
         .spans
@@ -58,7 +58,7 @@ impl DictionaryEdit {
     /// `false` when no literal fits any such span.
     pub fn edit_within(
         &self,
-        parent: &CorpusEntry,
+        parent: &Parent,
         scope: Option<usize>,
         rng: &mut Rng,
         out: &mut Vec<u8>,
@@ -110,6 +110,7 @@ fn splice_str(s: &str, literal: &Value, rng: &mut Rng) -> Value {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::corpus::CorpusEntry;
     use crate::guidance::Energy;
     use crate::{Gen, Source};
 
@@ -125,7 +126,7 @@ pub(crate) mod tests {
         let (input, spans) = src.into_input();
         let entry = CorpusEntry {
             input,
-            spans,
+            spans: spans.into(),
             name: String::new(),
             sites: 0,
             favoured: false,
@@ -145,6 +146,8 @@ pub(crate) mod tests {
         let mut out = Vec::new();
         for seed in 0..200 {
             let (_, parent) = entry_of::<Vec<Item>>(seed);
+            let spans = parent.spans.unpack();
+            let parent = Parent::new(&parent, &spans);
             if !edit.edit_within(&parent, None, &mut rng, &mut out) {
                 continue;
             }

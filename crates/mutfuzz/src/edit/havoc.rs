@@ -1,8 +1,7 @@
 //! Zest's byte havoc on the choice bytes: a geometric number of edits, each
 //! overwriting a geometric run of bytes with random values or zeros.
 
-use super::Edit;
-use crate::corpus::CorpusEntry;
+use super::{Edit, Parent};
 use crate::input::Rng;
 
 /// Zest's byte-level edits.
@@ -34,7 +33,7 @@ pub fn geometric(rng: &mut Rng, mean: f64) -> usize {
 }
 
 impl Edit for Havoc {
-    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(parent.input.as_bytes());
         if out.is_empty() {
@@ -58,8 +57,9 @@ impl Edit for Havoc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::CorpusEntry;
     use crate::guidance::Energy;
-    use crate::input::{Input, Spans};
+    use crate::input::{Input, PackedSpans, Spans};
 
     #[test]
     fn geometric_samples_have_the_asked_mean() {
@@ -75,7 +75,7 @@ mod tests {
     fn havoc_keeps_the_length_and_changes_some_bytes() {
         let parent = CorpusEntry {
             input: Input::new(vec![0x55; 64]),
-            spans: Spans::default(),
+            spans: PackedSpans::default(),
             name: String::new(),
             sites: 1,
             favoured: false,
@@ -88,7 +88,7 @@ mod tests {
         let mut changed = 0;
         let mut zeroed = 0;
         for _ in 0..200 {
-            Havoc::default().edit(&parent, &mut rng, &mut out);
+            Havoc::default().edit(&Parent::new(&parent, &Spans::default()), &mut rng, &mut out);
             assert_eq!(out.len(), 64);
             changed += usize::from(out != parent.input.as_bytes());
             zeroed += usize::from(out.iter().filter(|&&b| b != 0x55).all(|&b| b == 0) && out.contains(&0));
@@ -96,7 +96,7 @@ mod tests {
         assert!(changed > 190, "{changed}");
         assert!((5..50).contains(&zeroed), "{zeroed}");
         let empty = CorpusEntry { input: Input::default(), ..parent };
-        Havoc::default().edit(&empty, &mut rng, &mut out);
+        Havoc::default().edit(&Parent::new(&empty, &Spans::default()), &mut rng, &mut out);
         assert!(out.is_empty());
     }
 }

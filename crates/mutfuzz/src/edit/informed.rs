@@ -5,7 +5,7 @@
 use super::compare::CompareEdit;
 use super::dictionary::DictionaryEdit;
 use super::targeted::{TypeTargets, havoc_in};
-use super::{Edit, Havoc};
+use super::{Edit, Havoc, Parent};
 use crate::corpus::CorpusEntry;
 use crate::input::Rng;
 use crate::mutants::MutantTable;
@@ -62,7 +62,7 @@ impl Informed {
 }
 
 impl Edit for Informed {
-    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) {
         let scope = match &mut self.targets {
             Some(t) if rng.chance(TARGET_CHANCE) => t.pick_span(parent, rng),
             _ => None,
@@ -166,6 +166,8 @@ mod tests {
         let mut out = Vec::new();
         for seed in 0..300 {
             let (doc, parent) = entry_of::<Doc>(seed);
+            let spans = parent.spans.unpack();
+            let parent = Parent::new(&parent, &spans);
             // Operands as the original would have seen them for this input.
             if let Some((compare, _)) = &mut edit.compare
                 && let Item::Cmd { code, .. } = &doc.items[0]

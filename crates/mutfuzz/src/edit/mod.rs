@@ -17,10 +17,37 @@ pub use resample::Resample;
 pub use structure::{SpanEdit, Structure, apply, edits_at};
 pub use targeted::{TypeTargets, havoc_in, short_type_name};
 
+use std::ops::Deref;
+
 use crate::corpus::{Corpus, CorpusEntry};
-use crate::input::{Rewrite, Rng};
+use crate::input::{Rewrite, Rng, Spans};
 use crate::mutants::MutantTable;
 use mutfuzz_contract::Stats;
+
+/// A saved input to edit, with its spans unpacked: an entry keeps them packed, and a
+/// parent makes many children in a row, so they are unpacked once for all of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Parent<'a> {
+    /// The saved input.
+    pub entry: &'a CorpusEntry,
+    /// Its spans, unpacked (these, not the entry's packed ones, are what edits read).
+    pub spans: &'a Spans,
+}
+
+impl<'a> Parent<'a> {
+    /// `entry`, whose spans unpacked are `spans`.
+    pub fn new(entry: &'a CorpusEntry, spans: &'a Spans) -> Self {
+        Parent { entry, spans }
+    }
+}
+
+impl Deref for Parent<'_> {
+    type Target = CorpusEntry;
+
+    fn deref(&self) -> &CorpusEntry {
+        self.entry
+    }
+}
 
 /// Makes a child input from a parent.
 pub trait Edit {
@@ -28,9 +55,9 @@ pub trait Edit {
     ///
     /// The child may be shorter or longer than the parent: missing choices are drawn
     /// fresh when the value is generated, and unread bytes are dropped.
-    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>);
+    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>);
 
-    /// Whether the edit reads the parent's [`spans`](CorpusEntry::spans). Spans are recorded
+    /// Whether the edit reads the parent's [`spans`](Parent::spans). Spans are recorded
     /// (and stored with each saved input) only for edits that use them, since recording
     /// costs time on every trial.
     fn needs_spans(&self) -> bool {
@@ -49,7 +76,7 @@ pub trait Edit {
     /// (structure-preserving edits); the campaign calls this one.
     fn edit_structured(
         &mut self,
-        parent: &CorpusEntry,
+        parent: &Parent,
         corpus: &Corpus,
         rng: &mut Rng,
         out: &mut Vec<u8>,

@@ -1,8 +1,7 @@
 //! Span resampling (MUTAGEN's random edit): overwrite the bytes of one typed
 //! sub-value with random ones, leaving every other sub-value's bytes as they were.
 
-use super::Edit;
-use crate::corpus::CorpusEntry;
+use super::{Edit, Parent};
 use crate::input::Rng;
 
 /// Re-draws one span of the parent, chosen uniformly among its non-empty spans.
@@ -14,7 +13,7 @@ use crate::input::Rng;
 pub struct Resample;
 
 impl Edit for Resample {
-    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(parent.input.as_bytes());
         let filled = parent.spans.iter().filter(|s| !s.is_empty() && s.end <= out.len()).count();
@@ -37,6 +36,7 @@ impl Edit for Resample {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::CorpusEntry;
     use crate::guidance::Energy;
     use crate::input::{Input, Spans};
     use crate::{Gen, Source};
@@ -50,7 +50,7 @@ mod tests {
     fn entry(input: Input, spans: Spans) -> CorpusEntry {
         CorpusEntry {
             input,
-            spans,
+            spans: spans.into(),
             name: String::new(),
             sites: 0,
             favoured: false,
@@ -66,6 +66,8 @@ mod tests {
         let pair: Pair = src.draw();
         let (input, spans) = src.into_input();
         let parent = entry(input, spans);
+        let spans = parent.spans.unpack();
+        let parent = Parent::new(&parent, &spans);
         let mut rng = Rng::new(4);
         let mut out = Vec::new();
         let (mut left_only, mut right_only) = (0, 0);
@@ -83,7 +85,8 @@ mod tests {
 
     #[test]
     fn an_input_without_spans_is_redrawn_whole() {
-        let parent = entry(Input::new(vec![7; 8]), Spans::default());
+        let (parent, spans) = (entry(Input::new(vec![7; 8]), Spans::default()), Spans::default());
+        let parent = Parent::new(&parent, &spans);
         let mut out = Vec::new();
         Resample.edit(&parent, &mut Rng::new(1), &mut out);
         assert_eq!(out.len(), 8);

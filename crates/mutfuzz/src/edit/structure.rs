@@ -6,8 +6,8 @@
 //! Each edit replaces the bytes of one span and hands the source a [`Rewrite`], so the
 //! new value ends where its content ends and everything after it replays unchanged.
 
-use super::{Edit, Havoc};
-use crate::corpus::{Corpus, CorpusEntry};
+use super::{Edit, Havoc, Parent};
+use crate::corpus::Corpus;
 use crate::input::{Donor, Fill, Rewrite, Rng, SpanKind, Spans, choice_width};
 
 /// One structure-preserving edit of one span; indices are pre-order span indices.
@@ -205,13 +205,13 @@ impl Default for Structure {
 }
 
 impl Edit for Structure {
-    fn edit(&mut self, parent: &CorpusEntry, rng: &mut Rng, out: &mut Vec<u8>) {
+    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) {
         let _ = self.edit_structured(parent, &Corpus::new(), rng, out);
     }
 
     fn edit_structured(
         &mut self,
-        parent: &CorpusEntry,
+        parent: &Parent,
         corpus: &Corpus,
         rng: &mut Rng,
         out: &mut Vec<u8>,
@@ -222,12 +222,12 @@ impl Edit for Structure {
             for _ in 0..4 {
                 let at = rng.below(parent.spans.len() as u64) as usize;
                 self.candidates.clear();
-                edits_at(bytes, &parent.spans, at, &mut self.candidates);
+                edits_at(bytes, parent.spans, at, &mut self.candidates);
                 if self.candidates.is_empty() {
                     continue;
                 }
                 let edit = self.candidates[rng.below(self.candidates.len() as u64) as usize];
-                if let Some(rewrite) = apply(edit, at, bytes, &parent.spans, corpus, rng, out) {
+                if let Some(rewrite) = apply(edit, at, bytes, parent.spans, corpus, rng, out) {
                     return Some(rewrite);
                 }
             }

@@ -5,8 +5,8 @@
 
 use mutfuzz_contract::Hints;
 
+use super::Parent;
 use super::geometric;
-use crate::corpus::CorpusEntry;
 use crate::input::Rng;
 use crate::mutants::MutantTable;
 
@@ -106,7 +106,7 @@ impl TypeTargets {
 
     /// Picks a live type by inverse distance and a span of that type in `parent`; updates
     /// the type's distance (× 3/4 found, × 4/3 not). The span's index, if one was found.
-    pub fn pick_span(&mut self, parent: &CorpusEntry, rng: &mut Rng) -> Option<usize> {
+    pub fn pick_span(&mut self, parent: &Parent, rng: &mut Rng) -> Option<usize> {
         let total: f64 =
             self.types.iter().zip(&self.live).filter(|(_, l)| **l).map(|((_, d), _)| 1.0 / d).sum();
         if total <= 0.0 {
@@ -247,6 +247,8 @@ mod tests {
     fn found_types_get_closer_and_missing_ones_farther() {
         let mut t = TypeTargets::new(&hints());
         let (_, parent) = entry_of::<Doc>(5);
+        let spans = parent.spans.unpack();
+        let parent = Parent::new(&parent, &spans);
         let mut rng = Rng::new(2);
         for _ in 0..50 {
             if let Some(i) = t.pick_span(&parent, &mut rng) {
@@ -265,6 +267,8 @@ mod tests {
         table.cover(&[2]);
         t.update_coverage(&table);
         let (_, parent) = entry_of::<Doc>(6);
+        let spans = parent.spans.unpack();
+        let parent = Parent::new(&parent, &spans);
         let mut rng = Rng::new(3);
         for _ in 0..40 {
             t.pick_span(&parent, &mut rng);

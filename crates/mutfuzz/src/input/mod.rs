@@ -15,7 +15,7 @@ pub(crate) use encoding::width as choice_width;
 pub use rewrite::{Donor, Fill, Rewrite};
 pub use rng::Rng;
 pub use source::{Limits, Repeat, Source};
-pub use span::{Span, SpanKind, Spans};
+pub use span::{PackedSpans, Span, SpanKind, Spans};
 pub use value::{Leaf, Value};
 
 /// Largest choice index of the integer range `lo..=hi` (bits, as a [`Leaf::Int`] keeps

@@ -171,16 +171,119 @@ impl Spans {
         self.0.iter().enumerate().filter(move |(_, span)| span.type_name == type_name)
     }
 
-    /// Frees the vectors' room beyond their items (spans kept for long).
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.0.shrink_to_fit();
-        self.1.shrink_to_fit();
-        self.2.shrink_to_fit();
-    }
-
     /// The spans as a vector.
     pub fn into_vec(self) -> Vec<Span> {
         self.0
+    }
+}
+
+/// The spans of a saved input, packed: every saved input keeps them for the whole
+/// campaign, while [`Span`]'s `usize` fields and `&'static str` fill 56 bytes that its
+/// offsets, parent and depth (`u32` each) and type name (an index into the input's few
+/// distinct ones) hold in 20. [`unpack`](PackedSpans::unpack) gives the [`Spans`] back.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PackedSpans {
+    spans: Box<[Packed]>,
+    type_names: Box<[&'static str]>,
+    kinds: ByIndex<SpanKind>,
+    leaves: ByIndex<Leaf>,
+}
+
+/// One [`Span`], its type name by index into [`PackedSpans::type_names`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packed {
+    start: u32,
+    end: u32,
+    /// `NO_PARENT` for none.
+    parent: u32,
+    depth: u32,
+    type_name: u32,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// A span's offset, depth or index as a `u32`: an input of 4 GiB (or as many spans, or a
+/// value nested as deep) could not be generated, let alone kept.
+fn packed(n: usize) -> u32 {
+    u32::try_from(n).ok().filter(|&n| n != NO_PARENT).expect("spans fit in u32")
+}
+
+impl From<Spans> for PackedSpans {
+    fn from(Spans(spans, kinds, leaves): Spans) -> Self {
+        let mut type_names: Vec<&'static str> = Vec::new();
+        let spans = spans
+            .iter()
+            .map(|s| {
+                // An input has a few distinct types: a search is quicker than hashing.
+                let type_name = match type_names.iter().rposition(|&t| t == s.type_name) {
+                    Some(k) => k,
+                    None => {
+                        type_names.push(s.type_name);
+                        type_names.len() - 1
+                    }
+                };
+                Packed {
+                    start: packed(s.start),
+                    end: packed(s.end),
+                    parent: s.parent.map_or(NO_PARENT, packed),
+                    depth: packed(s.depth),
+                    type_name: packed(type_name),
+                }
+            })
+            .collect();
+        let (mut kinds, mut leaves) = (kinds, leaves);
+        kinds.shrink_to_fit();
+        leaves.shrink_to_fit();
+        PackedSpans { spans, type_names: type_names.into(), kinds, leaves }
+    }
+}
+
+impl PackedSpans {
+    /// Number of spans.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether there are no spans (none were recorded).
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    fn span(&self, p: &Packed) -> Span {
+        Span {
+            start: p.start as usize,
+            end: p.end as usize,
+            type_name: self.type_names[p.type_name as usize],
+            depth: p.depth as usize,
+            parent: (p.parent != NO_PARENT).then_some(p.parent as usize),
+        }
+    }
+
+    /// The span at `index`.
+    pub fn get(&self, index: usize) -> Option<Span> {
+        self.spans.get(index).map(|p| self.span(p))
+    }
+
+    /// The spans whose type name is exactly `type_name`, with their indices (as
+    /// [`Spans::of_type`] gives them).
+    pub fn of_type(&self, type_name: &str) -> impl Iterator<Item = (usize, Span)> + '_ {
+        let k = self.type_names.iter().position(|&t| t == type_name).map_or(u32::MAX, |k| k as u32);
+        self.spans.iter().enumerate().filter(move |(_, p)| p.type_name == k).map(|(i, p)| (i, self.span(p)))
+    }
+
+    /// The spans, unpacked into `out` (whose vector is reused).
+    pub fn unpack_into(&self, out: &mut Spans) {
+        out.0.clear();
+        out.0.extend(self.spans.iter().map(|p| self.span(p)));
+        out.1.clone_from(&self.kinds);
+        out.2.clone_from(&self.leaves);
+    }
+
+    /// The spans, unpacked.
+    pub fn unpack(&self) -> Spans {
+        let mut spans = Spans::default();
+        self.unpack_into(&mut spans);
+        spans
     }
 }
 
@@ -213,6 +316,7 @@ impl IntoIterator for Spans {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Gen;
 
     #[test]
     fn values_by_index_read_back_as_stored_whatever_their_repeats() {
@@ -231,5 +335,35 @@ mod tests {
         assert_eq!(by.get(usize::MAX), None);
         // The repeats of the first 40 are stored once.
         assert!(by.values.len() < 3 + 100);
+    }
+
+    #[test]
+    fn packed_spans_unpack_to_the_spans_and_answer_alike() {
+        #[derive(Gen)]
+        enum Node {
+            Leaf(u8),
+            Pair(Box<Node>, Box<Node>),
+            List(Vec<(char, String)>),
+        }
+        let mut tested = 0;
+        for seed in 0..50 {
+            let mut src = crate::Source::new(Vec::new(), crate::Rng::new(seed)).with_spans(true);
+            let _: Vec<Node> = src.draw();
+            let (_, spans) = src.into_input();
+            let packed = PackedSpans::from(spans.clone());
+            assert_eq!(packed.unpack(), spans);
+            assert_eq!(packed.len(), spans.len());
+            for (i, span) in spans.iter().enumerate() {
+                assert_eq!(packed.get(i), Some(*span));
+                let of_type: Vec<_> = spans.of_type(span.type_name).map(|(j, s)| (j, *s)).collect();
+                assert_eq!(packed.of_type(span.type_name).collect::<Vec<_>>(), of_type);
+            }
+            assert_eq!(packed.get(spans.len()), None);
+            assert_eq!(packed.of_type("no such type").count(), 0);
+            tested += usize::from(spans.len() > 10);
+        }
+        assert!(tested > 10, "{tested}");
+        let empty = PackedSpans::from(Spans::default());
+        assert!(empty.is_empty() && empty.unpack() == Spans::default());
     }
 }

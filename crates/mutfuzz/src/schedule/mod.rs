@@ -10,7 +10,7 @@ pub use mutagen::{DEPTH_LIMIT, MutagenSchedule, RESET_THRESHOLD};
 pub use zest::ZestSchedule;
 
 use crate::corpus::Corpus;
-use crate::edit::Edit;
+use crate::edit::{Edit, Parent};
 use crate::input::{Input, Rewrite, Rng, Spans};
 
 /// Where the next trial's input comes from.
@@ -89,17 +89,41 @@ pub fn build(kind: ScheduleKind) -> Box<dyn Schedule> {
     }
 }
 
+/// The spans of the last parent, unpacked: a schedule gives a parent many children in a
+/// row, so they are unpacked once for all of them, not per child.
+#[derive(Debug, Default)]
+pub struct ParentSpans {
+    /// Index of the corpus entry they are of (entries never change once saved).
+    of: Option<usize>,
+    spans: Spans,
+}
+
+impl ParentSpans {
+    /// The spans of entry `index` of `corpus`, unpacked.
+    pub fn of(&mut self, corpus: &Corpus, index: usize) -> &Spans {
+        if self.of != Some(index) {
+            corpus.entries()[index].spans.unpack_into(&mut self.spans);
+            self.of = Some(index);
+        }
+        &self.spans
+    }
+}
+
 /// Makes the child `next` asks for: the edit's child of a parent, the schedule's own, or
 /// none (a fresh input: `out` cleared). Returns the rewrite to replay it with.
 pub fn make_child(
     next: Next,
     corpus: &Corpus,
     edit: &mut dyn Edit,
+    unpacked: &mut ParentSpans,
     rng: &mut Rng,
     out: &mut Vec<u8>,
 ) -> Option<Rewrite> {
     match next {
-        Next::Parent(i) => edit.edit_structured(&corpus.entries()[i], corpus, rng, out),
+        Next::Parent(i) => {
+            let entry = &corpus.entries()[i];
+            edit.edit_structured(&Parent::new(entry, unpacked.of(corpus, i)), corpus, rng, out)
+        }
         Next::Child(rewrite) => rewrite,
         Next::Fresh => {
             out.clear();

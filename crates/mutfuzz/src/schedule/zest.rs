@@ -56,12 +56,12 @@ impl Schedule for ZestSchedule {
 mod tests {
     use super::*;
     use crate::guidance::Energy;
-    use crate::input::{Input, Spans};
+    use crate::input::{Input, PackedSpans};
 
     fn entry(sites: u32, favoured: bool) -> CorpusEntry {
         CorpusEntry {
             input: Input::default(),
-            spans: Spans::default(),
+            spans: PackedSpans::default(),
             name: String::new(),
             sites,
             favoured,

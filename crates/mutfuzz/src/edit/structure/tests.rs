@@ -1,4 +1,5 @@
 use super::*;
+use crate::corpus::CorpusEntry;
 use crate::guidance::Energy;
 use crate::input::{Input, Limits};
 use crate::{Gen, Source};
@@ -58,7 +59,7 @@ fn replay_with<T: Gen + PartialEq + std::fmt::Debug>(
 fn entry(input: Input, spans: Spans) -> CorpusEntry {
     CorpusEntry {
         input,
-        spans,
+        spans: spans.into(),
         name: String::new(),
         sites: 1,
         favoured: false,
@@ -230,14 +231,15 @@ fn elements_of_collections_and_chars_of_strings_are_duplicated_and_dropped() {
 fn the_structure_edit_mixes_span_edits_with_havoc_and_always_replays() {
     let mut corpus = Corpus::new();
     let (_, input, spans) = record::<Doc>(Vec::new(), 4);
-    corpus.push(entry(input, spans));
+    corpus.push(entry(input, spans.clone()));
     let mut edit = Structure::default();
     assert!(edit.needs_spans());
     let mut rng = Rng::new(6);
     let mut out = Vec::new();
     let (mut structured, mut havoc) = (0, 0);
     for _ in 0..500 {
-        let rewrite = edit.edit_structured(&corpus.entries()[0], &corpus, &mut rng, &mut out);
+        let parent = Parent::new(&corpus.entries()[0], &spans);
+        let rewrite = edit.edit_structured(&parent, &corpus, &mut rng, &mut out);
         if rewrite.is_some() {
             structured += 1
         } else {
