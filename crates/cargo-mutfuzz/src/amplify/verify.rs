@@ -250,6 +250,9 @@ fn like_args(like: &TestSettings) -> TestSettings {
         iterate: false,
         annotations: "none".to_owned(),
         test_args: Vec::new(),
+        // A written test counts only if it fails with its survivor: every test that
+        // catches a mutant must run, where a batch stops at the first.
+        no_batch: true,
         ..like.clone()
     }
 }
