@@ -580,13 +580,13 @@ impl fmt::Display for Exhausted {
 #[inline(never)]
 fn exhausted(limit: Limit, mutant: u32) -> ! {
     let payload = Exhausted { mutant, limit };
-    if EXIT_ON_EXHAUST.load(Relaxed) {
-        let _ = writeln!(std::io::stderr(), "{payload}");
-        std::process::exit(EXHAUSTED_EXIT_CODE);
-    }
-    if SAY_ON_EXHAUST.load(Relaxed) {
+    let exit = EXIT_ON_EXHAUST.load(Relaxed);
+    if exit || SAY_ON_EXHAUST.load(Relaxed) {
         // Straight to stderr: libtest captures a test's `eprintln!`, not this.
         let _ = writeln!(std::io::stderr(), "{payload}");
+    }
+    if exit {
+        std::process::exit(EXHAUSTED_EXIT_CODE);
     }
     std::panic::panic_any(payload)
 }

@@ -156,17 +156,22 @@ pub fn all_passed(bin: &TestBinary, selected: usize, output: &str) -> bool {
     }
     let mut lines = output.lines().rev().map(str::trim).filter(|l| !l.is_empty());
     let summary = if bin.is_doctests() {
-        lines.find_map(|l| l.strip_prefix("test result: "))
+        lines.find_map(libtest_summary)
     } else {
-        lines.next().and_then(|l| l.strip_prefix("test result: "))
+        lines.next().and_then(libtest_summary)
     };
-    let Some(summary) = summary else { return false };
-    let Some(counts) = summary.strip_prefix("ok. ") else { return false };
+    let Some((true, passed, 0)) = summary else { return false };
+    passed >= selected && (bin.is_doctests() || passed == selected)
+}
+
+/// libtest's closing line, `test result: ok. 3 passed; 0 failed; …` (or `FAILED. …`):
+/// whether it says `ok`, and the tests passed and failed.
+pub fn libtest_summary(line: &str) -> Option<(bool, usize, usize)> {
+    let (verdict, counts) = line.strip_prefix("test result: ")?.split_once(". ")?;
     let count = |word: &str| -> Option<usize> {
         counts.split("; ").find_map(|part| part.strip_suffix(word)?.trim().parse().ok())
     };
-    let passed = count(" passed").unwrap_or(0);
-    count(" failed") == Some(0) && passed >= selected && (bin.is_doctests() || passed == selected)
+    Some((verdict == "ok", count(" passed")?, count(" failed")?))
 }
 
 /// The part of `log` from byte `from` on (a run's own output; earlier runs of the same

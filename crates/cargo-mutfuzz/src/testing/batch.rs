@@ -7,7 +7,7 @@
 //! test ran away, or the process crashed, was killed or gave no verdict) goes on to the
 //! one-mutant runs as if no batch had been.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,8 @@ use mutfuzz_mutate::Mutant;
 use mutfuzz_rt::env;
 
 use crate::process::{self, Exit, interrupt};
-use crate::testing::lab::{Catchers, Lab, exhausted_in_log, failed_tests, named_safely};
+use crate::testing::baseline::libtest_summary;
+use crate::testing::lab::{Catchers, Lab, exhausted_in, failed_tests, named_safely};
 
 /// Most mutants in one batch: a batch that cannot vouch for its mutants costs each of
 /// them its test's time again.
@@ -75,12 +76,7 @@ impl Lab<'_> {
         passed: &[Vec<usize>],
         catchers: &Catchers,
     ) -> Vec<Batch> {
-        // A baseline record is a whole process: the binary's cheapest stands for its start.
-        let mut start: HashMap<usize, Duration> = HashMap::new();
-        for (case, record) in self.cases.iter().zip(self.records) {
-            let s = start.entry(case.binary).or_insert(record.duration);
-            *s = (*s).min(record.duration);
-        }
+        let start = self.process_starts();
         let cost = |t: usize| self.records[t].duration.saturating_sub(start[&self.cases[t].binary]);
         struct Open {
             binary: usize,
@@ -152,7 +148,7 @@ impl Lab<'_> {
         // A verdict needs libtest's own count of every test: a crash, a kill or an
         // early exit leaves some tests unreported, and so every mutant unknown.
         let reported = matches!(exit, Exit::Code(0 | 101)) && libtest_counts(&output) == Some(tests.len());
-        let failing = if reported { failed_tests(&log) } else { Vec::new() };
+        let failing = if reported { failed_tests(&output) } else { Vec::new() };
         let bin = &self.binaries[self.cases[tests[0]].binary];
         let share = started.elapsed().as_secs_f64() / tests.len() as f64;
         // Each mutant's log gathers its batches' parts; its own runs append theirs.
@@ -166,7 +162,7 @@ impl Lab<'_> {
             .zip(&ids)
             .map(|(&t, &id)| {
                 let name = &self.cases[t].name;
-                if !reported || exhausted_in_log(&log, 0, id) {
+                if !reported || exhausted_in(&output, id) {
                     Verdict::Unknown
                 } else if failing.contains(name) {
                     note(id, test_output(&output, name));
@@ -186,11 +182,8 @@ impl Lab<'_> {
 /// last line of its output) says ran to a verdict: passed and failed.
 fn libtest_counts(output: &str) -> Option<usize> {
     let last = output.lines().rev().map(str::trim).find(|l| !l.is_empty())?;
-    let counts = last.strip_prefix("test result: ")?.split_once(". ")?.1;
-    let count = |word: &str| {
-        counts.split("; ").find_map(|part| part.strip_suffix(word)?.trim().parse::<usize>().ok())
-    };
-    Some(count(" passed")? + count(" failed")?)
+    let (_, passed, failed) = libtest_summary(last)?;
+    Some(passed + failed)
 }
 
 /// What libtest printed for the failed test `name` (its `---- name stdout ----`

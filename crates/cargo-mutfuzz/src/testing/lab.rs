@@ -142,8 +142,6 @@ impl Lab<'_> {
                 let mut r = self.run_one(mutant, tests, &passed[i], &catchers);
                 if let Ok(Some(o)) = &mut r {
                     o.seconds += spent[i];
-                }
-                if let Ok(Some(o)) = &r {
                     if matches!(o.outcome, Outcome::Missed | Outcome::Timeout) {
                         console.message(&format!("{:<8} {}", o.outcome.name().to_uppercase(), mutant.name()));
                     }
@@ -244,7 +242,7 @@ impl Lab<'_> {
                     timed_out = Some("fuel or depth exhausted".to_owned())
                 }
                 other => {
-                    let failing = failed_tests(&log);
+                    let failing = failed_tests(&std::fs::read_to_string(&log).unwrap_or_default());
                     let killed_by: Vec<usize> =
                         group.iter().copied().filter(|&t| failing.contains(&self.cases[t].name)).collect();
                     catchers.add(mutant.site, killed_by.iter().copied());
@@ -318,15 +316,23 @@ impl Lab<'_> {
     /// A baseline record's time is a whole process running one test: the cheapest such
     /// process of the binary stands for the start-up, the rest of a record is its test.
     fn rest_outweighs_a_start(&self, group: &[usize], t: usize) -> bool {
-        let binary = self.cases[t].binary;
-        let start = (0..self.cases.len())
-            .filter(|&c| self.cases[c].binary == binary)
-            .map(|c| self.records[c].duration)
-            .min()
-            .unwrap_or_default();
+        let start = self.process_starts()[&self.cases[t].binary];
         let rest: Duration =
             group.iter().filter(|&&x| x != t).map(|&x| self.records[x].duration.saturating_sub(start)).sum();
         rest > start
+    }
+}
+
+impl Lab<'_> {
+    /// What starting a process of each binary costs: a baseline record's time is a whole
+    /// process running one test, so the binary's cheapest record stands for its start.
+    pub(super) fn process_starts(&self) -> HashMap<usize, Duration> {
+        let mut starts: HashMap<usize, Duration> = HashMap::new();
+        for (case, record) in self.cases.iter().zip(self.records) {
+            let s = starts.entry(case.binary).or_insert(record.duration);
+            *s = (*s).min(record.duration);
+        }
+        starts
     }
 }
 
@@ -363,21 +369,26 @@ impl Catchers {
 /// before it exits with [`EXHAUSTED_EXIT_CODE`]; the line is made by the run-time's own
 /// `Display`, so it is matched whole and for this mutant only, never by a fragment of
 /// its wording.
-pub(super) fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
+fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
+    exhausted_in(&log_since(log, from), mutant)
+}
+
+/// Does `output` hold the run-time's line for `mutant` exhausting a limit (see
+/// [`exhausted_in_log`])?
+pub(super) fn exhausted_in(output: &str, mutant: u32) -> bool {
     let markers = [Limit::Fuel, Limit::Depth].map(|limit| Exhausted { mutant, limit }.to_string());
-    let text = std::fs::read(log).unwrap_or_default();
-    let tail = String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default());
     // libtest's `-q` progress (`..F`) has no newline of its own: the line may follow it.
-    let line = |l: &str| l.trim().trim_start_matches(['.', 'F', 'i']).to_owned();
-    tail.lines().any(|l| markers.iter().any(|m| line(l) == *m))
+    output
+        .lines()
+        .map(|l| l.trim().trim_start_matches(['.', 'F', 'i']))
+        .any(|l| markers.iter().any(|m| l == m))
 }
 
 /// Names of the tests libtest reported as failed: the list after its last `failures:`
 /// line (`test name ... FAILED` lines are not printed with `-q`). Doctest names have
 /// spaces, so a name is the whole indented line.
-pub(super) fn failed_tests(log: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
+pub(super) fn failed_tests(output: &str) -> Vec<String> {
+    let lines: Vec<&str> = output.lines().collect();
     let mut names: Vec<String> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if *line == "failures:" {

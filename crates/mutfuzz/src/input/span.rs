@@ -56,13 +56,12 @@ pub enum SpanKind {
 /// A parent always comes before its children, so `spans[i].parent < Some(i)`.
 /// Spans that hold one primitive value also carry its [`Leaf`] (sorted by span index).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Spans(Vec<Span>, ByIndex<SpanKind>, ByIndex<Leaf>);
+pub struct Spans(Vec<Span>, Vec<(usize, SpanKind)>, Vec<(usize, Leaf)>);
 
-/// Values of some spans, by span index (increasing), each distinct value stored once.
-///
-/// Every saved input keeps its spans for the whole campaign: as `(usize, Leaf)` a leaf
-/// took 64 bytes and a kind 24, while an input holds a few distinct ones (its types'
-/// ranges, its enums' variant counts). So each span names its value by a `u32` index.
+/// Values of some spans, by span index (increasing), each distinct value stored once:
+/// how a saved input keeps its kinds and leaves ([`PackedSpans`]). As `(usize, Leaf)` a
+/// leaf takes 64 bytes and a kind 24, while an input holds a few distinct ones (its
+/// types' ranges, its enums' variant counts), so each span names its value by a `u32`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ByIndex<T> {
     /// Span index, index into `values`.
@@ -98,22 +97,13 @@ impl<T: Copy + PartialEq> ByIndex<T> {
             };
             by.at.push((index, k as u32));
         }
+        by.values.shrink_to_fit();
         by
     }
 
-    fn get(&self, index: usize) -> Option<T> {
-        let index = u32::try_from(index).ok()?;
-        let k = self.at.binary_search_by_key(&index, |&(i, _)| i).ok()?;
-        Some(self.values[self.at[k].1 as usize])
-    }
-
+    /// The pairs again, as [`new`](ByIndex::new) was given them.
     fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
         self.at.iter().map(|&(i, k)| (i as usize, self.values[k as usize]))
-    }
-
-    fn shrink_to_fit(&mut self) {
-        self.at.shrink_to_fit();
-        self.values.shrink_to_fit();
     }
 }
 
@@ -127,23 +117,23 @@ impl Spans {
     ) -> Self {
         leaves.sort_by_key(|&(i, _)| i);
         leaves.dedup_by_key(|&mut (i, _)| i);
-        Spans(spans, ByIndex::new(&kinds), ByIndex::new(&leaves))
+        Spans(spans, kinds, leaves)
     }
 
     /// What is known of the layout of the span at `index`: an enum or a collection.
     pub fn kind(&self, index: usize) -> Option<SpanKind> {
-        self.1.get(index)
+        self.1.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.1[k].1)
     }
 
     /// How the span at `index` was drawn, if it is one primitive value (an integer, a
     /// char or a string).
     pub fn leaf(&self, index: usize) -> Option<Leaf> {
-        self.2.get(index)
+        self.2.binary_search_by_key(&index, |&(i, _)| i).ok().map(|k| self.2[k].1)
     }
 
     /// The spans that hold one primitive value, with their indices and leaves.
     pub fn leaves(&self) -> impl Iterator<Item = (usize, &Span, Leaf)> + '_ {
-        self.2.iter().filter_map(|(i, leaf)| self.0.get(i).map(|span| (i, span, leaf)))
+        self.2.iter().filter_map(|&(i, leaf)| self.0.get(i).map(|span| (i, span, leaf)))
     }
 
     /// Whether the span at `index` lies inside the span at `ancestor` (or is it).
@@ -231,9 +221,7 @@ impl From<Spans> for PackedSpans {
                 }
             })
             .collect();
-        let (mut kinds, mut leaves) = (kinds, leaves);
-        kinds.shrink_to_fit();
-        leaves.shrink_to_fit();
+        let (kinds, leaves) = (ByIndex::new(&kinds), ByIndex::new(&leaves));
         PackedSpans { spans, type_names: type_names.into(), kinds, leaves }
     }
 }
@@ -275,8 +263,10 @@ impl PackedSpans {
     pub fn unpack_into(&self, out: &mut Spans) {
         out.0.clear();
         out.0.extend(self.spans.iter().map(|p| self.span(p)));
-        out.1.clone_from(&self.kinds);
-        out.2.clone_from(&self.leaves);
+        out.1.clear();
+        out.1.extend(self.kinds.iter());
+        out.2.clear();
+        out.2.extend(self.leaves.iter());
     }
 
     /// The spans, unpacked.
@@ -329,10 +319,13 @@ mod tests {
             .collect();
         let by = ByIndex::new(&pairs);
         assert_eq!(by.iter().collect::<Vec<_>>(), pairs);
+        // Read back through the spans they are packed with.
+        let spans = vec![Span { start: 0, end: 0, type_name: "t", depth: 0, parent: None }; 2 * 140];
+        let unpacked = PackedSpans::from(Spans::with_parts(spans, pairs.clone(), Vec::new())).unpack();
         for &(i, kind) in &pairs {
-            assert_eq!((by.get(i), by.get(i + 1)), (Some(kind), None));
+            assert_eq!((unpacked.kind(i), unpacked.kind(i + 1)), (Some(kind), None));
         }
-        assert_eq!(by.get(usize::MAX), None);
+        assert_eq!(unpacked.kind(usize::MAX), None);
         // The repeats of the first 40 are stored once.
         assert!(by.values.len() < 3 + 100);
     }
