@@ -265,7 +265,9 @@ pub struct ScoreRequest {
     pub panic_is_failure: bool,
     /// Which undecided mutants of the sites an input reaches run on it.
     pub prune: Prune,
-    /// The worker process that runs each mutant's first run.
+    /// Processes that share an input's mutant runs, this one included (default 1).
+    pub jobs: Option<u64>,
+    /// The worker processes: each mutant's first run is in one of them.
     pub workers: WorkerLimits,
 }
 
@@ -280,6 +282,7 @@ impl Fields for ScoreRequest {
         v.defaulted(flag("--format", "FORMAT"), &mut self.format);
         v.switch("--panic-is-failure", &mut self.panic_is_failure);
         v.defaulted(flag("--prune", "RULE"), &mut self.prune);
+        v.optional(flag("--jobs", "N"), &mut self.jobs);
         self.workers.fields(v);
     }
 }
@@ -1026,6 +1029,7 @@ mod tests {
                 format: InputFormat::Arbitrary,
                 panic_is_failure: true,
                 prune: Prune::Execution,
+                jobs: Some(2),
                 workers,
             }),
             HarnessCommand::Outputs(CorpusRequest {

@@ -70,6 +70,11 @@ pub struct ScoreSetup<'a> {
     /// [`Prune::Infection`] a mutant whose site has a probe runs only on the inputs whose
     /// original run infected it (on the others it behaves as the original does).
     pub prune: Prune,
+    /// Processes that share an input's runs: this one and `jobs - 1` of the
+    /// [`ScoreHooks::first_runs`] workers (at most that many), each mutant's share
+    /// chosen from the list alone, so the verdicts are the same whatever it is, but that
+    /// a worker finds a mutant's drift at its next kill, not at the input's end.
+    pub jobs: usize,
     /// Where a drift is kept while a clean process settles it; `None`: no drift check.
     pub drift: Option<&'a Path>,
     /// The progress log ([`score_progress_log`](mutfuzz_contract::score_progress_log)):
@@ -109,10 +114,11 @@ pub fn score<T: Gen + Debug, O: Debug>(
 ) -> Result<(), ScoreStop> {
     let _guard = RunGuard::start();
     let ScoreHooks { mut original_panic, mut nondeterministic, mut first_runs } = hooks;
-    let ScoreSetup { limits, budget, prune, drift, progress: progress_path } = setup;
+    let ScoreSetup { limits, budget, prune, jobs, drift, progress: progress_path } = setup;
     if raw.is_some() {
         first_runs = None;
     }
+    let jobs = first_runs.as_ref().map_or(1, |w| jobs.clamp(1, w.len() + 1));
     let mut oracle = oracle;
     let mut exec = Executor::new(Box::new(target), limits);
     if let Some(decode) = raw {
@@ -143,8 +149,12 @@ pub fn score<T: Gen + Debug, O: Debug>(
     let mut kills: Vec<ScoreLine> = Vec::new();
     let mut ran: Vec<u32> = Vec::new();
     let mut drifted: Option<(String, String)> = None;
-    // The mutants whose first run, in the worker, survived the current input.
+    // The mutants a worker ran on the current input and found surviving.
     let mut survived_first: HashSet<u32> = HashSet::new();
+    // The mutants whose first run, in the worker, is on the current input.
+    let mut first_now: HashSet<u32> = HashSet::new();
+    // The mutants of the current input that the other workers run (`jobs` > 1).
+    let mut away: HashSet<u32> = HashSet::new();
     for (position, (name, bytes)) in inputs.iter().enumerate() {
         if open.is_empty() && original_panic.is_none() {
             break;
@@ -206,43 +216,40 @@ pub fn score<T: Gen + Debug, O: Debug>(
         }
         let (fuel, depth) = budget.limits(original.fuel, original.depth);
         survived_first.clear();
+        first_now.clear();
+        away.clear();
+        let mut ended: Vec<(u32, KillKind)> = Vec::new();
         if let Some(workers) = &mut first_runs {
-            let first: Vec<u32> = open
-                .iter()
-                .filter(|m| selected.contains(&m.id) && !run_before.contains(&m.id))
-                .map(|m| m.id)
-                .collect();
-            let mut ended: Vec<(u32, KillKind)> = Vec::new();
+            first_now.extend(
+                open.iter().filter(|m| selected.contains(&m.id) && !run_before.contains(&m.id)).map(|m| m.id),
+            );
+            let first: Vec<u32> = open.iter().map(|m| m.id).filter(|id| first_now.contains(id)).collect();
             workers.start(0, bytes, fuel, depth, &first);
-            workers.finish(0, bytes, fuel, depth, &mut |id, verdict| match verdict {
-                None => {
-                    survived_first.insert(id);
-                }
-                // What the worker alone can say; other kills are judged again here (safe
-                // now), for the outputs the report shows beside them.
-                Some((kind @ (KillKind::Crash | KillKind::Timeout), _)) => ended.push((id, kind)),
-                Some(_) => {}
+            workers.finish(0, bytes, fuel, depth, &mut |id, verdict| {
+                // Another kill runs again here anyway: it is neither ended nor survived.
+                worker_verdict(id, verdict, &mut ended, &mut survived_first);
             });
             run_before.extend(first);
-            if !ended.is_empty() {
-                let value = exec.regenerate(bytes);
-                let value = render_bounded(format_args!("{value:?}"), RENDER_LIMIT);
-                for &(id, kind) in &ended {
-                    kills.push(ScoreLine {
-                        mutant: id,
-                        outcome: ScoreOutcome::Killed,
-                        kind: Some(kind),
-                        input: Some(name.clone()),
-                        input_value: Some(value.clone()),
-                        original_output: None,
-                        mutant_output: None,
-                    });
+            // The other runs shared: position p goes to process p mod jobs (0: this
+            // one, w + 1: worker w), a choice that depends on nothing but the list.
+            if jobs > 1 {
+                let shared = open
+                    .iter()
+                    .map(|m| m.id)
+                    .filter(|id| selected.contains(id) && !first_now.contains(id))
+                    .enumerate();
+                let mut shares = vec![Vec::new(); jobs - 1];
+                for (p, id) in shared.filter(|(p, _)| p % jobs != 0) {
+                    shares[p % jobs - 1].push(id);
+                    away.insert(id);
                 }
-                open.retain(|m| !ended.iter().any(|&(id, _)| id == m.id));
+                for (w, ids) in shares.iter().enumerate() {
+                    workers.start(w, bytes, fuel, depth, ids);
+                }
             }
         }
-        open.retain(|m| {
-            if drifted.is_some() || !selected.contains(&m.id) || survived_first.contains(&m.id) {
+        let mut run_here = |m: &MutantInfo| -> bool {
+            if drifted.is_some() {
                 return true;
             }
             run_before.insert(m.id);
@@ -278,7 +285,42 @@ pub fn score<T: Gen + Debug, O: Debug>(
                 }
                 None => true,
             }
+        };
+        open.retain(|m| {
+            let elsewhere = !selected.contains(&m.id)
+                || survived_first.contains(&m.id)
+                || away.contains(&m.id)
+                || ended.iter().any(|&(id, _)| id == m.id);
+            elsewhere || run_here(m)
         });
+        if let Some(workers) = first_runs.as_mut().filter(|_| !away.is_empty()) {
+            // A worker's other kills run again here, for the outputs beside them.
+            let mut again = HashSet::new();
+            for w in 0..jobs - 1 {
+                workers.finish(w, bytes, fuel, depth, &mut |id, verdict| {
+                    if worker_verdict(id, verdict, &mut ended, &mut survived_first) {
+                        again.insert(id);
+                    }
+                });
+            }
+            open.retain(|m| !again.contains(&m.id) || run_here(m));
+        }
+        if !ended.is_empty() {
+            let value = exec.regenerate(bytes);
+            let value = render_bounded(format_args!("{value:?}"), RENDER_LIMIT);
+            for &(id, kind) in &ended {
+                kills.push(ScoreLine {
+                    mutant: id,
+                    outcome: ScoreOutcome::Killed,
+                    kind: Some(kind),
+                    input: Some(name.clone()),
+                    input_value: Some(value.clone()),
+                    original_output: None,
+                    mutant_output: None,
+                });
+            }
+            open.retain(|m| !ended.iter().any(|&(id, _)| id == m.id));
+        }
         mutfuzz_rt::set_limits(u64::MAX, usize::MAX);
         if let (Some(path), Some(s)) = (drift, &sentinel)
             && !ran.is_empty()
@@ -321,6 +363,28 @@ pub fn score<T: Gen + Debug, O: Debug>(
         std::fs::remove_file(path).map_err(|e| ScoreStop::file(mutfuzz_contract::FileError::io(path, e)))?;
     }
     Ok(())
+}
+
+/// Notes a worker's verdict on mutant `id`: a crash or timeout, which only the worker
+/// could see, is `ended`; a survivor is noted as such. Returns whether it is another
+/// kill, which runs again here for the outputs beside it.
+fn worker_verdict(
+    id: u32,
+    verdict: crate::trial::Verdict,
+    ended: &mut Vec<(u32, KillKind)>,
+    survived: &mut HashSet<u32>,
+) -> bool {
+    match verdict {
+        None => {
+            survived.insert(id);
+            false
+        }
+        Some((kind @ (KillKind::Crash | KillKind::Timeout), _)) => {
+            ended.push((id, kind));
+            false
+        }
+        Some(_) => true,
+    }
 }
 
 /// Opens the progress log at `path` for appending, and reads where an earlier process of

@@ -132,7 +132,8 @@ fn run_score(prune: Prune, done: &HashSet<u32>, progress: Option<&Path>) -> Scor
     let mut scored = Scored { lines: Vec::new(), runs: Vec::new() };
     let mut input = String::new();
     let mut runs = Vec::new();
-    let setup = ScoreSetup { limits: Limits::default(), budget: SCORE_BUDGET, prune, drift: None, progress };
+    let setup =
+        ScoreSetup { limits: Limits::default(), budget: SCORE_BUDGET, prune, jobs: 1, drift: None, progress };
     score(
         ScoreHooks::default(),
         target,

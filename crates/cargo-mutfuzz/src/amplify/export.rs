@@ -44,6 +44,7 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         state: built.state.path(),
         panic_is_failure: false,
         prune: mutfuzz_contract::Prune::default(),
+        jobs: 1,
     };
     let out = built.state.path().join("export-score.jsonl");
     let scored = score::score_corpus(&built, &args.target, &corpus, &out, super::SCORE_HANG, &how)?

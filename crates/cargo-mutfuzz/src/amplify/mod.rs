@@ -120,6 +120,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
                 state: run.files.state.path(),
                 panic_is_failure: false,
                 prune: mutfuzz_contract::Prune::default(),
+                jobs: 1,
             };
             let out = run.files.state.path().join("amplify-score.jsonl");
             let Some(scored) =

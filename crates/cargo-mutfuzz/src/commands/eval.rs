@@ -598,6 +598,7 @@ fn score_target(
         state: files.state.path(),
         panic_is_failure,
         prune: mutfuzz_contract::Prune::default(),
+        jobs: 1,
     };
     let Some(scored) = score::score_corpus(built, target, &files.corpus, score_lines, SCORE_HANG, &how)?
     else {

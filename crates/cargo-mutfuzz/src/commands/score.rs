@@ -60,6 +60,7 @@ pub fn run(args: &ScoreArgs) -> Result<i32> {
         state: state.path(),
         panic_is_failure: args.panic_is_failure,
         prune: args.prune,
+        jobs: args.jobs,
     };
     let Some(scored) = score_corpus(&built, &args.target, &corpus, &built.state.score_lines(), hang, &how)?
     else {
@@ -112,6 +113,7 @@ fn run_all(args: &ScoreArgs) -> Result<i32> {
             state: built.state.path(),
             panic_is_failure: args.panic_is_failure,
             prune: args.prune,
+            jobs: args.jobs,
         };
         let target_start = Instant::now();
         let Some(scored) = score_corpus(&built, target, &corpus, &built.state.score_lines(), hang, &how)?

@@ -121,7 +121,7 @@ impl Watch for ScoreWatch<'_> {
             // Quietly: a line being appended right now may look torn.
             let decided = read_jsonl::<ScoreLine>(self.out).map_or(self.decided_before, |l| l.records.len());
             eprintln!(
-                "scoring: input {} of {}, {} mutant runs; {decided} of {} mutants decided",
+                "scoring: input {} of {}, {} mutant runs in the harness; {decided} of {} mutants decided",
                 t.inputs, self.inputs, t.mutant_runs, self.viable
             );
             self.last_note = Instant::now();
@@ -269,6 +269,8 @@ pub struct ScoreHow<'a> {
     pub panic_is_failure: bool,
     /// Which undecided mutants of the sites an input reaches run on it (`--prune`).
     pub prune: Prune,
+    /// Processes that share an input's mutant runs (`--jobs`).
+    pub jobs: u64,
 }
 
 /// Score the inputs in `corpus` against every viable mutant of a built harness, writing
@@ -345,6 +347,7 @@ pub fn score_corpus(
             format: how.format,
             panic_is_failure: how.panic_is_failure,
             prune: how.prune,
+            jobs: Some(how.jobs),
             workers: WorkerLimits {
                 // Half the hang timeout: a stuck worker is ended, and its mutant killed by
                 // timeout, before the harness, waiting for it, looks hung.

@@ -85,8 +85,10 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
         }
     };
     // First runs in a worker process: a mutant that aborts ends it, not this process.
+    // With `--jobs N`, N - 1 workers also take their share of each input's other runs.
+    let jobs = r.jobs.unwrap_or(1).clamp(1, 256) as usize;
     let mut workers = if raw.is_none() {
-        match Workers::of_harness(1, &r.target, &r.workers) {
+        match Workers::of_harness(jobs.saturating_sub(1).max(1), &r.target, &r.workers) {
             Ok(w) => Some(w.with_heartbeat(|| protocol(Line::Alive))),
             Err(e) => {
                 eprintln!("warning: mutants run in this process only: {e}");
@@ -113,6 +115,7 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
             limits: Limits::default(),
             budget: SCORE_BUDGET,
             prune: r.prune,
+            jobs,
             drift: Some(&drift),
             progress: Some(&score_progress_log(out)),
         },
