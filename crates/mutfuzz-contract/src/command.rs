@@ -236,11 +236,15 @@ impl Fields for WorkerLimits {
 pub struct WorkerRequest {
     /// The target.
     pub target: String,
+    /// Check for drift at the end of each batch too, not only after each kill: a mutant
+    /// that changes global state and survives is found on the input it ran on.
+    pub drift_each_batch: bool,
 }
 
 impl Fields for WorkerRequest {
     fn fields<V: Visitor>(&mut self, v: &mut V) {
         v.positional(TARGET, &mut self.target);
+        v.switch("--drift-each-batch", &mut self.drift_each_batch);
     }
 }
 
@@ -1018,7 +1022,7 @@ mod tests {
                 compare: Some(p(0.0)),
                 target_types: true,
             }),
-            HarnessCommand::Worker(WorkerRequest { target: "w".into() }),
+            HarnessCommand::Worker(WorkerRequest { target: "w".into(), drift_each_batch: true }),
             HarnessCommand::Score(ScoreRequest {
                 target: "sc".into(),
                 corpus: "c".into(),
@@ -1124,7 +1128,8 @@ mod tests {
         let HarnessCommand::Tmin(t) = parsed else { panic!("{parsed:?}") };
         assert_eq!((t.target.as_str(), t.file.to_str(), t.out.to_str()), ("t", Some("f"), Some("b")));
         assert_eq!(HarnessCommand::List.to_args(), ["list"]);
-        assert_eq!(HarnessCommand::Worker(WorkerRequest { target: "w".into() }).target(), Some("w"));
+        let worker = WorkerRequest { target: "w".into(), drift_each_batch: false };
+        assert_eq!(HarnessCommand::Worker(worker).target(), Some("w"));
     }
 
     #[test]

@@ -72,8 +72,8 @@ pub struct ScoreSetup<'a> {
     pub prune: Prune,
     /// Processes that share an input's runs: this one and `jobs - 1` of the
     /// [`ScoreHooks::first_runs`] workers (at most that many), each mutant's share
-    /// chosen from the list alone, so the verdicts are the same whatever it is, but that
-    /// a worker finds a mutant's drift at its next kill, not at the input's end.
+    /// chosen from the list alone, so the verdicts are the same whatever it is (the
+    /// workers check for drift after each batch; a share that drifted runs again here).
     pub jobs: usize,
     /// Where a drift is kept while a clean process settles it; `None`: no drift check.
     pub drift: Option<&'a Path>,
@@ -155,6 +155,8 @@ pub fn score<T: Gen + Debug, O: Debug>(
     let mut first_now: HashSet<u32> = HashSet::new();
     // The mutants of the current input that the other workers run (`jobs` > 1).
     let mut away: HashSet<u32> = HashSet::new();
+    // Their ids, by worker.
+    let mut shares: Vec<Vec<u32>> = vec![Vec::new(); jobs - 1];
     for (position, (name, bytes)) in inputs.iter().enumerate() {
         if open.is_empty() && original_panic.is_none() {
             break;
@@ -218,6 +220,7 @@ pub fn score<T: Gen + Debug, O: Debug>(
         survived_first.clear();
         first_now.clear();
         away.clear();
+        shares.iter_mut().for_each(Vec::clear);
         let mut ended: Vec<(u32, KillKind)> = Vec::new();
         if let Some(workers) = &mut first_runs {
             first_now.extend(
@@ -238,7 +241,6 @@ pub fn score<T: Gen + Debug, O: Debug>(
                     .map(|m| m.id)
                     .filter(|id| selected.contains(id) && !first_now.contains(id))
                     .enumerate();
-                let mut shares = vec![Vec::new(); jobs - 1];
                 for (p, id) in shared.filter(|(p, _)| p % jobs != 0) {
                     shares[p % jobs - 1].push(id);
                     away.insert(id);
@@ -296,12 +298,17 @@ pub fn score<T: Gen + Debug, O: Debug>(
         if let Some(workers) = first_runs.as_mut().filter(|_| !away.is_empty()) {
             // A worker's other kills run again here, for the outputs beside them.
             let mut again = HashSet::new();
-            for w in 0..jobs - 1 {
-                workers.finish(w, bytes, fuel, depth, &mut |id, verdict| {
+            for (w, share) in shares.iter().enumerate() {
+                let drifted = workers.finish(w, bytes, fuel, depth, &mut |id, verdict| {
                     if worker_verdict(id, verdict, &mut ended, &mut survived_first) {
                         again.insert(id);
                     }
                 });
+                if drifted {
+                    // One of its survivors changed global state: its share runs here, where
+                    // the drift check after this input finds and settles it as alone.
+                    again.extend(share.iter().filter(|id| !ended.iter().any(|(e, _)| e == *id)));
+                }
             }
             open.retain(|m| !again.contains(&m.id) || run_here(m));
         }

@@ -260,8 +260,20 @@ impl Workers {
     /// Starts `n` workers, each this harness executable running `worker <target>`, within
     /// the command line's `limits`.
     pub(crate) fn of_harness(n: usize, target: &str, limits: &WorkerLimits) -> Result<Workers, HarnessError> {
+        Workers::of_harness_checking(n, target, limits, false)
+    }
+
+    /// [`Workers::of_harness`], whose workers also check for drift at the end of each
+    /// batch (`drift_each_batch`), and say so: see [`Workers::finish`].
+    pub(crate) fn of_harness_checking(
+        n: usize,
+        target: &str,
+        limits: &WorkerLimits,
+        drift_each_batch: bool,
+    ) -> Result<Workers, HarnessError> {
         let exe = std::env::current_exe().map_err(|e| HarnessError::io("find the harness executable", e))?;
-        let args = HarnessCommand::Worker(WorkerRequest { target: target.to_owned() }).to_args();
+        let request = WorkerRequest { target: target.to_owned(), drift_each_batch };
+        let args = HarnessCommand::Worker(request).to_args();
         let hang = limits.timeout.map_or(DEFAULT_WORKER_TIMEOUT, |t| Duration::from_secs_f64(t.max(0.1)));
         let max_output = match limits.max_output {
             Some(0) => u64::MAX,
@@ -341,6 +353,9 @@ impl Workers {
     }
 
     /// Waits for worker `w`'s verdicts on its batch, calling `verdict(id, v)` for each.
+    /// Returns whether the worker found drift after its last verdict (workers that check
+    /// at each batch's end): one of the batch's survivors changed global state, and the
+    /// worker was replaced.
     pub(crate) fn finish(
         &mut self,
         w: usize,
@@ -348,11 +363,11 @@ impl Workers {
         fuel: u64,
         depth: usize,
         verdict: &mut dyn FnMut(u32, Verdict),
-    ) {
+    ) -> bool {
         let any_output = self.any_output;
         let mut left: Vec<u32> = std::mem::take(&mut self.batches[w]);
         if left.is_empty() {
-            return;
+            return false;
         }
         let mut running: Option<u32> = None;
         // Until the batch's `end`: reading it here keeps it from ending the next batch.
@@ -384,7 +399,7 @@ impl Workers {
                             // The worker ended itself: a fresh one runs the rest.
                             self.restart(w);
                             if left.is_empty() {
-                                return;
+                                return true;
                             }
                             let _ = self.worker(w).send(bytes, fuel, depth, &left, any_output);
                         }
@@ -393,7 +408,7 @@ impl Workers {
                             for id in left.drain(..) {
                                 verdict(id, None);
                             }
-                            return;
+                            return false;
                         }
                         // The target's own output on stdout is not ours to read.
                         _ => {}
@@ -424,7 +439,7 @@ impl Workers {
                 }
                 self.restart(w);
                 if left.is_empty() {
-                    return;
+                    return false;
                 }
                 let _ = self.worker(w).send(bytes, fuel, depth, &left, any_output);
             }
@@ -604,10 +619,13 @@ impl Dispatch {
 }
 
 /// The worker side: answers requests on stdin until it closes. Returns the exit code.
+/// With `drift_each_batch`, each batch ends with a drift check too (after its last
+/// verdict, for the survivors since the last kill).
 pub fn serve<T: Gen, O: Debug + 'static>(
     target: Box<dyn Fn(T) -> O>,
     oracle: Box<dyn Oracle<O>>,
     limits: Limits,
+    drift_each_batch: bool,
 ) -> i32 {
     let _quiet = RunGuard::start();
     let mut exec = Executor::new(target, limits);
@@ -637,6 +655,7 @@ pub fn serve<T: Gen, O: Debug + 'static>(
         // The drift check's reference, before any mutant ran in this process.
         let sentinel = sentinel.get_or_insert_with(|| Sentinel::take(&mut exec, &bytes, oracle));
         let original = exec.run_plain_original(&bytes, oracle);
+        let mut ran = false;
         for id in words.filter_map(|w| w.parse::<u32>().ok()) {
             if writeln!(out, "mutant {id}").and_then(|()| out.flush()).is_err() {
                 return EXIT_SUCCESS;
@@ -658,6 +677,12 @@ pub fn serve<T: Gen, O: Debug + 'static>(
                 let _ = writeln!(out, "drift").and_then(|()| out.flush());
                 return EXIT_SUCCESS;
             }
+            ran = true;
+        }
+        if ran && drift_each_batch && sentinel.drifted(&mut exec, oracle).is_some() {
+            // Every verdict is said; the process is no longer the original's.
+            let _ = writeln!(out, "drift").and_then(|()| out.flush());
+            return EXIT_SUCCESS;
         }
         if writeln!(out, "end").and_then(|()| out.flush()).is_err() {
             return EXIT_SUCCESS;
@@ -686,22 +711,22 @@ mod tests {
         assert_eq!(decode("exploded", "-"), None);
     }
 
+    /// One worker that is this shell script.
+    fn shell_worker(script: String) -> Workers {
+        let command = move || {
+            let mut c = Command::new("sh");
+            c.args(["-c", &script]);
+            c
+        };
+        Workers::spawn(1, command, Duration::from_secs(10), u64::MAX).unwrap()
+    }
+
     #[test]
     fn after_judge_any_output_every_request_asks_for_it() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("requests");
         let script = format!("while read l; do echo \"$l\" >> '{}'; echo end; done", log.display());
-        let mut workers = Workers::spawn(
-            1,
-            move || {
-                let mut c = Command::new("sh");
-                c.args(["-c", &script]);
-                c
-            },
-            Duration::from_secs(10),
-            u64::MAX,
-        )
-        .unwrap();
+        let mut workers = shell_worker(script);
         let batch = |workers: &mut Workers| {
             let mut verdicts = Vec::new();
             workers.start(0, &[10, 255], 7, 9, &[5, 6]);
@@ -717,20 +742,34 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_that_drifts_after_its_last_verdict_is_replaced_and_says_so() {
+        // Answers every mutant as survived; the first process then says `drift` and
+        // ends, the next ones say `end`.
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("drifted-once");
+        let script = format!(
+            "read l; for id in ${{l#* * * * }}; do echo \"verdict $id - -\"; done; \
+             if [ -e '{m}' ]; then echo end; else touch '{m}'; echo drift; exit 0; fi; \
+             while read l; do for id in ${{l#* * * * }}; do echo \"verdict $id - -\"; done; echo end; done",
+            m = marker.display()
+        );
+        let mut workers = shell_worker(script);
+        let mut batch = |ids: &[u32]| {
+            let mut verdicts = Vec::new();
+            workers.start(0, &[1], 7, 9, ids);
+            let drifted = workers.finish(0, &[1], 7, 9, &mut |id, v| verdicts.push((id, v)));
+            (verdicts, drifted)
+        };
+        assert_eq!(batch(&[5, 6]), (vec![(5, None), (6, None)], true));
+        // The fresh worker answers the next batch, and does not drift.
+        assert_eq!(batch(&[7]), (vec![(7, None)], false));
+    }
+
+    #[test]
     fn workers_cpu_time_counts_live_workers_and_keeps_ended_ones() {
         let before = workers_cpu_time();
         // A worker that only burns CPU (it never answers: nothing is sent to it).
-        let workers = Workers::spawn(
-            1,
-            || {
-                let mut c = Command::new("sh");
-                c.args(["-c", "i=0; while :; do i=$((i+1)); done"]);
-                c
-            },
-            Duration::from_secs(10),
-            u64::MAX,
-        )
-        .unwrap();
+        let workers = shell_worker("i=0; while :; do i=$((i+1)); done".to_owned());
         let start = std::time::Instant::now();
         let mut live = Duration::ZERO;
         while start.elapsed() < Duration::from_secs(5) {

@@ -584,8 +584,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "RULE", default_value_t = Prune::default())]
     pub prune: Prune,
     /// Share each input's mutant runs among N processes (the harness and N - 1 workers).
-    /// The verdicts are the same whatever N is, but that a mutant changing global state
-    /// may be caught on a later input.
+    /// The verdicts are the same whatever N is.
     #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: u64,
     #[command(flatten)]

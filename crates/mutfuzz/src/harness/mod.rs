@@ -366,9 +366,12 @@ fn dispatch<T: Gen + Debug + 'static, O: Debug + 'static>(
         HarnessCommand::Cmin(r) => {
             cmin::write_cmin(r, target, oracle_for(compare), judging(r.panic_is_failure))
         }
-        HarnessCommand::Worker(_) => {
-            Ok(crate::workers::serve(Box::new(target), oracle_for(compare), Limits::default()))
-        }
+        HarnessCommand::Worker(r) => Ok(crate::workers::serve(
+            Box::new(target),
+            oracle_for(compare),
+            Limits::default(),
+            r.drift_each_batch,
+        )),
     }
 }
 

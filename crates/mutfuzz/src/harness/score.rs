@@ -88,7 +88,8 @@ pub(super) fn score_corpus<T: Gen + Debug + 'static, O: Debug + 'static>(
     // With `--jobs N`, N - 1 workers also take their share of each input's other runs.
     let jobs = r.jobs.unwrap_or(1).clamp(1, 256) as usize;
     let mut workers = if raw.is_none() {
-        match Workers::of_harness(jobs.saturating_sub(1).max(1), &r.target, &r.workers) {
+        // Each batch checked for drift, as this process checks each input.
+        match Workers::of_harness_checking(jobs.saturating_sub(1).max(1), &r.target, &r.workers, true) {
             Ok(w) => Some(w.with_heartbeat(|| protocol(Line::Alive))),
             Err(e) => {
                 eprintln!("warning: mutants run in this process only: {e}");
