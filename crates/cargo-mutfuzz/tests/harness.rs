@@ -562,6 +562,9 @@ fn eval_fuzzes_each_config_and_seed_for_equal_time_and_its_table_adds_up() {
             "5",
             "--time",
             "3s",
+            // Each corpus scored in two processes.
+            "-j",
+            "2",
         ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);

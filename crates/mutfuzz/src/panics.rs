@@ -3,8 +3,10 @@
 //!
 //! Every mutant that panics or runs out of fuel unwinds through the hook; printing each
 //! one would drown the user and cost a write per kill. While a campaign runs on a
-//! thread, the hook only notes the panic's location for that thread; panics on other
-//! threads go to the previous hook as before.
+//! thread, the hook only notes the location of a panic of the code under test (inside
+//! [`in_target`]) for that thread; panics on other threads, and the engine's own (or a
+//! generator's) outside a run, go to the previous hook as before: such a panic ends the
+//! harness, and its message is what says why.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -16,6 +18,17 @@ thread_local! {
     static CAPTURING: Cell<bool> = const { Cell::new(false) };
     /// `file:line:column` of the last panic captured on this thread.
     static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Whether this thread is running the code under test ([`in_target`]).
+    static IN_TARGET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `run`, a call of the target that catches its own unwinding, as the code under
+/// test: a panic in it is a verdict, noted quietly while capturing.
+pub(crate) fn in_target<R>(run: impl FnOnce() -> R) -> R {
+    let outer = IN_TARGET.replace(true);
+    let result = run();
+    IN_TARGET.set(outer);
+    result
 }
 
 /// The unwind payload of a discarded input; private so only [`assume`] can make it.
@@ -77,7 +90,7 @@ impl QuietPanics {
         let previous: Arc<Hook> = Arc::new(panic::take_hook());
         let fallback = Arc::clone(&previous);
         panic::set_hook(Box::new(move |info| {
-            if CAPTURING.with(Cell::get) {
+            if CAPTURING.with(Cell::get) && IN_TARGET.with(Cell::get) {
                 let at = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
                 LOCATION.with(|c| *c.borrow_mut() = at);
             } else {
@@ -140,5 +153,30 @@ mod tests {
         let err = panic::catch_unwind(|| assume(false)).unwrap_err();
         CAPTURING.with(|c| c.set(false));
         assert!(err.is::<Discard>());
+    }
+
+    #[test]
+    fn a_panic_outside_the_target_is_said_while_the_targets_are_noted_quietly() {
+        use std::sync::Mutex;
+        static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
+        let said = || -> Vec<String> {
+            let all = SAID.lock().unwrap();
+            // Other tests of this binary may panic meanwhile: only ours count.
+            all.iter().filter(|m| m.starts_with("quiet-test:")).cloned().collect()
+        };
+        panic::set_hook(Box::new(|info| {
+            let message = payload_message(info.payload()).to_owned();
+            SAID.lock().unwrap().push(message);
+        }));
+        let quiet = QuietPanics::install();
+        let inside = in_target(|| panic::catch_unwind(|| panic!("quiet-test: a mutant")));
+        assert!(inside.is_err());
+        assert!(take_location().is_some_and(|at| at.contains("panics.rs")));
+        assert_eq!(said(), Vec::<String>::new(), "a run's panic is noted, not said");
+        let outside = panic::catch_unwind(|| panic!("quiet-test: an engine bug"));
+        assert!(outside.is_err());
+        drop(quiet);
+        assert_eq!(said(), ["quiet-test: an engine bug"]);
+        let _ = panic::take_hook();
     }
 }

@@ -17,7 +17,7 @@ use mutfuzz_rt::{Exhausted, Limit};
 use crate::r#gen::Gen;
 use crate::input::{Limits, Rng, Source};
 use crate::oracle::Oracle;
-use crate::panics::{Discard, QuietPanics, payload_message, take_location};
+use crate::panics::{Discard, QuietPanics, in_target, payload_message, take_location};
 use crate::raw::RawDecoder;
 
 /// How one run ended; the panic payload is kept unformatted until it is compared.
@@ -120,7 +120,7 @@ impl<T: Gen, O: Debug> Executor<T, O> {
     }
 
     fn call(&self, value: T) -> RunEnd<O> {
-        match catch_unwind(AssertUnwindSafe(|| (self.target)(value))) {
+        match in_target(|| catch_unwind(AssertUnwindSafe(|| (self.target)(value)))) {
             Ok(output) => RunEnd::Returned(output),
             Err(payload) => {
                 if payload.is::<Discard>() {

@@ -565,9 +565,14 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
                 }
             };
             if !args.no_score {
+                let scoring = Scoring {
+                    selection: &selection,
+                    panic_is_failure: fuzz.panic_is_failure,
+                    jobs: args.jobs,
+                };
                 run.score = Some(match &targets {
-                    None => score_run(&built, &args.target, &dir, &selection, fuzz.panic_is_failure)?,
-                    Some(targets) => score_all_run(&built, targets, &dir, &selection, fuzz.panic_is_failure)?,
+                    None => score_run(&built, &args.target, &dir, &scoring)?,
+                    Some(targets) => score_all_run(&built, targets, &dir, &scoring)?,
                 });
             }
             eprintln!("{}", run_line(&run));
@@ -582,6 +587,16 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
+/// How a run's corpora are scored.
+struct Scoring<'a> {
+    /// The mutants scored.
+    selection: &'a Selection,
+    /// A generated target's original panic is a failure (`--panic-is-failure`).
+    panic_is_failure: bool,
+    /// Processes that share each input's runs (`--jobs`).
+    jobs: u64,
+}
+
 /// The score of one target's corpus (`files.corpus`; `files.state` is its campaign's, where
 /// a nondeterministic target is recorded).
 fn score_target(
@@ -589,45 +604,30 @@ fn score_target(
     target: &str,
     files: &Files,
     score_lines: &Path,
-    selection: &Selection,
-    panic_is_failure: bool,
+    scoring: &Scoring<'_>,
 ) -> Result<ScoreFile> {
     let how = score::ScoreHow {
-        selection,
+        selection: scoring.selection,
         format: mutfuzz_contract::InputFormat::Mutfuzz,
         state: files.state.path(),
-        panic_is_failure,
+        panic_is_failure: scoring.panic_is_failure,
         prune: mutfuzz_contract::Prune::default(),
-        jobs: 1,
+        jobs: scoring.jobs,
     };
     let Some(scored) = score::score_corpus(built, target, &files.corpus, score_lines, SCORE_HANG, &how)?
     else {
         return Err(exit_code::interrupted());
     };
-    Ok(scored.score_file(built, target, &files.corpus, selection, 0.0))
+    Ok(scored.score_file(built, target, &files.corpus, scoring.selection, 0.0))
 }
 
-fn score_run(
-    built: &Built,
-    target: &str,
-    dir: &RunDir,
-    selection: &Selection,
-    panic_is_failure: bool,
-) -> Result<RunScore> {
+fn score_run(built: &Built, target: &str, dir: &RunDir, scoring: &Scoring<'_>) -> Result<RunScore> {
     let files = Files { state: dir.state.clone(), corpus: dir.corpus.clone() };
-    Ok(run_score(
-        &score_target(built, target, &files, &dir.score_lines, selection, panic_is_failure)?.mutants,
-    ))
+    Ok(run_score(&score_target(built, target, &files, &dir.score_lines, scoring)?.mutants))
 }
 
 /// An `--all` run's score: every target's corpus scored, combined as `score --all` does.
-fn score_all_run(
-    built: &Built,
-    targets: &[String],
-    dir: &RunDir,
-    selection: &Selection,
-    panic_is_failure: bool,
-) -> Result<RunScore> {
+fn score_all_run(built: &Built, targets: &[String], dir: &RunDir, scoring: &Scoring<'_>) -> Result<RunScore> {
     let mut scores = Vec::new();
     for t in targets {
         let files = dir.of_target(t);
@@ -640,7 +640,7 @@ fn score_all_run(
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("failed to create {}", parent.display()))?;
         }
-        scores.push(score_target(built, t, &files, &lines, selection, panic_is_failure)?);
+        scores.push(score_target(built, t, &files, &lines, scoring)?);
     }
     if scores.is_empty() {
         return Ok(RunScore::default());

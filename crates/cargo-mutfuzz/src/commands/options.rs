@@ -648,6 +648,10 @@ pub struct EvalArgs {
     /// Fuzz only, do not score the corpora (for throughput: trials/s, edges).
     #[arg(long)]
     pub no_score: bool,
+    /// Score each corpus in N processes (as `score -j N`; the campaigns themselves run
+    /// as their configurations say).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
     /// Every campaign's `--time` counts the harness's CPU time (see `fuzz --cpu-time`), and
     /// trials/s are per CPU second: a fair comparison on a loaded machine.
     #[arg(long)]
@@ -768,7 +772,8 @@ pub struct AmplifyArgs {
     /// Keep the campaigns of the last `amplify` and go on from them.
     #[arg(long)]
     pub resume: bool,
-    /// Test processes at once in the check of the written tests (default: the CPUs).
+    /// Processes at once: the test processes of the check of the written tests, and
+    /// those that score each corpus (as `score -j`). Default: the CPUs.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// Run mutants without the sandbox (see `run --no-sandbox`).
