@@ -9,6 +9,8 @@
 //! - `done <json>`: the counters, at the normal end of a campaign;
 //! - `note <text>`: something the user must hear once (a generated target found
 //!   nondeterministic), which the supervisor shows;
+//! - `engine`: the engine's own code (or a generator) panicked outside any run, so the
+//!   death that follows is no mutant's and no input's;
 //! - `keep <name> <hex>`: an input to store in the corpus, which a harness run with
 //!   `--hand-over` may not write itself; it waits for the supervisor's [`Reply`] on its
 //!   stdin (`stored <name>` or `refused <name>`) before it writes anything naming it.
@@ -50,6 +52,9 @@ pub enum Line<'a> {
     Done(Report),
     /// One line for the user, shown by the supervisor.
     Note(Cow<'a, str>),
+    /// The engine (or a generator) panicked outside any run: nothing under test runs, and
+    /// the process is about to die of it.
+    Engine,
     /// An input for the supervisor to store in the corpus as `name` (its content name).
     Keep {
         /// The name the harness gives it (the supervisor checks it against the bytes).
@@ -71,6 +76,7 @@ impl Line<'_> {
             "mutant" => rest.trim().parse().ok().map(Line::Mutant),
             "input" if !rest.trim().is_empty() => Some(Line::Input(Cow::Owned(rest.trim().to_owned()))),
             "alive" if rest.is_empty() => Some(Line::Alive),
+            "engine" if rest.is_empty() => Some(Line::Engine),
             "stats" => serde_json::from_str(rest).ok().map(Line::Stats),
             "done" => serde_json::from_str(rest).ok().map(Line::Done),
             "note" if !rest.trim().is_empty() => Some(Line::Note(Cow::Owned(rest.trim().to_owned()))),
@@ -97,6 +103,7 @@ impl fmt::Display for Line<'_> {
             Line::Mutant(id) => write!(f, "mutant {id}"),
             Line::Input(name) => write!(f, "input {name}"),
             Line::Alive => f.write_str("alive"),
+            Line::Engine => f.write_str("engine"),
             Line::Stats(r) => write!(f, "stats {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
             Line::Done(r) => write!(f, "done {}", serde_json::to_string(r).map_err(|_| fmt::Error)?),
             // A note is one line: a newline inside would start a line of its own.
@@ -272,6 +279,7 @@ mod tests {
             Line::Mutant(17),
             Line::Input(Cow::Borrowed("0123abcd")),
             Line::Alive,
+            Line::Engine,
             Line::Stats(Report { elapsed: 1.5, stats }),
             Line::Done(Report { elapsed: 0.25, stats: Stats::default() }),
             Line::Other(Cow::Borrowed("hello from the target")),

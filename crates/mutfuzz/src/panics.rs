@@ -11,7 +11,7 @@
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, PanicHookInfo};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 thread_local! {
     /// Whether this thread is inside a campaign (panics are captured, `assume` discards).
@@ -20,6 +20,15 @@ thread_local! {
     static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
     /// Whether this thread is running the code under test ([`in_target`]).
     static IN_TARGET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// What the harness does first when a panic outside a run is about to end it: say so
+/// to its supervisor, which then blames no mutant and no input for the death.
+static ON_PANIC_OUTSIDE: OnceLock<fn()> = OnceLock::new();
+
+/// Sets what a panic outside a run calls first (once per process: the harness's).
+pub(crate) fn on_panic_outside_a_run(tell: fn()) {
+    let _ = ON_PANIC_OUTSIDE.set(tell);
 }
 
 /// Runs `run`, a call of the target that catches its own unwinding, as the code under
@@ -90,12 +99,16 @@ impl QuietPanics {
         let previous: Arc<Hook> = Arc::new(panic::take_hook());
         let fallback = Arc::clone(&previous);
         panic::set_hook(Box::new(move |info| {
-            if CAPTURING.with(Cell::get) && IN_TARGET.with(Cell::get) {
+            let capturing = CAPTURING.with(Cell::get);
+            if capturing && IN_TARGET.with(Cell::get) {
                 let at = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
                 LOCATION.with(|c| *c.borrow_mut() = at);
-            } else {
-                fallback(info);
+                return;
             }
+            if let (true, Some(tell)) = (capturing, ON_PANIC_OUTSIDE.get()) {
+                tell();
+            }
+            fallback(info);
         }));
         CAPTURING.with(|c| c.set(true));
         QuietPanics { previous: Some(previous) }
@@ -164,17 +177,25 @@ mod tests {
             // Other tests of this binary may panic meanwhile: only ours count.
             all.iter().filter(|m| m.starts_with("quiet-test:")).cloned().collect()
         };
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        static TOLD: AtomicUsize = AtomicUsize::new(0);
+        on_panic_outside_a_run(|| {
+            TOLD.fetch_add(1, SeqCst);
+        });
         panic::set_hook(Box::new(|info| {
             let message = payload_message(info.payload()).to_owned();
             SAID.lock().unwrap().push(message);
         }));
         let quiet = QuietPanics::install();
+        let told = TOLD.load(SeqCst);
         let inside = in_target(|| panic::catch_unwind(|| panic!("quiet-test: a mutant")));
         assert!(inside.is_err());
         assert!(take_location().is_some_and(|at| at.contains("panics.rs")));
         assert_eq!(said(), Vec::<String>::new(), "a run's panic is noted, not said");
+        assert_eq!(TOLD.load(SeqCst), told, "nor told: the death it causes is the mutant's");
         let outside = panic::catch_unwind(|| panic!("quiet-test: an engine bug"));
         assert!(outside.is_err());
+        assert!(TOLD.load(SeqCst) > told, "the supervisor is told first");
         drop(quiet);
         assert_eq!(said(), ["quiet-test: an engine bug"]);
         let _ = panic::take_hook();

@@ -73,6 +73,8 @@ impl Observe for CampaignTracker {
                 self.done = true;
                 self.running = Running::Nothing;
             }
+            // What dies next is the engine or a generator, not the code under test.
+            Line::Engine => self.running = Running::Nothing,
             Line::Note(text) => self.notes.push(text.into_owned()),
             // The supervisor takes `keep` lines before they come here.
             Line::Input(_) | Line::Alive | Line::Keep { .. } | Line::Other(_) => {}
@@ -649,6 +651,9 @@ mod tests {
         assert_eq!((t.running, t.input.as_slice(), t.trial_lines), (Running::Mutant(7), &[10u8, 11][..], 1));
         let t = tracked(&["trial 0a", "mutant 4", "trial 0c"]);
         assert_eq!((t.running, t.input.as_slice()), (Running::Original, &[12u8][..]));
+        // The engine or a generator panicked after mutant 4 ran: nothing under test runs.
+        let t = tracked(&["trial 0a", "mutant 4", "engine"]);
+        assert_eq!(t.running, Running::Nothing);
         let done = Line::Done(mutfuzz_contract::Report {
             elapsed: 1.0,
             stats: Stats { trials: 9, ..Stats::default() },

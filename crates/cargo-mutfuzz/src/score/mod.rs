@@ -55,8 +55,9 @@ impl Observe for ScoreTracker {
                 self.inputs += 1;
                 self.mutant = None;
             }
-            // A harness that stops (a drift) says so first: nothing runs any more.
-            Line::Stats(_) => self.mutant = None,
+            // A harness that stops (a drift) says so first: nothing runs any more; nor does
+            // one whose engine or generator panicked outside a run.
+            Line::Stats(_) | Line::Engine => self.mutant = None,
             Line::Done(r) => {
                 self.mutant = None;
                 self.done = true;
@@ -428,12 +429,16 @@ mod tests {
         t.observe(Line::parse("mutant 5"));
         t.observe(Line::Stats(Default::default()));
         assert_eq!(t, tracker(None, "cc", 3, 4, false));
+        // So does one whose engine or generator panicked outside a run.
+        t.observe(Line::parse("mutant 6"));
+        t.observe(Line::parse("engine"));
+        assert_eq!(t, tracker(None, "cc", 3, 5, false));
         t.observe(Line::parse("note target t is nondeterministic"));
         assert_eq!(t.notes, ["target t is nondeterministic"]);
         t.notes.clear();
         let stats = mutfuzz_contract::Stats { contract_panics: 3, ..Default::default() };
         t.observe(Line::Done(mutfuzz_contract::Report { elapsed: 0.0, stats }));
-        assert_eq!(t, ScoreTracker { contract_panics: 3, ..tracker(None, "cc", 3, 4, true) });
+        assert_eq!(t, ScoreTracker { contract_panics: 3, ..tracker(None, "cc", 3, 5, true) });
     }
 
     #[test]

@@ -191,7 +191,11 @@ impl Registry {
                 .find(|(n, _)| *n == target)
                 .map_or(Ok(EXIT_ERROR), |(_, runner)| runner(Call::LibFuzzer(&words))),
             Some(Err(message)) => Err(message),
-            None => self.run(argv),
+            None => {
+                // Our commands are supervised: a death the engine causes is no mutant's.
+                crate::panics::on_panic_outside_a_run(|| protocol(Line::Engine));
+                self.run(argv)
+            }
         };
         let code = match result {
             Ok(code) => code,
