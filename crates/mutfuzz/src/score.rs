@@ -228,10 +228,16 @@ pub fn score<T: Gen + Debug, O: Debug>(
             );
             let first: Vec<u32> = open.iter().map(|m| m.id).filter(|id| first_now.contains(id)).collect();
             workers.start(0, bytes, fuel, depth, &first);
-            workers.finish(0, bytes, fuel, depth, &mut |id, verdict| {
+            let drifted = workers.finish(0, bytes, fuel, depth, &mut |id, verdict| {
                 // Another kill runs again here anyway: it is neither ended nor survived.
                 worker_verdict(id, verdict, &mut ended, &mut survived_first);
             });
+            if drifted {
+                // One of them changed global state, and a kill may have been answered as
+                // survived: all but the crashes run again here, where the drift check
+                // after this input finds and settles it.
+                survived_first.clear();
+            }
             run_before.extend(first);
             // The other runs shared: position p goes to process p mod jobs (0: this
             // one, w + 1: worker w), a choice that depends on nothing but the list.
@@ -305,8 +311,9 @@ pub fn score<T: Gen + Debug, O: Debug>(
                     }
                 });
                 if drifted {
-                    // One of its survivors changed global state: its share runs here, where
-                    // the drift check after this input finds and settles it as alone.
+                    // One of its mutants changed global state (a kill may have been answered
+                    // as survived): its share runs here, where the drift check after this
+                    // input finds and settles it as alone.
                     again.extend(share.iter().filter(|id| !ended.iter().any(|(e, _)| e == *id)));
                 }
             }

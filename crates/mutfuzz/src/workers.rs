@@ -353,9 +353,9 @@ impl Workers {
     }
 
     /// Waits for worker `w`'s verdicts on its batch, calling `verdict(id, v)` for each.
-    /// Returns whether the worker found drift after its last verdict (workers that check
-    /// at each batch's end): one of the batch's survivors changed global state, and the
-    /// worker was replaced.
+    /// Returns whether a worker found drift while running it (after a kill, which it then
+    /// answered as survived, or at the batch's end): a mutant of the batch changed global
+    /// state, and the worker was replaced.
     pub(crate) fn finish(
         &mut self,
         w: usize,
@@ -370,6 +370,7 @@ impl Workers {
             return false;
         }
         let mut running: Option<u32> = None;
+        let mut drifted = false;
         // Until the batch's `end`: reading it here keeps it from ending the next batch.
         loop {
             let hang = self.hang;
@@ -397,9 +398,10 @@ impl Workers {
                         }
                         (Some("drift"), None) => {
                             // The worker ended itself: a fresh one runs the rest.
+                            drifted = true;
                             self.restart(w);
                             if left.is_empty() {
-                                return true;
+                                return drifted;
                             }
                             let _ = self.worker(w).send(bytes, fuel, depth, &left, any_output);
                         }
@@ -408,7 +410,7 @@ impl Workers {
                             for id in left.drain(..) {
                                 verdict(id, None);
                             }
-                            return false;
+                            return drifted;
                         }
                         // The target's own output on stdout is not ours to read.
                         _ => {}
@@ -439,7 +441,7 @@ impl Workers {
                 }
                 self.restart(w);
                 if left.is_empty() {
-                    return false;
+                    return drifted;
                 }
                 let _ = self.worker(w).send(bytes, fuel, depth, &left, any_output);
             }
@@ -655,7 +657,8 @@ pub fn serve<T: Gen, O: Debug + 'static>(
         // The drift check's reference, before any mutant ran in this process.
         let sentinel = sentinel.get_or_insert_with(|| Sentinel::take(&mut exec, &bytes, oracle));
         let original = exec.run_plain_original(&bytes, oracle);
-        let mut ran = false;
+        // Whether a mutant ran since the last drift check (each kill has one).
+        let mut unchecked = false;
         for id in words.filter_map(|w| w.parse::<u32>().ok()) {
             if writeln!(out, "mutant {id}").and_then(|()| out.flush()).is_err() {
                 return EXIT_SUCCESS;
@@ -677,9 +680,9 @@ pub fn serve<T: Gen, O: Debug + 'static>(
                 let _ = writeln!(out, "drift").and_then(|()| out.flush());
                 return EXIT_SUCCESS;
             }
-            ran = true;
+            unchecked = verdict.is_none();
         }
-        if ran && drift_each_batch && sentinel.drifted(&mut exec, oracle).is_some() {
+        if unchecked && drift_each_batch && sentinel.drifted(&mut exec, oracle).is_some() {
             // Every verdict is said; the process is no longer the original's.
             let _ = writeln!(out, "drift").and_then(|()| out.flush());
             return EXIT_SUCCESS;
@@ -742,16 +745,16 @@ mod tests {
     }
 
     #[test]
-    fn a_worker_that_drifts_after_its_last_verdict_is_replaced_and_says_so() {
-        // Answers every mutant as survived; the first process then says `drift` and
-        // ends, the next ones say `end`.
+    fn a_worker_that_drifts_is_replaced_and_its_batch_says_so() {
+        // Requests are numbered across processes: the first is answered for one mutant
+        // and drifts; the third drifts after its last verdict; the others end.
         let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("drifted-once");
+        let count = dir.path().join("requests");
         let script = format!(
-            "read l; for id in ${{l#* * * * }}; do echo \"verdict $id - -\"; done; \
-             if [ -e '{m}' ]; then echo end; else touch '{m}'; echo drift; exit 0; fi; \
-             while read l; do for id in ${{l#* * * * }}; do echo \"verdict $id - -\"; done; echo end; done",
-            m = marker.display()
+            "while read l; do echo x >> '{c}'; n=$(wc -l < '{c}'); \
+             for id in ${{l#* * * * }}; do echo \"verdict $id - -\"; [ $n = 1 ] && break; done; \
+             case $n in 1|3) echo drift; exit 0;; *) echo end;; esac; done",
+            c = count.display()
         );
         let mut workers = shell_worker(script);
         let mut batch = |ids: &[u32]| {
@@ -760,9 +763,11 @@ mod tests {
             let drifted = workers.finish(0, &[1], 7, 9, &mut |id, v| verdicts.push((id, v)));
             (verdicts, drifted)
         };
+        // Drift after the first verdict: a fresh worker answers the rest and ends.
         assert_eq!(batch(&[5, 6]), (vec![(5, None), (6, None)], true));
-        // The fresh worker answers the next batch, and does not drift.
-        assert_eq!(batch(&[7]), (vec![(7, None)], false));
+        // Drift after the last verdict.
+        assert_eq!(batch(&[7]), (vec![(7, None)], true));
+        assert_eq!(batch(&[8]), (vec![(8, None)], false));
     }
 
     #[test]

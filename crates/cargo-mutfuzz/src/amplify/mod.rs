@@ -120,8 +120,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
                 state: run.files.state.path(),
                 panic_is_failure: false,
                 prune: mutfuzz_contract::Prune::default(),
-                jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                    as u64,
+                jobs: crate::process::pool::jobs_or_cpus(args.jobs) as u64,
             };
             let out = run.files.state.path().join("amplify-score.jsonl");
             let Some(scored) =

@@ -4,6 +4,11 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// The processes at once a `-j` asks for: `jobs`, or as many as the machine has CPUs.
+pub fn jobs_or_cpus(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+}
+
 /// Run `work` on every item with `jobs` threads. A result for which `stop` is true ends
 /// the hand-out of further items; the items never started come back as `None`.
 pub fn run<T: Sync, R: Send>(

@@ -176,8 +176,7 @@ pub fn run(args: &TestSettings, only: Option<&std::collections::BTreeSet<u32>>) 
         args.timeout_multiplier.or(config.file.timeout_multiplier).unwrap_or(DEFAULT_TIMEOUT_MULTIPLIER);
     let minimum_timeout =
         args.minimum_timeout.or(config.file.minimum_timeout).unwrap_or(DEFAULT_MINIMUM_TIMEOUT);
-    let jobs =
-        args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let jobs = crate::process::pool::jobs_or_cpus(args.jobs);
 
     let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
     crate::workspace::scratch::check_writable(&layout)?;
