@@ -52,8 +52,9 @@ pub enum Line<'a> {
     Done(Report),
     /// One line for the user, shown by the supervisor.
     Note(Cow<'a, str>),
-    /// The engine (or a generator) panicked outside any run: nothing under test runs, and
-    /// the process is about to die of it.
+    /// Nothing a death could be blamed on runs until the next `trial` or `mutant`: the
+    /// engine (or a generator) panicked outside any run and the process is about to die
+    /// of it, or the original runs again on a saved input only to record its comparisons.
     Engine,
     /// An input for the supervisor to store in the corpus as `name` (its content name).
     Keep {
@@ -272,6 +273,8 @@ mod tests {
             compare_edits: 7,
             targeted_edits: 8,
             target_misses: 9,
+            spans_regenerated: 10,
+            recorded_again: 11,
         };
         for line in [
             Line::Trial(Cow::Borrowed(&[0, 255, 26])),

@@ -78,6 +78,14 @@ pub struct Stats {
     /// Type-targeted picks whose type the parent had no span of.
     #[serde(default)]
     pub target_misses: u64,
+    /// Saved inputs generated again for their spans, which only the most recently used
+    /// inputs keep (so that memory does not grow with the corpus).
+    #[serde(default)]
+    pub spans_regenerated: u64,
+    /// Parents the original ran on again to record their comparison operands, which only
+    /// the most recently used inputs keep.
+    #[serde(default)]
+    pub recorded_again: u64,
 }
 
 impl Stats {

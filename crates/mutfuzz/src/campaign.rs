@@ -130,6 +130,9 @@ pub enum Event<'a> {
     Trial(&'a [u8]),
     /// This mutant is about to run on the current trial's input.
     Mutant(u32),
+    /// The original is about to run again on a saved input, only to record what the edit
+    /// let go of (see [`Edit::needs_record`]): no trial, and it ran on that input before.
+    RecordAgain,
     /// The (generated) target was found nondeterministic: from now on it is judged by
     /// panics and runaways only (see [`CampaignConfig::tolerate_nondeterminism`]).
     Nondeterministic(&'a NondeterministicRecord),
@@ -256,6 +259,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 Some(parent) => Next::Parent(parent),
                 None => self.schedule.next(&self.corpus, &mut self.rng, &mut bytes),
             };
+            if let Next::Parent(i) = next {
+                self.record_again(i);
+            }
             let (corpus, unpacked) = (&self.corpus, &mut self.scratch.parent_spans);
             rewrite =
                 schedule::make_child(next, corpus, &mut *self.edit, unpacked, &mut self.rng, &mut bytes);
@@ -270,6 +276,21 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
         (value, input, spans, replay)
+    }
+
+    /// Runs the original on saved input `index` again, recording, when the edit let go of
+    /// what it read from the run that saved it (see [`Edit::needs_record`]).
+    fn record_again(&mut self, index: usize) {
+        let entry = &self.corpus.entries()[index];
+        if !self.edit.needs_record(entry) {
+            return;
+        }
+        if let Some(events) = &mut self.events {
+            events(Event::RecordAgain);
+        }
+        self.exec.rerun_original(entry.input.as_bytes(), self.n_ids, &*self.oracle);
+        self.edit.recorded(entry);
+        self.stats.recorded_again += 1;
     }
 
     /// Takes the drift check's reference on the process's first input: no mutant ran
@@ -427,17 +448,19 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         }
         // The trial's vectors grew by doubling; a kept input lives as long as the campaign.
         input.shrink_to_fit();
-        self.corpus.push(CorpusEntry {
-            input,
-            spans: spans.into(),
-            name,
-            // Zest's energy scales with what an input covers: sites and edges alike.
-            sites: (facts.sites + facts.edges) as u32,
-            favoured: decision.favoured,
-            energy: decision.energy,
-            kills: self.scratch.pending.len() as u32 + prior_kills,
-            trial,
-        });
+        self.corpus.push(
+            CorpusEntry {
+                input,
+                name,
+                // Zest's energy scales with what an input covers: sites and edges alike.
+                sites: (facts.sites + facts.edges) as u32,
+                favoured: decision.favoured,
+                energy: decision.energy,
+                kills: self.scratch.pending.len() as u32 + prior_kills,
+                trial,
+            },
+            spans,
+        );
         if let Some(entry) = self.corpus.entries().last() {
             self.edit.saved(entry, &self.table);
         }

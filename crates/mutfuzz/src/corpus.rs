@@ -1,5 +1,5 @@
-//! The corpus: saved inputs in memory, and the on-disk store that writes them (and the
-//! kill and failure records) as they are found.
+//! The corpus: saved inputs in memory (their spans in [`spans`]), and the on-disk store
+//! that writes them (and the kill and failure records) as they are found.
 //!
 //! The campaign directory's layout and the way its files are written are the contract's
 //! ([`mutfuzz_contract::layout`], [`mutfuzz_contract::files`]):
@@ -14,6 +14,8 @@
 //! Under `cargo mutfuzz fuzz` the corpus directory is the supervisor's: the harness may
 //! only read it, and hands each input to keep over ([`HandOver`]).
 
+mod spans;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -23,7 +25,9 @@ use mutfuzz_contract::{
 
 use crate::error::Error;
 use crate::guidance::Energy;
-use crate::input::{Input, PackedSpans};
+use crate::input::{Input, PackedSpans, Spans};
+
+pub use spans::{HELD_SPANS, Respan};
 
 /// Stores an input in a corpus directory this process may not write, on its behalf, and
 /// returns once it is stored (an error if it is not): nothing names the input before.
@@ -34,8 +38,6 @@ pub type HandOver = Box<dyn FnMut(&str, &[u8]) -> Result<(), Error>>;
 pub struct CorpusEntry {
     /// The choice bytes.
     pub input: Input,
-    /// Spans of the value the bytes generate (packed: every saved input keeps them).
-    pub spans: PackedSpans,
     /// Content-hash name (the file name in `corpus/`).
     pub name: String,
     /// Number of sites the original hit on it.
@@ -55,6 +57,7 @@ pub struct CorpusEntry {
 pub struct Corpus {
     entries: Vec<CorpusEntry>,
     max_sites: u32,
+    spans: spans::SpanStore,
 }
 
 impl Corpus {
@@ -63,11 +66,34 @@ impl Corpus {
         Corpus::default()
     }
 
-    /// Adds an entry; returns its index.
-    pub fn push(&mut self, entry: CorpusEntry) -> usize {
+    /// From now on holds the spans of at most `capacity` entries (the most recently
+    /// saved or used), and generates the others' again with `respan` when they are
+    /// needed. Without it every entry's spans are held.
+    pub fn regenerate_spans(&mut self, respan: Respan, capacity: usize) {
+        self.spans.regenerate_with(respan, capacity);
+    }
+
+    /// Adds an entry and the spans of the value its input generates; returns its index.
+    pub fn push(&mut self, entry: CorpusEntry, spans: Spans) -> usize {
         self.max_sites = self.max_sites.max(entry.sites);
         self.entries.push(entry);
+        self.spans.push(spans);
         self.entries.len() - 1
+    }
+
+    /// Calls `f` with the spans of entry `index`.
+    pub fn with_spans<R>(&self, index: usize, f: impl FnOnce(&PackedSpans) -> R) -> R {
+        self.spans.with(index, self.entries[index].input.as_bytes(), f)
+    }
+
+    /// Whether entry `index` has a span of type `type_name` (without its spans at hand).
+    pub fn has_type(&self, index: usize, type_name: &str) -> bool {
+        self.spans.has_type(index, type_name)
+    }
+
+    /// How many times an entry's spans were generated again.
+    pub fn spans_regenerated(&self) -> u64 {
+        self.spans.regenerated()
     }
 
     /// The entries, oldest first.
@@ -251,7 +277,6 @@ mod tests {
         let mut c = Corpus::new();
         let e = |sites| CorpusEntry {
             input: Input::default(),
-            spans: PackedSpans::default(),
             name: String::new(),
             sites,
             favoured: false,
@@ -259,9 +284,9 @@ mod tests {
             kills: 0,
             trial: 0,
         };
-        c.push(e(3));
-        c.push(e(7));
-        c.push(e(5));
+        c.push(e(3), Spans::default());
+        c.push(e(7), Spans::default());
+        c.push(e(5), Spans::default());
         assert_eq!((c.len(), c.max_sites()), (3, 7));
     }
 }

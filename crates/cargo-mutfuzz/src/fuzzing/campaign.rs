@@ -73,7 +73,8 @@ impl Observe for CampaignTracker {
                 self.done = true;
                 self.running = Running::Nothing;
             }
-            // What dies next is the engine or a generator, not the code under test.
+            // What dies next is the engine or a generator, or the original on an input it
+            // ran before (recording again), not a trial.
             Line::Engine => self.running = Running::Nothing,
             Line::Note(text) => self.notes.push(text.into_owned()),
             // The supervisor takes `keep` lines before they come here.

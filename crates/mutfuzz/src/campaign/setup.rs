@@ -3,12 +3,13 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use mutfuzz_contract::{KillRecord, NondeterministicRecord, Stats, read_jsonl};
 
 use super::{Campaign, Event, Scratch};
 use crate::config::{CampaignConfig, MUZEST_SAMPLE};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, HELD_SPANS, Respan};
 use crate::coverage::EdgeMap;
 use crate::drift::DriftGuard;
 use crate::edit::Edit;
@@ -16,13 +17,24 @@ use crate::error::Error;
 use crate::findings::{Failure, Findings};
 use crate::r#gen::Gen;
 use crate::guidance::{self, Guidance, GuidanceKind};
-use crate::input::Rng;
+use crate::input::{Limits, Rng, Source};
 use crate::mutants::{MutantInfo, MutantStatus, MutantTable};
 use crate::oracle::{Compare, DebugHash, Oracle};
 use crate::schedule::{self, FOCUS_CAP, FOCUS_EVERY, Focus, Schedule};
 use crate::select::{self, Selector};
 use crate::trial::Executor;
 use crate::workers::{Dispatch, Workers};
+
+/// Generates a saved input's spans again, as the campaign recorded them: its value drawn
+/// from its bytes under the same limits. A saved input's bytes are all its choices, so
+/// nothing is drawn fresh.
+fn respan<T: Gen>(limits: Limits) -> Respan {
+    Arc::new(move |bytes: &[u8]| {
+        let mut src = Source::new(bytes, Rng::new(0)).with_limits(limits);
+        drop(src.draw::<T>());
+        src.into_input().1
+    })
+}
 
 /// Smallest site-hit table the campaign asks the run-time for. The run-time sizes its
 /// table once per process, so a generous first size lets later campaigns in the same
@@ -65,6 +77,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         exec.set_background(config.background.unwrap_or(0));
         // A background mutant stands in for the original: its runs are no reference.
         let drift = DriftGuard::new(config.check_drift && config.background.is_none());
+        let mut corpus = Corpus::new();
+        // Whichever edit is set later: inputs saved without spans regenerate none.
+        corpus.regenerate_spans(respan::<T>(config.limits), HELD_SPANS);
         Ok(Campaign {
             exec,
             oracle: Box::new(DebugHash),
@@ -75,7 +90,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             edit: crate::edit::build(config.edit),
             selector: select::build(config.prune, sample, random_sample),
             rng: Rng::new(config.seed),
-            corpus: Corpus::new(),
+            corpus,
             seeds: VecDeque::new(),
             prior_kills: HashMap::new(),
             table,
@@ -250,6 +265,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     pub fn stats(&self) -> Stats {
         let mut stats = self.stats;
         self.edit.report(&mut stats);
+        stats.spans_regenerated = self.corpus.spans_regenerated();
         stats
     }
 

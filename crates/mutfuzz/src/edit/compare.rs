@@ -2,8 +2,12 @@
 //! bytes): the operands that the original compared while it ran a saved input are kept
 //! with that input; an edit finds a primitive span whose value equals one operand and
 //! writes the other operand's value (or it ±1) there.
+//!
+//! Only the most recently saved or recorded inputs keep theirs ([`HELD_OPERANDS`]): an
+//! input whose operands were let go is run again, recording, when it next becomes a
+//! parent ([`CompareEdit::needs_record`]), so memory stays flat as the corpus grows.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use mutfuzz_rt::Operand;
@@ -13,13 +17,17 @@ use super::dictionary::{leaves_in, write_value};
 use crate::corpus::CorpusEntry;
 use crate::input::{Rng, Value};
 
+/// How many saved inputs keep their operands: those of the parents a schedule picks in a
+/// row, at about a ring's indices each (and the distinct pairs they use).
+pub const HELD_OPERANDS: usize = 1024;
+
 /// Operand pairs per saved input, and the edit that uses them.
 ///
 /// A recording run fills the run-time's ring, and a child compares mostly what its
 /// parent did; a pair at full width (room for a string) is larger than most inputs.
 /// So each distinct pair is kept once, and a saved input holds the indices of its pairs,
 /// in the order recorded.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct CompareEdit {
     /// Every distinct pair recorded, once (fewer than 2^32: at most a ring per input).
     pairs: Vec<(Operand, Operand)>,
@@ -28,7 +36,20 @@ pub struct CompareEdit {
     by_hash: HashMap<u64, u32>,
     /// By the trial that saved the input (unique per corpus entry): its pairs.
     operands: HashMap<u64, Box<[u32]>>,
+    /// The trials in `operands`, oldest first: the first let go.
+    held: VecDeque<u64>,
+    capacity: usize,
+    /// The inputs that had operands and were let go: recorded again before their children.
+    let_go: HashSet<u64>,
+    /// `pairs.len()` after the last compaction: unused pairs are dropped once it doubles.
+    compacted: usize,
     scratch: Vec<(Operand, Operand)>,
+}
+
+impl Default for CompareEdit {
+    fn default() -> Self {
+        CompareEdit::holding(HELD_OPERANDS)
+    }
 }
 
 impl CompareEdit {
@@ -37,11 +58,34 @@ impl CompareEdit {
         CompareEdit::default()
     }
 
-    /// Keeps the operands of the last recording run (the run of `entry`, just saved).
+    /// An edit that keeps the operands of at most `capacity` inputs.
+    pub fn holding(capacity: usize) -> CompareEdit {
+        CompareEdit {
+            pairs: Vec::new(),
+            by_hash: HashMap::new(),
+            operands: HashMap::new(),
+            held: VecDeque::new(),
+            capacity: capacity.max(1),
+            let_go: HashSet::new(),
+            compacted: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Whether `entry` had operands that were let go, so that the original must run on
+    /// it again, recording, before [`saved`](CompareEdit::saved) keeps them again.
+    pub fn needs_record(&self, entry: &CorpusEntry) -> bool {
+        self.let_go.contains(&entry.trial)
+    }
+
+    /// Keeps the operands of the last recording run (the run of `entry`, just saved, or
+    /// run again because [`needs_record`](CompareEdit::needs_record) said so).
     pub fn saved(&mut self, entry: &CorpusEntry) {
         let mut recorded = std::mem::take(&mut self.scratch);
         mutfuzz_rt::comparisons(&mut recorded);
-        if !recorded.is_empty() {
+        if recorded.is_empty() {
+            self.let_go.remove(&entry.trial);
+        } else {
             self.keep(entry, &recorded);
         }
         self.scratch = recorded;
@@ -55,7 +99,40 @@ impl CompareEdit {
 
     fn keep(&mut self, entry: &CorpusEntry, pairs: &[(Operand, Operand)]) {
         let indices = pairs.iter().map(|&pair| self.intern(pair)).collect();
-        self.operands.insert(entry.trial, indices);
+        if self.operands.insert(entry.trial, indices).is_none() {
+            self.held.push_back(entry.trial);
+        }
+        self.let_go.remove(&entry.trial);
+        while self.held.len() > self.capacity {
+            let Some(oldest) = self.held.pop_front() else { break };
+            self.operands.remove(&oldest);
+            self.let_go.insert(oldest);
+        }
+        if self.pairs.len() >= 2 * self.compacted.max(self.capacity * 16) {
+            self.compact();
+        }
+    }
+
+    /// Drops the pairs no held input uses, renumbering the rest.
+    fn compact(&mut self) {
+        let mut pairs = Vec::new();
+        let mut by_hash = HashMap::new();
+        let mut renumbered: HashMap<u32, u32> = HashMap::new();
+        for &trial in &self.held {
+            let Some(indices) = self.operands.get_mut(&trial) else { continue };
+            for k in indices.iter_mut() {
+                *k = *renumbered.entry(*k).or_insert_with(|| {
+                    let pair = self.pairs[*k as usize];
+                    let new = pairs.len() as u32;
+                    pairs.push(pair);
+                    by_hash.entry(hash_of(&pair)).or_insert(new);
+                    new
+                });
+            }
+        }
+        self.pairs = pairs;
+        self.by_hash = by_hash;
+        self.compacted = self.pairs.len();
     }
 
     /// The index of `pair` in `pairs`, added if new.
@@ -162,8 +239,8 @@ fn replacements(current: &Value, from: &Operand, to: &Operand, push: &mut dyn Fn
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Source;
     use crate::edit::dictionary::tests::entry_of;
+    use crate::{Source, Spans};
 
     #[derive(Debug, crate::Gen, PartialEq)]
     struct Command {
@@ -179,8 +256,7 @@ mod tests {
 
     #[test]
     fn an_operand_is_written_where_the_input_held_the_other_one() {
-        let (value, parent): (Vec<Command>, CorpusEntry) = entry_of(3);
-        let spans = parent.spans.unpack();
+        let (value, parent, spans): (Vec<Command>, CorpusEntry, Spans) = entry_of(3);
         let parent = Parent::new(&parent, &spans);
         assert!(!value.is_empty());
         let mut edit = CompareEdit::new();
@@ -207,7 +283,7 @@ mod tests {
 
     #[test]
     fn inputs_share_each_distinct_pair_and_keep_their_own_order() {
-        let (_, a): (Vec<Command>, CorpusEntry) = entry_of(5);
+        let (_, a, _): (Vec<Command>, CorpusEntry, Spans) = entry_of(5);
         let b = CorpusEntry { trial: 6, ..a.clone() };
         let (p, q, r) = (Operand::Int(1), Operand::Int(2), Operand::Char('x'));
         let mut edit = CompareEdit::new();
@@ -228,9 +304,39 @@ mod tests {
     }
 
     #[test]
+    fn operands_let_go_are_recorded_again_and_unused_pairs_dropped() {
+        let (_, a, _): (Vec<Command>, CorpusEntry, Spans) = entry_of(5);
+        let entry = |trial| CorpusEntry { trial, ..a.clone() };
+        let (e1, e2, e3) = (entry(1), entry(2), entry(3));
+        let pair = |n| (Operand::Int(n), Operand::Int(n + 1000));
+        let mut edit = CompareEdit::holding(2);
+        edit.set_operands(&e1, vec![pair(1), pair(2)]);
+        edit.set_operands(&e2, vec![pair(2), pair(3)]);
+        assert!(!edit.needs_record(&e1));
+        edit.set_operands(&e3, vec![pair(4)]);
+        // The oldest is let go, and asks to be recorded again.
+        assert!(edit.needs_record(&e1) && !edit.has_operands(&e1));
+        assert!(!edit.needs_record(&e2) && edit.has_operands(&e2));
+        edit.set_operands(&e1, vec![pair(1), pair(2)]);
+        assert!(!edit.needs_record(&e1) && edit.needs_record(&e2));
+        // Pair 3 only e2 used: compaction drops it and renumbers the rest.
+        assert_eq!(edit.pairs.len(), 4);
+        edit.compact();
+        assert_eq!(edit.pairs.len(), 3);
+        let of = |edit: &CompareEdit, e: &CorpusEntry| -> Vec<(Operand, Operand)> {
+            edit.operands[&e.trial].iter().map(|&k| edit.pairs[k as usize]).collect()
+        };
+        assert_eq!(of(&edit, &e1), [pair(1), pair(2)]);
+        assert_eq!(of(&edit, &e3), [pair(4)]);
+        // Pairs interned after compaction are found again, not stored twice.
+        edit.set_operands(&e2, vec![pair(2), pair(3)]);
+        assert_eq!(edit.pairs.len(), 4);
+        assert_eq!(of(&edit, &e2), [pair(2), pair(3)]);
+    }
+
+    #[test]
     fn without_recorded_operands_the_edit_does_nothing() {
-        let (_, parent): (Vec<Command>, CorpusEntry) = entry_of(4);
-        let spans = parent.spans.unpack();
+        let (_, parent, spans): (Vec<Command>, CorpusEntry, Spans) = entry_of(4);
         let parent = Parent::new(&parent, &spans);
         assert!(!CompareEdit::new().edit_within(&parent, None, &mut Rng::new(1), &mut Vec::new()));
     }

@@ -112,7 +112,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::corpus::CorpusEntry;
     use crate::guidance::Energy;
-    use crate::{Gen, Source};
+    use crate::{Gen, Source, Spans};
 
     #[derive(Debug, Gen, PartialEq)]
     enum Item {
@@ -120,13 +120,12 @@ pub(crate) mod tests {
         Pair { code: u16, flag: bool },
     }
 
-    pub(crate) fn entry_of<T: Gen>(seed: u64) -> (T, CorpusEntry) {
+    pub(crate) fn entry_of<T: Gen>(seed: u64) -> (T, CorpusEntry, Spans) {
         let mut src = Source::new(Vec::new(), Rng::new(seed));
         let value = src.draw::<T>();
         let (input, spans) = src.into_input();
         let entry = CorpusEntry {
             input,
-            spans: spans.into(),
             name: String::new(),
             sites: 0,
             favoured: false,
@@ -134,7 +133,7 @@ pub(crate) mod tests {
             kills: 0,
             trial: seed,
         };
-        (value, entry)
+        (value, entry, spans)
     }
 
     #[test]
@@ -145,8 +144,7 @@ pub(crate) mod tests {
         let mut rng = Rng::new(7);
         let mut out = Vec::new();
         for seed in 0..200 {
-            let (_, parent) = entry_of::<Vec<Item>>(seed);
-            let spans = parent.spans.unpack();
+            let (_, parent, spans) = entry_of::<Vec<Item>>(seed);
             let parent = Parent::new(&parent, &spans);
             if !edit.edit_within(&parent, None, &mut rng, &mut out) {
                 continue;

@@ -59,7 +59,7 @@ mod tests {
     use super::*;
     use crate::corpus::CorpusEntry;
     use crate::guidance::Energy;
-    use crate::input::{Input, PackedSpans, Spans};
+    use crate::input::{Input, Spans};
 
     #[test]
     fn geometric_samples_have_the_asked_mean() {
@@ -75,7 +75,6 @@ mod tests {
     fn havoc_keeps_the_length_and_changes_some_bytes() {
         let parent = CorpusEntry {
             input: Input::new(vec![0x55; 64]),
-            spans: PackedSpans::default(),
             name: String::new(),
             sites: 1,
             favoured: false,

@@ -106,6 +106,16 @@ impl Edit for Informed {
         }
     }
 
+    fn needs_record(&self, entry: &CorpusEntry) -> bool {
+        self.compare.as_ref().is_some_and(|(edit, _)| edit.needs_record(entry))
+    }
+
+    fn recorded(&mut self, entry: &CorpusEntry) {
+        if let Some((edit, _)) = &mut self.compare {
+            edit.saved(entry);
+        }
+    }
+
     fn report(&self, stats: &mut Stats) {
         stats.dictionary_edits = self.dictionary_edits;
         stats.compare_edits = self.compare_edits;
@@ -165,8 +175,7 @@ mod tests {
         let mut rng = Rng::new(5);
         let mut out = Vec::new();
         for seed in 0..300 {
-            let (doc, parent) = entry_of::<Doc>(seed);
-            let spans = parent.spans.unpack();
+            let (doc, parent, spans) = entry_of::<Doc>(seed);
             let parent = Parent::new(&parent, &spans);
             // Operands as the original would have seen them for this input.
             if let Some((compare, _)) = &mut edit.compare

@@ -11,6 +11,9 @@ mod targeted;
 
 pub use compare::CompareEdit;
 pub use dictionary::DictionaryEdit;
+/// A saved input of a fresh value, for other modules' tests.
+#[cfg(test)]
+pub(crate) use dictionary::tests::entry_of;
 pub use havoc::{Havoc, geometric};
 pub use informed::{Informed, TARGET_CHANCE};
 pub use resample::Resample;
@@ -67,6 +70,16 @@ pub trait Edit {
     /// Told when the campaign saved `entry`, right after the original ran on it (so the
     /// run-time still holds that run's records), with the mutant table updated.
     fn saved(&mut self, _entry: &CorpusEntry, _table: &MutantTable) {}
+
+    /// Whether the original must run on `entry` again, recording, before the edit makes
+    /// its children: the edit let go of what it read from the run that saved it.
+    fn needs_record(&self, _entry: &CorpusEntry) -> bool {
+        false
+    }
+
+    /// Told when the original ran again on `entry` because
+    /// [`needs_record`](Edit::needs_record) said so (the run-time holds that run's records).
+    fn recorded(&mut self, _entry: &CorpusEntry) {}
 
     /// Adds the edit's own counters to `stats`.
     fn report(&self, _stats: &mut Stats) {}

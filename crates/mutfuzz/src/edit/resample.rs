@@ -47,10 +47,9 @@ mod tests {
         right: u32,
     }
 
-    fn entry(input: Input, spans: Spans) -> CorpusEntry {
+    fn entry(input: Input) -> CorpusEntry {
         CorpusEntry {
             input,
-            spans: spans.into(),
             name: String::new(),
             sites: 0,
             favoured: false,
@@ -65,8 +64,7 @@ mod tests {
         let mut src = Source::new(Vec::new(), Rng::new(9)).with_spans(true);
         let pair: Pair = src.draw();
         let (input, spans) = src.into_input();
-        let parent = entry(input, spans);
-        let spans = parent.spans.unpack();
+        let parent = entry(input);
         let parent = Parent::new(&parent, &spans);
         let mut rng = Rng::new(4);
         let mut out = Vec::new();
@@ -85,7 +83,7 @@ mod tests {
 
     #[test]
     fn an_input_without_spans_is_redrawn_whole() {
-        let (parent, spans) = (entry(Input::new(vec![7; 8]), Spans::default()), Spans::default());
+        let (parent, spans) = (entry(Input::new(vec![7; 8])), Spans::default());
         let parent = Parent::new(&parent, &spans);
         let mut out = Vec::new();
         Resample.edit(&parent, &mut Rng::new(1), &mut out);

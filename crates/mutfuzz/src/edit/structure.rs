@@ -172,15 +172,24 @@ fn splice_donor<'c>(corpus: &'c Corpus, type_name: &str, rng: &mut Rng) -> Optio
     }
     // A few random inputs, then give up: a type no other input has cannot be spliced.
     for _ in 0..8 {
-        let entry = &corpus.entries()[rng.below(corpus.len() as u64) as usize];
-        let bytes = entry.input.as_bytes();
-        let n = entry.spans.of_type(type_name).filter(|(_, s)| s.end <= bytes.len()).count();
-        if n == 0 {
+        let index = rng.below(corpus.len() as u64) as usize;
+        // Its spans may have to be generated again: only when it has one to give.
+        if !corpus.has_type(index, type_name) {
             continue;
         }
-        let pick = rng.below(n as u64) as usize;
-        let (_, s) = entry.spans.of_type(type_name).filter(|(_, s)| s.end <= bytes.len()).nth(pick)?;
-        return Some(&bytes[s.range()]);
+        let bytes = corpus.entries()[index].input.as_bytes();
+        let donor = corpus.with_spans(index, |spans| {
+            let n = spans.of_type(type_name).filter(|(_, s)| s.end <= bytes.len()).count();
+            if n == 0 {
+                return None;
+            }
+            let pick = rng.below(n as u64) as usize;
+            spans.of_type(type_name).filter(|(_, s)| s.end <= bytes.len()).nth(pick).map(|(_, s)| s.range())
+        });
+        match donor {
+            Some(range) => return Some(&bytes[range]),
+            None => continue,
+        }
     }
     None
 }

@@ -246,8 +246,7 @@ mod tests {
     #[test]
     fn found_types_get_closer_and_missing_ones_farther() {
         let mut t = TypeTargets::new(&hints());
-        let (_, parent) = entry_of::<Doc>(5);
-        let spans = parent.spans.unpack();
+        let (_, parent, spans) = entry_of::<Doc>(5);
         let parent = Parent::new(&parent, &spans);
         let mut rng = Rng::new(2);
         for _ in 0..50 {
@@ -266,8 +265,7 @@ mod tests {
         let mut table = MutantTable::new(vec![MutantInfo::new(1, 1), MutantInfo::new(2, 2)]).unwrap();
         table.cover(&[2]);
         t.update_coverage(&table);
-        let (_, parent) = entry_of::<Doc>(6);
-        let spans = parent.spans.unpack();
+        let (_, parent, spans) = entry_of::<Doc>(6);
         let parent = Parent::new(&parent, &spans);
         let mut rng = Rng::new(3);
         for _ in 0..40 {

@@ -70,6 +70,8 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
             move |e| match e {
                 Event::Trial(bytes) => protocol(Line::Trial(Cow::Borrowed(bytes))),
                 Event::Mutant(id) => protocol(Line::Mutant(id)),
+                // Not a trial: a death there is blamed on no mutant and no input.
+                Event::RecordAgain => protocol(Line::Engine),
                 Event::Nondeterministic(record) => protocol(Line::Note(Cow::Owned(record.describe(&target)))),
             }
         });

@@ -102,7 +102,7 @@ impl ParentSpans {
     /// The spans of entry `index` of `corpus`, unpacked.
     pub fn of(&mut self, corpus: &Corpus, index: usize) -> &Spans {
         if self.of != Some(index) {
-            corpus.entries()[index].spans.unpack_into(&mut self.spans);
+            corpus.with_spans(index, |spans| spans.unpack_into(&mut self.spans));
             self.of = Some(index);
         }
         &self.spans

@@ -56,12 +56,11 @@ impl Schedule for ZestSchedule {
 mod tests {
     use super::*;
     use crate::guidance::Energy;
-    use crate::input::{Input, PackedSpans};
+    use crate::input::{Input, Spans};
 
     fn entry(sites: u32, favoured: bool) -> CorpusEntry {
         CorpusEntry {
             input: Input::default(),
-            spans: PackedSpans::default(),
             name: String::new(),
             sites,
             favoured,
@@ -89,8 +88,8 @@ mod tests {
         let mut s = ZestSchedule::new();
         let mut rng = Rng::new(1);
         assert_eq!(s.next_parent(&corpus, &mut rng), None);
-        corpus.push(entry(2, false));
-        corpus.push(entry(1, false));
+        corpus.push(entry(2, false), Spans::default());
+        corpus.push(entry(1, false), Spans::default());
         let picks: Vec<_> = (0..80).map(|_| s.next_parent(&corpus, &mut rng).unwrap()).collect();
         assert!(picks[..50].iter().all(|&p| p == 0));
         assert!(picks[50..75].iter().all(|&p| p == 1));

@@ -33,7 +33,8 @@ fn record<T: Gen>(bytes: Vec<u8>, seed: u64) -> (T, Input, Spans) {
 }
 
 /// Replays a child with its rewrite, then checks that the bytes it returns replay alone
-/// to the same value (they are plain choice bytes again).
+/// to the same value and spans (they are plain choice bytes again, so a saved input's
+/// spans can be generated again from them).
 fn replay<T: Gen + PartialEq + std::fmt::Debug>(child: &[u8], rewrite: Option<Rewrite>) -> (T, Input, Spans) {
     replay_with(child, rewrite, 77)
 }
@@ -50,16 +51,16 @@ fn replay_with<T: Gen + PartialEq + std::fmt::Debug>(
     }
     let value = src.draw::<T>();
     let (input, spans) = src.into_input();
-    let (again, input2, _) = record::<T>(input.as_bytes().to_vec(), 5);
+    let (again, input2, spans2) = record::<T>(input.as_bytes().to_vec(), 5);
     assert_eq!(again, value);
     assert_eq!(input2, input);
+    assert_eq!(spans2, spans);
     (value, input, spans)
 }
 
-fn entry(input: Input, spans: Spans) -> CorpusEntry {
+fn entry(input: Input) -> CorpusEntry {
     CorpusEntry {
         input,
-        spans: spans.into(),
         name: String::new(),
         sites: 1,
         favoured: false,
@@ -81,7 +82,7 @@ fn every_edit_of_every_span_of_derived_values_replays_to_a_value_of_the_type() {
     let mut corpus = Corpus::new();
     for seed in 0..6 {
         let (_, input, spans) = record::<Doc>(Vec::new(), 100 + seed);
-        corpus.push(entry(input, spans));
+        corpus.push(entry(input), spans);
     }
     let mut rng = Rng::new(3);
     let mut out = Vec::new();
@@ -190,7 +191,7 @@ fn splicing_copies_a_same_typed_span_of_another_input() {
     let (donor, dinput, dspans) = record::<(u8, String)>(Vec::new(), 5);
     assert!(!donor.1.is_empty());
     let mut corpus = Corpus::new();
-    corpus.push(entry(dinput, dspans));
+    corpus.push(entry(dinput), dspans);
     let (_, input, spans) = record::<(String, u16)>(vec![1, b'x', 0, 0, 0, 0, 0x34, 0x12], 0);
     assert_eq!(spans[1].type_name, std::any::type_name::<String>());
     let mut out = Vec::new();
@@ -231,7 +232,7 @@ fn elements_of_collections_and_chars_of_strings_are_duplicated_and_dropped() {
 fn the_structure_edit_mixes_span_edits_with_havoc_and_always_replays() {
     let mut corpus = Corpus::new();
     let (_, input, spans) = record::<Doc>(Vec::new(), 4);
-    corpus.push(entry(input, spans.clone()));
+    corpus.push(entry(input), spans.clone());
     let mut edit = Structure::default();
     assert!(edit.needs_spans());
     let mut rng = Rng::new(6);
