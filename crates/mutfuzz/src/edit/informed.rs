@@ -1,13 +1,14 @@
-//! Informed edits: Zest's havoc, composed with what the code under test tells about its
-//! inputs — SpotOn's type targeting (where to edit), the literal dictionary and the
-//! comparison operands (what to write). Each part is optional; with none it is havoc.
+//! Informed edits: Zest's havoc (or the structure edits), composed with what the code
+//! under test tells about its inputs — SpotOn's type targeting (where to edit), the
+//! literal dictionary and the comparison operands (what to write). Each part is
+//! optional; with none it is the base edit alone.
 
 use super::compare::CompareEdit;
 use super::dictionary::DictionaryEdit;
 use super::targeted::{TypeTargets, havoc_in};
-use super::{Edit, Havoc, Parent};
-use crate::corpus::CorpusEntry;
-use crate::input::Rng;
+use super::{Edit, Havoc, Parent, Structure};
+use crate::corpus::{Corpus, CorpusEntry};
+use crate::input::{Rewrite, Rng};
 use crate::mutants::MutantTable;
 use mutfuzz_contract::Stats;
 #[cfg(test)]
@@ -16,10 +17,12 @@ use mutfuzz_rt::Operand;
 /// SpotOn's probability that an edit is type-targeted.
 pub const TARGET_CHANCE: f64 = 0.5;
 
-/// Havoc plus type targeting, dictionary and comparison edits.
+/// Havoc (or the structure edits) plus type targeting, dictionary and comparison edits.
 #[derive(Debug, Default)]
 pub struct Informed {
     havoc: Havoc,
+    /// The structure edits, instead of havoc where no informed part makes the child.
+    structure: Option<Structure>,
     targets: Option<TypeTargets>,
     dictionary: Option<(DictionaryEdit, f64)>,
     compare: Option<(CompareEdit, f64)>,
@@ -55,14 +58,21 @@ impl Informed {
         self
     }
 
+    /// Makes the children no informed part makes with the structure edits
+    /// (`--edit structure`), not with havoc.
+    pub fn with_structure(mut self) -> Self {
+        self.structure = Some(Structure::default());
+        self
+    }
+
     /// Whether any part beyond havoc is on.
     pub fn is_plain(&self) -> bool {
         self.targets.is_none() && self.dictionary.is_none() && self.compare.is_none()
     }
-}
 
-impl Edit for Informed {
-    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) {
+    /// Makes the child with the comparison or dictionary edit when one is drawn and fits;
+    /// otherwise returns the span type targeting picked to confine the base edit to.
+    fn informed(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) -> Result<(), Option<usize>> {
         let scope = match &mut self.targets {
             Some(t) if rng.chance(TARGET_CHANCE) => t.pick_span(parent, rng),
             _ => None,
@@ -73,15 +83,20 @@ impl Edit for Informed {
             && edit.edit_within(parent, scope, rng, out)
         {
             self.compare_edits += 1;
-            return;
+            return Ok(());
         }
         if let Some((edit, chance)) = &self.dictionary
             && rng.chance(*chance)
             && edit.edit_within(parent, scope, rng, out)
         {
             self.dictionary_edits += 1;
-            return;
+            return Ok(());
         }
+        Err(scope)
+    }
+
+    /// Havoc, within span `scope` if given.
+    fn havoc_within(&mut self, parent: &Parent, scope: Option<usize>, rng: &mut Rng, out: &mut Vec<u8>) {
         match scope {
             Some(i) => {
                 out.clear();
@@ -92,9 +107,37 @@ impl Edit for Informed {
             None => self.havoc.edit(parent, rng, out),
         }
     }
+}
+
+impl Edit for Informed {
+    fn edit(&mut self, parent: &Parent, rng: &mut Rng, out: &mut Vec<u8>) {
+        if let Err(scope) = self.informed(parent, rng, out) {
+            self.havoc_within(parent, scope, rng, out);
+        }
+    }
+
+    fn edit_structured(
+        &mut self,
+        parent: &Parent,
+        corpus: &Corpus,
+        rng: &mut Rng,
+        out: &mut Vec<u8>,
+    ) -> Option<Rewrite> {
+        match self.informed(parent, rng, out) {
+            Ok(()) => None,
+            // A type-targeted span confines havoc; the structure edits pick their own.
+            Err(None) if let Some(structure) = &mut self.structure => {
+                structure.edit_structured(parent, corpus, rng, out)
+            }
+            Err(scope) => {
+                self.havoc_within(parent, scope, rng, out);
+                None
+            }
+        }
+    }
 
     fn needs_spans(&self) -> bool {
-        !self.is_plain()
+        !self.is_plain() || self.structure.is_some()
     }
 
     fn saved(&mut self, entry: &CorpusEntry, table: &MutantTable) {

@@ -16,7 +16,7 @@ use super::{oracle_for, protocol, report, targets};
 use crate::campaign::{Campaign, Event};
 use crate::clock::Clock;
 use crate::config::CampaignConfig;
-use crate::edit::{DictionaryEdit, Informed, TypeTargets};
+use crate::edit::{DictionaryEdit, EditKind, Informed, TypeTargets};
 use crate::error::HarnessError;
 use crate::r#gen::Gen;
 use crate::input::Dictionary;
@@ -141,11 +141,17 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     Ok(EXIT_SUCCESS)
 }
 
-/// The input strategies the static pass's hints allow: the dictionary for generators
-/// (in `config`) and the informed edit. Without a hints file, plain havoc.
+/// The input strategies the request and the static pass's hints allow: the dictionary
+/// for generators (in `config`) and the informed edit over the requested one (havoc or
+/// the structure edits). Without a hints file, that edit with comparison feedback only.
 fn strategies(r: &FuzzRequest, config: &mut CampaignConfig) -> Result<Informed, HarnessError> {
     let compare = r.compare.map_or(COMPARE_CHANCE, |p| p.get());
     let mut edit = Informed::new().with_compare(compare);
+    // The informed parts come on top of the edit asked for, never instead of it.
+    edit = match r.edit {
+        EditKind::Havoc => edit,
+        EditKind::Structure => edit.with_structure(),
+    };
     let Some(path) = &r.hints else { return Ok(edit) };
     let text =
         std::fs::read_to_string(path).map_err(|e| HarnessError::io(format!("read {}", path.display()), e))?;
@@ -183,4 +189,30 @@ fn stop<T: Gen, O: Debug + 'static>(
     eprintln!("error: {e}");
     protocol(Line::Stats(report(campaign.stats(), clock.elapsed())));
     if matches!(e, crate::error::Error::Drift { .. }) { EXIT_DRIFT } else { EXIT_ERROR }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+    use crate::edit::{Edit, Parent, entry_of};
+    use crate::input::Rng;
+
+    /// How many of 50 children of one parent replay with a rewrite (structure edits only).
+    fn rewrites(edit: EditKind) -> usize {
+        let r = FuzzRequest { edit, ..FuzzRequest::default() };
+        let mut informed = strategies(&r, &mut CampaignConfig::default()).unwrap();
+        let (_, entry, spans) = entry_of::<Vec<(u8, Option<String>)>>(3);
+        let parent = Parent::new(&entry, &spans);
+        let (mut rng, mut out) = (Rng::new(1), Vec::new());
+        (0..50)
+            .filter(|_| informed.edit_structured(&parent, &Corpus::new(), &mut rng, &mut out).is_some())
+            .count()
+    }
+
+    #[test]
+    fn the_requested_edit_is_the_one_the_informed_parts_sit_on() {
+        assert_eq!(rewrites(EditKind::Havoc), 0);
+        assert!(rewrites(EditKind::Structure) > 20, "{}", rewrites(EditKind::Structure));
+    }
 }
