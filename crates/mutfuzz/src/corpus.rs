@@ -1,5 +1,6 @@
-//! The corpus: saved inputs in memory (their spans in [`spans`]), and the on-disk store
-//! that writes them (and the kill and failure records) as they are found.
+//! The corpus: saved inputs in memory (the spans of the [`HELD_INPUTS`] most recent), and
+//! the on-disk store that writes them (and the kill and failure records) as they are
+//! found.
 //!
 //! The campaign directory's layout and the way its files are written are the contract's
 //! ([`mutfuzz_contract::layout`], [`mutfuzz_contract::files`]):
@@ -27,7 +28,7 @@ use crate::error::Error;
 use crate::guidance::Energy;
 use crate::input::{Input, PackedSpans, Spans};
 
-pub use spans::{HELD_SPANS, Respan};
+pub use spans::{HELD_INPUTS, Respan};
 
 /// Stores an input in a corpus directory this process may not write, on its behalf, and
 /// returns once it is stored (an error if it is not): nothing names the input before.

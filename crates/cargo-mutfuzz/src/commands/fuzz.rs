@@ -263,6 +263,14 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
             s.reduced
         );
     }
+    if let Some(s) = last.filter(|s| s.spans_regenerated + s.recorded_again > 0) {
+        eprintln!(
+            "Parents beyond the {} most recent inputs: spans generated again {} times, comparisons recorded again {} times",
+            mutfuzz::corpus::HELD_INPUTS,
+            s.spans_regenerated,
+            s.recorded_again
+        );
+    }
     let failures = records::read::<FailureRecord>(&files.state.failure_log())?;
     if failures.is_empty() {
         eprintln!("Failures of the original: none");

@@ -9,7 +9,7 @@ use mutfuzz_contract::{KillRecord, NondeterministicRecord, Stats, read_jsonl};
 
 use super::{Campaign, Event, Scratch};
 use crate::config::{CampaignConfig, MUZEST_SAMPLE};
-use crate::corpus::{Corpus, HELD_SPANS, Respan};
+use crate::corpus::{Corpus, HELD_INPUTS, Respan};
 use crate::coverage::EdgeMap;
 use crate::drift::DriftGuard;
 use crate::edit::Edit;
@@ -79,7 +79,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         let drift = DriftGuard::new(config.check_drift && config.background.is_none());
         let mut corpus = Corpus::new();
         // Whichever edit is set later: inputs saved without spans regenerate none.
-        corpus.regenerate_spans(respan::<T>(config.limits), HELD_SPANS);
+        corpus.regenerate_spans(respan::<T>(config.limits), HELD_INPUTS);
         Ok(Campaign {
             exec,
             oracle: Box::new(DebugHash),

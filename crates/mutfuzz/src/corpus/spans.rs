@@ -17,9 +17,10 @@ use crate::input::{PackedSpans, Spans};
 /// the limits it ran under). It must give the spans the input was saved with.
 pub type Respan = Arc<dyn Fn(&[u8]) -> Spans + Send + Sync>;
 
-/// How many saved inputs' spans are held once a [`Respan`] is set: enough for the
+/// How many saved inputs keep their spans (once a [`Respan`] is set) and their comparison
+/// operands; older ones have theirs made again when they are needed. Enough for the
 /// parents a schedule picks in a row, a few MiB.
-pub const HELD_SPANS: usize = 1024;
+pub const HELD_INPUTS: usize = 1024;
 
 /// The spans of each saved input, by its index in the corpus.
 #[derive(Clone, Default)]

@@ -3,7 +3,7 @@
 //! with that input; an edit finds a primitive span whose value equals one operand and
 //! writes the other operand's value (or it ±1) there.
 //!
-//! Only the most recently saved or recorded inputs keep theirs ([`HELD_OPERANDS`]): an
+//! Only the most recently saved or recorded inputs keep theirs ([`HELD_INPUTS`]): an
 //! input whose operands were let go is run again, recording, when it next becomes a
 //! parent ([`CompareEdit::needs_record`]), so memory stays flat as the corpus grows.
 
@@ -14,12 +14,8 @@ use mutfuzz_rt::Operand;
 
 use super::Parent;
 use super::dictionary::{leaves_in, write_value};
-use crate::corpus::CorpusEntry;
+use crate::corpus::{CorpusEntry, HELD_INPUTS};
 use crate::input::{Rng, Value};
-
-/// How many saved inputs keep their operands: those of the parents a schedule picks in a
-/// row, at about a ring's indices each (and the distinct pairs they use).
-pub const HELD_OPERANDS: usize = 1024;
 
 /// Operand pairs per saved input, and the edit that uses them.
 ///
@@ -48,7 +44,7 @@ pub struct CompareEdit {
 
 impl Default for CompareEdit {
     fn default() -> Self {
-        CompareEdit::holding(HELD_OPERANDS)
+        CompareEdit::holding(HELD_INPUTS)
     }
 }
 
