@@ -24,6 +24,10 @@ use crate::fuzzing::{
 };
 use crate::score::contract_panics_line;
 
+/// Failures of the original the summary lists one by one; the rest are counted (a
+/// message that holds the input makes one bug as many failures as inputs).
+const FAILURES_SHOWN: usize = 10;
+
 /// Run the command; returns the exit code.
 pub fn run(args: &FuzzArgs) -> Result<i32> {
     if let Some(code) = super::check_before_build(args.hang_timeout, &args.package, &args.filter)? {
@@ -276,7 +280,7 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
         eprintln!("Failures of the original: none");
     } else {
         eprintln!("Failures of the original: {}", failures.len());
-        for f in &failures {
+        for f in failures.iter().take(FAILURES_SHOWN) {
             let path = files.state.failures().join(&f.input);
             let at = f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
             eprintln!("  {}: {}{at}", path.display(), f.message);
@@ -286,6 +290,10 @@ fn print_summary(built: &Built, args: &FuzzArgs, files: &Files, ended: &Ended, w
                 path.display(),
                 manifest_arg(args)
             );
+        }
+        if failures.len() > FAILURES_SHOWN {
+            let log = files.state.failure_log();
+            eprintln!("  … and {} more, listed in {}", failures.len() - FAILURES_SHOWN, log.display());
         }
     }
     print_contract_panics(args, files, ended.contract_panics, "")?;
