@@ -206,7 +206,17 @@ pub fn enter() -> u32 {
     if state as u32 == 0 {
         return 0;
     }
-    let sp = stack_pointer();
+    enter_run(state, stack_pointer())
+}
+
+// Not inlined, and not generic. Inlined, `enter` made the crate under test instantiate
+// `LocalKey::with`, which stays out of line wherever mutants run (a harness build, whose
+// edge counters make it too big to inline; an unoptimized test build): every function
+// entry of a mutant run paid two calls, one through the key's accessor pointer. Here
+// the thread-local is one direct access and the entry one direct call; only an
+// optimized build without counters, which inlined the access, pays more.
+#[inline(never)]
+fn enter_run(state: u64, sp: usize) -> u32 {
     LOCAL.with(|t| {
         let fuel = t.fuel.get();
         if t.key.get() == state && fuel != 0 && sp.wrapping_sub(t.low.get()) <= t.span.get() {
@@ -513,16 +523,22 @@ fn hit(base: u32) {
 #[inline(always)]
 pub fn tick<A: Active>(active: A) {
     if active.fuel() != 0 {
-        // One `sub`-and-branch on the thread's countdown: an empty one wraps, and the
-        // slow path puts it right.
-        LOCAL.with(|t| {
-            let (fuel, empty) = t.fuel.get().overflowing_sub(1);
-            t.fuel.set(fuel);
-            if empty {
-                tick_slow();
-            }
-        })
+        tick_run();
     }
+}
+
+/// [`tick`] in a run, out of line for the reason [`enter_run`] is.
+#[inline(never)]
+fn tick_run() {
+    // One `sub`-and-branch on the thread's countdown: an empty one wraps, and the slow
+    // path puts it right.
+    LOCAL.with(|t| {
+        let (fuel, empty) = t.fuel.get().overflowing_sub(1);
+        t.fuel.set(fuel);
+        if empty {
+            tick_slow();
+        }
+    })
 }
 
 #[cold]

@@ -91,6 +91,9 @@ pub fn test_profile_args(ws: &Workspace, scratch: &Scratch) -> Vec<String> {
     let mut args = Vec::new();
     let all = scratch.cold_dependencies();
     for profile in ["dev", "test"] {
+        // The run-time's fast path runs at every function entry of a mutant run; unoptimized,
+        // it is a chain of calls (the thread-local's accessor, `Cell::get`, …).
+        args.extend(["--config".to_owned(), format!("profile.{profile}.package.\"mutfuzz-rt\".opt-level=3")]);
         if all {
             args.extend(["--config".to_owned(), format!("profile.{profile}.debug=0")]);
             continue;
