@@ -210,8 +210,8 @@ pub fn enter() -> u32 {
 }
 
 // Not inlined, and not generic. Inlined, `enter` made the crate under test instantiate
-// `LocalKey::with`, which stays out of line wherever mutants run (a harness build, whose
-// edge counters make it too big to inline; an unoptimized test build): every function
+// `LocalKey::with`, which the optimiser left out of line wherever mutants run (the
+// harness builds of minilang and bst; an unoptimized test build): every function
 // entry of a mutant run paid two calls, one through the key's accessor pointer. Here
 // the thread-local is one direct access and the entry one direct call; only an
 // optimized build without counters, which inlined the access, pays more.
