@@ -327,6 +327,13 @@ pub fn campaign_from(
             );
         }
     }
+    let forgotten = forget_kills_of_deleted_inputs(files)?;
+    if forgotten > 0 {
+        eprintln!(
+            "note: {forgotten} mutant(s) killed before by inputs no longer in {}: they run again",
+            files.corpus.display()
+        );
+    }
     let sites: HashMap<u32, u32> = built.viable().map(|m| (m.id, m.site)).collect();
     // The harness counts the listed mutants only: so does the status line.
     let (total, listed) = match listed_mutants(args)? {
@@ -622,6 +629,28 @@ pub fn warn_skipped_inputs(corpus: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Drops the kill records whose input is no longer in the corpus directory (the user
+/// deleted it, or emptied the directory to start over): a kill counts only while the
+/// input that shows it is kept, so those mutants run again. Returns how many mutants
+/// lost their kill; the file is rewritten atomically, and only when one did.
+pub fn forget_kills_of_deleted_inputs(files: &Files) -> Result<usize> {
+    let path = files.state.kills();
+    let kills = records::read::<KillRecord>(&path)?;
+    let (kept, gone): (Vec<KillRecord>, Vec<KillRecord>) =
+        kills.into_iter().partition(|k| files.corpus.join(&k.input).is_file());
+    if gone.is_empty() {
+        return Ok(0);
+    }
+    let mut text = String::new();
+    for k in &kept {
+        text.push_str(&serde_json::to_string(k)?);
+        text.push('\n');
+    }
+    mutfuzz_contract::write_atomic(&path, text.as_bytes())?;
+    let still: HashSet<u32> = kept.iter().map(|k| k.mutant).collect();
+    Ok(gone.iter().map(|k| k.mutant).filter(|m| !still.contains(m)).collect::<HashSet<_>>().len())
+}
+
 /// Files (not temporaries) in a directory.
 pub fn count_files(dir: &Path) -> usize {
     std::fs::read_dir(dir)
@@ -668,6 +697,37 @@ mod tests {
             (t.running, t.notes.as_slice()),
             (Running::Original, &["target t is nondeterministic".to_owned()][..])
         );
+    }
+
+    #[test]
+    fn kills_whose_input_was_deleted_are_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let files =
+            Files { state: CampaignDir::new(dir.path().join("state")), corpus: dir.path().join("corpus") };
+        std::fs::create_dir_all(files.state.path()).unwrap();
+        let (kept, gone) = (content_name(b"kept"), content_name(b"gone"));
+        store_new(&files.corpus, &kept, b"kept").unwrap();
+        let kill = |mutant, input: &str| KillRecord {
+            mutant,
+            site: 1,
+            kind: KillKind::OutputDiffers,
+            limit: None,
+            input: input.to_owned(),
+            trial: 0,
+        };
+        // Mutant 3 was killed by both: it keeps the kill of the input still there.
+        let records = [kill(2, &kept), kill(3, &gone), kill(3, &kept), kill(4, &gone)];
+        for r in &records {
+            append_record(&files.state.kills(), r).unwrap();
+        }
+        assert_eq!(forget_kills_of_deleted_inputs(&files).unwrap(), 1);
+        let left = records::read::<KillRecord>(&files.state.kills()).unwrap();
+        assert_eq!(left, [kill(2, &kept), kill(3, &kept)]);
+        assert_eq!(forget_kills_of_deleted_inputs(&files).unwrap(), 0, "nothing more to forget");
+        // The whole corpus deleted: every kill goes, and the campaign starts over.
+        std::fs::remove_dir_all(&files.corpus).unwrap();
+        assert_eq!(forget_kills_of_deleted_inputs(&files).unwrap(), 2);
+        assert!(records::read::<KillRecord>(&files.state.kills()).unwrap().is_empty());
     }
 
     #[test]
