@@ -277,7 +277,9 @@ pub fn harness_command(scratch: &Scratch, manifest: &Path, dev: bool) -> Result<
 /// Choose the harness's profile on a `cargo build` command, forcing what the engine needs.
 fn set_profile(cmd: &mut Command, dev: bool) {
     if dev {
-        cmd.envs(DEV_PROFILE_ENV);
+        // The run-time alone optimized, as in test builds (see `test_profile_args`): its
+        // fuel check runs at every function entry of a mutant run.
+        cmd.envs(DEV_PROFILE_ENV).args(["--config", "profile.dev.package.\"mutfuzz-rt\".opt-level=3"]);
     } else {
         cmd.arg("--release").envs(RELEASE_PROFILE_ENV);
     }
@@ -432,6 +434,10 @@ mod tests {
         assert!(!cmd.get_args().any(|a| a == "--release"));
         let env = env_of(&cmd);
         assert!(env.contains(&("CARGO_PROFILE_DEV_PANIC".to_owned(), "unwind".to_owned())), "{env:?}");
+        let args: Vec<_> = cmd.get_args().collect();
+        assert!(
+            args.windows(2).any(|w| w == ["--config", r#"profile.dev.package."mutfuzz-rt".opt-level=3"#])
+        );
         assert!(env.iter().all(|(k, _)| !k.starts_with("CARGO_PROFILE_RELEASE")), "{env:?}");
     }
 }
