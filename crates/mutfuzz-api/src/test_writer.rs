@@ -90,8 +90,21 @@ pub fn write(
 ) -> Result<TestFn, String> {
     let kind =
         module.kind_of(kept.target).ok_or_else(|| format!("`{}` is not a generated target", kept.target))?;
-    let panic = kept.ending.strip_prefix("panic: ");
+    let mut panic = kept.ending.strip_prefix("panic: ");
     let w = Writer { plan, typed_ints: std::cell::Cell::new(false) };
+    // A rejected input: in a plain test a constructor's `.unwrap()` panics, with its
+    // error, where the harness rejected the input.
+    if panic == Some(mutfuzz_contract::DISCARD_MESSAGE) {
+        let TargetKind::Make(t) = kind else {
+            return Err(
+                "the original rejects this input: which of its constructors failed is not known".into()
+            );
+        };
+        panic = None;
+        let ty = &plan.types[t];
+        let body = vec![format!("assert!({}.is_err());", w.failing_make(ty, kept.value)?)];
+        return Ok(finish(format!("make_{}", snake(&ty.name)), body, kept, panic, taken));
+    }
     let (base, body) = match kind {
         TargetKind::Call(i) => {
             let call = &plan.calls[i];
@@ -131,6 +144,17 @@ pub fn write(
             (format!("make_{}", snake(&ty.name)), body)
         }
     };
+    Ok(finish(base, body, kept, panic, taken))
+}
+
+/// The test named `base` (numbered past the names `taken`) with its comment and body.
+fn finish(
+    base: String,
+    body: Vec<String>,
+    kept: &Kept<'_>,
+    panic: Option<&str>,
+    taken: &mut BTreeSet<String>,
+) -> TestFn {
     let mut name = base.clone();
     let mut n = 2;
     while !taken.insert(name.clone()) {
@@ -150,7 +174,7 @@ pub fn write(
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
-    Ok(TestFn { name, text, base, harness: false, uses: Vec::new() })
+    TestFn { name, text, base, harness: false, uses: Vec::new() }
 }
 
 /// The header of `amplify`'s file for `package`.
@@ -470,6 +494,20 @@ impl Writer<'_> {
             CtorKind::Variant { name, named: false } if args.is_empty() => format!("{}::{name}", t.path),
             CtorKind::Variant { name, named: false } => format!("{}::{name}({})", t.path, args.join(", ")),
         })
+    }
+
+    /// [`make`](Self::make) without its last `.unwrap()`: the constructor call that fails
+    /// on an input the original rejected. Only when it is the one fallible constructor of
+    /// the expression; with another among its arguments, which one failed is not known.
+    fn failing_make(&self, t: &Buildable, value: &Value) -> Result<String, String> {
+        let made = self.make(t, value)?;
+        match made.strip_suffix(".unwrap()") {
+            Some(call) if !call.contains(".unwrap()") => Ok(call.to_owned()),
+            Some(_) => {
+                Err("the original rejects this input, and more than one of its constructors can fail".into())
+            }
+            None => Err("the original rejects this input, but its constructor cannot fail".into()),
+        }
     }
 
     fn owned_or_arg(&self, a: &Arg, v: &Value, kind: &CtorKind) -> Result<String, String> {
@@ -1013,6 +1051,31 @@ mod tests {
              assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n    \
              assert_eq!(format!(\"{counter:?}\"), \"Counter { n: 1 }\");\n}\n"
         );
+    }
+
+    #[test]
+    fn an_input_the_original_rejects_is_a_test_that_its_constructor_fails() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Stamp(u64);\n\
+             impl std::str::FromStr for Stamp { type Err = (); fn from_str(s: &str) -> Result<Stamp, ()> { Err(()) } }\n\
+             impl std::fmt::Display for Stamp { fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) } }\n\
+             pub fn span(a: Stamp, b: Stamp) -> u64 { 0 }\n");
+        let ending = format!("panic: {}", mutfuzz_contract::DISCARD_MESSAGE);
+        let stamp = |text: &str| Value::Variant("Parse".into(), vec![s(text)]);
+        let mut taken = BTreeSet::new();
+        let mut test = |target: &str, value: &Value| {
+            write(&plan, &module, &Kept { target, value, ending: &ending, kills: &[] }, &mut taken)
+        };
+        // In a plain test `.unwrap()` would panic with the parse error, not the harness's
+        // rejection: the test says that the parse fails.
+        let t = test("make_stamp", &stamp("9999-11-31")).unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\nfn make_stamp() {\n    assert!(\"9999-11-31\".parse::<k::Stamp>().is_err());\n}\n"
+        );
+        // Two stamps, either of which may have failed: no test.
+        let value = Value::Tuple(vec![stamp("a"), stamp("b")]);
+        let why = test("span", &value).unwrap_err();
+        assert!(why.contains("which of its constructors failed is not known"), "{why}");
     }
 
     #[test]

@@ -60,9 +60,9 @@ pub use protocol::{
 };
 pub use prune::Prune;
 pub use records::{
-    CminRecord, ContractPanicRecord, DriftRecord, FailureRecord, KillKind, KillLimit, KillRecord,
-    NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome, ScoreProgressRecord,
-    UnviableRecord,
+    CminRecord, ContractPanicRecord, DISCARD_MESSAGE, DriftRecord, FailureRecord, KillKind, KillLimit,
+    KillRecord, NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome,
+    ScoreProgressRecord, UnviableRecord,
 };
 pub use schedule::ScheduleKind;
 pub use shrink::{Kept, ShrinkLine};

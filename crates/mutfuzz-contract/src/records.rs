@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::Record;
 
+/// The panic message of a discarded input (`mutfuzz::assume`, a generated target's
+/// rejected constructor) outside the engine's runs, as in a plain test.
+pub const DISCARD_MESSAGE: &str = "mutfuzz::assume: the input does not satisfy an assumption of the target";
+
 /// How a mutant was killed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

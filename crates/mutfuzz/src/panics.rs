@@ -83,7 +83,7 @@ fn discard() -> ! {
         // `resume_unwind` skips the panic hook: a discard costs no formatting.
         panic::resume_unwind(Box::new(Discard))
     }
-    panic!("mutfuzz::assume: the input does not satisfy an assumption of the target")
+    panic!("{}", mutfuzz_contract::DISCARD_MESSAGE)
 }
 
 type Hook = Box<dyn Fn(&PanicHookInfo<'_>) + Send + Sync + 'static>;

@@ -334,18 +334,48 @@ fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
             }
             continue;
         }
-        // libtest: `test name ... FAILED`
-        if let Some(rest) = line.strip_prefix("test ")
-            && let Some(name) = rest.strip_suffix(" ... FAILED")
-        {
-            failing.insert(name.trim().to_owned(), "fails on the code as it is".to_owned());
-        }
+    }
+    for (name, why) in failed_tests(&String::from_utf8_lossy(&out.stdout)) {
+        failing.entry(name).or_insert(why);
     }
     if failing.is_empty() && !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         bail!("cargo test of the written tests failed:\n{}", stderr.trim_end());
     }
     Ok(failing)
+}
+
+/// The tests that libtest's output says failed, each with why: the first line of its
+/// panic's message, or libtest's note (`test did not panic as expected`). Read from the
+/// `---- name stdout ----` block of each, which the quiet format prints too (it has no
+/// `test name ... FAILED` lines).
+fn failed_tests(out: &str) -> BTreeMap<String, String> {
+    const FAILS: &str = "fails on the code as it is";
+    let mut failed = BTreeMap::new();
+    let mut current: Option<(String, bool)> = None;
+    for line in out.lines() {
+        if let Some(name) = line.strip_prefix("---- ").and_then(|l| l.strip_suffix(" stdout ----")) {
+            failed.insert(name.to_owned(), FAILS.to_owned());
+            current = Some((name.to_owned(), false));
+            continue;
+        }
+        if line == "failures:" {
+            current = None;
+        }
+        let Some((name, panicked)) = &mut current else { continue };
+        if line.starts_with("thread '") && line.contains(" panicked at ") {
+            *panicked = true;
+            continue;
+        }
+        let why = match line.strip_prefix("note: ") {
+            Some(note) if !*panicked => note,
+            _ if *panicked => line,
+            _ => continue,
+        };
+        failed.insert(name.clone(), format!("{FAILS}: {why}"));
+        current = None;
+    }
+    failed
 }
 
 /// The test function whose lines hold `line` (1-based).
@@ -383,6 +413,32 @@ mod tests {
         assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
         assert_eq!(undeclared_note(dir.path(), FILE), None);
+    }
+
+    #[test]
+    fn failed_tests_are_read_from_the_quiet_format_with_why() {
+        let out = "\nrunning 3 tests\n.FF\nfailures:\n\n---- parse stdout ----\n\n\
+            thread 'parse' (23754) panicked at tests/t.rs:132:60:\n\
+            called `Result::unwrap()` on an `Err` value: OutOfRange\nstack backtrace:\n   0: x\n\
+            note: panic did not contain expected string\n\
+            ---- rejects stdout ----\nnote: test did not panic as expected\n\n\
+            failures:\n    parse\n    rejects\n\ntest result: FAILED. 1 passed; 2 failed\n";
+        let failed = failed_tests(out);
+        assert_eq!(
+            failed.into_iter().collect::<Vec<_>>(),
+            [
+                (
+                    "parse".to_owned(),
+                    "fails on the code as it is: called `Result::unwrap()` on an `Err` value: OutOfRange"
+                        .to_owned()
+                ),
+                (
+                    "rejects".to_owned(),
+                    "fails on the code as it is: test did not panic as expected".to_owned()
+                ),
+            ]
+        );
+        assert!(failed_tests("running 1 test\n.\ntest result: ok.\n").is_empty());
     }
 
     #[test]
