@@ -64,9 +64,9 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
     )?;
     crate::workspace::fs_util::write_if_changed(&auto_harness::module_path(&dir), &checked.text)?;
     eprintln!(
-        "No harness in the package: generated one from its public API into {} ({} targets)",
+        "No harness in the package: generated one from its public API into {} ({})",
         dir.display(),
-        checked.harness.module.targets.len()
+        crate::console::count(checked.harness.module.targets.len(), "target")
     );
     Ok(Generated {
         location: Some(Harness { manifest: dir.join("Cargo.toml"), dir }),

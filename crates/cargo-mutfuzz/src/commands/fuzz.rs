@@ -137,8 +137,8 @@ fn print_all_summary(built: &Built, args: &FuzzArgs, ended: &AllEnded) -> Result
         Stop::Interrupted => "interrupted",
     };
     eprintln!(
-        "Fuzzing {} targets stopped ({why}) after {}: {} trials",
-        ended.runs.len(),
+        "Fuzzing {} stopped ({why}) after {}: {} trials",
+        crate::console::count(ended.runs.len(), "target"),
         crate::console::duration(ended.elapsed),
         ended.trials()
     );

@@ -54,6 +54,11 @@ impl Console {
     }
 }
 
+/// `1 target`, `3 targets`: a count and its noun (plural by `s`).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// `35ms`, `1.2s`, `3m04s`.
 pub fn duration(d: Duration) -> String {
     let s = d.as_secs_f64();
@@ -63,5 +68,13 @@ pub fn duration(d: Duration) -> String {
         format!("{s:.1}s")
     } else {
         format!("{}m{:02}s", (s / 60.0) as u64, (s % 60.0) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!([0, 1, 2].map(|n| super::count(n, "target")), ["0 targets", "1 target", "2 targets"]);
     }
 }

@@ -161,8 +161,8 @@ pub fn fuzz_all(
         })
         .collect();
     eprintln!(
-        "Fuzzing {} targets: {} viable mutants ({} unviable); {} {} in up to {n_rounds} rounds",
-        targets.len(),
+        "Fuzzing {}: {} viable mutants ({} unviable); {} {} in up to {n_rounds} rounds",
+        crate::console::count(targets.len(), "target"),
         viable.len(),
         built.unviable.len(),
         total,

@@ -309,7 +309,7 @@ fn mutation_test(
     if !trimmed.is_empty() {
         console.message(&format!(
             "Dev-dependencies that no test names are not built: {} (--keep-dev-deps builds them)",
-            trimmed.join(", ")
+            trimmed.join("; ")
         ));
     }
     let Env { limits, jobs, config, previous, history } = env;

@@ -313,7 +313,9 @@ impl Scratch {
                     crate::workspace::dev_deps::remove(&mut doc, &unused);
                     let package = doc.get("package").and_then(|p| p.get("name")).and_then(Item::as_str);
                     let package = package.unwrap_or("?").to_owned();
-                    trimmed.extend(unused.into_iter().map(|d| format!("{package}: {d}")));
+                    if !unused.is_empty() {
+                        trimmed.push(format!("{package}: {}", unused.join(", ")));
+                    }
                 }
             }
             if original == root_manifest && !doc.contains_key("workspace") {
