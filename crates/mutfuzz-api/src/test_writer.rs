@@ -90,7 +90,7 @@ pub fn write(
 ) -> Result<TestFn, String> {
     let kind =
         module.kind_of(kept.target).ok_or_else(|| format!("`{}` is not a generated target", kept.target))?;
-    let mut panic = kept.ending.strip_prefix("panic: ");
+    let panic = kept.ending.strip_prefix("panic: ");
     let w = Writer { plan, typed_ints: std::cell::Cell::new(false) };
     // A rejected input: in a plain test a constructor's `.unwrap()` panics, with its
     // error, where the harness rejected the input.
@@ -100,10 +100,9 @@ pub fn write(
                 "the original rejects this input: which of its constructors failed is not known".into()
             );
         };
-        panic = None;
         let ty = &plan.types[t];
         let body = vec![format!("assert!({}.is_err());", w.failing_make(ty, kept.value)?)];
-        return Ok(finish(format!("make_{}", snake(&ty.name)), body, kept, panic, taken));
+        return Ok(finish(format!("make_{}", snake(&ty.name)), body, kept, None, taken));
     }
     let (base, body) = match kind {
         TargetKind::Call(i) => {
@@ -503,10 +502,10 @@ impl Writer<'_> {
         let made = self.make(t, value)?;
         match made.strip_suffix(".unwrap()") {
             Some(call) if !call.contains(".unwrap()") => Ok(call.to_owned()),
-            Some(_) => {
+            _ if made.contains(".unwrap()") => {
                 Err("the original rejects this input, and more than one of its constructors can fail".into())
             }
-            None => Err("the original rejects this input, but its constructor cannot fail".into()),
+            _ => Err("the original rejects this input, though none of its constructors can fail".into()),
         }
     }
 
