@@ -667,6 +667,15 @@ mod tests {
     use super::*;
     use crate::process::Exit;
 
+    /// A state directory and a corpus path (not created) in a fresh temporary directory.
+    fn temp_files() -> (tempfile::TempDir, Files) {
+        let dir = tempfile::tempdir().unwrap();
+        let files =
+            Files { state: CampaignDir::new(dir.path().join("state")), corpus: dir.path().join("corpus") };
+        std::fs::create_dir_all(files.state.path()).unwrap();
+        (dir, files)
+    }
+
     fn tracked(lines: &[&str]) -> CampaignTracker {
         let mut t = CampaignTracker::default();
         for l in lines {
@@ -701,10 +710,7 @@ mod tests {
 
     #[test]
     fn kills_whose_input_was_deleted_are_forgotten() {
-        let dir = tempfile::tempdir().unwrap();
-        let files =
-            Files { state: CampaignDir::new(dir.path().join("state")), corpus: dir.path().join("corpus") };
-        std::fs::create_dir_all(files.state.path()).unwrap();
+        let (_dir, files) = temp_files();
         let (kept, gone) = (content_name(b"kept"), content_name(b"gone"));
         store_new(&files.corpus, &kept, b"kept").unwrap();
         let kill = |mutant, input: &str| KillRecord {
@@ -732,10 +738,7 @@ mod tests {
 
     #[test]
     fn a_crash_in_a_mutant_is_a_kill_once_and_in_the_original_a_failure() {
-        let dir = tempfile::tempdir().unwrap();
-        let files =
-            Files { state: CampaignDir::new(dir.path().join("state")), corpus: dir.path().join("corpus") };
-        std::fs::create_dir_all(files.state.path()).unwrap();
+        let (_dir, files) = temp_files();
         let sites = HashMap::from([(5, 4)]);
         let died = Ending::Exited(Exit::Signal(6));
         let t = tracked(&["trial 0102", "mutant 5"]);

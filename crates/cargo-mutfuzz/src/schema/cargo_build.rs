@@ -80,6 +80,13 @@ impl BuildFlags {
     }
 }
 
+/// The `--config` value that optimizes the run-time alone in `profile`, whatever the
+/// user's profile says: its fuel check runs at every function entry of a mutant run, and
+/// unoptimized it is a chain of calls (the thread-local's accessor, `Cell::get`, …).
+fn optimized_run_time(profile: &str) -> String {
+    format!("profile.{profile}.package.\"mutfuzz-rt\".opt-level=3")
+}
+
 /// `--config` arguments of every schema test build (and of the doctests run against it):
 /// no debug info for the packages under test. Debug info only serves backtraces, which
 /// test processes never capture (see [`crate::process::QUIET_ENV`]), and leaving it out
@@ -91,9 +98,7 @@ pub fn test_profile_args(ws: &Workspace, scratch: &Scratch) -> Vec<String> {
     let mut args = Vec::new();
     let all = scratch.cold_dependencies();
     for profile in ["dev", "test"] {
-        // The run-time's fast path runs at every function entry of a mutant run; unoptimized,
-        // it is a chain of calls (the thread-local's accessor, `Cell::get`, …).
-        args.extend(["--config".to_owned(), format!("profile.{profile}.package.\"mutfuzz-rt\".opt-level=3")]);
+        args.extend(["--config".to_owned(), optimized_run_time(profile)]);
         if all {
             args.extend(["--config".to_owned(), format!("profile.{profile}.debug=0")]);
             continue;
@@ -277,9 +282,7 @@ pub fn harness_command(scratch: &Scratch, manifest: &Path, dev: bool) -> Result<
 /// Choose the harness's profile on a `cargo build` command, forcing what the engine needs.
 fn set_profile(cmd: &mut Command, dev: bool) {
     if dev {
-        // The run-time alone optimized, as in test builds (see `test_profile_args`): its
-        // fuel check runs at every function entry of a mutant run.
-        cmd.envs(DEV_PROFILE_ENV).args(["--config", "profile.dev.package.\"mutfuzz-rt\".opt-level=3"]);
+        cmd.envs(DEV_PROFILE_ENV).arg("--config").arg(optimized_run_time("dev"));
     } else {
         cmd.arg("--release").envs(RELEASE_PROFILE_ENV);
     }
