@@ -260,6 +260,17 @@ fn doctests_of_a_package_without_autotests_are_compiled_not_left_to_rustdoc() {
 }
 
 #[test]
+fn no_doctests_in_a_package_without_autotests_builds_without_the_doctest_target() {
+    // The copy must not declare a target it will not write (`amplify` checks its tests so).
+    let tmp = sleepy_with_a_doctest("", "");
+    let out = mutfuzz_in(tmp.path(), &["test", "--no-doctests"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let pause = find(&outcomes(tmp.path()), "replace pause -> u32 with 1").clone();
+    assert_eq!(pause["outcome"], "not-covered", "{pause}");
+}
+
+#[test]
 fn a_doctest_with_two_errors_as_a_test_drops_only_itself() {
     // rustdoc skips the doctest of an item its features leave out; as a test it does not
     // compile, with two errors. The other doctest is still compiled into the test target.

@@ -34,6 +34,9 @@ pub struct Scratch {
     /// Whether the mutated packages' dev-dependencies that no test build names are
     /// left out of the copy (see `dev_deps`).
     pub trim_dev_deps: bool,
+    /// Whether the packages' doctests are compiled into a generated test target (off
+    /// with `test --no-doctests`: nothing declares or writes the target then).
+    pub doctests: bool,
 }
 
 /// Fail with the way out unless `target/mutfuzz/` can be written (a read-only crate
@@ -57,7 +60,7 @@ impl Scratch {
         let physical = fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
         let names: Vec<_> = physical.ancestors().take(MIRRORED_LEVELS).filter_map(Path::file_name).collect();
         let work = names.iter().rev().fold(layout.work(), |w, n| w.join(n));
-        Scratch { work, layout: layout.clone(), root: root.to_owned(), trim_dev_deps: false }
+        Scratch { work, layout: layout.clone(), root: root.to_owned(), trim_dev_deps: false, doctests: true }
     }
 
     /// Where the copy of a user's path is (paths outside the workspace are not copied).
@@ -109,7 +112,7 @@ impl Scratch {
         };
         let has_doctests =
             discovery.files.iter().any(|f| f.package == package.name && !f.doctests.is_empty());
-        if autotests != Some(false) || package.lib_name.is_none() || !has_doctests {
+        if !self.doctests || autotests != Some(false) || package.lib_name.is_none() || !has_doctests {
             return Ok(());
         }
         let file = format!("tests/{DOCTEST_TARGET}.rs");
@@ -121,7 +124,7 @@ impl Scratch {
             tests.push(target);
         }
         // Cargo reads every declared target's path: the file exists from the start (the
-        // doctest writer fills it; with `--no-doctests` it stays an empty test).
+        // doctest writer fills it).
         let path = self.in_work(&package.root.join(&file));
         if !path.exists() {
             if let Some(dir) = path.parent() {
@@ -898,8 +901,13 @@ mod tests {
         symlink(home.join("private.txt"), layout.work().join("private.txt")).unwrap();
         symlink(home.join("src/sibling"), layout.work().join("src/sibling")).unwrap();
         symlink(home.join("src/shared"), layout.work().join("src/shared")).unwrap();
-        let scratch =
-            Scratch { layout: layout.clone(), work: work.clone(), root: root.clone(), trim_dev_deps: false };
+        let scratch = Scratch {
+            layout: layout.clone(),
+            work: work.clone(),
+            root: root.clone(),
+            trim_dev_deps: false,
+            doctests: true,
+        };
         assert_eq!(scratch.work, Scratch::new_at(&layout, &root).work);
         for _ in 0..2 {
             scratch.copy_workspace(&root.join("target"), &[root.join("target")]).unwrap();
