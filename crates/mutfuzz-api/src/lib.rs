@@ -57,20 +57,16 @@ pub fn generate(api: &Api, package: &str, excluded: &Exclusions) -> Harness {
 
 impl Harness {
     /// How many API items the harness drives: functions called by a target, constructors
-    /// and methods.
+    /// and methods, each once however many types a generic one is tried at.
     pub fn driven(&self) -> usize {
-        self.plan.calls.len()
-            + self
-                .plan
-                .types
-                .iter()
-                .map(|t| {
-                    t.methods.len()
-                        + t.constructors
-                            .iter()
-                            .filter(|c| matches!(c.kind, plan::CtorKind::Function { .. }))
-                            .count()
-                })
-                .sum::<usize>()
+        let calls = self.plan.calls.iter().chain(self.plan.types.iter().flat_map(|t| &t.methods));
+        let constructors =
+            self.plan.types.iter().flat_map(|t| &t.constructors).filter_map(|c| match &c.kind {
+                plan::CtorKind::Function { path, .. } => Some(path),
+                _ => None,
+            });
+        let paths: std::collections::BTreeSet<&String> =
+            calls.map(|c| &c.function.path).chain(constructors).collect();
+        paths.len()
     }
 }

@@ -152,10 +152,15 @@ const EFFECT_TYPES: [(&str, &str); 14] = [
 
 /// Makes the plan for `api`, leaving out `excluded` items.
 pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
+    let found = api.functions.len();
+    let api = &Api { functions: api.functions.iter().flat_map(instantiations).collect(), ..api.clone() };
     let mut p = Planner { api, buildable: BTreeMap::new() };
-    let mut out = Plan { krate: api.krate.clone(), found: api.functions.len(), ..Plan::default() };
+    let mut out = Plan { krate: api.krate.clone(), found, ..Plan::default() };
+    // A function tried at further types is listed as skipped once, by its first try.
     let skip = |out: &mut Plan, f: &Function, reason: String| {
-        out.skipped.push(Skipped { item: display_path(f), reason, location: f.location.clone() })
+        if f.instantiated.is_none() {
+            out.skipped.push(Skipped { item: display_path(f), reason, location: f.location.clone() })
+        }
     };
 
     // Types become buildable in rounds: a constructor may take only types built in an
@@ -195,7 +200,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     }
 
     for f in &api.functions {
-        if let Some(reason) = excluded.get(&f.path) {
+        if let Some(reason) = excluded.get(&f.key()) {
             skip(&mut out, f, reason.clone());
             continue;
         }
@@ -235,7 +240,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         for f in
             api.functions.iter().filter(|f| f.owner.as_deref() == Some(name.as_str()) && f.receiver.is_some())
         {
-            if excluded.contains_key(&f.path) || f.blocker.is_some() || f.effect.is_some() {
+            if excluded.contains_key(&f.key()) || f.blocker.is_some() || f.effect.is_some() {
                 continue;
             }
             if p.signature_effect(f).is_some() {
@@ -273,10 +278,21 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
             && f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o))
         {
             skip(&mut out, f, format!("touches {}", f.effect.unwrap_or_default()));
-        } else if f.receiver.is_some() && excluded.contains_key(&f.path) {
-            skip(&mut out, f, excluded[&f.path].clone());
+        } else if f.receiver.is_some()
+            && let Some(reason) = excluded.get(&f.key())
+        {
+            skip(&mut out, f, reason.clone());
         }
     }
+    // A function driven at another type than the first it was tried at is not skipped.
+    let driven: BTreeSet<String> = out
+        .calls
+        .iter()
+        .chain(out.types.iter().flat_map(|t| &t.methods))
+        .filter(|c| c.function.instantiated.is_some())
+        .map(|c| display_path(&c.function))
+        .collect();
+    out.skipped.retain(|s| !(driven.contains(&s.item) && s.reason.starts_with("does not compile")));
     out.skipped.sort();
     out.skipped.dedup();
     out
@@ -349,13 +365,13 @@ impl Planner<'_> {
             if f.blocker.is_some()
                 || f.effect.is_some()
                 || self.signature_effect(f).is_some()
-                || excluded.contains_key(&f.path)
+                || excluded.contains_key(&f.key())
             {
                 continue;
             }
             let Some(fallible) = self.returns_self(f, owner) else { continue };
             let Ok(args) = self.args(f) else { continue };
-            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
+            ctor(camel(&f.target_name()), CtorKind::Function { path: f.path.clone(), fallible }, args);
         }
         if let Some(fields) = &def.fields
             && let Some(args) = self.fields(fields, owner)
@@ -796,9 +812,63 @@ fn mentions(text: &str, word: &str) -> bool {
     })
 }
 
+/// Types a parameter bounded by a trait the plan does not know is tried at, in order: such
+/// a trait is most often numeric, and its implementations often take a separate path for
+/// the widest integers and for floats (a 128-bit division, a float formatter). The first
+/// is the parameter's [`instance`]; the compile check leaves out the tries that do not
+/// meet the trait.
+const TRIED: [&str; 3] = ["i64", "u128", "f64"];
+
+/// `f` as the plan drives it: as scanned, then once per further type in [`TRIED`] when a
+/// type parameter (or `impl Trait` parameter) is bounded by a trait the plan does not know.
+fn instantiations(f: &Function) -> Vec<Function> {
+    let unknown = |bounds: &[Bound]| instances(bounds).len() > 1;
+    let mut names = Vec::new();
+    for (_, t) in &f.params {
+        t.names(&mut names);
+    }
+    if let Some(o) = &f.output {
+        o.names(&mut names);
+    }
+    let generic: Vec<&str> = f
+        .generics
+        .iter()
+        .filter(|(g, bounds)| names.contains(g) && unknown(bounds))
+        .map(|(g, _)| g.as_str())
+        .collect();
+    let impls = f.params.iter().any(|(_, t)| matches!(t, Ty::Impl(bounds) if unknown(bounds)));
+    if generic.is_empty() && !impls {
+        return vec![f.clone()];
+    }
+    let mut out = vec![f.clone()];
+    for tried in &TRIED[1..] {
+        let to = Ty::named(tried, vec![]);
+        let put = |t: &Ty| {
+            let t = match t {
+                Ty::Impl(bounds) if unknown(bounds) => to.clone(),
+                t => t.clone(),
+            };
+            generic.iter().fold(t, |t, g| t.substitute(g, &to))
+        };
+        out.push(Function {
+            params: f.params.iter().map(|(n, t)| (n.clone(), put(t))).collect(),
+            output: f.output.as_ref().map(put),
+            instantiated: Some((*tried).to_owned()),
+            ..f.clone()
+        });
+    }
+    out
+}
+
 /// A concrete type meeting every bound of a type parameter, by the common bounds:
 /// string-like bounds → `String`, byte-like → `Vec<u8>`, value bounds → `i64`.
 pub fn instance(bounds: &[Bound]) -> Option<Ty> {
+    instances(bounds).into_iter().next()
+}
+
+/// The types a parameter with `bounds` is tried at: one by the common bounds, or each of
+/// [`TRIED`] for a trait the plan does not know; none when nothing can meet them.
+fn instances(bounds: &[Bound]) -> Vec<Ty> {
     const VALUE: [&str; 14] = [
         "Clone",
         "Copy",
@@ -843,7 +913,7 @@ pub fn instance(bounds: &[Bound]) -> Option<Ty> {
     });
     if names.contains("AsRef") || names.contains("Borrow") || names.contains("Into") {
         let target = arg_of("AsRef").or_else(|| arg_of("Borrow")).or_else(|| arg_of("Into"));
-        return match target {
+        let one = match target {
             Some("str" | "String") if string_like => Some(Ty::named("String", vec![])),
             Some("OsStr" | "Path") => None,
             Some(t) if INTEGERS.contains(&t) && names.len() == 1 && names.contains("Into") => {
@@ -854,6 +924,7 @@ pub fn instance(bounds: &[Bound]) -> Option<Ty> {
             }
             _ => None,
         };
+        return one.into_iter().collect();
     }
     if let Some(b) = bounds.iter().find(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
         let item = b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t);
@@ -861,23 +932,23 @@ pub fn instance(bounds: &[Bound]) -> Option<Ty> {
             Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
             // A type parameter of its own (bounded elsewhere by value traits).
             Some(n) if n.chars().next().is_some_and(char::is_uppercase) => Ty::named("i64", vec![]),
-            _ => return None,
+            _ => return Vec::new(),
         };
-        return Some(Ty::named("Vec", vec![elem]));
+        return vec![Ty::named("Vec", vec![elem])];
     }
     if names.contains("ToString") && string_like {
-        return Some(Ty::named("String", vec![]));
+        return vec![Ty::named("String", vec![])];
     }
     if names.iter().all(|n| VALUE.contains(n) || NUMERIC.contains(n)) {
-        return Some(Ty::named("i64", vec![]));
+        return vec![Ty::named("i64", vec![])];
     }
-    // A trait of the crate (or another) that integers may implement, such as a numeric
-    // trait: tried with `i64`, and the compile check leaves the item out if it is not.
+    // A trait of the crate (or another) that numbers may implement: tried at each of
+    // `TRIED`, and the compile check leaves out the tries that do not meet it.
     let opaque = bounds.iter().any(|b| b.parenthesized)
         || names
             .iter()
             .any(|n| matches!(*n, "Read" | "Write" | "BufRead" | "Seek" | "Any" | "Error" | "Future"));
-    (!opaque).then(|| Ty::named("i64", vec![]))
+    if opaque { Vec::new() } else { TRIED.iter().map(|t| Ty::named(t, vec![])).collect() }
 }
 
 fn bound_list(bounds: &[Bound]) -> String {
@@ -922,6 +993,58 @@ mod tests {
             assoc: Vec::new(),
             parenthesized: false,
         }
+    }
+
+    #[test]
+    fn a_function_bounded_by_an_unknown_trait_is_tried_at_each_type_and_kept_where_it_compiles() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/lib.rs"),
+            "pub trait Integer {}\n\
+             #[derive(Debug)] pub struct Buffer(u8);\n\
+             impl Buffer { pub fn new() -> Buffer { Buffer(0) }\n\
+             pub fn format<I: Integer>(&mut self, i: I) -> &str { \"\" } }\n\
+             pub fn digits(n: impl Integer) -> usize { 0 }\n\
+             pub fn max<T: Ord>(a: T, b: T) -> T { a }\n",
+        )
+        .unwrap();
+        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+        let keys = |excluded: &Exclusions| {
+            let p = plan(&api, excluded);
+            let keys: Vec<String> =
+                p.calls.iter().chain(&p.types[0].methods).map(|c| c.function.key()).collect();
+            let skipped: Vec<String> = p.skipped.iter().map(|s| s.item.clone()).collect();
+            (keys, skipped)
+        };
+        // `Ord` is a value bound, tried at one type; `Integer` is the crate's own.
+        let (all, skipped) = keys(&Exclusions::new());
+        assert_eq!(
+            all,
+            [
+                "k::digits",
+                "k::digits::<u128>",
+                "k::digits::<f64>",
+                "k::max",
+                "k::Buffer::format",
+                "k::Buffer::format::<u128>",
+                "k::Buffer::format::<f64>"
+            ]
+        );
+        assert!(skipped.is_empty(), "{skipped:?}");
+        // The compile check left out `i64` and `f64`: the function is driven at `u128` and
+        // not listed as skipped.
+        let failed = |key: &str| (key.to_owned(), "does not compile: `I: Integer` is not met".to_owned());
+        let excluded: Exclusions =
+            [failed("k::Buffer::format"), failed("k::Buffer::format::<f64>")].into_iter().collect();
+        let (kept, skipped) = keys(&excluded);
+        assert!(kept.contains(&"k::Buffer::format::<u128>".to_owned()), "{kept:?}");
+        assert!(!kept.iter().any(|k| k == "k::Buffer::format" || k == "k::Buffer::format::<f64>"));
+        assert!(skipped.is_empty(), "{skipped:?}");
+        // Left out at every type, it is listed once.
+        let excluded: Exclusions =
+            ["k::digits", "k::digits::<u128>", "k::digits::<f64>"].into_iter().map(failed).collect();
+        assert_eq!(keys(&excluded).1, ["digits"]);
     }
 
     #[test]

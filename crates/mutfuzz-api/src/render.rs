@@ -118,19 +118,22 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         w.line("use mutfuzz::Gen;");
         w.line("");
     }
-    let free_names: Vec<&str> =
-        plan.calls.iter().filter(|c| c.function.owner.is_none()).map(|c| c.function.name.as_str()).collect();
+    let free_names: Vec<String> =
+        plan.calls.iter().filter(|c| c.function.owner.is_none()).map(|c| c.function.target_name()).collect();
     for (index, call) in plan.calls.iter().enumerate() {
         let f = &call.function;
         let wanted = match &f.owner {
-            Some(owner) => format!("{}_{}", snake(owner), f.name.trim_start_matches("r#")),
-            None if free_names.iter().filter(|n| **n == f.name).count() > 1 => path_name(&f.path),
-            None => f.name.trim_start_matches("r#").to_owned(),
+            Some(owner) => format!("{}_{}", snake(owner), f.target_name()),
+            None if free_names.iter().filter(|n| **n == f.target_name()).count() > 1 => {
+                let path = path_name(&f.path);
+                f.instantiated.as_ref().map_or(path.clone(), |t| format!("{path}_{t}"))
+            }
+            None => f.target_name(),
         };
         let name = w.target_name(wanted, TargetKind::Call(index));
-        let key = f.path.clone();
+        let key = f.key();
         w.piece(&key, |w| {
-            w.line(&format!("/// `{}`", f.path));
+            w.line(&format!("/// `{}`", f.key()));
             let callee = f.path.clone();
             write_call_target(w, &name, &callee, &call.args, &call.output);
             w.line("");
@@ -344,7 +347,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     w.line(&format!("pub enum {calls} {{"));
     let variants = method_variants(&t.methods);
     for (m, v) in t.methods.iter().zip(&variants) {
-        w.piece(&m.function.path, |w| w.line(&format!("    {},", variant(v, &renamed(&m.args, &value)))));
+        w.piece(&m.function.key(), |w| w.line(&format!("    {},", variant(v, &renamed(&m.args, &value)))));
     }
     w.line("}");
     w.line("");
@@ -361,7 +364,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     w.line("    for call in calls {");
     w.line("        out.push(match call {");
     for (m, v) in t.methods.iter().zip(&variants) {
-        w.piece(&m.function.path, |w| {
+        w.piece(&m.function.key(), |w| {
             let args = renamed(&m.args, &value);
             let receiver = match m.function.receiver {
                 Some(crate::scan::Receiver::Value) => format!("{value}.clone()"),
@@ -417,7 +420,7 @@ pub fn method_variants(methods: &[Call]) -> Vec<String> {
     methods
         .iter()
         .map(|m| {
-            let base = crate::plan::camel(m.function.name.trim_start_matches("r#"));
+            let base = crate::plan::camel(&m.function.target_name());
             let mut v = base.clone();
             let mut n = 2;
             while !seen.insert(v.clone()) {

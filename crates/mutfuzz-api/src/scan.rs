@@ -45,6 +45,29 @@ pub struct Function {
     pub effect: Option<&'static str>,
     /// `file:line`.
     pub location: String,
+    /// The type the plan put in place of a type parameter whose trait it does not know,
+    /// when it tries such a function at several types; `None` as scanned.
+    pub instantiated: Option<String>,
+}
+
+impl Function {
+    /// What an exclusion names: the path, with the type tried for a generic one
+    /// (`itoa::Buffer::format::<u128>`).
+    pub fn key(&self) -> String {
+        match &self.instantiated {
+            Some(t) => format!("{}::<{t}>", self.path),
+            None => self.path.clone(),
+        }
+    }
+
+    /// The name as written in a target or variant: `format`, `format_u128`.
+    pub fn target_name(&self) -> String {
+        let name = self.name.trim_start_matches("r#");
+        match &self.instantiated {
+            Some(t) => format!("{name}_{t}"),
+            None => name.to_owned(),
+        }
+    }
 }
 
 /// How a method takes `self`.
@@ -650,6 +673,7 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         blocker,
         effect: effect(&body),
         location: format!("{}:{line}", file_name(file)),
+        instantiated: None,
     }
 }
 

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::plan::{Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, snake};
 use crate::render::{Generated, TargetKind, method_variants, replace_ident};
+use crate::scan::Function;
 use crate::ty::Ty;
 
 /// A generated value, as the harness reports it (see `mutfuzz::Reflect`).
@@ -296,14 +297,7 @@ impl Writer<'_> {
                 rendered.push(format!("&mut {}", a.name));
                 mutated.push(a.name.clone());
             } else {
-                let mut names = Vec::new();
-                ty.names(&mut names);
-                let generic = matches!(ty, Ty::Impl(_))
-                    || call.function.generics.iter().any(|(g, _)| names.iter().any(|n| n == g));
-                self.typed_ints.set(generic);
-                let arg = self.arg(a, v, Some(ty), false);
-                self.typed_ints.set(false);
-                rendered.push(arg?);
+                rendered.push(self.generic_arg(&call.function, a, v, ty)?);
             }
         }
         let call_text = format!("{}({})", call.function.path, rendered.join(", "));
@@ -417,7 +411,7 @@ impl Writer<'_> {
                 .iter()
                 .zip(fields)
                 .zip(&m.function.params)
-                .map(|((a, v), (_, ty))| self.arg(a, v, Some(ty), false))
+                .map(|((a, v), (_, ty))| self.generic_arg(&m.function, a, v, ty))
                 .collect::<Result<_, _>>()?;
             let call = format!("{receiver}.{}({})", m.function.name, args.join(", "));
             match results.get(i) {
@@ -439,6 +433,20 @@ impl Writer<'_> {
         names.truncate(3);
         let name = if names.is_empty() { binding.clone() } else { format!("{binding}_{}", names.join("_")) };
         Ok((name, lines))
+    }
+
+    /// An argument of `f`, whose integer literals carry their type where the parameter is
+    /// generic (or was instantiated by the harness).
+    fn generic_arg(&self, f: &Function, a: &Arg, v: &Value, ty: &Ty) -> Result<String, String> {
+        let mut names = Vec::new();
+        ty.names(&mut names);
+        let generic = matches!(ty, Ty::Impl(_))
+            || f.instantiated.is_some()
+            || f.generics.iter().any(|(g, _)| names.iter().any(|n| n == g));
+        self.typed_ints.set(generic);
+        let arg = self.arg(a, v, Some(ty), false);
+        self.typed_ints.set(false);
+        arg
     }
 
     /// One step of a sequence, its result as the sequence rendered it (a `String`).
@@ -1049,6 +1057,32 @@ mod tests {
             "#[test]\nfn counter_step_value_name() {\n    let mut counter = k::Counter::new(3);\n    assert!(counter.step());\n    \
              assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n    \
              assert_eq!(format!(\"{counter:?}\"), \"Counter { n: 1 }\");\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_method_tried_at_a_further_type_is_written_with_typed_literals() {
+        let (plan, module) = api("pub trait Integer {}\n\
+             #[derive(Debug)] pub struct Buffer(u8);\n\
+             impl Buffer { pub fn new() -> Buffer { Buffer(0) }\n\
+             pub fn format<I: Integer>(&mut self, i: I) -> &str { \"\" } }\n");
+        let call = Value::Variant("FormatU128".into(), vec![int(&u128::MAX.to_string(), "u128")]);
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(vec![call])]);
+        let ending = r#"["\"340282366920938463463374607431768211455\"", "Buffer(0)"]"#;
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "buffer_calls", value: &value, ending, kills: &[] },
+            &mut BTreeSet::new(),
+        )
+        .unwrap();
+        // Untyped, the literal would be an `i32`: another instance, and too large for it.
+        assert!(
+            t.text.contains(
+                "assert_eq!(buffer.format(340282366920938463463374607431768211455u128), \"340282366920938463463374607431768211455\");"
+            ),
+            "{}",
+            t.text
         );
     }
 

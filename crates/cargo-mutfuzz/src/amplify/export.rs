@@ -12,7 +12,7 @@ use mutfuzz_contract::ScoreOutcome;
 
 use super::{shrunk, verify, write};
 use crate::catalog::selection::Selection;
-use crate::console::exit_code;
+use crate::console::{count, exit_code};
 use crate::fuzzing::Files;
 use crate::fuzzing::cover;
 use crate::fuzzing::harness;
@@ -89,9 +89,9 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
     }
     let lines: usize = kept.iter().map(|t| t.text.lines().count()).sum();
     eprintln!(
-        "Wrote {}: {} tests, {:.0} lines each on average, for the {killed} mutants the corpus kills",
+        "Wrote {}: {}, {:.0} lines each on average, for the {killed} mutants the corpus kills",
         path.display(),
-        kept.len(),
+        count(kept.len(), "test"),
         lines as f64 / kept.len() as f64
     );
     for (name, why) in dropped {

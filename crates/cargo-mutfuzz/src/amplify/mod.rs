@@ -18,8 +18,8 @@ use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkReques
 use mutfuzz_contract::{EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
 
 use crate::catalog::selection::Selection;
-use crate::console::duration;
 use crate::console::exit_code;
+use crate::console::{count, duration};
 use crate::fuzzing::Files;
 use crate::fuzzing::all;
 use crate::fuzzing::harness;
@@ -151,12 +151,12 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let chosen = cover::choose(&candidates);
     let killed: BTreeSet<u32> = chosen.iter().flat_map(|c| c.kills.iter().copied()).collect();
     eprintln!(
-        "Fuzzed {} targets in {}: {} of {} survivors killed; {} inputs chosen to keep one kill each",
-        targets.len(),
+        "Fuzzed {} in {}: {} of {} survivors killed; {} chosen to keep one kill each",
+        count(targets.len(), "target"),
         duration(ended.elapsed),
         killed.len(),
         aimed.len(),
-        chosen.len()
+        count(chosen.len(), "input")
     );
     let unreached: Vec<String> = survivors
         .file
@@ -168,7 +168,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     /// Lines of survivors no target reaches shown before the rest are only counted.
     const SHOWN: usize = 20;
     if !unreached.is_empty() {
-        eprintln!("{} survivors not reached by any target:", unreached.len());
+        eprintln!("{} not reached by any target:", count(unreached.len(), "survivor"));
         for name in unreached.iter().take(SHOWN) {
             eprintln!("  {name}");
         }
@@ -192,8 +192,8 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         return Ok(exit_code::SUCCESS);
     }
     eprintln!(
-        "Checking {} written tests in a copy of the workspace: they must pass, then catch their survivors",
-        tests.written.len()
+        "Checking {} in a copy of the workspace: they must pass, then catch their survivors",
+        count(tests.written.len(), "written test")
     );
     let copy = verify::Copy::make(&ws, &package)?;
     let test_like = write::test_args(args, &package);
@@ -238,13 +238,13 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let (missed_after, not_covered_after) = (after_count(Outcome::Missed), after_count(Outcome::NotCovered));
     let lines: usize = verified.kept.iter().map(|(t, _)| t.text.lines().count()).sum();
     eprintln!(
-        "missed {} → {missed_after}; not covered {} → {}; score {:.1} % → {:.1} %; {} tests, {:.0} lines each on average",
+        "missed {} → {missed_after}; not covered {} → {}; score {:.1} % → {:.1} %; {}, {:.0} lines each on average",
         before.missed,
         before.not_covered,
         not_covered_after,
         score(before.caught, before.timeout),
         score(before.caught + caught.len(), before.timeout),
-        verified.kept.len(),
+        count(verified.kept.len(), "test"),
         lines as f64 / verified.kept.len() as f64
     );
     let dropped = verified.dropped.len() + unwritable;

@@ -9,7 +9,7 @@ use std::fs;
 use anyhow::{Context, Result};
 
 use crate::commands::options::InitArgs;
-use crate::console::exit_code;
+use crate::console::{count, exit_code};
 use crate::fuzzing::auto_harness;
 use crate::fuzzing::harness;
 use crate::workspace::Workspace;
@@ -68,9 +68,9 @@ fn run_auto(args: &InitArgs) -> Result<i32> {
     let h = &checked.harness;
     let skipped = &h.plan.skipped;
     eprintln!(
-        "Read the public API of {}: {} items, {} driven, {} skipped",
+        "Read the public API of {}: {}, {} driven, {} skipped",
         package.name,
-        h.plan.found,
+        count(h.plan.found, "item"),
         h.driven(),
         skipped.len()
     );
@@ -110,11 +110,10 @@ fn run_auto(args: &InitArgs) -> Result<i32> {
     let module = auto_harness::module_path(&dir);
     write_atomic(&module, checked.text.as_bytes())?;
     eprintln!(
-        "Wrote {}: {} targets (checked with cargo check in {} round{})",
+        "Wrote {}: {} (checked with cargo check in {})",
         module.display(),
-        h.module.targets.len(),
-        checked.rounds,
-        if checked.rounds == 1 { "" } else { "s" }
+        count(h.module.targets.len(), "target"),
+        count(checked.rounds, "round")
     );
     let main = src.join("main.rs");
     if !fresh_main && !fs::read_to_string(&main).unwrap_or_default().contains("mod auto") {
