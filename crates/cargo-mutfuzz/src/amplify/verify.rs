@@ -157,7 +157,8 @@ pub fn verify(
     let code = crate::testing::run(&args, Some(survivors))?;
     if code == crate::console::exit_code::BASELINE_FAILED {
         bail!(
-            "the crate's tests fail in the copy with the written tests ({}); nothing was written",
+            "the check's `cargo mutfuzz test` in the copy with the written tests did not get past \
+             the build and run without mutants (its error is above; results in {}); nothing was written",
             out.display()
         );
     }
