@@ -273,8 +273,9 @@ fn params(value: &Value, n: usize) -> Result<Vec<&Value>, String> {
 
 struct Writer<'a> {
     plan: &'a Plan,
-    /// Integer literals carry their type (`3i64`): the parameter is generic, instantiated
-    /// by the harness, and an unsuffixed literal would be inferred as `i32`.
+    /// Integer and `f32` literals carry their type (`3i64`, `0.1f32`): the parameter is
+    /// generic, instantiated by the harness, and an unsuffixed literal would be inferred
+    /// as `i32` or `f64`.
     typed_ints: std::cell::Cell<bool>,
 }
 
@@ -612,6 +613,9 @@ impl Writer<'_> {
         Ok(match v {
             Value::Int(digits, t) if self.typed_ints.get() => format!("{digits}{t}"),
             Value::Int(digits, t) => int_literal(digits, t),
+            Value::Float(f, t) if self.typed_ints.get() && t == "f32" && f.is_finite() => {
+                format!("{}f32", float_literal(*f, t))
+            }
             Value::Float(f, t) => float_literal(*f, t),
             Value::Bool(b) => b.to_string(),
             Value::Char(c) => format!("{c:?}"),
@@ -1084,6 +1088,13 @@ mod tests {
             "{}",
             t.text
         );
+        // Untyped, a float literal would be an `f64`.
+        let call = Value::Variant("FormatF32".into(), vec![Value::Float(f64::from(0.1f32), "f32".into())]);
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(vec![call])]);
+        let ending = r#"["\"0.1\"", "Buffer(0)"]"#;
+        let kept = Kept { target: "buffer_calls", value: &value, ending, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(t.text.contains("assert_eq!(buffer.format(0.1f32), \"0.1\");"), "{}", t.text);
     }
 
     #[test]
