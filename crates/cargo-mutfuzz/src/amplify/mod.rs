@@ -231,10 +231,21 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let score = |caught: usize, timeout: usize| {
         if viable_total == 0 { 100.0 } else { 100.0 * (caught + timeout) as f64 / viable_total as f64 }
     };
-    // As the check's `cargo mutfuzz test` of the survivors counts them: a survivor the new
-    // tests now reach but do not catch is missed, no longer not covered.
-    let after_count =
-        |outcome: Outcome| verified.after.outcomes.iter().filter(|o| o.outcome == outcome).count();
+    // The check ran the written tests alone: a survivor they catch is caught; one they
+    // reach but do not catch is missed, no longer not covered; the rest keep the outcome
+    // the crate's suite gave them.
+    let before_of: BTreeMap<u32, Outcome> =
+        survivors.file.outcomes.iter().map(|o| (o.mutant.id, o.outcome)).collect();
+    let after_outcomes: Vec<Outcome> = verified
+        .after
+        .outcomes
+        .iter()
+        .map(|o| match (o.outcome, before_of.get(&o.mutant.id)) {
+            (Outcome::Caught | Outcome::Timeout, _) | (_, Some(Outcome::NotCovered) | None) => o.outcome,
+            (_, Some(before)) => *before,
+        })
+        .collect();
+    let after_count = |outcome: Outcome| after_outcomes.iter().filter(|o| **o == outcome).count();
     let (missed_after, not_covered_after) = (after_count(Outcome::Missed), after_count(Outcome::NotCovered));
     let lines: usize = verified.kept.iter().map(|(t, _)| t.text.lines().count()).sum();
     eprintln!(

@@ -1,7 +1,7 @@
 //! Tests checked before they are written: in a copy of the workspace, the test file must
 //! compile and pass on the code as it is (tests that do not are dropped, round by round),
-//! and then the crate's mutation test, on the survivors only, must show each kept test
-//! catching a mutant it was written for.
+//! and then a mutation test of the written tests alone, on the survivors only, must show
+//! each kept test catching a mutant it was written for.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -34,7 +34,8 @@ pub struct Verified {
     pub dropped: Dropped,
     /// The file's text, as written.
     pub text: String,
-    /// The mutation test of the copy, on the survivors.
+    /// The mutation test of the written tests alone, on the survivors: one they do not
+    /// reach is not covered there, whatever the crate's suite did with it.
     pub after: OutcomesFile,
 }
 
@@ -92,24 +93,40 @@ impl Copy {
     /// where cargo would not find it by itself.
     fn write_test(&self, name: &str, text: &str) -> Result<()> {
         write(&self.test_file(name), text)?;
+        self.edit_manifest(|doc| {
+            if declares_tests_only(doc) {
+                declare_test(doc, name);
+            }
+        })
+    }
+
+    /// Makes the copy's package build the written tests `name` and nothing else: no unit
+    /// tests, binaries, examples, benches or other test targets. Each survivor was missed
+    /// by the whole suite already, so whether the written tests catch it is all the check
+    /// asks; the suite would only run again to the end for every survivor they miss.
+    fn only_written_tests(&self, name: &str) -> Result<()> {
+        self.edit_manifest(|doc| {
+            let package = doc.entry("package").or_insert(toml_edit::table());
+            for key in ["autobins", "autoexamples", "autotests", "autobenches"] {
+                package[key] = toml_edit::value(false);
+            }
+            for key in ["bin", "example", "bench", "test"] {
+                doc.remove(key);
+            }
+            let lib = doc.entry("lib").or_insert(toml_edit::table());
+            lib["test"] = toml_edit::value(false);
+            lib["doctest"] = toml_edit::value(false);
+            declare_test(doc, name);
+        })
+    }
+
+    fn edit_manifest(&self, edit: impl FnOnce(&mut toml_edit::DocumentMut)) -> Result<()> {
         let manifest = self.package.join("Cargo.toml");
-        let doc_text = std::fs::read_to_string(&manifest)
+        let text = std::fs::read_to_string(&manifest)
             .with_context(|| format!("failed to read {}", manifest.display()))?;
-        let mut doc: toml_edit::DocumentMut = doc_text.parse()?;
-        if !declares_tests_only(&doc) {
-            return Ok(());
-        }
-        let stem = name.trim_end_matches(".rs");
-        let tests =
-            doc.entry("test").or_insert(toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
-        let Some(tests) = tests.as_array_of_tables_mut() else { return Ok(()) };
-        if tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem)) {
-            return Ok(());
-        }
-        let mut target = toml_edit::Table::new();
-        target.insert("name", toml_edit::value(stem));
-        target.insert("path", toml_edit::value(format!("tests/{name}")));
-        tests.push(target);
+        let mut doc: toml_edit::DocumentMut =
+            text.parse().with_context(|| format!("failed to parse {}", manifest.display()))?;
+        edit(&mut doc);
         crate::workspace::fs_util::write_if_changed(&manifest, &doc.to_string())?;
         Ok(())
     }
@@ -117,6 +134,20 @@ impl Copy {
     fn test_file(&self, name: &str) -> PathBuf {
         self.package.join("tests").join(name)
     }
+}
+
+/// Declares `tests/<name>` as a test target, unless it is already.
+fn declare_test(doc: &mut toml_edit::DocumentMut, name: &str) {
+    let stem = name.trim_end_matches(".rs");
+    let tests = doc.entry("test").or_insert(toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
+    let Some(tests) = tests.as_array_of_tables_mut() else { return };
+    if tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem)) {
+        return;
+    }
+    let mut target = toml_edit::Table::new();
+    target.insert("name", toml_edit::value(stem));
+    target.insert("path", toml_edit::value(format!("tests/{name}")));
+    tests.push(target);
 }
 
 /// A note for the user when `package`'s manifest sets `autotests = false`: the written
@@ -149,6 +180,7 @@ pub fn verify(
     like: &TestSettings,
 ) -> Result<Verified> {
     let (tests, mut dropped) = passing(copy, FILE, head, tests)?;
+    copy.only_written_tests(FILE)?;
     let out = copy.root.join("mutfuzz.out");
     let mut args = like_args(like);
     args.package =
@@ -414,6 +446,31 @@ mod tests {
         assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
         assert_eq!(undeclared_note(dir.path(), FILE), None);
+    }
+
+    #[test]
+    fn the_check_builds_the_written_tests_and_no_other_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[lib]\npath = \"src/p.rs\"\n\n\
+            [[bin]]\nname = \"tool\"\n\n[[test]]\nname = \"slow\"\n\n[[bench]]\nname = \"b\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        let copy =
+            Copy { root: dir.path().to_owned(), package: dir.path().to_owned(), engine_patch: Vec::new() };
+        copy.only_written_tests(FILE).unwrap();
+        let doc: toml_edit::DocumentMut =
+            std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap().parse().unwrap();
+        for key in ["autobins", "autoexamples", "autotests", "autobenches"] {
+            assert_eq!(doc["package"][key].as_bool(), Some(false), "{key}");
+        }
+        assert!(doc.get("bin").is_none() && doc.get("bench").is_none());
+        let names: Vec<&str> =
+            doc["test"].as_array_of_tables().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["mutfuzz_amplified"]);
+        assert_eq!(doc["lib"]["path"].as_str(), Some("src/p.rs"));
+        assert_eq!(
+            (doc["lib"]["test"].as_bool(), doc["lib"]["doctest"].as_bool()),
+            (Some(false), Some(false))
+        );
     }
 
     #[test]
