@@ -436,8 +436,8 @@ impl Writer<'_> {
         Ok((name, lines))
     }
 
-    /// An argument of `f`, whose integer literals carry their type where the parameter is
-    /// generic (or was instantiated by the harness).
+    /// An argument of `f`, whose integer and `f32` literals carry their type where the
+    /// parameter is generic, and in every argument of a function tried at a further type.
     fn generic_arg(&self, f: &Function, a: &Arg, v: &Value, ty: &Ty) -> Result<String, String> {
         let mut names = Vec::new();
         ty.names(&mut names);

@@ -234,15 +234,18 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     // The check ran the written tests alone: a survivor they catch is caught; one they
     // reach but do not catch is missed, no longer not covered; the rest keep the outcome
     // the crate's suite gave them.
-    let before_of: BTreeMap<u32, Outcome> =
-        survivors.file.outcomes.iter().map(|o| (o.mutant.id, o.outcome)).collect();
-    let after_outcomes: Vec<Outcome> = verified
-        .after
+    // A survivor the check did not run keeps its outcome too.
+    let checked: BTreeMap<u32, Outcome> =
+        verified.after.outcomes.iter().map(|o| (o.mutant.id, o.outcome)).collect();
+    let after_outcomes: Vec<Outcome> = survivors
+        .file
         .outcomes
         .iter()
-        .map(|o| match (o.outcome, before_of.get(&o.mutant.id)) {
-            (Outcome::Caught | Outcome::Timeout, _) | (_, Some(Outcome::NotCovered) | None) => o.outcome,
-            (_, Some(before)) => *before,
+        .filter(|o| aimed.contains(&o.mutant.id))
+        .map(|o| match (checked.get(&o.mutant.id), o.outcome) {
+            (Some(after @ (Outcome::Caught | Outcome::Timeout)), _) => *after,
+            (Some(after), Outcome::NotCovered) => *after,
+            (_, before) => before,
         })
         .collect();
     let after_count = |outcome: Outcome| after_outcomes.iter().filter(|o| **o == outcome).count();

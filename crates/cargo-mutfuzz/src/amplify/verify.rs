@@ -100,17 +100,18 @@ impl Copy {
         })
     }
 
-    /// Makes the copy's package build the written tests `name` and nothing else: no unit
-    /// tests, binaries, examples, benches or other test targets. Each survivor was missed
-    /// by the whole suite already, so whether the written tests catch it is all the check
+    /// Makes the copy's package test with the written tests `name` alone: no unit tests of
+    /// the library, no examples, benches or other test targets. Each survivor was missed by
+    /// the whole suite already, so whether the written tests catch it is all the check
     /// asks; the suite would only run again to the end for every survivor they miss.
+    /// Binaries stay: their code holds mutants too.
     fn only_written_tests(&self, name: &str) -> Result<()> {
         self.edit_manifest(|doc| {
             let package = doc.entry("package").or_insert(toml_edit::table());
-            for key in ["autobins", "autoexamples", "autotests", "autobenches"] {
+            for key in ["autoexamples", "autotests", "autobenches"] {
                 package[key] = toml_edit::value(false);
             }
-            for key in ["bin", "example", "bench", "test"] {
+            for key in ["example", "bench", "test"] {
                 doc.remove(key);
             }
             let lib = doc.entry("lib").or_insert(toml_edit::table());
@@ -459,10 +460,12 @@ mod tests {
         copy.only_written_tests(FILE).unwrap();
         let doc: toml_edit::DocumentMut =
             std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap().parse().unwrap();
-        for key in ["autobins", "autoexamples", "autotests", "autobenches"] {
+        for key in ["autoexamples", "autotests", "autobenches"] {
             assert_eq!(doc["package"][key].as_bool(), Some(false), "{key}");
         }
-        assert!(doc.get("bin").is_none() && doc.get("bench").is_none());
+        // A binary's mutants are survivors too: it stays.
+        assert_eq!(doc["bin"][0]["name"].as_str(), Some("tool"));
+        assert!(doc["package"].get("autobins").is_none() && doc.get("bench").is_none());
         let names: Vec<&str> =
             doc["test"].as_array_of_tables().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["mutfuzz_amplified"]);

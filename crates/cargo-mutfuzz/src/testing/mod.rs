@@ -302,7 +302,8 @@ fn mutation_test(
     let baseline_timeout = Duration::from_secs_f64(args.baseline_timeout.unwrap_or(DEFAULT_BASELINE_TIMEOUT));
     let mut scratch = Scratch::new(ws);
     scratch.trim_dev_deps = !args.keep_dev_deps;
-    // Declared but never written, the doctest target would stop cargo before any build.
+    // Declared, then removed below as stale, the doctest target would stop cargo before
+    // any build.
     scratch.doctests = !args.no_doctests;
     let mut old = out_path.clone().into_os_string();
     old.push(".old");
