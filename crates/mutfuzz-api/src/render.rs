@@ -125,8 +125,7 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         let wanted = match &f.owner {
             Some(owner) => format!("{}_{}", snake(owner), f.target_name()),
             None if free_names.iter().filter(|n| **n == f.target_name()).count() > 1 => {
-                let path = path_name(&f.path);
-                f.instantiated.as_ref().map_or(path.clone(), |t| format!("{path}_{t}"))
+                f.suffixed(&path_name(&f.path))
             }
             None => f.target_name(),
         };

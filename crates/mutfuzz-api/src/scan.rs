@@ -62,10 +62,14 @@ impl Function {
 
     /// The name as written in a target or variant: `format`, `format_u128`.
     pub fn target_name(&self) -> String {
-        let name = self.name.trim_start_matches("r#");
+        self.suffixed(self.name.trim_start_matches("r#"))
+    }
+
+    /// `base`, followed by the type tried for a generic function: `digits_u128`.
+    pub fn suffixed(&self, base: &str) -> String {
         match &self.instantiated {
-            Some(t) => format!("{name}_{t}"),
-            None => name.to_owned(),
+            Some(t) => format!("{base}_{t}"),
+            None => base.to_owned(),
         }
     }
 }
