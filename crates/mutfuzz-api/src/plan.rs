@@ -152,10 +152,10 @@ const EFFECT_TYPES: [(&str, &str); 14] = [
 
 /// Makes the plan for `api`, leaving out `excluded` items.
 pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
-    let found = api.functions.len();
+    let api_in = api;
     let api = &Api { functions: api.functions.iter().flat_map(instantiations).collect(), ..api.clone() };
     let mut p = Planner { api, buildable: BTreeMap::new() };
-    let mut out = Plan { krate: api.krate.clone(), found, ..Plan::default() };
+    let mut out = Plan { krate: api.krate.clone(), ..Plan::default() };
     // A function tried at further types is listed as skipped once, by its first try.
     let skip = |out: &mut Plan, f: &Function, reason: String| {
         if f.instantiated.is_none() {
@@ -214,7 +214,9 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         }
         let owner_built = f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o));
         if f.receiver.is_some() {
-            if !owner_built {
+            // A std trait's method is driven where its type is built, and not listed
+            // elsewhere: most such impls are of iterators and guards no one builds.
+            if !owner_built && f.trait_.is_none() {
                 let owner = f.owner.as_deref().unwrap_or("?");
                 let why = match api.types.get(owner) {
                     Some(t) if t.generic => format!("a method of the generic type `{owner}`"),
@@ -295,6 +297,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     out.skipped.retain(|s| !(driven.contains(&s.item) && s.reason.starts_with("does not compile")));
     out.skipped.sort();
     out.skipped.dedup();
+    out.found = api_in
+        .functions
+        .iter()
+        .filter(|f| f.trait_.is_none() || f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o)))
+        .count();
     out
 }
 
@@ -1066,6 +1073,46 @@ mod tests {
             .map(failed)
             .collect();
         assert_eq!(keys(&excluded).1, ["digits", "spread"]);
+    }
+
+    #[test]
+    fn the_methods_of_std_trait_impls_are_driven_where_the_type_is_built() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/lib.rs"),
+            "use std::hash::Hasher;\n\
+             #[derive(Debug, Clone, PartialEq, Eq, PartialOrd)] pub struct Sum(u64);\n\
+             impl Sum { pub fn new() -> Sum { Sum(1) } pub fn index(&self) -> u64 { self.0 } }\n\
+             impl Hasher for Sum { fn finish(&self) -> u64 { self.0 } fn write(&mut self, b: &[u8]) {} }\n\
+             impl Ord for Sum { fn cmp(&self, other: &Self) -> std::cmp::Ordering { self.0.cmp(&other.0) } }\n\
+             impl std::ops::Index<usize> for Sum { type Output = u64; fn index(&self, i: usize) -> &u64 { &self.0 } }\n\
+             impl std::ops::Add for Sum { type Output = Sum; fn add(self, o: Sum) -> Sum { Sum(self.0 + o.0) } }\n\
+             impl std::fmt::Write for Sum { fn write_str(&mut self, s: &str) -> std::fmt::Result { Ok(()) } }\n\
+             pub struct Iter<'a>(&'a [u8]);\n\
+             impl<'a> Iterator for Iter<'a> { type Item = u8; fn next(&mut self) -> Option<u8> { None } }\n",
+        )
+        .unwrap();
+        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+        let p = plan(&api, &Exclusions::new());
+        let methods: Vec<String> = p.types[0].methods.iter().map(|c| c.function.key()).collect();
+        // The inherent `index` stands for the name; `fmt::Write` is not driven.
+        assert_eq!(
+            methods,
+            ["k::Sum::add", "k::Sum::cmp", "k::Sum::finish", "k::Sum::index", "k::Sum::write"]
+        );
+        // `Iter` is not built: its `next` is neither driven nor listed.
+        assert!(p.skipped.is_empty(), "{:?}", p.skipped);
+        assert_eq!(p.found, 6, "`new`, `index` and four trait methods");
+        let module = crate::render::render(&p, "k").text;
+        for call in [
+            "sum.cmp(&other)",
+            "std::hash::Hasher::finish(&sum)",
+            "std::hash::Hasher::write(&mut sum, &b)",
+            "std::ops::Add::add(sum.clone(), o)",
+        ] {
+            assert!(module.contains(call), "no `{call}` in:\n{module}");
+        }
     }
 
     #[test]

@@ -365,15 +365,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     for (m, v) in t.methods.iter().zip(&variants) {
         w.piece(&m.function.key(), |w| {
             let args = renamed(&m.args, &value);
-            let receiver = match m.function.receiver {
-                Some(crate::scan::Receiver::Value) => format!("{value}.clone()"),
-                _ => value.clone(),
-            };
-            let call = format!(
-                "{receiver}.{}({})",
-                m.function.name,
-                args.iter().map(|a| a.expr.as_str()).collect::<Vec<_>>().join(", ")
-            );
+            let call = m.function.call(&value, &args.iter().map(|a| a.expr.clone()).collect::<Vec<_>>());
             let pat = format!("{calls}::{}", variant_pattern(v, &args));
             let needs_block = args.iter().any(|a| a.convert.is_some() || a.mutated);
             if needs_block {

@@ -48,7 +48,57 @@ pub struct Function {
     /// The type the plan put in place of a type parameter whose trait it does not know,
     /// when it tries such a function at several types; `None` as scanned.
     pub instantiated: Option<String>,
+    /// For a method of a std trait's impl (`<Version as Ord>::cmp`): that trait.
+    pub trait_: Option<DrivenTrait>,
 }
+
+/// A std trait whose implementations' methods a type's call sequence drives: their
+/// bodies are the crate's code, and its own tests often leave them out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrivenTrait {
+    pub name: &'static str,
+    /// The path a call names it by; `None` for a trait in the prelude, called as a method.
+    pub path: Option<&'static str>,
+}
+
+/// The std traits driven, by the last segment of the implemented trait's path.
+const DRIVEN_TRAITS: [DrivenTrait; 27] = {
+    const fn prelude(name: &'static str) -> DrivenTrait {
+        DrivenTrait { name, path: None }
+    }
+    const fn named(name: &'static str, path: &'static str) -> DrivenTrait {
+        DrivenTrait { name, path: Some(path) }
+    }
+    [
+        prelude("PartialEq"),
+        prelude("PartialOrd"),
+        prelude("Ord"),
+        prelude("Iterator"),
+        prelude("DoubleEndedIterator"),
+        prelude("Extend"),
+        named("Hasher", "std::hash::Hasher"),
+        named("Index", "std::ops::Index"),
+        named("Neg", "std::ops::Neg"),
+        named("Not", "std::ops::Not"),
+        named("Add", "std::ops::Add"),
+        named("Sub", "std::ops::Sub"),
+        named("Mul", "std::ops::Mul"),
+        named("Div", "std::ops::Div"),
+        named("Rem", "std::ops::Rem"),
+        named("BitAnd", "std::ops::BitAnd"),
+        named("BitOr", "std::ops::BitOr"),
+        named("BitXor", "std::ops::BitXor"),
+        named("Shl", "std::ops::Shl"),
+        named("Shr", "std::ops::Shr"),
+        named("AddAssign", "std::ops::AddAssign"),
+        named("SubAssign", "std::ops::SubAssign"),
+        named("MulAssign", "std::ops::MulAssign"),
+        named("DivAssign", "std::ops::DivAssign"),
+        named("BitAndAssign", "std::ops::BitAndAssign"),
+        named("BitOrAssign", "std::ops::BitOrAssign"),
+        named("BitXorAssign", "std::ops::BitXorAssign"),
+    ]
+};
 
 impl Function {
     /// What an exclusion names: the path, with the type tried for a generic one
@@ -63,6 +113,26 @@ impl Function {
     /// The name as written in a target or variant: `format`, `format_u128`.
     pub fn target_name(&self) -> String {
         self.suffixed(self.name.trim_start_matches("r#"))
+    }
+
+    /// The call of this method on `value` with `args`: `value.len()`, or through the
+    /// trait's path where the prelude does not have it (`std::hash::Hasher::write(&mut
+    /// hasher, &bytes)`). A method taking `self` takes a clone, so the value lives on.
+    pub fn call(&self, value: &str, args: &[String]) -> String {
+        let args = args.join(", ");
+        match (self.trait_.and_then(|t| t.path), self.receiver) {
+            (Some(path), Some(receiver)) => {
+                let value = match receiver {
+                    Receiver::Ref => format!("&{value}"),
+                    Receiver::RefMut => format!("&mut {value}"),
+                    Receiver::Value => format!("{value}.clone()"),
+                };
+                let sep = if args.is_empty() { "" } else { ", " };
+                format!("{path}::{}({value}{sep}{args})", self.name)
+            }
+            (_, Some(Receiver::Value)) => format!("{value}.clone().{}({args})", self.name),
+            _ => format!("{value}.{}({args})", self.name),
+        }
     }
 
     /// `base`, followed by the type tried for a generic function: `digits_u128`.
@@ -158,25 +228,34 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     for imp in walk.impls {
         let Some(name) = imp.self_ty.name().map(str::to_owned) else { continue };
         let Some(def) = api.types.get_mut(&name) else { continue };
-        match imp.trait_ {
-            Some(tr) => {
-                match tr.name.as_str() {
-                    "From" => def.from.extend(tr.args.first().cloned()),
-                    "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
-                    _ => {}
-                }
-                def.traits.insert(tr.name);
+        if let Some(tr) = imp.trait_ {
+            match tr.name.as_str() {
+                "From" => def.from.extend(tr.args.first().cloned()),
+                "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
+                _ => {}
             }
-            None => {
-                let Some(type_path) = def.path.clone() else { continue };
-                for mut f in imp.functions {
-                    f.path = format!("{type_path}::{}", f.name);
-                    f.owner = Some(name.clone());
-                    api.functions.push(f);
-                }
-            }
+            def.traits.insert(tr.name);
+        }
+        let Some(type_path) = def.path.clone() else { continue };
+        for mut f in imp.functions {
+            f.path = format!("{type_path}::{}", f.name);
+            f.owner = Some(name.clone());
+            api.functions.push(f);
         }
     }
+    // A trait's method is called by its name: one of that name per type (the inherent
+    // method, else the first impl's: `Index<usize>` before `Index<Range<usize>>`).
+    let inherent: BTreeSet<(Option<String>, String)> = api
+        .functions
+        .iter()
+        .filter(|f| f.trait_.is_none())
+        .map(|f| (f.owner.clone(), f.name.clone()))
+        .collect();
+    let mut seen = BTreeSet::new();
+    api.functions.retain(|f| {
+        let key = (f.owner.clone(), f.name.clone());
+        f.trait_.is_none() || (!inherent.contains(&key) && seen.insert(key))
+    });
     // A type holding a crate type that holds a hash container is hashed too.
     loop {
         let hashed: BTreeSet<String> =
@@ -325,20 +404,21 @@ impl Walk<'_> {
                     });
                     // A generic impl's methods are collected too: on a type whose parameters
                     // all have defaults (`BitVec<B = u32>`) they are called on the default.
+                    // So are the methods of a std trait's impl that the call sequence drives.
+                    let driven =
+                        trait_.as_ref().and_then(|t| DRIVEN_TRAITS.iter().find(|d| d.name == t.name));
                     let mut functions = Vec::new();
-                    if trait_.is_none() {
+                    if trait_.is_none() || driven.is_some() {
                         for it in &i.items {
                             if let syn::ImplItem::Fn(f) = it
-                                && is_pub(&f.vis)
+                                && (is_pub(&f.vis) || driven.is_some())
                                 && self.active(&f.attrs)
                                 && !is_hidden(&f.attrs)
                             {
-                                functions.push(function(
-                                    &f.sig,
-                                    &f.attrs,
-                                    f.block.to_token_stream().to_string(),
-                                    file,
-                                ));
+                                let mut found =
+                                    function(&f.sig, &f.attrs, f.block.to_token_stream().to_string(), file);
+                                found.trait_ = driven.copied();
+                                functions.push(found);
                             }
                         }
                     }
@@ -678,6 +758,7 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         effect: effect(&body),
         location: format!("{}:{line}", file_name(file)),
         instantiated: None,
+        trait_: None,
     }
 }
 

@@ -403,10 +403,6 @@ impl Writer<'_> {
             let m = self.method_of(t, c).ok_or("a call names no method")?;
             let Value::Variant(_, fields) = c else { return Err("a call is not a variant".into()) };
             names.push(m.function.name.trim_start_matches("r#").to_owned());
-            let receiver = match m.function.receiver {
-                Some(crate::scan::Receiver::Value) => format!("{binding}.clone()"),
-                _ => binding.clone(),
-            };
             let args: Vec<String> = m
                 .args
                 .iter()
@@ -414,7 +410,7 @@ impl Writer<'_> {
                 .zip(&m.function.params)
                 .map(|((a, v), (_, ty))| self.generic_arg(&m.function, a, v, ty))
                 .collect::<Result<_, _>>()?;
-            let call = format!("{receiver}.{}({})", m.function.name, args.join(", "));
+            let call = m.function.call(&binding, &args);
             match results.get(i) {
                 None => lines.push(format!("{call};")),
                 Some(text) => lines.extend(self.sequence_step(&call, m, text)?),
@@ -1095,6 +1091,23 @@ mod tests {
         let kept = Kept { target: "buffer_calls", value: &value, ending, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("assert_eq!(buffer.format(0.1f32), \"0.1\");"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_std_trait_method_outside_the_prelude_is_written_through_its_path() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Sum(u64);\n\
+             impl Sum { pub fn new() -> Sum { Sum(0) } }\n\
+             impl std::hash::Hasher for Sum { fn finish(&self) -> u64 { self.0 }\n\
+             fn write(&mut self, bytes: &[u8]) { self.0 += bytes.len() as u64 } }\n");
+        let bytes = Value::Seq(vec![int("104", "u8"), int("105", "u8")]);
+        let calls =
+            vec![Value::Variant("Write".into(), vec![bytes]), Value::Variant("Finish".into(), vec![])];
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls)]);
+        let ending = r#"["()", "2", "Sum(2)"]"#;
+        let kept = Kept { target: "sum_calls", value: &value, ending, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(t.text.contains("std::hash::Hasher::write(&mut sum, b\"hi\");"), "{}", t.text);
+        assert!(t.text.contains("assert_eq!(std::hash::Hasher::finish(&sum), 2);"), "{}", t.text);
     }
 
     #[test]

@@ -61,7 +61,10 @@ pub fn counter_from_str(text: String) -> String {
 /// One call of a method of `api_zoo::Counter`.
 #[derive(Debug, Gen)]
 pub enum CounterCall {
+    AddAssign { n: u32 },
+    Cmp { other: MakeCounter },
     IsFull,
+    PartialCmp { other: MakeCounter },
     Reset,
     Step,
     Value,
@@ -74,7 +77,18 @@ pub fn counter_calls((counter, calls): (MakeCounter, Vec<CounterCall>)) -> Vec<S
     let mut out = Vec::new();
     for call in calls {
         out.push(match call {
+            CounterCall::AddAssign { n } => {
+                format!("{:?}", std::ops::AddAssign::add_assign(&mut counter, n))
+            }
+            CounterCall::Cmp { other } => {
+                let other = other.make();
+                format!("{:?}", counter.cmp(&other))
+            }
             CounterCall::IsFull => format!("{:?}", counter.is_full()),
+            CounterCall::PartialCmp { other } => {
+                let other = other.make();
+                format!("{:?}", counter.partial_cmp(&other))
+            }
             CounterCall::Reset => format!("{:?}", counter.reset()),
             CounterCall::Step => format!("{:?}", counter.step()),
             CounterCall::Value => format!("{:?}", counter.value()),
