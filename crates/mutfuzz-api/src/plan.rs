@@ -43,6 +43,8 @@ pub enum Output {
     Sorted(String),
     /// Rendered by `Debug` into a `String` (a borrowed or unnameable result).
     Debug { sorted: bool },
+    /// An iterator, collected into a `Vec` and rendered by `Debug`.
+    Collected,
     /// Rendered by `Display`.
     Display,
     /// Nothing returned.
@@ -680,6 +682,10 @@ impl Planner<'_> {
 
     /// How a result of type `ty` is rendered.
     fn output(&self, ty: &Ty, owner: Option<&str>) -> Result<Output, String> {
+        // What an iterator yields says more than its `Debug`, if it has one (its state).
+        if self.iterator(ty) {
+            return Ok(Output::Collected);
+        }
         let render = self.render(ty, owner);
         let sorted = render.hashed;
         if !render.debug {
@@ -696,6 +702,18 @@ impl Planner<'_> {
             Some(name) if sorted => Ok(Output::Sorted(name)),
             Some(name) => Ok(Output::Value(name)),
             None => Ok(Output::Debug { sorted }),
+        }
+    }
+
+    /// Whether `ty` is an iterator: an `impl Iterator`, or a crate type implementing it.
+    fn iterator(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Impl(bounds) => bounds.iter().any(|b| b.name == "Iterator"),
+            Ty::Path { segments, .. } => segments
+                .last()
+                .and_then(|n| self.api.types.get(n))
+                .is_some_and(|def| def.traits.contains("Iterator")),
+            _ => false,
         }
     }
 
@@ -1112,6 +1130,29 @@ mod tests {
             "std::ops::Add::add(sum.clone(), o)",
         ] {
             assert!(module.contains(call), "no `{call}` in:\n{module}");
+        }
+    }
+
+    #[test]
+    fn an_iterator_returned_is_collected() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/lib.rs"),
+            "#[derive(Debug)] pub struct Bits(u8);\n\
+             impl Bits { pub fn new(b: u8) -> Bits { Bits(b) } pub fn iter(&self) -> Iter<'_> { Iter(self, 0) } }\n\
+             pub struct Iter<'a>(&'a Bits, u8);\n\
+             impl Iterator for Iter<'_> { type Item = bool; fn next(&mut self) -> Option<bool> { None } }\n\
+             pub fn evens(n: u8) -> impl Iterator<Item = u8> { (0..n).step_by(2) }\n",
+        )
+        .unwrap();
+        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+        let p = plan(&api, &Exclusions::new());
+        assert_eq!(p.calls[0].output, Output::Collected);
+        assert_eq!(p.types[0].methods[0].output, Output::Collected);
+        let module = crate::render::render(&p, "k").text;
+        for rendered in ["bits.iter().collect::<Vec<_>>()", "k::evens(n).collect::<Vec<_>>()"] {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
     }
 

@@ -225,6 +225,7 @@ fn result(output: &Output, call: &str) -> (String, String) {
         Output::Debug { sorted: true } => {
             ("String".into(), format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))"))
         }
+        Output::Collected => ("String".into(), format!("format!(\"{{:?}}\", {})", collected(call))),
         Output::Display => ("String".into(), format!("{call}.to_string()")),
         Output::Unit => ("()".into(), call.to_owned()),
     }
@@ -237,8 +238,14 @@ fn rendered(output: &Output, call: &str) -> String {
         Output::Sorted(_) | Output::Debug { sorted: true } => {
             format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))")
         }
+        Output::Collected => format!("format!(\"{{:?}}\", {})", collected(call)),
         _ => format!("format!(\"{{:?}}\", {call})"),
     }
+}
+
+/// The items of the iterator `call` returns, in a `Vec`.
+pub fn collected(call: &str) -> String {
+    format!("{call}.collect::<Vec<_>>()")
 }
 
 fn write_type(w: &mut Writer, t: &Buildable, index: usize) {

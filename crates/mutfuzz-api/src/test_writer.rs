@@ -9,7 +9,7 @@ pub mod hand;
 use std::collections::BTreeSet;
 
 use crate::plan::{Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, snake};
-use crate::render::{Generated, TargetKind, method_variants, replace_ident};
+use crate::render::{Generated, TargetKind, collected, method_variants, replace_ident};
 use crate::scan::Function;
 use crate::ty::Ty;
 
@@ -353,6 +353,7 @@ impl Writer<'_> {
                     vec![assert_debug(call, &text)]
                 }
             }
+            Output::Collected => vec![assert_debug(&collected(call), &unquote(ending)?)],
             Output::Display => vec![format!("assert_eq!({call}.to_string(), {ending});")],
         })
     }
@@ -454,6 +455,7 @@ impl Writer<'_> {
             Output::Sorted(_) | Output::Debug { sorted: true } => {
                 return Err("a result holds a hash container".into());
             }
+            Output::Collected => vec![assert_debug(&collected(call), text)],
             _ if m.function.output.as_ref().is_some_and(plain) && literal(text) => {
                 vec![assert_value(call, text)]
             }
