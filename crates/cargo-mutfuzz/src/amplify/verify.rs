@@ -189,11 +189,12 @@ pub fn verify(
     args.output = Some(out.clone());
     let code = crate::testing::run(&args, Some(survivors))?;
     if code == crate::console::exit_code::BASELINE_FAILED {
-        bail!(
+        // The same exit code as the `test` it ran: the build or a run without mutants failed.
+        return Err(crate::console::exit_code::baseline(anyhow::anyhow!(
             "the check's `cargo mutfuzz test` in the copy with the written tests did not get past \
              the build and run without mutants (its error is above; results in {}); nothing was written",
             out.display()
-        );
+        )));
     }
     let after: OutcomesFile = serde_json::from_str(
         &std::fs::read_to_string(out.join("outcomes.json")).context("the check wrote no outcomes.json")?,
