@@ -42,10 +42,12 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
         return Ok(Generated { location: None, harness: checked.harness });
     }
     if checked.harness.module.targets.is_empty() {
-        bail!(
-            "{} has no harness and no item of its public API can be driven (`cargo mutfuzz init --auto --explain` lists why)",
+        // Not a fault of the tool: the user's API offers nothing to call, as `init --auto` says.
+        return Err(crate::console::exit_code::usage(anyhow::anyhow!(
+            "{} has no harness and no item of its public API can be driven (`cargo mutfuzz init \
+             --auto --explain` lists why); write targets of your own with `cargo mutfuzz init`",
             package.name
-        );
+        )));
     }
     let dir = layout.amplify().join("harness");
     let up = relative(&dir, &package.root).with_context(|| {
