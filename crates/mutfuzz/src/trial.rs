@@ -161,10 +161,14 @@ impl<T: Gen, O: Debug> Executor<T, O> {
             (end, fuel, depth, hits)
         };
         let end = match end {
-            RunEnd::Returned(output) => {
-                let fingerprint = oracle.fingerprint(&output);
-                OriginalEnd::Returned { output, fingerprint }
-            }
+            // With a background mutant, the output may be one whose `Debug` panics.
+            RunEnd::Returned(output) => match guarded(|| oracle.fingerprint(&output)) {
+                Ok(fingerprint) => OriginalEnd::Returned { output, fingerprint },
+                Err(p) => OriginalEnd::Panicked {
+                    message: payload_message(&*p).to_owned(),
+                    location: take_location(),
+                },
+            },
             RunEnd::Discarded => OriginalEnd::Discarded,
             // Only a target that raises `Exhausted` itself gets here: recording has no limits.
             RunEnd::Exhausted(e) => {
@@ -269,11 +273,24 @@ impl<O: Debug> OriginalEnd<O> {
     }
 }
 
+/// Runs `f` on a mutant's output as the code under test: a mutant's unsafe code may
+/// leave a value whose `Debug` panics (a `str` that is not UTF-8), and that panic is the
+/// mutant's verdict, not the harness's end.
+fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, Box<dyn Any + Send>> {
+    in_target(|| catch_unwind(AssertUnwindSafe(f)))
+}
+
 impl<O: Debug> RunEnd<O> {
     /// How a mutant run ended, rendered as [`OriginalEnd::render_bounded`] renders the original.
     pub(crate) fn render_bounded(&self, limit: usize) -> String {
         match self {
-            RunEnd::Returned(output) => render_bounded(format_args!("{output:?}"), limit),
+            RunEnd::Returned(output) => guarded(|| render_bounded(format_args!("{output:?}"), limit))
+                .unwrap_or_else(|p| {
+                    render_bounded(
+                        format_args!("panic rendering its output: {}", payload_message(&*p)),
+                        limit,
+                    )
+                }),
             RunEnd::Panicked(p) => render_bounded(format_args!("panic: {}", payload_message(&**p)), limit),
             RunEnd::Discarded => "discarded".to_owned(),
             RunEnd::Exhausted(e) => render_bounded(format_args!("{e}"), limit),
@@ -300,10 +317,11 @@ pub(crate) fn judge<O>(oracle: &dyn Oracle<O>, original: &OriginalEnd<O>, mutant
         (OriginalEnd::Panicked { .. }, RunEnd::Returned(_))
         | (OriginalEnd::Returned { .. }, RunEnd::Panicked(_)) => KillKind::Panic,
         (OriginalEnd::Returned { output, fingerprint }, RunEnd::Returned(out)) => {
-            if oracle.agrees(output, *fingerprint, out) {
-                return None;
+            match guarded(|| oracle.agrees(output, *fingerprint, out)) {
+                Ok(true) => return None,
+                Ok(false) => KillKind::OutputDiffers,
+                Err(_) => KillKind::Panic,
             }
-            KillKind::OutputDiffers
         }
     };
     Some((kind, None))
@@ -371,6 +389,31 @@ mod tests {
         assert_eq!(kind(&OriginalEnd::Discarded, &RunEnd::Returned(1)), Some(KillKind::Discard));
         assert_eq!(kind(&returned(1), &RunEnd::Discarded), Some(KillKind::Discard));
         assert_eq!(kind(&OriginalEnd::Discarded, &timeout), Some(KillKind::Timeout));
+    }
+
+    /// An output whose `Debug` panics, as a `str` a mutant's unsafe code left invalid does.
+    #[derive(PartialEq)]
+    struct Broken(bool);
+
+    impl Debug for Broken {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            assert!(!self.0, "byte index 3 is not a char boundary");
+            f.write_str("fine")
+        }
+    }
+
+    #[test]
+    fn a_mutant_output_whose_debug_panics_is_a_panic_kill_not_the_harness_end() {
+        let o = &DebugHash;
+        let fine = Broken(false);
+        let original = OriginalEnd::Returned { fingerprint: o.fingerprint(&fine), output: fine };
+        let mutant = RunEnd::Returned(Broken(true));
+        assert_eq!(judge(o, &original, &mutant), Some((KillKind::Panic, None)));
+        assert_eq!(
+            mutant.render_bounded(100),
+            "panic rendering its output: byte index 3 is not a char boundary"
+        );
+        assert_eq!(judge(o, &original, &RunEnd::Returned(Broken(false))), None);
     }
 
     #[test]
