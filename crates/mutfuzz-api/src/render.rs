@@ -243,9 +243,14 @@ fn rendered(output: &Output, call: &str) -> String {
     }
 }
 
-/// The items of the iterator `call` returns, in a `Vec`.
+/// How many items of a returned iterator are rendered: enough to cross a few block or
+/// word boundaries, while an iterator whose every item shows the whole collection (a
+/// mutable borrow of a bit) or that never ends stays cheap.
+const ITEMS_RENDERED: usize = 64;
+
+/// The first items of the iterator `call` returns, in a `Vec`.
 pub fn collected(call: &str) -> String {
-    format!("{call}.collect::<Vec<_>>()")
+    format!("{call}.take({ITEMS_RENDERED}).collect::<Vec<_>>()")
 }
 
 fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
