@@ -254,6 +254,20 @@ fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harn
     let stdout = String::from_utf8_lossy(&cargo.stdout);
     assert!(cargo.status.success(), "{stdout}{}", String::from_utf8_lossy(&cargo.stderr));
     assert!(stdout.contains("test value ... ok") && stdout.contains("6 passed"), "{stdout}");
+
+    // Aimed at mutants that die at once, `fuzz --all` stops before its budget is spent:
+    // here one that `clamp` killed above, out of a budget of four rounds.
+    let kills =
+        fs::read_to_string(root.join("target/mutfuzz/amplify/campaigns/clamp/state/kills.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(kills.lines().next().unwrap()).unwrap();
+    let aim = tempfile::NamedTempFile::new().unwrap();
+    fs::write(aim.path(), format!("{}\n", first["mutant"])).unwrap();
+    let aim = aim.path().to_str().unwrap();
+    let out = krate.mutfuzz(&["fuzz", "--all", "--trials", "2000", "--seed", "0", "--mutants-file", aim]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("Every aimed mutant is killed: the rest of the budget is not spent"), "{err}");
+    assert!(!err.contains("round 2/4"), "{err}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! (every input discarded by `mutfuzz::assume`, or the original panicking on each) or
 //! whose campaign fails is reported and dropped from the schedule.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -184,6 +184,16 @@ pub fn fuzz_all(
     let mut failed = None;
     let mut stop = Stop::Budget;
     let mut slice_no = 0u64;
+    // Aimed at given mutants (`amplify`'s survivors), one kill of each is enough: a slice
+    // aims at those no target has killed yet, and the rounds end when none is left.
+    let aimed = match &args.mutants_file {
+        Some(file) => {
+            let ids = mutfuzz::harness::read_mutants_file(file)
+                .map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
+            Some(ids.into_iter().filter(|id| viable.contains(id)).collect::<BTreeSet<u32>>())
+        }
+        None => None,
+    };
     'rounds: for round in 0..n_rounds {
         let plan = slices::next_round(&arms, left(spent_trials, spent_time), n_rounds - round, min);
         if plan.is_empty() {
@@ -213,8 +223,25 @@ pub fn fuzz_all(
             if round == 0 {
                 deadline = deadline.map(|t| t.max(Duration::from_secs(MIN_SLICE_SECS)));
             }
-            let run = &mut runs[i];
             let mut a = args.clone();
+            if let Some(aimed) = &aimed {
+                let mut left = aimed.clone();
+                for run in &runs {
+                    for id in run.killed(&viable)? {
+                        left.remove(&id);
+                    }
+                }
+                if left.is_empty() {
+                    eprintln!("Every aimed mutant is killed: the rest of the budget is not spent");
+                    break 'rounds;
+                }
+                let file = runs[i].files.state.path().join("aimed-mutants.txt");
+                let text: String = left.iter().map(|id| format!("{id}\n")).collect();
+                std::fs::create_dir_all(runs[i].files.state.path())?;
+                std::fs::write(&file, text)?;
+                a.mutants_file = Some(file);
+            }
+            let run = &mut runs[i];
             a.target = run.target.clone();
             match unit {
                 Unit::Trials => {

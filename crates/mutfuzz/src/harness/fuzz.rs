@@ -115,11 +115,15 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
         let _ = csv.write_all(Stats::CSV_HEADER.as_bytes());
     }
     let budget = r.time.map(|t| Duration::from_secs_f64(t.max(0.0)));
+    // A campaign aimed at given mutants (`amplify`'s survivors) ends once all are killed:
+    // the rest of its budget could kill nothing.
+    let aimed = r.mutants_file.is_some();
     let mut last_report = Instant::now();
     loop {
         let stats = campaign.stats();
         let trials_left = r.trials.map(|n| n.saturating_sub(stats.trials));
-        if trials_left == Some(0) || budget.is_some_and(|b| clock.elapsed() >= b) {
+        let all_killed = aimed && stats.mutants_total > 0 && stats.mutants_killed >= stats.mutants_total;
+        if trials_left == Some(0) || budget.is_some_and(|b| clock.elapsed() >= b) || all_killed {
             break;
         }
         // Small slices keep the stats line and the stop conditions timely.
