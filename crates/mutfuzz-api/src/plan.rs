@@ -1151,9 +1151,10 @@ mod tests {
         assert_eq!(p.calls[0].output, Output::Collected);
         assert_eq!(p.types[0].methods[0].output, Output::Collected);
         let module = crate::render::render(&p, "k").text;
-        for rendered in
-            ["bits.iter().take(64).collect::<Vec<_>>()", "k::evens(n).take(64).collect::<Vec<_>>()"]
-        {
+        for rendered in [
+            "mutfuzz::debug_bounded(&bits.iter().take(64).collect::<Vec<_>>())",
+            "mutfuzz::debug_bounded(&k::evens(n).take(64).collect::<Vec<_>>())",
+        ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
     }

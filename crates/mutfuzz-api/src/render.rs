@@ -225,7 +225,7 @@ fn result(output: &Output, call: &str) -> (String, String) {
         Output::Debug { sorted: true } => {
             ("String".into(), format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))"))
         }
-        Output::Collected => ("String".into(), format!("format!(\"{{:?}}\", {})", collected(call))),
+        Output::Collected => ("String".into(), format!("mutfuzz::debug_bounded(&{})", collected(call))),
         Output::Display => ("String".into(), format!("{call}.to_string()")),
         Output::Unit => ("()".into(), call.to_owned()),
     }
@@ -238,7 +238,7 @@ fn rendered(output: &Output, call: &str) -> String {
         Output::Sorted(_) | Output::Debug { sorted: true } => {
             format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))")
         }
-        Output::Collected => format!("format!(\"{{:?}}\", {})", collected(call)),
+        Output::Collected => format!("mutfuzz::debug_bounded(&{})", collected(call)),
         _ => format!("format!(\"{{:?}}\", {call})"),
     }
 }

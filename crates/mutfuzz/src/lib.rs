@@ -117,6 +117,7 @@
 // Lets `#[derive(Gen)]` (which names `::mutfuzz`) work inside this crate's own tests.
 extern crate self as mutfuzz;
 
+mod bounded;
 pub mod campaign;
 pub mod clock;
 pub mod config;
@@ -145,6 +146,7 @@ pub mod workers;
 
 pub use harness::libfuzzer;
 
+pub use bounded::{DEBUG_BOUND, debug_bounded};
 pub use campaign::{Campaign, Event};
 pub use config::{CampaignConfig, MUZEST_SAMPLE};
 pub use corpus::{Corpus, CorpusEntry, Store};
