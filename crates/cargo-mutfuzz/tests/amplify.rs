@@ -268,6 +268,7 @@ fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harn
     assert!(out.status.success(), "{err}");
     assert!(err.contains("Every aimed mutant is killed: the rest of the budget is not spent"), "{err}");
     assert!(!err.contains("round 2/4"), "{err}");
+    assert!(err.contains("Fuzzing 2 targets stopped (every aimed mutant killed)"), "{err}");
 }
 
 #[test]

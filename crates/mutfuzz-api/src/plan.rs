@@ -202,6 +202,12 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     }
 
     for f in &api.functions {
+        let owner_built = f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o));
+        // A std trait's method is driven where its type is built, and not listed
+        // otherwise: most such impls are of iterators and guards no one builds.
+        if f.trait_.is_some() && !owner_built {
+            continue;
+        }
         if let Some(reason) = excluded.get(&f.key()) {
             skip(&mut out, f, reason.clone());
             continue;
@@ -214,11 +220,8 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
             skip(&mut out, f, format!("touches {effect}"));
             continue;
         }
-        let owner_built = f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o));
         if f.receiver.is_some() {
-            // A std trait's method is driven where its type is built, and not listed
-            // elsewhere: most such impls are of iterators and guards no one builds.
-            if !owner_built && f.trait_.is_none() {
+            if !owner_built {
                 let owner = f.owner.as_deref().unwrap_or("?");
                 let why = match api.types.get(owner) {
                     Some(t) if t.generic => format!("a method of the generic type `{owner}`"),
@@ -597,6 +600,9 @@ impl Planner<'_> {
             return self.owned(name, &concrete, generics, owner);
         }
         match ty {
+            Ty::Path { segments, .. } if self_assoc(segments) => {
+                bad(format!("`{ty}` is an associated type the harness cannot name"))
+            }
             Ty::Path { segments, args, .. } => {
                 let last = segments.last().map(String::as_str).unwrap_or("");
                 let last = if last == "Self" { owner.unwrap_or("Self") } else { last };
@@ -708,8 +714,15 @@ impl Planner<'_> {
     /// Whether `ty` is an iterator: an `impl Iterator`, or a crate type implementing it.
     fn iterator(&self, ty: &Ty) -> bool {
         match ty {
-            Ty::Impl(bounds) => bounds.iter().any(|b| b.name == "Iterator"),
-            Ty::Path { segments, .. } => segments
+            Ty::Impl(bounds) => {
+                let iterates =
+                    bounds.iter().any(|b| matches!(b.name.as_str(), "Iterator" | "DoubleEndedIterator"));
+                // Items that cannot be rendered leave the iterator to the checks below.
+                let item =
+                    bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t));
+                iterates && item.is_none_or(|t| self.render(t, None).debug)
+            }
+            Ty::Path { segments, .. } if !self_assoc(segments) => segments
                 .last()
                 .and_then(|n| self.api.types.get(n))
                 .is_some_and(|def| def.traits.contains("Iterator")),
@@ -720,6 +733,7 @@ impl Planner<'_> {
     /// The harness's spelling of `ty`, when it can name it.
     fn nameable(&self, ty: &Ty, owner: Option<&str>) -> Option<String> {
         match ty {
+            Ty::Path { segments, .. } if self_assoc(segments) => None,
             Ty::Path { segments, args, .. } => {
                 let last = segments.last()?.as_str();
                 let last = if last == "Self" { owner? } else { last };
@@ -763,7 +777,7 @@ impl Planner<'_> {
                 let inner = args.iter().chain(assoc.iter().map(|(_, t)| t)).map(|a| self.render(a, owner));
                 let inner =
                     inner.fold(Rendering { debug: true, display: true, hashed: false }, Rendering::and);
-                let own = if let Some(def) = self.api.types.get(last) {
+                let own = if let Some(def) = self.api.types.get(last).filter(|_| !self_assoc(segments)) {
                     Rendering {
                         debug: def.traits.contains("Debug"),
                         display: def.traits.contains("Display"),
@@ -978,6 +992,11 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
     if opaque { Vec::new() } else { TRIED.iter().map(|t| Ty::named(t, vec![])).collect() }
 }
 
+/// `Self::Output`, `Self::Item`: an associated type, whatever the crate's own types are named.
+fn self_assoc(segments: &[String]) -> bool {
+    segments.len() > 1 && segments[0] == "Self"
+}
+
 fn bound_list(bounds: &[Bound]) -> String {
     bounds.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(" + ")
 }
@@ -1107,21 +1126,30 @@ mod tests {
              impl std::ops::Index<usize> for Sum { type Output = u64; fn index(&self, i: usize) -> &u64 { &self.0 } }\n\
              impl std::ops::Add for Sum { type Output = Sum; fn add(self, o: Sum) -> Sum { Sum(self.0 + o.0) } }\n\
              impl std::fmt::Write for Sum { fn write_str(&mut self, s: &str) -> std::fmt::Result { Ok(()) } }\n\
+             impl std::ops::Neg for Sum { type Output = Sum; fn neg(self) -> Self::Output { self } }\n\
+             #[derive(Debug)] pub struct Output(pub u8);\n\
+             trait Not { fn not(&self) -> u8; }\n\
+             impl Not for Sum { fn not(&self) -> u8 { 0 } }\n\
              pub struct Iter<'a>(&'a [u8]);\n\
-             impl<'a> Iterator for Iter<'a> { type Item = u8; fn next(&mut self) -> Option<u8> { None } }\n",
+             impl<'a> Iterator for Iter<'a> { type Item = u8; fn next(&mut self) -> Option<u8> { println!(); None } }\n",
         )
         .unwrap();
         let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
         let p = plan(&api, &Exclusions::new());
-        let methods: Vec<String> = p.types[0].methods.iter().map(|c| c.function.key()).collect();
-        // The inherent `index` stands for the name; `fmt::Write` is not driven.
+        let sum = p.types.iter().find(|t| t.name == "Sum").unwrap();
+        let methods: Vec<String> = sum.methods.iter().map(|c| c.function.key()).collect();
+        // The inherent `index` stands for the name; `fmt::Write` is not driven, nor the
+        // crate's own `Not`.
         assert_eq!(
             methods,
-            ["k::Sum::add", "k::Sum::cmp", "k::Sum::finish", "k::Sum::index", "k::Sum::write"]
+            ["k::Sum::add", "k::Sum::cmp", "k::Sum::finish", "k::Sum::index", "k::Sum::neg", "k::Sum::write"]
         );
-        // `Iter` is not built: its `next` is neither driven nor listed.
+        // `Self::Output` is the impl's, not the crate's type of that name.
+        let neg = sum.methods.iter().find(|c| c.function.name == "neg").unwrap();
+        assert_eq!(neg.output, Output::Debug { sorted: false });
+        // `Iter` is not built: its `next` is neither driven nor listed, though it prints.
         assert!(p.skipped.is_empty(), "{:?}", p.skipped);
-        assert_eq!(p.found, 6, "`new`, `index` and four trait methods");
+        assert_eq!(p.found, 7, "`new`, `index` and five trait methods");
         let module = crate::render::render(&p, "k").text;
         for call in [
             "sum.cmp(&other)",

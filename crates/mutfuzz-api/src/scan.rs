@@ -200,8 +200,14 @@ enum Def {
 
 /// Reads the crate whose root is `lib_rs`, named `krate` in code, with these features on.
 pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<Api, Error> {
-    let mut walk =
-        Walk { features, modules: Vec::new(), fns: Vec::new(), impls: Vec::new(), types: BTreeMap::new() };
+    let mut walk = Walk {
+        features,
+        modules: Vec::new(),
+        fns: Vec::new(),
+        impls: Vec::new(),
+        types: BTreeMap::new(),
+        own_traits: BTreeSet::new(),
+    };
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
     debug_assert_eq!(root, 0);
     let exported = walk.exports();
@@ -238,6 +244,9 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
         let Some(type_path) = def.path.clone() else { continue };
         for mut f in imp.functions {
+            if f.trait_.is_some_and(|t| walk.own_traits.contains(t.name)) {
+                continue;
+            }
             f.path = format!("{type_path}::{}", f.name);
             f.owner = Some(name.clone());
             api.functions.push(f);
@@ -292,6 +301,9 @@ struct Walk<'a> {
     fns: Vec<FoundFn>,
     impls: Vec<FoundImpl>,
     types: BTreeMap<String, TypeDef>,
+    /// Every trait the crate defines, public or not: an impl of one named like a driven
+    /// std trait (a crate's own `Hasher`) is not std's.
+    own_traits: BTreeSet<String>,
 }
 
 impl Walk<'_> {
@@ -318,6 +330,9 @@ impl Walk<'_> {
     ) -> Result<usize, Error> {
         let me = self.module(mod_path.clone());
         for item in items {
+            if let syn::Item::Trait(t) = item {
+                self.own_traits.insert(t.ident.to_string());
+            }
             match item {
                 syn::Item::Mod(m) if self.active(&m.attrs) => {
                     let name = m.ident.to_string();

@@ -240,6 +240,10 @@ pub(crate) fn render_bounded(value: fmt::Arguments<'_>, limit: usize) -> String 
     }
     impl fmt::Write for Bounded {
         fn write_str(&mut self, s: &str) -> fmt::Result {
+            // A `Debug` that ignores the error below writes on: nothing more is kept.
+            if self.cut {
+                return Err(fmt::Error);
+            }
             let room = self.limit - self.text.len();
             if s.len() <= room {
                 self.text.push_str(s);

@@ -76,6 +76,7 @@ pub fn run(args: &FuzzArgs) -> Result<i32> {
     })?;
     let why = match ended.stop {
         Stop::Budget => "budget spent",
+        Stop::AllKilled => "every aimed mutant killed",
         Stop::Interrupted => "interrupted",
     };
     print_summary(&built, args, &files, &ended, why)?;
@@ -134,6 +135,7 @@ fn print_all_summary(built: &Built, args: &FuzzArgs, ended: &AllEnded) -> Result
     let total = viable.len() as u64;
     let why = match ended.stop {
         Stop::Budget => "budget spent",
+        Stop::AllKilled => "every aimed mutant killed",
         Stop::Interrupted => "interrupted",
     };
     eprintln!(

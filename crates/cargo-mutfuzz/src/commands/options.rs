@@ -389,8 +389,8 @@ pub struct FuzzArgs {
     #[arg(long, value_name = "N")]
     pub focus: Option<u32>,
     /// Fuzz for these mutants only: a file of mutant ids, one a line (`#` comments), e.g.
-    /// those `cargo mutfuzz test` left missed. No other mutant runs, and the summary
-    /// counts these only.
+    /// those `cargo mutfuzz test` left missed. No other mutant runs, the summary counts
+    /// these only, and fuzzing ends once all are killed (with --all, by any target).
     #[arg(long, value_name = "FILE")]
     pub mutants_file: Option<PathBuf>,
     /// Also run every mutant that infection pruning skips and stop if one is killed (a

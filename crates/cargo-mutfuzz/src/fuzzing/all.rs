@@ -185,7 +185,7 @@ pub fn fuzz_all(
     let mut stop = Stop::Budget;
     let mut slice_no = 0u64;
     // Aimed at given mutants (`amplify`'s survivors), one kill of each is enough: a slice
-    // aims at those no target has killed yet, and the rounds end when none is left.
+    // aims at those no other target has killed yet, and the rounds end when none is left.
     let aimed = match &args.mutants_file {
         Some(file) => {
             let ids = mutfuzz::harness::read_mutants_file(file)
@@ -193,7 +193,8 @@ pub fn fuzz_all(
             Some(ids.into_iter().filter(|id| viable.contains(id)).collect::<BTreeSet<u32>>())
         }
         None => None,
-    };
+    }
+    .filter(|aimed| !aimed.is_empty());
     'rounds: for round in 0..n_rounds {
         let plan = slices::next_round(&arms, left(spent_trials, spent_time), n_rounds - round, min);
         if plan.is_empty() {
@@ -225,18 +226,22 @@ pub fn fuzz_all(
             }
             let mut a = args.clone();
             if let Some(aimed) = &aimed {
-                let mut left = aimed.clone();
-                for run in &runs {
-                    for id in run.killed(&viable)? {
-                        left.remove(&id);
+                let mut by_others = HashSet::new();
+                for (j, run) in runs.iter().enumerate() {
+                    if j != i {
+                        by_others.extend(run.killed(&viable)?);
                     }
                 }
-                if left.is_empty() {
+                let own = runs[i].killed(&viable)?;
+                if aimed.iter().all(|id| by_others.contains(id) || own.contains(id)) {
                     eprintln!("Every aimed mutant is killed: the rest of the budget is not spent");
+                    stop = Stop::AllKilled;
                     break 'rounds;
                 }
+                // Its own kills stay in its list, so its counts (and `stats.csv`) only grow.
+                let left = aimed.iter().filter(|id| !by_others.contains(id) || own.contains(id));
                 let file = runs[i].files.state.path().join("aimed-mutants.txt");
-                let text: String = left.iter().map(|id| format!("{id}\n")).collect();
+                let text: String = left.map(|id| format!("{id}\n")).collect();
                 std::fs::create_dir_all(runs[i].files.state.path())?;
                 std::fs::write(&file, text)?;
                 a.mutants_file = Some(file);

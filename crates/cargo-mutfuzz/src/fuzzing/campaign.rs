@@ -178,6 +178,8 @@ pub fn attribute(
 pub enum Stop {
     /// The time or trial budget is spent.
     Budget,
+    /// Every mutant the campaign was aimed at (`--mutants-file`) is killed.
+    AllKilled,
     /// Ctrl-C, SIGTERM or SIGHUP.
     Interrupted,
 }
@@ -381,6 +383,12 @@ pub fn campaign_from(
         contract_panics: 0,
     };
     let stop = match supervise_until_done(&mut watch, hang, &log, &built.caps)? {
+        Until::Done
+            if args.mutants_file.is_some()
+                && watch.last.is_some_and(|s| s.mutants_total > 0 && s.mutants_killed >= s.mutants_total) =>
+        {
+            Stop::AllKilled
+        }
         Until::Done => Stop::Budget,
         Until::Interrupted => Stop::Interrupted,
     };
