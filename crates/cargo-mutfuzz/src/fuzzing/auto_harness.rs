@@ -204,7 +204,7 @@ fn reason_class(reason: &str) -> String {
         ("no known type meets", Some("generic bounds with no known instance")),
         ("does not compile", Some("does not compile")),
         ("returns ", Some("result has neither Debug nor Display")),
-        ("a method of the trait", Some("trait method (traits are not driven)")),
+        ("a method of the trait", Some("method of a crate trait (not driven)")),
         ("a method of the generic type", Some("method of a generic type")),
         ("a method of ", Some("method of a type with no public constructor")),
         ("consumes ", Some("consumes a value that is not Clone")),
