@@ -1032,6 +1032,14 @@ pub fn snake(name: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The API of a crate `k` whose `lib.rs` is `src`.
+    fn api(src: &str) -> Api {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), src).unwrap();
+        crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap()
+    }
+
     fn bound(name: &str, arg: Option<&str>) -> Bound {
         Bound {
             name: name.into(),
@@ -1043,21 +1051,14 @@ mod tests {
 
     #[test]
     fn a_function_bounded_by_an_unknown_trait_is_tried_at_each_type_and_kept_where_it_compiles() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
-        std::fs::write(
-            dir.path().join("src/lib.rs"),
-            "pub trait Integer {}\n\
+        let api = api("pub trait Integer {}\n\
              #[derive(Debug)] pub struct Buffer(u8);\n\
              impl Buffer { pub fn new() -> Buffer { Buffer(0) }\n\
              pub fn format<I: Integer>(&mut self, i: I) -> &str { \"\" }\n\
              pub fn with<I: Integer>(i: I) -> Buffer { Buffer(0) } }\n\
              pub fn digits(n: impl Integer) -> usize { 0 }\n\
              pub fn max<T: Ord>(a: T, b: T) -> T { a }\n\
-             pub fn spread(n: impl Integer) -> impl Integer { n }\n",
-        )
-        .unwrap();
-        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+             pub fn spread(n: impl Integer) -> impl Integer { n }\n");
         let keys = |excluded: &Exclusions| {
             let p = plan(&api, excluded);
             let keys: Vec<String> =
@@ -1114,11 +1115,7 @@ mod tests {
 
     #[test]
     fn the_methods_of_std_trait_impls_are_driven_where_the_type_is_built() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
-        std::fs::write(
-            dir.path().join("src/lib.rs"),
-            "use std::hash::Hasher;\n\
+        let api = api("use std::hash::Hasher;\n\
              #[derive(Debug, Clone, PartialEq, Eq, PartialOrd)] pub struct Sum(u64);\n\
              impl Sum { pub fn new() -> Sum { Sum(1) } pub fn index(&self) -> u64 { self.0 } }\n\
              impl Hasher for Sum { fn finish(&self) -> u64 { self.0 } fn write(&mut self, b: &[u8]) {} }\n\
@@ -1131,10 +1128,7 @@ mod tests {
              trait Not { fn not(&self) -> u8; }\n\
              impl Not for Sum { fn not(&self) -> u8 { 0 } }\n\
              pub struct Iter<'a>(&'a [u8]);\n\
-             impl<'a> Iterator for Iter<'a> { type Item = u8; fn next(&mut self) -> Option<u8> { println!(); None } }\n",
-        )
-        .unwrap();
-        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+             impl<'a> Iterator for Iter<'a> { type Item = u8; fn next(&mut self) -> Option<u8> { println!(); None } }\n");
         let p = plan(&api, &Exclusions::new());
         let sum = p.types.iter().find(|t| t.name == "Sum").unwrap();
         let methods: Vec<String> = sum.methods.iter().map(|c| c.function.key()).collect();
@@ -1163,18 +1157,11 @@ mod tests {
 
     #[test]
     fn an_iterator_returned_is_collected() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("src")).unwrap();
-        std::fs::write(
-            dir.path().join("src/lib.rs"),
-            "#[derive(Debug)] pub struct Bits(u8);\n\
+        let api = api("#[derive(Debug)] pub struct Bits(u8);\n\
              impl Bits { pub fn new(b: u8) -> Bits { Bits(b) } pub fn iter(&self) -> Iter<'_> { Iter(self, 0) } }\n\
              pub struct Iter<'a>(&'a Bits, u8);\n\
              impl Iterator for Iter<'_> { type Item = bool; fn next(&mut self) -> Option<bool> { None } }\n\
-             pub fn evens(n: u8) -> impl Iterator<Item = u8> { (0..n).step_by(2) }\n",
-        )
-        .unwrap();
-        let api = crate::read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::new()).unwrap();
+             pub fn evens(n: u8) -> impl Iterator<Item = u8> { (0..n).step_by(2) }\n");
         let p = plan(&api, &Exclusions::new());
         assert_eq!(p.calls[0].output, Output::Collected);
         assert_eq!(p.types[0].methods[0].output, Output::Collected);
