@@ -89,6 +89,12 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Whether every target mutant is killed (meaningful for a campaign aimed at given
+    /// mutants, whose counts are of them only): nothing is left for its budget to kill.
+    pub fn all_killed(&self) -> bool {
+        self.mutants_total > 0 && self.mutants_killed >= self.mutants_total
+    }
+
     /// The header line of `stats.csv` (with its newline).
     pub const CSV_HEADER: &'static str = "seconds,trials,corpus,mutants_seen,mutants_killed,failures,edges,discards,queued,random_edits,dictionary_edits,compare_edits,targeted_edits\n";
 

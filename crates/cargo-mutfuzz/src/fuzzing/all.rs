@@ -225,6 +225,7 @@ pub fn fuzz_all(
                 deadline = deadline.map(|t| t.max(Duration::from_secs(MIN_SLICE_SECS)));
             }
             let mut a = args.clone();
+            let own = runs[i].killed(&viable)?;
             if let Some(aimed) = &aimed {
                 let mut by_others = HashSet::new();
                 for (j, run) in runs.iter().enumerate() {
@@ -232,7 +233,6 @@ pub fn fuzz_all(
                         by_others.extend(run.killed(&viable)?);
                     }
                 }
-                let own = runs[i].killed(&viable)?;
                 if aimed.iter().all(|id| by_others.contains(id) || own.contains(id)) {
                     eprintln!("Every aimed mutant is killed: the rest of the budget is not spent");
                     stop = Stop::AllKilled;
@@ -264,7 +264,7 @@ pub fn fuzz_all(
                 quiet: true,
             };
             slice_no += 1;
-            let killed_before = run.killed(&viable)?.len();
+            let killed_before = own.len();
             let corpus_before = count_files(&run.files.corpus);
             let ended = match campaign_from(built, &a, &run.files, start, &mut run.notes_shown) {
                 Ok(ended) => ended,

@@ -383,10 +383,7 @@ pub fn campaign_from(
         contract_panics: 0,
     };
     let stop = match supervise_until_done(&mut watch, hang, &log, &built.caps)? {
-        Until::Done
-            if args.mutants_file.is_some()
-                && watch.last.is_some_and(|s| s.mutants_total > 0 && s.mutants_killed >= s.mutants_total) =>
-        {
+        Until::Done if args.mutants_file.is_some() && watch.last.is_some_and(|s| s.all_killed()) => {
             Stop::AllKilled
         }
         Until::Done => Stop::Budget,

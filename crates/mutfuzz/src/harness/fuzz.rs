@@ -122,8 +122,10 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
     loop {
         let stats = campaign.stats();
         let trials_left = r.trials.map(|n| n.saturating_sub(stats.trials));
-        let all_killed = aimed && stats.mutants_total > 0 && stats.mutants_killed >= stats.mutants_total;
-        if trials_left == Some(0) || budget.is_some_and(|b| clock.elapsed() >= b) || all_killed {
+        if trials_left == Some(0)
+            || budget.is_some_and(|b| clock.elapsed() >= b)
+            || (aimed && stats.all_killed())
+        {
             break;
         }
         // Small slices keep the stats line and the stop conditions timely.
