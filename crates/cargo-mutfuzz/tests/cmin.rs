@@ -39,11 +39,7 @@ fn score_json(root: &Path) -> Value {
 
 #[test]
 fn cmin_keeps_every_kill_and_the_coverage_with_fewer_inputs() {
-    let tmp = tempfile::tempdir().unwrap();
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/insertion-sort"),
-        tmp.path(),
-    );
+    let tmp = common::shared_copy("../../examples/insertion-sort");
     let root = tmp.path();
     ok(&mutfuzz(root, &["fuzz", "sort", "--trials", "3000", "--seed", "3"]));
     let corpus = root.join("mutfuzz/corpus/sort");

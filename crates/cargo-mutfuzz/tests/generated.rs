@@ -12,10 +12,8 @@ use serde_json::Value;
 
 mod common;
 
-fn fixture() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generated"), tmp.path());
-    tmp
+fn fixture() -> common::SharedCopy {
+    common::shared_copy("tests/fixtures/generated")
 }
 
 /// `cargo mutfuzz <args>` in `cwd`: exit code, stdout, stderr.

@@ -9,7 +9,7 @@ use std::process::Output;
 use serde_json::Value;
 
 mod common;
-use common::copy_dir;
+use common::{copy_dir, shared_copy};
 
 /// A copy of `dir` (relative to this crate) in a fresh temp dir.
 fn copy_of(dir: &str) -> tempfile::TempDir {
@@ -125,7 +125,7 @@ fn fuzz_records_kills_and_a_corpus_and_score_adds_up() {
 
 #[test]
 fn structure_edits_and_the_mutagen_schedule_fuzz_deterministically_and_report_their_counters() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = shared_copy("../../examples/insertion-sort");
     // The default corpus (state in target/mutfuzz/sort), then another one with the same seed.
     let run = |corpus: Option<&str>| {
         let mut args = vec!["fuzz", "sort", "--trials", "3000", "--seed", "4", "--edit", "structure"];
@@ -164,7 +164,7 @@ fn structure_edits_and_the_mutagen_schedule_fuzz_deterministically_and_report_th
 
 #[test]
 fn a_mutants_first_campaign_hands_what_each_mutant_found_to_the_original() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = shared_copy("../../examples/insertion-sort");
     let args = [
         "fuzz",
         "sort",
@@ -212,11 +212,11 @@ fn a_mutants_first_campaign_hands_what_each_mutant_found_to_the_original() {
 fn mutant_runs_in_worker_processes_give_the_same_campaign_and_a_crash_there_is_a_kill() {
     // Every trial's mutants spread over the workers, however little they cost.
     let env = [("MUTFUZZ_PARALLEL_MIN_WORK", "0")];
-    let tmp = copy_of("../../examples/insertion-sort");
+    let sort = shared_copy("../../examples/insertion-sort");
     let campaign = |jobs: &str| {
-        let corpus = tmp.path().join(format!("corpus-{jobs}")).to_string_lossy().into_owned();
+        let corpus = sort.path().join(format!("corpus-{jobs}")).to_string_lossy().into_owned();
         let args = ["fuzz", "sort", "--trials", "3000", "--seed", "6", "--jobs", jobs, "--corpus", &corpus];
-        let out = mutfuzz_env(tmp.path(), &args, &env);
+        let out = mutfuzz_env(sort.path(), &args, &env);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert_eq!(out.status.code(), Some(0), "{stderr}");
         let mut names: Vec<_> =
@@ -231,7 +231,8 @@ fn mutant_runs_in_worker_processes_give_the_same_campaign_and_a_crash_there_is_a
     assert_eq!(campaign("3"), one, "the same corpus, kills and mutant runs with three processes");
 
     // A worker that aborts: its mutant is killed by crash, the campaign goes on.
-    let tmp = copy_of("tests/fixtures/crasher");
+    drop(sort);
+    let tmp = shared_copy("tests/fixtures/crasher");
     let out = mutfuzz_env(tmp.path(), &["fuzz", "check", "--trials", "300", "--seed", "3", "-j", "2"], &env);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -250,7 +251,7 @@ fn runs_and_kills(stderr: &str) -> (u64, u64, String) {
 
 #[test]
 fn infection_pruning_skips_only_mutants_that_survive_when_run_anyway() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = shared_copy("../../examples/insertion-sort");
     let fuzz = |corpus: &str, extra: &[&str]| {
         let corpus = tmp.path().join(corpus).to_string_lossy().into_owned();
         // Every reached mutant (no sample): the two rules must see the same campaign.
@@ -286,7 +287,7 @@ fn infection_pruning_skips_only_mutants_that_survive_when_run_anyway() {
 
 #[test]
 fn a_mutant_that_aborts_is_killed_by_crash_and_the_campaign_goes_on() {
-    let tmp = copy_of("tests/fixtures/crasher");
+    let tmp = shared_copy("tests/fixtures/crasher");
     // Each mutant's first run in the harness too (by default it is in a worker): the
     // supervisor's side of a crash.
     let out = mutfuzz(tmp.path(), &["fuzz", "check", "--trials", "300", "--seed", "3", "--isolate", "none"]);
@@ -428,7 +429,7 @@ fn nothing_lost(
 
 #[test]
 fn a_campaign_killed_with_sigkill_again_and_again_resumes_and_loses_no_corpus_file_and_no_kill() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = shared_copy("../../examples/insertion-sort");
     let state = tmp.path().join("target/mutfuzz/sort_by_key");
     let corpus_dir = tmp.path().join("mutfuzz/corpus/sort_by_key");
     let start = || {
@@ -546,7 +547,7 @@ fn a_harness_asking_for_another_engine_version_is_told_which_one_is_carried() {
 
 #[test]
 fn eval_fuzzes_each_config_and_seed_for_equal_time_and_its_table_adds_up() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = shared_copy("../../examples/insertion-sort");
     let out = mutfuzz(
         tmp.path(),
         &[
@@ -626,7 +627,7 @@ fn eval_refuses_a_config_that_sets_what_eval_sets_before_building_anything() {
 
 #[test]
 fn cpu_time_budgets_count_the_cpu_seconds_of_the_harness_and_its_workers() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = shared_copy("../../examples/insertion-sort");
     let csv = tmp.path().join("target/mutfuzz/sort/stats.csv");
     for jobs in ["1", "2"] {
         let _ = std::fs::remove_file(&csv);
@@ -682,7 +683,7 @@ fn on_a_tiny_disk(cwd: &Path, corpus: &Path, saved: &Path, kib: u32, args: &[&st
 fn bad_corpus_input_a_full_disk_and_ctrl_c_stop_fuzzing_cleanly_and_keep_what_was_saved() {
     use std::time::{Duration, Instant};
 
-    let tmp = copy_of("tests/fixtures/crasher");
+    let tmp = shared_copy("tests/fixtures/crasher");
     let corpus = tmp.path().join("mutfuzz/corpus/check");
     std::fs::create_dir_all(&corpus).unwrap();
     // A stored input cut short: its bytes no longer hash to its name.

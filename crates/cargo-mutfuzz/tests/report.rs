@@ -92,7 +92,7 @@ fn check_in_browser(path: &Path, expected: &BTreeMap<u64, String>) {
 
 #[test]
 fn the_report_of_a_score_marks_every_mutant_as_scored_and_shows_both_outputs_of_an_output_kill() {
-    let tmp = copy_of("../../examples/insertion-sort");
+    let tmp = common::shared_copy("../../examples/insertion-sort");
     mutfuzz(tmp.path(), &["fuzz", "sort", "--trials", "2000", "--seed", "1"], 0);
     mutfuzz(tmp.path(), &["score", "sort"], 0);
     let out = mutfuzz(tmp.path(), &["report", "sort"], 0);

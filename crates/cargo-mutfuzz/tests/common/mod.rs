@@ -1,8 +1,11 @@
 //! Helpers shared by the end-to-end tests.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Copy a crate tree without its build output, corpus or results.
+#[allow(dead_code)]
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
@@ -23,6 +26,84 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), dest).unwrap();
         }
     }
+}
+
+/// A copy of `dir` (relative to this crate) shared by the tests that only fuzz, score and
+/// run it, held by the caller alone: building the schema and the harness is most of such a
+/// test's time, and this copy keeps its build from one holder to the next, in every test
+/// binary of this crate and from one test run to the next (it lives in cargo's temp dir
+/// for these tests). Each holder starts from the sources as the repository has them, with
+/// no corpus and no campaign state.
+#[allow(dead_code)]
+pub fn shared_copy(dir: &'static str) -> SharedCopy {
+    static COPIES: Mutex<BTreeMap<&str, &'static Mutex<PathBuf>>> = Mutex::new(BTreeMap::new());
+    let copy = *COPIES.lock().unwrap_or_else(PoisonError::into_inner).entry(dir).or_insert_with(|| {
+        let name = Path::new(dir).file_name().unwrap();
+        Box::leak(Box::new(Mutex::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared").join(name))))
+    });
+    // A test that failed while holding it poisons the lock; the next one starts afresh anyway.
+    let root = copy.lock().unwrap_or_else(PoisonError::into_inner);
+    // Other test binaries (cargo runs them one after another, a developer maybe not).
+    std::fs::create_dir_all(&*root).unwrap();
+    let lock = std::fs::File::create(root.with_extension("lock")).unwrap();
+    // SAFETY: flock on a descriptor this function owns; the lock goes with the file.
+    assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) }, 0);
+    sync_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &root);
+    // The build (schema, harness, engine, viability cache) stays; the campaigns go.
+    let _ = std::fs::remove_dir_all(root.join("mutfuzz/corpus"));
+    let build = ["engine", "lock", "target", "target-fuzz", "tmp", "viability", "work"];
+    for path in entries(&root.join("target/mutfuzz")) {
+        if !build.iter().any(|b| path.file_name().unwrap() == *b) {
+            remove(&path);
+        }
+    }
+    SharedCopy { root, _lock: lock }
+}
+
+/// What [`shared_copy`] gives: the copy's root, held until dropped.
+#[allow(dead_code)]
+pub struct SharedCopy {
+    root: MutexGuard<'static, PathBuf>,
+    _lock: std::fs::File,
+}
+
+#[allow(dead_code)]
+impl SharedCopy {
+    /// The copy's root, as [`tempfile::TempDir::path`].
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+}
+
+/// Make `to` hold what `from` holds, besides `target/` and a corpus, writing only the files
+/// whose bytes differ (so cargo sees the rest unchanged) and removing what `from` lacks.
+fn sync_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for path in entries(to) {
+        let name = path.file_name().unwrap();
+        if name != "target" && name != "corpus" && !from.join(name).exists() {
+            remove(&path);
+        }
+    }
+    for source in entries(from) {
+        let name = source.file_name().unwrap();
+        let dest = to.join(name);
+        if name == "target" || name == "corpus" || name.to_string_lossy().starts_with("mutfuzz.out") {
+            continue;
+        } else if source.is_dir() {
+            sync_tree(&source, &dest);
+        } else if std::fs::read(&dest).ok() != Some(std::fs::read(&source).unwrap()) {
+            std::fs::copy(&source, &dest).unwrap();
+        }
+    }
+}
+
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir).map(|rd| rd.map(|e| e.unwrap().path()).collect()).unwrap_or_default()
+}
+
+fn remove(path: &Path) {
+    std::fs::remove_dir_all(path).or_else(|_| std::fs::remove_file(path)).unwrap();
 }
 
 /// `cargo mutfuzz <args>` in `cwd`, without the variables of ours (`MUTFUZZ_*`,
