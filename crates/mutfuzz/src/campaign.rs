@@ -63,6 +63,8 @@ struct Scratch {
     new_infected: Vec<(u32, u8)>,
     /// The live targets a saved input infects (for the focus).
     infected: Vec<u32>,
+    /// The live target this trial's parent was chosen for by the focus.
+    focused: Option<u32>,
     /// The spans of the last parent edited.
     parent_spans: ParentSpans,
 }
@@ -246,6 +248,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// before the restart.
     fn next_input(&mut self) -> (T, Input, Spans, Option<u32>) {
         let mut bytes = std::mem::take(&mut self.scratch.bytes);
+        self.scratch.focused = None;
         let mut rewrite = None;
         let mut replay = None;
         if let Some(seed) = self.seeds.pop_front() {
@@ -255,8 +258,9 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             bytes = seed;
         } else {
             let focused = self.focus.as_mut().and_then(|f| f.pick(&self.table, &mut self.rng));
+            self.scratch.focused = focused.map(|(_, target)| target);
             let next = match focused {
-                Some(parent) => Next::Parent(parent),
+                Some((parent, _)) => Next::Parent(parent),
                 None => self.schedule.next(&self.corpus, &mut self.rng, &mut bytes),
             };
             if let Next::Parent(i) = next {
@@ -376,6 +380,15 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         // New infections are rare, so the trial's bound grows by a few runs at most.
         for &(mi, _) in &self.scratch.new_infected[..new_infections] {
             if !to_run.contains(&mi) {
+                to_run.push(mi);
+            }
+        }
+        // So does the target the focus chose this input's parent for, when the input
+        // infects it: the sample would give it a run on a few of its children only (it
+        // is infected often, so it has run often), and its children are made for it.
+        if let Some(mi) = self.scratch.focused {
+            let live = self.table.killed(mi).is_none() && mutfuzz_rt::infected(self.table.info(mi).id);
+            if live && !to_run.contains(&mi) {
                 to_run.push(mi);
             }
         }

@@ -127,3 +127,36 @@ fn an_input_that_infects_a_mutant_in_a_new_class_is_kept_too() {
     assert!(kept.iter().any(|p| 0 < p.y && p.y <= p.x), "{kept:?}");
     assert_eq!(run(GuidanceKind::Mu2).table().saved_infection_classes(0), 0);
 }
+
+// site 1: mutants 1 to 12, each infected by every input and none reaching the output.
+fn twelve_infected(p: Pair) -> (u8, u8) {
+    let __m = enter();
+    if at_probe(__m, 1, 12) == PROBE {
+        for id in 1..=12 {
+            infect_if(id, true);
+        }
+    }
+    (p.x, p.y)
+}
+
+#[test]
+fn a_child_made_for_a_focused_target_runs_it_beside_the_sample() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let trials = 1000;
+    let runs = |guidance| {
+        // At most 4 mutant runs a trial, the least run first, as `fuzz` runs them.
+        let config = CampaignConfig { guidance, seed: 0, sample: Some(4), ..CampaignConfig::default() };
+        let catalog = (1..=12).map(|id| MutantInfo { id, site: 1, probe: true }).collect();
+        let mut c = Campaign::new(config, catalog, twelve_infected).unwrap();
+        c.run_trials(trials).unwrap();
+        assert!(c.kills().is_empty());
+        c.stats().mutant_runs
+    };
+    // Every input infects all twelve: the sample runs the 4 that ran least, and the
+    // first input, new infections of all twelve, runs each once more.
+    assert!(runs(GuidanceKind::Mu2) <= 4 * trials + 8);
+    // One trial in two is a child made for a target, which runs when the sample left
+    // it out (two times in three).
+    let focused = runs(GuidanceKind::Infection);
+    assert!(focused > 4 * trials + 200, "{focused} runs in {trials} trials");
+}

@@ -1,9 +1,10 @@
 //! The `infection` guidance's focus: a share of the parents chosen for a surviving
 //! target rather than round-robin. Each saved input is remembered as an *infector* of
 //! the live targets its recording run infected; a focused pick takes the next live
-//! target in turn and one of its infectors at random. So every infected survivor gets
-//! the same attention, however many inputs infect it, and a target that many children
-//! infected without a kill (likely equivalent) stops taking children after `cap`.
+//! target in turn and one of its infectors at random, and the trial runs that target on
+//! the child whenever the child infects it. So every infected survivor gets the same
+//! attention, however many inputs infect it, and a target that many children infected
+//! without a kill (likely equivalent) stops taking children after `cap`.
 
 use crate::input::Rng;
 use crate::mutants::MutantTable;
@@ -64,9 +65,10 @@ impl Focus {
         }
     }
 
-    /// The parent of the next child when it is focus's turn and a live target is left
-    /// under its cap; `None` leaves the choice to the schedule.
-    pub fn pick(&mut self, table: &MutantTable, rng: &mut Rng) -> Option<usize> {
+    /// The parent of the next child and the target it is chosen for (a mutant index),
+    /// when it is focus's turn and a live target is left under its cap; `None` leaves
+    /// the choice to the schedule.
+    pub fn pick(&mut self, table: &MutantTable, rng: &mut Rng) -> Option<(usize, u32)> {
         self.tick += 1;
         if self.tick < self.every {
             return None;
@@ -86,7 +88,7 @@ impl Focus {
             self.next += 1;
             self.tries[mi as usize] += 1;
             let list = &self.infectors[mi as usize];
-            return Some(list[rng.below(list.len() as u64) as usize] as usize);
+            return Some((list[rng.below(list.len() as u64) as usize] as usize, mi));
         }
         None
     }
@@ -110,10 +112,10 @@ mod tests {
         focus.saved(9, &[1], &mut rng);
         // Mutant 1's infector, then mutant 2's, in turn.
         let picks: Vec<_> = (0..4).map(|_| focus.pick(&table, &mut rng)).collect();
-        assert_eq!(picks, [Some(7), Some(9), Some(7), Some(9)]);
+        assert_eq!(picks, [Some((7, 0)), Some((9, 1)), Some((7, 0)), Some((9, 1))]);
         // A killed target leaves the turns; the other stops at its cap of 3 children.
         table.kill(0, KillKind::OutputDiffers);
-        assert_eq!(focus.pick(&table, &mut rng), Some(9));
+        assert_eq!(focus.pick(&table, &mut rng), Some((9, 1)));
         assert_eq!(focus.pick(&table, &mut rng), None);
     }
 }
