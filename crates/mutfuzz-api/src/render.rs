@@ -3,7 +3,6 @@
 //! `…Call` enum per type's method sequence, each line traced to the item it belongs to.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use crate::plan::{Arg, Buildable, Call, CtorKind, Output, Plan, snake};
 
@@ -399,11 +398,12 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     }
     w.line("        });");
     w.line("    }");
-    if t.debug {
-        let last = if t.hashed { format!("mutfuzz::SortedDebug(&{value})") } else { value.clone() };
-        let mut line = String::new();
-        let _ = write!(line, "    out.push(format!(\"{{:?}}\", {last}));");
-        w.line(&line);
+    if t.debug && t.hashed {
+        w.line(&format!("    out.push(format!(\"{{:?}}\", mutfuzz::SortedDebug(&{value})));"));
+    } else if t.debug {
+        // A type's `Debug` may show an address (a buffer's pointer), which differs between
+        // runs and would leave the target judged by panics alone.
+        w.line(&format!("    out.push(mutfuzz::debug_unaddressed(&{value}));"));
     }
     if t.display {
         w.line(&format!("    out.push({value}.to_string());"));

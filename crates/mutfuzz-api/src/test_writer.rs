@@ -427,7 +427,10 @@ impl Writer<'_> {
         if panic.is_none() {
             if t.debug {
                 let text = rest.next().ok_or("the recorded result is shorter than the calls")?;
-                lines.push(assert_debug(&binding, text));
+                // With an address masked, the text is no `Debug` a test can compare with.
+                if !text.contains(mutfuzz_contract::ADDRESS_MASK) {
+                    lines.push(assert_debug(&binding, text));
+                }
             }
             if t.display {
                 let text = rest.next().ok_or("the recorded result is shorter than the calls")?;
@@ -1143,6 +1146,24 @@ mod tests {
             r#"assert_eq!(format!("{:?}", bits.ones().take(64).collect::<Vec<_>>()), "[true, true]");"#;
         assert!(t.text.contains(whole), "{}", t.text);
         assert!(t.text.contains("let _ = bits.ones().take(64).collect::<Vec<_>>();"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_built_value_whose_rendering_held_an_address_is_not_asserted_on() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Buf(Vec<u8>);\n\
+             impl Buf { pub fn new() -> Buf { Buf(Vec::new()) } pub fn push(&mut self, b: u8) { self.0.push(b) } }\n");
+        let value = Value::Tuple(vec![
+            Value::Variant("New".into(), vec![]),
+            Value::Seq(vec![Value::Variant("Push".into(), vec![Value::Int("7".into(), "u8".into())])]),
+        ]);
+        let test = |ending: &str| {
+            let kept = Kept { target: "buf_calls", value: &value, ending, kills: &[] };
+            write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
+        };
+        let plain = test(r#"["()", "Buf([7])"]"#);
+        assert!(plain.contains(r#"assert_eq!(format!("{buf:?}"), "Buf([7])");"#), "{plain}");
+        let masked = test(r#"["()", "Buf { data: 0x…, len: 1 }"]"#);
+        assert!(masked.contains("buf.push(7);") && !masked.contains("assert"), "{masked}");
     }
 
     #[test]

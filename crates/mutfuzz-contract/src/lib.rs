@@ -60,8 +60,8 @@ pub use protocol::{
 };
 pub use prune::Prune;
 pub use records::{
-    CminRecord, ContractPanicRecord, DISCARD_MESSAGE, DriftRecord, FailureRecord, KillKind, KillLimit,
-    KillRecord, NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome,
+    ADDRESS_MASK, CminRecord, ContractPanicRecord, DISCARD_MESSAGE, DriftRecord, FailureRecord, KillKind,
+    KillLimit, KillRecord, NondeterministicRecord, RENDER_LIMIT, ReplayRecord, ScoreLine, ScoreOutcome,
     ScoreProgressRecord, UnviableRecord,
 };
 pub use schedule::ScheduleKind;

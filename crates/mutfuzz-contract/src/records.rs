@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::files::Record;
 
+/// What a generated target's rendering holds in place of a memory address (the engine's
+/// `debug_unaddressed`): a test written from such a rendering does not assert it.
+pub const ADDRESS_MASK: &str = "0x…";
+
 /// The panic message of a discarded input (`mutfuzz::assume`, a generated target's
 /// rejected constructor) outside the engine's runs, as in a plain test.
 pub const DISCARD_MESSAGE: &str = "mutfuzz::assume: the input does not satisfy an assumption of the target";

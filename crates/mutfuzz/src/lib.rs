@@ -142,6 +142,7 @@ pub mod select;
 pub mod shrink;
 mod sorted_debug;
 pub mod trial;
+mod unaddressed;
 pub mod workers;
 
 pub use harness::libfuzzer;
@@ -175,4 +176,5 @@ pub use reflect::Reflect;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
 pub use sorted_debug::SortedDebug;
+pub use unaddressed::debug_unaddressed;
 pub use workers::Workers;

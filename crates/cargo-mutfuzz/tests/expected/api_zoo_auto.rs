@@ -94,7 +94,7 @@ pub fn counter_calls((counter, calls): (MakeCounter, Vec<CounterCall>)) -> Vec<S
             CounterCall::Value => format!("{:?}", counter.value()),
         });
     }
-    out.push(format!("{:?}", counter));
+    out.push(mutfuzz::debug_unaddressed(&counter));
     out.push(counter.to_string());
     out
 }
