@@ -32,13 +32,14 @@ pub fn copy_dir(from: &Path, to: &Path) {
 /// run it, held by the caller alone: building the schema and the harness is most of such a
 /// test's time, and this copy keeps its build from one holder to the next, in every test
 /// binary of this crate and from one test run to the next (it lives in cargo's temp dir
-/// for these tests). Each holder starts from the sources as the repository has them, with
-/// no corpus and no campaign state.
+/// for these tests). Each holder starts from the sources as the working tree has them,
+/// with no corpus and no campaign state.
 #[allow(dead_code)]
 pub fn shared_copy(dir: &'static str) -> SharedCopy {
     static COPIES: Mutex<BTreeMap<&str, &'static Mutex<PathBuf>>> = Mutex::new(BTreeMap::new());
     let copy = *COPIES.lock().unwrap_or_else(PoisonError::into_inner).entry(dir).or_insert_with(|| {
-        let name = Path::new(dir).file_name().unwrap();
+        // Named for the whole relative path: two fixtures may share a last name.
+        let name = dir.trim_start_matches("../").replace(['/', '.'], "-");
         Box::leak(Box::new(Mutex::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared").join(name))))
     });
     // A test that failed while holding it poisons the lock; the next one starts afresh anyway.
@@ -48,9 +49,15 @@ pub fn shared_copy(dir: &'static str) -> SharedCopy {
     let lock = std::fs::File::create(root.with_extension("lock")).unwrap();
     // SAFETY: flock on a descriptor this function owns; the lock goes with the file.
     assert_eq!(unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) }, 0);
+    // A campaign an earlier holder left running (it failed before stopping it) would hold
+    // the copy's lock and write into the next holder's corpus.
+    let running = processes_under(&root);
+    assert!(running.is_empty(), "an earlier test left processes in {}: {running:?}", root.display());
     sync_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &root);
     // The build (schema, harness, engine, viability cache) stays; the campaigns go.
-    let _ = std::fs::remove_dir_all(root.join("mutfuzz/corpus"));
+    if let Err(e) = std::fs::remove_dir_all(root.join("mutfuzz/corpus")) {
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound, "{e}");
+    }
     let build = ["engine", "lock", "target", "target-fuzz", "tmp", "viability", "work"];
     for path in entries(&root.join("target/mutfuzz")) {
         if !build.iter().any(|b| path.file_name().unwrap() == *b) {
@@ -81,7 +88,8 @@ fn sync_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for path in entries(to) {
         let name = path.file_name().unwrap();
-        if name != "target" && name != "corpus" && !from.join(name).exists() {
+        let results = name.to_string_lossy().starts_with("mutfuzz.out");
+        if name != "target" && name != "corpus" && (results || !from.join(name).exists()) {
             remove(&path);
         }
     }
@@ -103,7 +111,9 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn remove(path: &Path) {
-    std::fs::remove_dir_all(path).or_else(|_| std::fs::remove_file(path)).unwrap();
+    let dir = std::fs::symlink_metadata(path).unwrap().is_dir();
+    let removed = if dir { std::fs::remove_dir_all(path) } else { std::fs::remove_file(path) };
+    removed.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }
 
 /// `cargo mutfuzz <args>` in `cwd`, without the variables of ours (`MUTFUZZ_*`,
