@@ -9,10 +9,10 @@ const ADDRESS_DIGITS: usize = 8;
 
 /// `value`'s `Debug` text (`{:?}`) with every `0x` followed by 8 or more lowercase hex
 /// digits, as pointers print, replaced by [`ADDRESS_MASK`] (fewer digits are taken for a
-/// number; a heap below 2^28, as a non-PIE executable's may be, keeps its addresses). A heap address differs from
-/// one run to the next, so a type whose `Debug` shows one (fixedbitset's `FixedBitSet {
-/// data: 0x55c289198af0, … }`) would make its generated target nondeterministic, and
-/// such a target is judged by panics and runaways only. Generated targets render the
+/// number; a heap below 2^28, as a non-PIE executable's may be, keeps its addresses). A
+/// heap address differs from one run to the next, so a type whose `Debug` shows one
+/// (fixedbitset's `FixedBitSet { data: 0x55c289198af0, … }`) would make its generated
+/// target nondeterministic, and such a target is judged by panics and runaways only. Generated targets render the
 /// value a call sequence built with it; a test written from such a rendering asserts on
 /// it only where nothing was masked.
 ///

@@ -4,6 +4,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+/// Whether a crate tree's entry is its build output, a corpus or results: not copied.
+fn generated(name: &std::ffi::OsStr) -> bool {
+    name == "target" || name == "corpus" || name.to_string_lossy().starts_with("mutfuzz.out")
+}
+
 /// Copy a crate tree without its build output, corpus or results.
 #[allow(dead_code)]
 pub fn copy_dir(from: &Path, to: &Path) {
@@ -11,7 +16,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let name = entry.file_name();
-        if name == "target" || name == "corpus" || name.to_string_lossy().starts_with("mutfuzz.out") {
+        if generated(&name) {
             continue;
         }
         let dest = to.join(&name);
@@ -96,7 +101,7 @@ fn sync_tree(from: &Path, to: &Path) {
     for source in entries(from) {
         let name = source.file_name().unwrap();
         let dest = to.join(name);
-        if name == "target" || name == "corpus" || name.to_string_lossy().starts_with("mutfuzz.out") {
+        if generated(name) {
             continue;
         } else if source.is_dir() {
             sync_tree(&source, &dest);
