@@ -15,6 +15,55 @@ pub struct Call {
     /// One per parameter, in order.
     pub args: Vec<Arg>,
     pub output: Output,
+    /// For a method returning an iterator: what the sequence does with it, if not take
+    /// its first items.
+    pub adapter: Option<Adapter>,
+    /// Whether a call sequence renders the result with its addresses masked
+    /// (`mutfuzz::debug_unaddressed`): a crate type's `Debug` may show a buffer's
+    /// pointer, which differs between runs.
+    pub masked: bool,
+}
+
+/// A step applied to a returned iterator before it is rendered, so that the iterator's
+/// own trait methods run: taking items from the front never runs its `size_hint` or its
+/// `next_back`, and a crate's tests often leave both out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Adapter {
+    /// `.size_hint()`, rendered instead of the items.
+    SizeHint,
+    /// `.rev()`: the items from the back.
+    Rev,
+}
+
+impl Adapter {
+    /// The method the adapter calls.
+    pub fn method(self) -> &'static str {
+        match self {
+            Adapter::SizeHint => "size_hint",
+            Adapter::Rev => "rev",
+        }
+    }
+}
+
+impl Call {
+    /// What an exclusion names: the function's key, with the adapter's call after it
+    /// (`bits::Set::ones.rev()`), so that an adapter that does not compile leaves the
+    /// plain call in.
+    pub fn key(&self) -> String {
+        match self.adapter {
+            Some(a) => format!("{}.{}()", self.function.key(), a.method()),
+            None => self.function.key(),
+        }
+    }
+
+    /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`.
+    pub fn method_call(&self, value: &str, args: &[String]) -> String {
+        let call = self.function.call(value, args);
+        match self.adapter {
+            Some(a) => format!("{call}.{}()", a.method()),
+            None => call,
+        }
+    }
 }
 
 /// How one parameter is made.
@@ -71,6 +120,8 @@ pub enum CtorKind {
     FromStr,
     From,
     TryFrom,
+    /// `FromIterator`: a `Vec` of items, collected.
+    FromIter,
     /// A struct literal of its public fields.
     Literal,
     /// An enum variant; `named` when its fields have names.
@@ -259,7 +310,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
                 continue;
             }
             match p.call(f) {
-                Ok(call) => methods.push(call),
+                Ok(call) => {
+                    let adapted = p.adapted(&call, excluded);
+                    methods.push(call);
+                    methods.extend(adapted);
+                }
                 Err(reason) => skip(&mut out, f, reason),
             }
         }
@@ -425,6 +480,23 @@ impl Planner<'_> {
                 ctor(variant, kind.clone(), vec![arg]);
             }
         }
+        for item in &def.from_iter {
+            let items = Ty::Path {
+                segments: vec!["Vec".into()],
+                args: vec![item.clone()],
+                assoc: Vec::new(),
+                lifetimes: false,
+            };
+            let Ok(arg) = self.arg("items", &items, &[], None) else { continue };
+            if arg.convert.is_some() || arg.expr != "items" {
+                continue;
+            }
+            let variant = match item.plain_name() {
+                Some(n) => format!("FromIter{}", camel(n)),
+                None => "FromIter".to_owned(),
+            };
+            ctor(variant, CtorKind::FromIter, vec![arg]);
+        }
         out
     }
 
@@ -455,7 +527,53 @@ impl Planner<'_> {
             None => Output::Unit,
             Some(t) => self.output(&self.concrete(t, &f.generics)?, f.owner.as_deref())?,
         };
-        Ok(Call { function: f.clone(), args, output })
+        // Only a crate type's `Debug` is masked: std's show no addresses but a pointer's.
+        let masked = matches!(output, Output::Value(_) | Output::Debug { sorted: false })
+            && f.output.as_ref().is_some_and(|t| {
+                let mut names = Vec::new();
+                t.names(&mut names);
+                names.iter().any(|n| n == "Self" || self.api.types.contains_key(n))
+            });
+        Ok(Call { function: f.clone(), args, output, adapter: None, masked })
+    }
+
+    /// The adapted copies of `call`, for a method returning an iterator whose own
+    /// `size_hint` or `next_back` is the crate's code.
+    fn adapted(&self, call: &Call, excluded: &Exclusions) -> Vec<Call> {
+        let Some(ty) = call.function.output.as_ref().filter(|_| call.output == Output::Collected) else {
+            return Vec::new();
+        };
+        let (hint, back) = match ty {
+            Ty::Impl(bounds) => {
+                let has = |name: &str| bounds.iter().any(|b| b.name == name);
+                (has("ExactSizeIterator"), has("DoubleEndedIterator"))
+            }
+            Ty::Path { segments, .. } if !self_assoc(segments) => {
+                match segments.last().and_then(|n| self.api.types.get(n)) {
+                    Some(def) => (
+                        def.iterator_methods.contains("size_hint"),
+                        def.traits.contains("DoubleEndedIterator"),
+                    ),
+                    None => (false, false),
+                }
+            }
+            _ => (false, false),
+        };
+        let adapters = [
+            (hint, Adapter::SizeHint, Output::Value("(usize, Option<usize>)".into())),
+            (back, Adapter::Rev, Output::Collected),
+        ];
+        adapters
+            .into_iter()
+            .filter(|(wanted, ..)| *wanted)
+            .map(|(_, adapter, output)| Call {
+                output,
+                adapter: Some(adapter),
+                masked: false,
+                ..call.clone()
+            })
+            .filter(|c| !excluded.contains_key(&c.key()))
+            .collect()
     }
 
     /// `ty` with its type parameters (and `impl Trait`s) replaced by concrete types.
@@ -1169,6 +1287,88 @@ mod tests {
         for rendered in [
             "mutfuzz::debug_bounded(&bits.iter().take(64).collect::<Vec<_>>())",
             "mutfuzz::debug_bounded(&k::evens(n).take(64).collect::<Vec<_>>())",
+        ] {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
+    }
+
+    #[test]
+    fn a_returned_iterator_whose_size_hint_or_back_is_the_crates_is_adapted() {
+        let api = api("#[derive(Debug)] pub struct Bits(u8);\n\
+             impl Bits {\n\
+                 pub fn new(b: u8) -> Bits { Bits(b) }\n\
+                 pub fn iter(&self) -> Iter<'_> { Iter(self, 0) }\n\
+                 pub fn plain(&self) -> Plain { Plain }\n\
+                 pub fn evens(&self) -> impl DoubleEndedIterator<Item = u8> { (0..self.0).step_by(2) }\n\
+                 pub fn first(&self) -> u8 { self.0 }\n\
+                 pub fn order(&self) -> std::cmp::Ordering { std::cmp::Ordering::Less }\n\
+             }\n\
+             impl Clone for Bits { fn clone(&self) -> Self { Bits(self.0) } }\n\
+             pub struct Iter<'a>(&'a Bits, u8);\n\
+             impl Iterator for Iter<'_> {\n\
+                 type Item = bool;\n\
+                 fn next(&mut self) -> Option<bool> { None }\n\
+                 fn size_hint(&self) -> (usize, Option<usize>) { (0, Some(8)) }\n\
+             }\n\
+             impl DoubleEndedIterator for Iter<'_> { fn next_back(&mut self) -> Option<bool> { None } }\n\
+             pub struct Plain;\n\
+             impl Iterator for Plain { type Item = u8; fn next(&mut self) -> Option<u8> { None } }\n");
+        let keys = |excluded: &Exclusions| -> Vec<String> {
+            plan(&api, excluded).types[0].methods.iter().map(Call::key).collect()
+        };
+        assert_eq!(
+            keys(&Exclusions::new()),
+            [
+                "k::Bits::clone",
+                "k::Bits::evens",
+                "k::Bits::evens.rev()",
+                "k::Bits::first",
+                "k::Bits::iter",
+                "k::Bits::iter.size_hint()",
+                "k::Bits::iter.rev()",
+                "k::Bits::order",
+                "k::Bits::plain",
+            ]
+        );
+        // An adapter that does not compile leaves the plain call in.
+        let excluded: Exclusions = [("k::Bits::iter.rev()".to_owned(), "does not compile".to_owned())].into();
+        assert!(!keys(&excluded).contains(&"k::Bits::iter.rev()".to_owned()));
+        assert!(keys(&excluded).contains(&"k::Bits::iter".to_owned()));
+
+        let p = plan(&api, &Exclusions::new());
+        let module = crate::render::render(&p, "k").text;
+        for rendered in [
+            "BitsCall::IterSizeHint => format!(\"{:?}\", bits.iter().size_hint()),",
+            "mutfuzz::debug_bounded(&bits.iter().rev().take(64).collect::<Vec<_>>())",
+            "mutfuzz::debug_bounded(&bits.evens().rev().take(64).collect::<Vec<_>>())",
+            // A crate type's `Debug` may show an address; std's `Ordering` and a `u8` do not.
+            "BitsCall::Clone => mutfuzz::debug_unaddressed(&bits.clone()),",
+            "BitsCall::Order => format!(\"{:?}\", bits.order()),",
+            "BitsCall::First => format!(\"{:?}\", bits.first()),",
+        ] {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
+    }
+
+    #[test]
+    fn a_collected_constructor_and_an_operator_on_a_reference_are_driven() {
+        let api = api("#[derive(Debug)] pub struct Set(Vec<u8>);\n\
+             impl Set { pub fn new() -> Set { Set(Vec::new()) } }\n\
+             impl FromIterator<u8> for Set {\n\
+                 fn from_iter<I: IntoIterator<Item = u8>>(i: I) -> Set { Set(i.into_iter().collect()) }\n\
+             }\n\
+             impl<'a> std::ops::BitAnd for &'a Set { type Output = Set; fn bitand(self, o: &Set) -> Set { Set(vec![]) } }\n");
+        let p = plan(&api, &Exclusions::new());
+        let set = &p.types[0];
+        assert_eq!(
+            set.constructors.iter().map(|c| c.variant.as_str()).collect::<Vec<_>>(),
+            ["New", "FromIterU8"]
+        );
+        assert_eq!(set.methods.iter().map(Call::key).collect::<Vec<_>>(), ["k::Set::bitand"]);
+        let module = crate::render::render(&p, "k").text;
+        for rendered in [
+            "MakeSet::FromIterU8 { items } => items.into_iter().collect(),",
+            "mutfuzz::debug_unaddressed(&std::ops::BitAnd::bitand(&set, &o))",
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }

@@ -231,8 +231,11 @@ fn result(output: &Output, call: &str) -> (String, String) {
 }
 
 /// The rendering of one result inside a call sequence, as a `String`.
-fn rendered(output: &Output, call: &str) -> String {
-    match output {
+fn rendered(m: &Call, call: &str) -> String {
+    if m.masked {
+        return format!("mutfuzz::debug_unaddressed(&{call})");
+    }
+    match &m.output {
         Output::Display => format!("{call}.to_string()"),
         Output::Sorted(_) | Output::Debug { sorted: true } => {
             format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))")
@@ -279,6 +282,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::Default => "Default::default()".to_owned(),
                 CtorKind::FromStr => reject("text.parse()"),
                 CtorKind::From => format!("{}::from(value)", t.path),
+                CtorKind::FromIter => "items.into_iter().collect()".to_owned(),
                 CtorKind::TryFrom => reject(&format!("{}::try_from(value)", t.path)),
                 CtorKind::Literal => format!("{} {{ {} }}", t.path, args.join(", ")),
                 CtorKind::Variant { name, named: true } => {
@@ -357,7 +361,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     w.line(&format!("pub enum {calls} {{"));
     let variants = method_variants(&t.methods);
     for (m, v) in t.methods.iter().zip(&variants) {
-        w.piece(&m.function.key(), |w| w.line(&format!("    {},", variant(v, &renamed(&m.args, &value)))));
+        w.piece(&m.key(), |w| w.line(&format!("    {},", variant(v, &renamed(&m.args, &value)))));
     }
     w.line("}");
     w.line("");
@@ -374,9 +378,9 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     w.line("    for call in calls {");
     w.line("        out.push(match call {");
     for (m, v) in t.methods.iter().zip(&variants) {
-        w.piece(&m.function.key(), |w| {
+        w.piece(&m.key(), |w| {
             let args = renamed(&m.args, &value);
-            let call = m.function.call(&value, &args.iter().map(|a| a.expr.clone()).collect::<Vec<_>>());
+            let call = m.method_call(&value, &args.iter().map(|a| a.expr.clone()).collect::<Vec<_>>());
             let pat = format!("{calls}::{}", variant_pattern(v, &args));
             let needs_block = args.iter().any(|a| a.convert.is_some() || a.mutated);
             if needs_block {
@@ -389,10 +393,10 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                         w.line(&format!("                let mut {0} = {0};", a.name));
                     }
                 }
-                w.line(&format!("                {}", rendered(&m.output, &call)));
+                w.line(&format!("                {}", rendered(m, &call)));
                 w.line("            }");
             } else {
-                w.line(&format!("            {pat} => {},", rendered(&m.output, &call)));
+                w.line(&format!("            {pat} => {},", rendered(m, &call)));
             }
         });
     }
@@ -423,7 +427,10 @@ pub fn method_variants(methods: &[Call]) -> Vec<String> {
     methods
         .iter()
         .map(|m| {
-            let base = crate::plan::camel(&m.function.target_name());
+            let base = match m.adapter {
+                Some(a) => crate::plan::camel(&format!("{}_{}", m.function.target_name(), a.method())),
+                None => crate::plan::camel(&m.function.target_name()),
+            };
             let mut v = base.clone();
             let mut n = 2;
             while !seen.insert(v.clone()) {

@@ -62,7 +62,7 @@ pub struct DrivenTrait {
 }
 
 /// The std traits driven, by the last segment of the implemented trait's path.
-const DRIVEN_TRAITS: [DrivenTrait; 27] = {
+const DRIVEN_TRAITS: [DrivenTrait; 28] = {
     const fn prelude(name: &'static str) -> DrivenTrait {
         DrivenTrait { name, path: None }
     }
@@ -70,6 +70,7 @@ const DRIVEN_TRAITS: [DrivenTrait; 27] = {
         DrivenTrait { name, path: Some(path) }
     }
     [
+        prelude("Clone"),
         prelude("PartialEq"),
         prelude("PartialOrd"),
         prelude("Ord"),
@@ -166,10 +167,15 @@ pub struct TypeDef {
     /// `From<T>` / `TryFrom<T>` impls: the `T`s.
     pub from: Vec<Ty>,
     pub try_from: Vec<Ty>,
+    /// `FromIterator<T>` impls: the `T`s.
+    pub from_iter: Vec<Ty>,
     /// Type parameters or lifetimes: not built by generated code.
     pub generic: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
+    /// The methods its own `Iterator` impl writes (`next`, `size_hint`, …): where a
+    /// method returns it, which of them a call sequence should reach.
+    pub iterator_methods: BTreeSet<String>,
     /// Field type names (for `hashed` through other crate types).
     pub field_types: Vec<String>,
     /// A struct whose fields are all public, named and not `#[non_exhaustive]`: they
@@ -231,13 +237,30 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             api.functions.push(Function { path: path.join("::"), ..f.function });
         }
     }
-    for imp in walk.impls {
+    for mut imp in walk.impls {
+        // An operator implemented for a reference (`impl BitAnd for &Set`) is the type's
+        // too: its `self` is the value borrowed.
+        let by_ref = match &imp.self_ty {
+            Ty::Ref { inner, mutable: false } if imp.trait_.is_some() => Some(inner.as_ref().clone()),
+            _ => None,
+        };
+        if let Some(inner) = by_ref {
+            imp.self_ty = inner;
+            imp.trait_ = None;
+            for f in &mut imp.functions {
+                if f.receiver == Some(Receiver::Value) {
+                    f.receiver = Some(Receiver::Ref);
+                }
+            }
+        }
         let Some(name) = imp.self_ty.name().map(str::to_owned) else { continue };
         let Some(def) = api.types.get_mut(&name) else { continue };
         if let Some(tr) = imp.trait_ {
             match tr.name.as_str() {
                 "From" => def.from.extend(tr.args.first().cloned()),
                 "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
+                "FromIterator" => def.from_iter.extend(tr.args.first().cloned()),
+                "Iterator" => def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone())),
                 _ => {}
             }
             def.traits.insert(tr.name);

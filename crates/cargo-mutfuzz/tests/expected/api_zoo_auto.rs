@@ -62,11 +62,15 @@ pub fn counter_from_str(text: String) -> String {
 #[derive(Debug, Gen)]
 pub enum CounterCall {
     AddAssign { n: u32 },
+    Clone,
     Cmp { other: MakeCounter },
     IsFull,
     PartialCmp { other: MakeCounter },
     Reset,
     Step,
+    Steps,
+    StepsSizeHint,
+    StepsRev,
     Value,
 }
 
@@ -80,6 +84,7 @@ pub fn counter_calls((counter, calls): (MakeCounter, Vec<CounterCall>)) -> Vec<S
             CounterCall::AddAssign { n } => {
                 format!("{:?}", std::ops::AddAssign::add_assign(&mut counter, n))
             }
+            CounterCall::Clone => mutfuzz::debug_unaddressed(&counter.clone()),
             CounterCall::Cmp { other } => {
                 let other = other.make();
                 format!("{:?}", counter.cmp(&other))
@@ -91,6 +96,13 @@ pub fn counter_calls((counter, calls): (MakeCounter, Vec<CounterCall>)) -> Vec<S
             }
             CounterCall::Reset => format!("{:?}", counter.reset()),
             CounterCall::Step => format!("{:?}", counter.step()),
+            CounterCall::Steps => {
+                mutfuzz::debug_bounded(&counter.steps().take(64).collect::<Vec<_>>())
+            }
+            CounterCall::StepsSizeHint => format!("{:?}", counter.steps().size_hint()),
+            CounterCall::StepsRev => {
+                mutfuzz::debug_bounded(&counter.steps().rev().take(64).collect::<Vec<_>>())
+            }
             CounterCall::Value => format!("{:?}", counter.value()),
         });
     }
