@@ -32,7 +32,7 @@ fn init_auto_writes_the_targets_of_the_public_api_and_explains_every_skip() {
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     let expected_lines = [
-        "Read the public API of api-zoo: 21 items, 16 driven, 5 skipped",
+        "Read the public API of api-zoo: 22 items, 17 driven, 5 skipped",
         "  skipped Halve::halve (src/lib.rs:45): a method of the trait `Halve` (trait methods are not driven: call them from a target of your own)",
         "  skipped apply (src/lib.rs:31): parameter `f: impl Fn` is a closure",
         "  skipped first_unchecked (src/lib.rs:37): is an `unsafe fn`",

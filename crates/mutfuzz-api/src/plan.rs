@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::scan::{Api, Function, Receiver, TypeDef};
+use crate::scan::{Api, DrivenTrait, Function, Receiver, TypeDef};
 use crate::ty::{Bound, Ty};
 
 /// An item the harness drives.
@@ -56,8 +56,16 @@ impl Call {
         }
     }
 
+    /// Whether it compares two values' hashes (a hand-written `Hash`).
+    pub fn hashes(&self) -> bool {
+        self.function.trait_ == Some(HASH)
+    }
+
     /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`.
     pub fn method_call(&self, value: &str, args: &[String]) -> String {
+        if self.hashes() {
+            return format!("mutfuzz::same_hash(&{value}, {})", args.join(", "));
+        }
         let call = self.function.call(value, args);
         match self.adapter {
             Some(a) => format!("{call}.{}()", a.method()),
@@ -165,6 +173,12 @@ pub struct Plan {
     /// Items found in the API (functions and methods).
     pub found: usize,
 }
+
+/// `Hash`, whose method a call sequence reaches through `mutfuzz::same_hash`.
+const HASH: DrivenTrait = DrivenTrait { name: "Hash", path: Some("std::hash::Hash") };
+
+/// The traits whose `impl Trait` in a result is an iterator to collect.
+const ITERATOR_TRAITS: [&str; 4] = ["Iterator", "DoubleEndedIterator", "ExactSizeIterator", "FusedIterator"];
 
 /// Items left out by the user or by a failed compile check: (function path or
 /// `Type::constructor` variant) → reason.
@@ -318,6 +332,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
                 Err(reason) => skip(&mut out, f, reason),
             }
         }
+        if def.hash_impl
+            && let Some(call) = p.hash_call(def).filter(|c| !excluded.contains_key(&c.key()))
+        {
+            methods.push(call);
+        }
         out.types.push(Buildable {
             path: def.path.clone().unwrap_or_default(),
             name,
@@ -361,7 +380,8 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .functions
         .iter()
         .filter(|f| f.trait_.is_none() || f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o)))
-        .count();
+        .count()
+        + api.types.values().filter(|t| t.hash_impl && p.buildable.contains_key(&t.name)).count();
     out
 }
 
@@ -535,6 +555,31 @@ impl Planner<'_> {
                 names.iter().any(|n| n == "Self" || self.api.types.contains_key(n))
             });
         Ok(Call { function: f.clone(), args, output, adapter: None, masked })
+    }
+
+    /// The comparison of a value's hash with another's, for a type whose `Hash` is written
+    /// by hand: `std::hash::Hash::hash` is generic over its hasher, so the sequence calls
+    /// it through `mutfuzz::same_hash`.
+    fn hash_call(&self, def: &TypeDef) -> Option<Call> {
+        let own =
+            Ty::Path { segments: vec!["Self".into()], args: Vec::new(), assoc: Vec::new(), lifetimes: false };
+        let bool_ty =
+            Ty::Path { segments: vec!["bool".into()], args: Vec::new(), assoc: Vec::new(), lifetimes: false };
+        let function = Function {
+            path: format!("{}::hash", def.path.as_ref()?),
+            name: "hash".into(),
+            owner: Some(def.name.clone()),
+            receiver: Some(Receiver::Ref),
+            params: vec![("other".into(), Ty::Ref { mutable: false, inner: Box::new(own) })],
+            output: Some(bool_ty),
+            generics: Vec::new(),
+            blocker: None,
+            effect: None,
+            location: String::new(),
+            instantiated: None,
+            trait_: Some(HASH),
+        };
+        self.call(&function).ok()
     }
 
     /// The adapted copies of `call`, for a method returning an iterator whose own
@@ -833,8 +878,7 @@ impl Planner<'_> {
     fn iterator(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Impl(bounds) => {
-                let iterates =
-                    bounds.iter().any(|b| matches!(b.name.as_str(), "Iterator" | "DoubleEndedIterator"));
+                let iterates = bounds.iter().any(|b| ITERATOR_TRAITS.contains(&b.name.as_str()));
                 // Items that cannot be rendered leave the iterator to the checks below.
                 let item =
                     bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t));
@@ -926,7 +970,9 @@ impl Planner<'_> {
                 let item =
                     bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t));
                 match item {
-                    Some(t) if bounds.iter().any(|b| b.name == "Iterator") => self.render(t, owner),
+                    Some(t) if bounds.iter().any(|b| ITERATOR_TRAITS.contains(&b.name.as_str())) => {
+                        self.render(t, owner)
+                    }
                     _ => Rendering {
                         debug: bounds.iter().any(|b| b.name == "Debug"),
                         display: bounds.iter().any(|b| b.name == "Display"),
@@ -1300,6 +1346,7 @@ mod tests {
                  pub fn iter(&self) -> Iter<'_> { Iter(self, 0) }\n\
                  pub fn plain(&self) -> Plain { Plain }\n\
                  pub fn evens(&self) -> impl DoubleEndedIterator<Item = u8> { (0..self.0).step_by(2) }\n\
+                 pub fn halves(&self) -> impl ExactSizeIterator<Item = u8> { vec![self.0 / 2].into_iter() }\n\
                  pub fn first(&self) -> u8 { self.0 }\n\
                  pub fn order(&self) -> std::cmp::Ordering { std::cmp::Ordering::Less }\n\
              }\n\
@@ -1323,6 +1370,8 @@ mod tests {
                 "k::Bits::evens",
                 "k::Bits::evens.rev()",
                 "k::Bits::first",
+                "k::Bits::halves",
+                "k::Bits::halves.size_hint()",
                 "k::Bits::iter",
                 "k::Bits::iter.size_hint()",
                 "k::Bits::iter.rev()",
@@ -1372,6 +1421,25 @@ mod tests {
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
+    }
+
+    #[test]
+    fn a_hash_written_by_hand_is_compared_through_same_hash_and_a_derived_one_is_not() {
+        let api = api("#[derive(Debug)] pub struct Set(Vec<u8>);\n\
+             impl Set { pub fn new() -> Set { Set(Vec::new()) } }\n\
+             impl std::hash::Hash for Set { fn hash<H: std::hash::Hasher>(&self, h: &mut H) { self.0.hash(h) } }\n\
+             #[derive(Debug, Hash)] pub struct Tag(u8);\n\
+             impl Tag { pub fn new() -> Tag { Tag(0) } pub fn get(&self) -> u8 { self.0 } }\n");
+        let p = plan(&api, &Exclusions::new());
+        let keys = |name: &str| -> Vec<String> {
+            p.types.iter().find(|t| t.name == name).unwrap().methods.iter().map(Call::key).collect()
+        };
+        assert_eq!(keys("Set"), ["k::Set::hash"]);
+        assert_eq!(keys("Tag"), ["k::Tag::get"]);
+        let module = crate::render::render(&p, "k").text;
+        let compared = "SetCall::Hash { other } => {\n                let other = other.make();\n                \
+                        format!(\"{:?}\", mutfuzz::same_hash(&set, &other))";
+        assert!(module.contains(compared), "no `{compared}` in:\n{module}");
     }
 
     #[test]

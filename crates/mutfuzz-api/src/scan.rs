@@ -173,6 +173,9 @@ pub struct TypeDef {
     pub generic: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
+    /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
+    /// sequence compares its hash with another value's.
+    pub hash_impl: bool,
     /// The methods its own `Iterator` impl writes (`next`, `size_hint`, …): where a
     /// method returns it, which of them a call sequence should reach.
     pub iterator_methods: BTreeSet<String>,
@@ -260,6 +263,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 "From" => def.from.extend(tr.args.first().cloned()),
                 "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
                 "FromIterator" => def.from_iter.extend(tr.args.first().cloned()),
+                "Hash" => def.hash_impl = true,
                 "Iterator" => def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone())),
                 _ => {}
             }

@@ -421,6 +421,12 @@ impl Writer<'_> {
                 .zip(&m.function.params)
                 .map(|((a, v), (_, ty))| self.generic_arg(&m.function, a, v, ty))
                 .collect::<Result<_, _>>()?;
+            if m.hashes() {
+                lines.extend(
+                    results.get(i).map(|text| hash_step(&binding, &args[0], text)).unwrap_or_default(),
+                );
+                continue;
+            }
             let call = m.method_call(&binding, &args);
             match results.get(i) {
                 None => lines.push(format!("{call};")),
@@ -772,6 +778,17 @@ fn assert_value(expr: &str, text: &str) -> String {
         "false" => format!("assert!(!{expr});"),
         _ => format!("assert_eq!({expr}, {text});"),
     }
+}
+
+/// A comparison of two values' hashes, as the harness's `mutfuzz::same_hash` made it,
+/// with std alone: one `RandomState` hashes both.
+fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
+    let hash = |value: &str| format!("std::hash::BuildHasher::hash_one(&hash_state, {value})");
+    let check = if text == "true" { "assert_eq" } else { "assert_ne" };
+    vec![
+        "let hash_state = std::collections::hash_map::RandomState::new();".to_owned(),
+        format!("{check}!({}, {});", hash(&format!("&{binding}")), hash(other)),
+    ]
 }
 
 /// Whether a collected iterator's rendering was cut at its bound (whole, a `Vec`'s `Debug`
@@ -1190,6 +1207,28 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("let set = vec![1, 2].into_iter().collect::<k::Set>();"), "{}", t.text);
         assert!(t.text.contains("assert_eq!(set.len(), 2);"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_hash_comparison_is_written_with_std_alone() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Set(Vec<u8>);\n\
+             impl Set { pub fn new() -> Set { Set(Vec::new()) } pub fn push(&mut self, b: u8) { self.0.push(b) } }\n\
+             impl std::hash::Hash for Set { fn hash<H: std::hash::Hasher>(&self, h: &mut H) { self.0.hash(h) } }\n");
+        let new = || Value::Variant("New".into(), vec![]);
+        let calls = vec![
+            Value::Variant("Push".into(), vec![int("1", "u8")]),
+            Value::Variant("Hash".into(), vec![new()]),
+        ];
+        let value = Value::Tuple(vec![new(), Value::Seq(calls)]);
+        let kept =
+            Kept { target: "set_calls", value: &value, ending: r#"["()", "false", "Set([1])"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let expected = "    set.push(1);\n    \
+                        let hash_state = std::collections::hash_map::RandomState::new();\n    \
+                        assert_ne!(std::hash::BuildHasher::hash_one(&hash_state, &set), \
+                        std::hash::BuildHasher::hash_one(&hash_state, &k::Set::new()));\n";
+        assert!(t.text.contains(expected), "{}", t.text);
+        assert_eq!(t.name, "set_push_hash");
     }
 
     #[test]

@@ -72,6 +72,7 @@ pub enum CounterCall {
     StepsSizeHint,
     StepsRev,
     Value,
+    Hash { other: MakeCounter },
 }
 
 /// A `api_zoo::Counter` built by a constructor, then a sequence of its methods; every result is
@@ -104,6 +105,10 @@ pub fn counter_calls((counter, calls): (MakeCounter, Vec<CounterCall>)) -> Vec<S
                 mutfuzz::debug_bounded(&counter.steps().rev().take(64).collect::<Vec<_>>())
             }
             CounterCall::Value => format!("{:?}", counter.value()),
+            CounterCall::Hash { other } => {
+                let other = other.make();
+                format!("{:?}", mutfuzz::same_hash(&counter, &other))
+            }
         });
     }
     out.push(mutfuzz::debug_unaddressed(&counter));
