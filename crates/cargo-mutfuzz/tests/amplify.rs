@@ -272,6 +272,24 @@ fn tests_of_hand_written_targets_build_derived_values_and_call_the_included_harn
 }
 
 #[test]
+fn an_input_whose_smaller_forms_abort_the_original_is_kept_whole() {
+    // The fixture's original aborts on one-byte inputs, which shrinking a killing input
+    // tries: the harness dies while shrinking, and `amplify` goes on with the input whole.
+    let krate = copy_of_fixture("shrink-abort");
+    let out = krate.mutfuzz(&["test"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = krate.mutfuzz(&["amplify", "--trials", "3000", "--seed", "0"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let died = "note: the harness died while shrinking (signal: 6 (SIGABRT)): memory allocation of \
+                72057594037927935 bytes failed\n  (on a smaller form of count_large's input ";
+    assert!(err.contains(died) && err.contains(", which is kept whole)"), "{err}");
+    assert!(err.contains("not covered 14 → 0;"), "{err}");
+    let text = fs::read_to_string(krate.root().join("tests/mutfuzz_amplified.rs")).unwrap();
+    assert!(text.contains("assert_eq!(shrink_abort::count_large(b\""), "{text}");
+}
+
+#[test]
 fn a_crate_whose_tests_fail_unmutated_is_refused_as_test_refuses_it() {
     let krate = copy_of_textstats();
     let root = krate.root();

@@ -501,16 +501,26 @@ impl Planner<'_> {
             }
         }
         for item in &def.from_iter {
-            let items = Ty::Path {
-                segments: vec!["Vec".into()],
-                args: vec![item.clone()],
-                assoc: Vec::new(),
-                lifetimes: false,
-            };
-            let Ok(arg) = self.arg("items", &items, &[], None) else { continue };
-            if arg.convert.is_some() || arg.expr != "items" {
+            // Each item is made as a parameter of its type is: a `usize` below 65,536, so
+            // that a set of bits does not ask for more memory than there is.
+            let Ok(one) = self.arg("item", item, &[], None) else { continue };
+            if one.convert.is_some() || one.mutated {
                 continue;
             }
+            let expr = match one.expr.strip_suffix("(item)") {
+                _ if one.expr == "item" => "items.into_iter()".to_owned(),
+                Some(f) if f.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':') => {
+                    format!("items.into_iter().map({f})")
+                }
+                _ => format!("items.into_iter().map(|item| {})", one.expr),
+            };
+            let arg = Arg {
+                name: "items".into(),
+                gen_ty: format!("Vec<{}>", one.gen_ty),
+                convert: None,
+                expr,
+                mutated: false,
+            };
             let variant = match item.plain_name() {
                 Some(n) => format!("FromIter{}", camel(n)),
                 None => "FromIter".to_owned(),
@@ -1406,17 +1416,23 @@ mod tests {
              impl FromIterator<u8> for Set {\n\
                  fn from_iter<I: IntoIterator<Item = u8>>(i: I) -> Set { Set(i.into_iter().collect()) }\n\
              }\n\
+             impl FromIterator<usize> for Set {\n\
+                 fn from_iter<I: IntoIterator<Item = usize>>(i: I) -> Set { Set(vec![]) }\n\
+             }\n\
              impl<'a> std::ops::BitAnd for &'a Set { type Output = Set; fn bitand(self, o: &Set) -> Set { Set(vec![]) } }\n");
         let p = plan(&api, &Exclusions::new());
         let set = &p.types[0];
         assert_eq!(
             set.constructors.iter().map(|c| c.variant.as_str()).collect::<Vec<_>>(),
-            ["New", "FromIterU8"]
+            ["New", "FromIterU8", "FromIterUsize"]
         );
         assert_eq!(set.methods.iter().map(Call::key).collect::<Vec<_>>(), ["k::Set::bitand"]);
         let module = crate::render::render(&p, "k").text;
         for rendered in [
             "MakeSet::FromIterU8 { items } => items.into_iter().collect(),",
+            // Items made as parameters of their type are: a `usize` below 65,536.
+            "FromIterUsize { items: Vec<u16> },",
+            "MakeSet::FromIterUsize { items } => items.into_iter().map(usize::from).collect(),",
             "mutfuzz::debug_unaddressed(&std::ops::BitAnd::bitand(&set, &o))",
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkRequest, WorkerLimits};
-use mutfuzz_contract::{EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
+use mutfuzz_contract::{EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
 
 use crate::catalog::selection::Selection;
 use crate::console::exit_code;
@@ -305,7 +305,17 @@ pub fn shrunk(
             panic_is_failure: false,
             out: out.clone(),
         });
-        let (code, line) = shrinking::shrink_with(built, &command, shrinking::Quiet::Unless)?;
+        // A candidate the original aborts on (an allocation that fails) ends the shrinking
+        // process: the input, which the original ran through in the campaign, stays whole.
+        let (code, line) = match shrinking::shrink_with(built, &command, shrinking::Quiet::Unless) {
+            Ok(result) => result,
+            Err(e) => {
+                eprintln!(
+                    "note: {e}\n  (on a smaller form of {target}'s input {input}, which is kept whole)"
+                );
+                (EXIT_NOT_KEPT, None)
+            }
+        };
         let (file, size, kept) = match line.filter(|_| code == EXIT_SUCCESS) {
             Some(ShrinkLine { after, kept: Kept::Kills(k), .. }) => (out, after, k.into_iter().collect()),
             // Not shrunk (a kill that does not repeat alone): the input as it is.

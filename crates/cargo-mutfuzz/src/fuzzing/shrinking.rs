@@ -16,7 +16,8 @@ pub enum Quiet {
     Never,
     /// Not when it refused the input ([`EXIT_NOT_KEPT`]).
     OnRefusal,
-    /// Only when it failed: the target's own panics while shrinking are no news.
+    /// Only when it failed with an exit code: the target's own panics while shrinking are
+    /// no news, and a death is the caller's to report.
     Unless,
 }
 
@@ -54,16 +55,23 @@ pub fn shrink_with(
     }
     let status = child.wait().context("failed to wait for the harness")?;
     let errors = errors.join().unwrap_or_default();
+    let errors = String::from_utf8_lossy(&errors);
     let expected = match quiet {
         Quiet::Never => false,
         Quiet::OnRefusal => status.code() == Some(EXIT_NOT_KEPT),
-        Quiet::Unless => matches!(status.code(), Some(EXIT_SUCCESS | EXIT_NOT_KEPT)),
+        // A death is reported by the caller, with the first line of what it printed.
+        Quiet::Unless => {
+            !matches!(status.code(), Some(code) if code != EXIT_SUCCESS && code != EXIT_NOT_KEPT)
+        }
     };
     if !expected {
-        eprint!("{}", String::from_utf8_lossy(&errors));
+        eprint!("{errors}");
     }
     match status.code() {
         Some(code) => Ok((code, line)),
-        None => Err(anyhow!("the harness died while shrinking: {status}")),
+        None => match errors.lines().find(|l| !l.trim().is_empty()) {
+            Some(first) => Err(anyhow!("the harness died while shrinking ({status}): {first}")),
+            None => Err(anyhow!("the harness died while shrinking: {status}")),
+        },
     }
 }
