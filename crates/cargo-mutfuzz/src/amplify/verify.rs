@@ -374,10 +374,65 @@ fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
         failing.entry(name).or_insert(why);
     }
     if failing.is_empty() && !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        bail!("cargo test of the written tests failed:\n{}", stderr.trim_end());
+        // A test that ends the process (an abort, a stack overflow) takes libtest's report
+        // of every test with it: each runs alone to find it.
+        if let Some(binary) = test_binary(&String::from_utf8_lossy(&out.stdout), name) {
+            failing = ending_the_process(&binary, &copy.package, &text)?;
+        }
+        if failing.is_empty() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            bail!("cargo test of the written tests failed:\n{}", stderr.trim_end());
+        }
     }
     Ok(failing)
+}
+
+/// The test executable built for `tests/<name>`, from cargo's JSON messages.
+fn test_binary(messages: &str, name: &str) -> Option<PathBuf> {
+    let stem = name.trim_end_matches(".rs");
+    messages.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).find_map(|msg| {
+        let built = msg["reason"] == "compiler-artifact" && msg["target"]["name"] == stem;
+        built.then(|| msg["executable"].as_str().map(PathBuf::from)).flatten()
+    })
+}
+
+/// The tests of `text` that end `binary`'s process when run alone, each with how.
+fn ending_the_process(binary: &Path, dir: &Path, text: &str) -> Result<BTreeMap<String, String>> {
+    let mut ending = BTreeMap::new();
+    for test in test_names(text) {
+        let out = Command::new(binary)
+            .args(["--exact", &test, "--quiet", "--nocapture"])
+            .current_dir(dir)
+            .env("RUST_BACKTRACE", "0")
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("failed to run {}", binary.display()))?;
+        if out.status.code().is_none() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            // Its last words: what std prints as it aborts, or the test's own.
+            let why = match stderr.lines().rfind(|l| !l.trim().is_empty()) {
+                Some(line) => format!("ends the test process ({}): {line}", out.status),
+                None => format!("ends the test process ({})", out.status),
+            };
+            ending.insert(test, why);
+        }
+    }
+    Ok(ending)
+}
+
+/// The names of the `#[test]` functions of a written file.
+fn test_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut attributed = false;
+    for line in text.lines() {
+        if line == "#[test]" {
+            attributed = true;
+        } else if let Some(rest) = line.strip_prefix("fn ").filter(|_| attributed) {
+            names.extend(rest.split('(').next().map(str::to_owned));
+            attributed = false;
+        }
+    }
+    names
 }
 
 /// The tests that libtest's output says failed, each with why: the first line of its
@@ -448,6 +503,26 @@ mod tests {
         assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
         assert_eq!(undeclared_note(dir.path(), FILE), None);
+    }
+
+    #[test]
+    fn a_test_that_ends_its_process_is_found_by_running_each_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"mutfuzz-check-ending\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+        let copy =
+            Copy { root: dir.path().to_owned(), package: dir.path().to_owned(), engine_patch: Vec::new() };
+        let text = "// Kills a\n#[test]\nfn passes() {}\n\n#[test]\nfn aborts() {\n    eprintln!(\"gone\");\n    \
+                    std::process::abort();\n}\n\n#[test]\n#[should_panic]\nfn panics() {\n    panic!();\n}\n";
+        assert_eq!(test_names(text), ["passes", "aborts", "panics"]);
+        copy.write_test(FILE, text).unwrap();
+        let failing = run_tests(&copy, FILE).unwrap();
+        assert_eq!(
+            failing.into_iter().collect::<Vec<_>>(),
+            [("aborts".to_owned(), "ends the test process (signal: 6 (SIGABRT)): gone".to_owned())]
+        );
     }
 
     #[test]
