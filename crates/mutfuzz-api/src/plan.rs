@@ -61,7 +61,8 @@ impl Call {
         self.function.trait_ == Some(HASH)
     }
 
-    /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`.
+    /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`; for
+    /// a hand-written `Hash`, `mutfuzz::same_hash(&set, &other)`.
     pub fn method_call(&self, value: &str, args: &[String]) -> String {
         if self.hashes() {
             return format!("mutfuzz::same_hash(&{value}, {})", args.join(", "));
@@ -128,8 +129,12 @@ pub enum CtorKind {
     FromStr,
     From,
     TryFrom,
-    /// `FromIterator`: a `Vec` of items, collected.
-    FromIter,
+    /// `FromIterator`: a `Vec` of items, collected. `item` says how one item is made (as
+    /// a parameter of its type is) and `ty` names its type, which a written test states.
+    FromIter {
+        item: Arg,
+        ty: String,
+    },
     /// A struct literal of its public fields.
     Literal,
     /// An enum variant; `named` when its fields have names.
@@ -381,7 +386,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .iter()
         .filter(|f| f.trait_.is_none() || f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o)))
         .count()
-        + api.types.values().filter(|t| t.hash_impl && p.buildable.contains_key(&t.name)).count();
+        + out.types.iter().filter(|t| t.methods.iter().any(Call::hashes)).count();
     out
 }
 
@@ -501,9 +506,11 @@ impl Planner<'_> {
             }
         }
         for item in &def.from_iter {
-            // Each item is made as a parameter of its type is: a `usize` below 65,536, so
-            // that a set of bits does not ask for more memory than there is.
+            // Each item is made as a parameter of its type is (a `usize` is bounded), so
+            // that a set of bits does not ask for more memory than there is. An item that
+            // borrows (`&str`) would borrow from the iterator's own temporaries.
             let Ok(one) = self.arg("item", item, &[], None) else { continue };
+            let Some(ty) = self.nameable(item, Some(&def.name)) else { continue };
             if one.convert.is_some() || one.mutated {
                 continue;
             }
@@ -512,7 +519,7 @@ impl Planner<'_> {
                 Some(f) if f.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':') => {
                     format!("items.into_iter().map({f})")
                 }
-                _ => format!("items.into_iter().map(|item| {})", one.expr),
+                _ => continue,
             };
             let arg = Arg {
                 name: "items".into(),
@@ -525,7 +532,7 @@ impl Planner<'_> {
                 Some(n) => format!("FromIter{}", camel(n)),
                 None => "FromIter".to_owned(),
             };
-            ctor(variant, CtorKind::FromIter, vec![arg]);
+            ctor(variant, CtorKind::FromIter { item: one, ty }, vec![arg]);
         }
         out
     }
@@ -576,7 +583,8 @@ impl Planner<'_> {
         let bool_ty =
             Ty::Path { segments: vec!["bool".into()], args: Vec::new(), assoc: Vec::new(), lifetimes: false };
         let function = Function {
-            path: format!("{}::hash", def.path.as_ref()?),
+            // Not `k::Set::hash`: an inherent `hash` has that key.
+            path: format!("<{} as std::hash::Hash>::hash", def.path.as_ref()?),
             name: "hash".into(),
             owner: Some(def.name.clone()),
             receiver: Some(Receiver::Ref),
@@ -1419,21 +1427,24 @@ mod tests {
              impl FromIterator<usize> for Set {\n\
                  fn from_iter<I: IntoIterator<Item = usize>>(i: I) -> Set { Set(vec![]) }\n\
              }\n\
-             impl<'a> std::ops::BitAnd for &'a Set { type Output = Set; fn bitand(self, o: &Set) -> Set { Set(vec![]) } }\n");
+             impl<'a> std::ops::BitAnd for &'a Set { type Output = Set; fn bitand(self, o: &Set) -> Set { Set(vec![]) } }\n\
+             impl std::ops::Sub for &Set { type Output = Set; fn sub(self, rhs: Self) -> Set { Set(vec![]) } }\n");
         let p = plan(&api, &Exclusions::new());
         let set = &p.types[0];
         assert_eq!(
             set.constructors.iter().map(|c| c.variant.as_str()).collect::<Vec<_>>(),
             ["New", "FromIterU8", "FromIterUsize"]
         );
-        assert_eq!(set.methods.iter().map(Call::key).collect::<Vec<_>>(), ["k::Set::bitand"]);
+        assert_eq!(set.methods.iter().map(Call::key).collect::<Vec<_>>(), ["k::Set::bitand", "k::Set::sub"]);
         let module = crate::render::render(&p, "k").text;
         for rendered in [
             "MakeSet::FromIterU8 { items } => items.into_iter().collect(),",
-            // Items made as parameters of their type are: a `usize` below 65,536.
+            // Items made as parameters of their type are: a `usize` bounded.
             "FromIterUsize { items: Vec<u16> },",
             "MakeSet::FromIterUsize { items } => items.into_iter().map(usize::from).collect(),",
             "mutfuzz::debug_unaddressed(&std::ops::BitAnd::bitand(&set, &o))",
+            // `Self` of an impl for `&Set` is the reference.
+            "mutfuzz::debug_unaddressed(&std::ops::Sub::sub(&set, &rhs))",
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
@@ -1450,7 +1461,7 @@ mod tests {
         let keys = |name: &str| -> Vec<String> {
             p.types.iter().find(|t| t.name == name).unwrap().methods.iter().map(Call::key).collect()
         };
-        assert_eq!(keys("Set"), ["k::Set::hash"]);
+        assert_eq!(keys("Set"), ["<k::Set as std::hash::Hash>::hash"]);
         assert_eq!(keys("Tag"), ["k::Tag::get"]);
         let module = crate::render::render(&p, "k").text;
         let compared = "SetCall::Hash { other } => {\n                let other = other.make();\n                \

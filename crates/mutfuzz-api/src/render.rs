@@ -282,7 +282,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::Default => "Default::default()".to_owned(),
                 CtorKind::FromStr => reject("text.parse()"),
                 CtorKind::From => format!("{}::from(value)", t.path),
-                CtorKind::FromIter => format!("{}.collect()", args[0]),
+                CtorKind::FromIter { .. } => format!("{}.collect()", args[0]),
                 CtorKind::TryFrom => reject(&format!("{}::try_from(value)", t.path)),
                 CtorKind::Literal => format!("{} {{ {} }}", t.path, args.join(", ")),
                 CtorKind::Variant { name, named: true } => {

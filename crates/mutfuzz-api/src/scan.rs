@@ -241,19 +241,25 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
     }
     for mut imp in walk.impls {
-        // An operator implemented for a reference (`impl BitAnd for &Set`) is the type's
-        // too: its `self` is the value borrowed.
+        // A driven trait implemented for a reference (an operator: `impl BitAnd for &Set`)
+        // is the type's too: its `self` is the value borrowed, and its `Self` the
+        // reference. Other traits' impls hold no functions, and add no trait to the type.
         let by_ref = match &imp.self_ty {
             Ty::Ref { inner, mutable: false } if imp.trait_.is_some() => Some(inner.as_ref().clone()),
             _ => None,
         };
         if let Some(inner) = by_ref {
+            let reference = imp.self_ty.clone();
             imp.self_ty = inner;
             imp.trait_ = None;
             for f in &mut imp.functions {
                 if f.receiver == Some(Receiver::Value) {
                     f.receiver = Some(Receiver::Ref);
                 }
+                for (_, ty) in &mut f.params {
+                    *ty = ty.substitute("Self", &reference);
+                }
+                f.output = f.output.as_ref().map(|t| t.substitute("Self", &reference));
             }
         }
         let Some(name) = imp.self_ty.name().map(str::to_owned) else { continue };
@@ -263,7 +269,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 "From" => def.from.extend(tr.args.first().cloned()),
                 "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
                 "FromIterator" => def.from_iter.extend(tr.args.first().cloned()),
-                "Hash" => def.hash_impl = true,
+                "Hash" if !walk.own_traits.contains("Hash") => def.hash_impl = true,
                 "Iterator" => def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone())),
                 _ => {}
             }

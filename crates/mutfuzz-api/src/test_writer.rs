@@ -497,6 +497,21 @@ impl Writer<'_> {
         variants.iter().position(|v| v == name).map(|i| &t.methods[i])
     }
 
+    /// `path` collected from the items in `items`, each made as `item` says, their type
+    /// `ty` stated: a type may collect from more than one item type.
+    fn collected_from(&self, item: &Arg, ty: &str, items: &Value, path: &str) -> Result<String, String> {
+        let Value::Seq(items) = items else { return Err("the items are not a list".into()) };
+        let mut written: Vec<String> =
+            items.iter().map(|v| self.arg(item, v, None, false)).collect::<Result<_, _>>()?;
+        let Some(first) = written.first_mut() else {
+            return Ok(format!("std::iter::empty::<{ty}>().collect::<{path}>()"));
+        };
+        if INTEGERS.contains(&ty) && first.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()) {
+            first.push_str(ty);
+        }
+        Ok(format!("vec![{}].into_iter().collect::<{path}>()", written.join(", ")))
+    }
+
     /// The expression that builds `t` the way the `Make…` variant in `value` does.
     fn make(&self, t: &Buildable, value: &Value) -> Result<String, String> {
         let Value::Variant(variant, fields) = value else {
@@ -516,7 +531,7 @@ impl Writer<'_> {
             CtorKind::Default => format!("{}::default()", t.path),
             CtorKind::FromStr => format!("{}.parse::<{}>().unwrap()", args[0], t.path),
             CtorKind::From => format!("{}::from({})", t.path, args[0]),
-            CtorKind::FromIter => format!("{}.into_iter().collect::<{}>()", args[0], t.path),
+            CtorKind::FromIter { item, ty } => self.collected_from(item, ty, &fields[0], &t.path)?,
             CtorKind::TryFrom => format!("{}::try_from({}).unwrap()", t.path, args[0]),
             CtorKind::Literal => {
                 let fields: Vec<String> = c.args.iter().zip(&args).map(|(a, v)| field(&a.name, v)).collect();
@@ -783,10 +798,12 @@ fn assert_value(expr: &str, text: &str) -> String {
 /// A comparison of two values' hashes, as the harness's `mutfuzz::same_hash` made it,
 /// with std alone: one `RandomState` hashes both.
 fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
-    let hash = |value: &str| format!("std::hash::BuildHasher::hash_one(&hash_state, {value})");
+    // Named apart from the value's own binding (a type `HashState`'s is `hash_state`).
+    let state = if binding == "hash_state" { "hasher_state" } else { "hash_state" };
+    let hash = |value: &str| format!("std::hash::BuildHasher::hash_one(&{state}, {value})");
     let check = if text == "true" { "assert_eq" } else { "assert_ne" };
     vec![
-        "let hash_state = std::collections::hash_map::RandomState::new();".to_owned(),
+        format!("let {state} = std::collections::hash_map::RandomState::new();"),
         format!("{check}!({}, {});", hash(&format!("&{binding}")), hash(other)),
     ]
 }
@@ -1197,16 +1214,29 @@ mod tests {
     fn a_value_collected_from_items_is_built_by_collect() {
         let (plan, module) = api("#[derive(Debug)] pub struct Set(Vec<u8>);\n\
              impl Set { pub fn len(&self) -> usize { self.0.len() } }\n\
+             impl FromIterator<u8> for Set {\n\
+                 fn from_iter<I: IntoIterator<Item = u8>>(i: I) -> Set { Set(i.into_iter().collect()) }\n\
+             }\n\
              impl FromIterator<usize> for Set {\n\
                  fn from_iter<I: IntoIterator<Item = usize>>(i: I) -> Set { Set(vec![]) }\n\
              }\n");
-        let items = Value::Seq(vec![int("1", "u16"), int("2", "u16")]);
+        // Two item types: the first literal says which; a `usize` is written as digits.
+        let items = Value::Seq(vec![int("0", "u16"), int("65535", "u16")]);
         let make = Value::Variant("FromIterUsize".into(), vec![items]);
         let value = Value::Tuple(vec![make, Value::Seq(vec![Value::Variant("Len".into(), vec![])])]);
         let kept = Kept { target: "set_calls", value: &value, ending: r#"["2", "Set([1, 2])"]"#, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
-        assert!(t.text.contains("let set = vec![1, 2].into_iter().collect::<k::Set>();"), "{}", t.text);
+        let built = "let set = vec![0usize, 65535].into_iter().collect::<k::Set>();";
+        assert!(t.text.contains(built), "{}", t.text);
         assert!(t.text.contains("assert_eq!(set.len(), 2);"), "{}", t.text);
+        let empty = Value::Tuple(vec![
+            Value::Variant("FromIterUsize".into(), vec![Value::Seq(Vec::new())]),
+            Value::Seq(Vec::new()),
+        ]);
+        let kept = Kept { target: "set_calls", value: &empty, ending: r#"["Set([])"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let built = "let set = std::iter::empty::<usize>().collect::<k::Set>();";
+        assert!(t.text.contains(built), "{}", t.text);
     }
 
     #[test]

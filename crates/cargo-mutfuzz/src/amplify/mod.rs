@@ -308,13 +308,13 @@ pub fn shrunk(
         // A candidate the original aborts on (an allocation that fails) ends the shrinking
         // process: the input, which the original ran through in the campaign, stays whole.
         let (code, line) = match shrinking::shrink_with(built, &command, shrinking::Quiet::Unless) {
-            Ok(result) => result,
-            Err(e) => {
+            Err(e) if e.is::<shrinking::HarnessDied>() => {
                 eprintln!(
                     "note: {e}\n  (on a smaller form of {target}'s input {input}, which is kept whole)"
                 );
                 (EXIT_NOT_KEPT, None)
             }
+            result => result?,
         };
         let (file, size, kept) = match line.filter(|_| code == EXIT_SUCCESS) {
             Some(ShrinkLine { after, kept: Kept::Kills(k), .. }) => (out, after, k.into_iter().collect()),

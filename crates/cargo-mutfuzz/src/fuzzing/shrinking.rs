@@ -1,10 +1,11 @@
 //! The harness's `shrink` and `tmin` run in the sandbox, their result line read back
 //! (for `tmin` and `amplify`).
 
+use std::fmt;
 use std::io::BufReader;
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use mutfuzz_contract::{EXIT_NOT_KEPT, EXIT_SUCCESS, HarnessCommand, ShrinkLine, read_line_capped};
 
 use crate::fuzzing::harness::Built;
@@ -59,19 +60,38 @@ pub fn shrink_with(
     let expected = match quiet {
         Quiet::Never => false,
         Quiet::OnRefusal => status.code() == Some(EXIT_NOT_KEPT),
-        // A death is reported by the caller, with the first line of what it printed.
-        Quiet::Unless => {
-            !matches!(status.code(), Some(code) if code != EXIT_SUCCESS && code != EXIT_NOT_KEPT)
-        }
+        // A death is the caller's to report, with the last line the harness printed.
+        Quiet::Unless => matches!(status.code(), None | Some(EXIT_SUCCESS | EXIT_NOT_KEPT)),
     };
     if !expected {
         eprint!("{errors}");
     }
     match status.code() {
         Some(code) => Ok((code, line)),
-        None => match errors.lines().find(|l| !l.trim().is_empty()) {
-            Some(first) => Err(anyhow!("the harness died while shrinking ({status}): {first}")),
-            None => Err(anyhow!("the harness died while shrinking: {status}")),
-        },
+        None => {
+            let last_words = errors.lines().rfind(|l| !l.trim().is_empty()).map(str::to_owned);
+            Err(HarnessDied { status, last_words }.into())
+        }
     }
 }
+
+/// The harness ended by a signal while shrinking (an abort, a stack overflow): an input
+/// it tried ended the process.
+#[derive(Debug)]
+pub struct HarnessDied {
+    pub status: ExitStatus,
+    /// The last line it printed: what std prints as it aborts, if anything.
+    pub last_words: Option<String>,
+}
+
+impl fmt::Display for HarnessDied {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the harness died while shrinking ({})", self.status)?;
+        match &self.last_words {
+            Some(line) => write!(f, ": {line}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for HarnessDied {}
