@@ -225,6 +225,7 @@ const EFFECT_TYPES: [(&str, &str); 14] = [
 /// Makes the plan for `api`, leaving out `excluded` items.
 pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     let api_in = api;
+    let api = &concrete_types(api);
     let api = &Api { functions: api.functions.iter().flat_map(instantiations).collect(), ..api.clone() };
     let mut p = Planner { api, buildable: BTreeMap::new() };
     let mut out = Plan { krate: api.krate.clone(), ..Plan::default() };
@@ -430,7 +431,8 @@ impl Planner<'_> {
 
     /// Whether `f` (associated with `owner`) returns the type itself: `Some(fallible)`.
     fn returns_self(&self, f: &Function, owner: &str) -> Option<bool> {
-        let is_self = |t: &Ty| matches!(t.plain_name(), Some(n) if n == "Self" || n == owner);
+        // `Bag<T>` of `impl<T> Bag<T>`, its `T` made concrete, is `Self` too.
+        let is_self = |t: &Ty| matches!(t.name(), Some(n) if n == "Self" || n == owner);
         let out = f.output.as_ref()?;
         if is_self(out) {
             return Some(false);
@@ -466,7 +468,11 @@ impl Planner<'_> {
             }
             let Some(fallible) = self.returns_self(f, owner) else { continue };
             let Ok(args) = self.args(f) else { continue };
-            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
+            // A type built at concrete types is called through its path with them
+            // (`Slab::<i64>::new()`): nothing else may say what `T` is.
+            let path =
+                if type_path.contains("::<") { format!("{type_path}::{}", f.name) } else { f.path.clone() };
+            ctor(camel(&f.name), CtorKind::Function { path, fallible }, args);
         }
         if let Some(fields) = &def.fields
             && let Some(args) = self.fields(fields, owner)
@@ -928,7 +934,12 @@ impl Planner<'_> {
                     if def.generic {
                         return None;
                     }
-                    def.path.clone()?
+                    let path = def.path.clone()?;
+                    // Built at concrete types, its path names them already.
+                    if path.contains("::<") {
+                        return Some(path);
+                    }
+                    path
                 };
                 Some(if args.is_empty() { base } else { format!("{base}<{}>", args.join(", ")) })
             }
@@ -1045,6 +1056,42 @@ const TRIED: [&str; 4] = ["i64", "u128", "f64", "f32"];
 
 /// `f` as the plan drives it: as scanned, then once per further type in [`TRIED`] when a
 /// type parameter (or `impl Trait` parameter) is bounded by a trait the plan does not know.
+/// `api` with each generic type whose parameters are all types (no lifetime, no const)
+/// put at concrete ones, the first a parameter with its bounds is tried at: `Slab<T>`
+/// becomes `Slab::<i64>` (a path that serves as a type and in an expression), and its
+/// methods' `T` an `i64`. A collection generic over its items is most crates' main type.
+fn concrete_types(api: &Api) -> Api {
+    let mut api = api.clone();
+    let mut put: BTreeMap<String, Vec<(String, Ty)>> = BTreeMap::new();
+    for def in api.types.values_mut() {
+        let Some(path) = def.path.clone().filter(|_| def.generic && !def.borrows_or_consts) else {
+            continue;
+        };
+        // Parameters with defaults come last, and stay at their defaults.
+        let chosen: Option<Vec<(String, Ty)>> = def
+            .type_params
+            .iter()
+            .filter(|(.., default)| !default)
+            .map(|(name, bounds, _)| instance(bounds).map(|t| (name.clone(), t)))
+            .collect();
+        let Some(chosen) = chosen else { continue };
+        let args: Vec<String> = chosen.iter().map(|(_, t)| t.to_string()).collect();
+        def.path = Some(format!("{path}::<{}>", args.join(", ")));
+        def.generic = false;
+        put.insert(def.name.clone(), chosen);
+    }
+    for f in &mut api.functions {
+        let Some(chosen) = f.owner.as_ref().and_then(|o| put.get(o)) else { continue };
+        for (name, to) in chosen {
+            for (_, ty) in &mut f.params {
+                *ty = ty.substitute(name, to);
+            }
+            f.output = f.output.as_ref().map(|t| t.substitute(name, to));
+        }
+    }
+    api
+}
+
 fn instantiations(f: &Function) -> Vec<Function> {
     let unknown = |bounds: &[Bound]| instances(bounds).len() > 1;
     let mut names = Vec::new();
@@ -1467,6 +1514,32 @@ mod tests {
         let compared = "SetCall::Hash { other } => {\n                let other = other.make();\n                \
                         format!(\"{:?}\", mutfuzz::same_hash(&set, &other))";
         assert!(module.contains(compared), "no `{compared}` in:\n{module}");
+    }
+
+    #[test]
+    fn a_type_generic_over_its_items_is_built_at_a_concrete_type() {
+        let api = api("#[derive(Debug)] pub struct Bag<T> { items: Vec<T> }\n\
+             impl<U> Bag<U> {\n\
+                 pub fn new() -> Bag<U> { Bag { items: Vec::new() } }\n\
+                 pub fn push(&mut self, item: U) { self.items.push(item) }\n\
+                 pub fn get(&self, i: usize) -> Option<&U> { self.items.get(i) }\n\
+             }\n\
+             #[derive(Debug)] pub struct View<'a, T>(&'a [T]);\n\
+             impl<'a, T> View<'a, T> { pub fn new(s: &'a [T]) -> Self { View(s) } pub fn len(&self) -> usize { 0 } }\n");
+        let p = plan(&api, &Exclusions::new());
+        assert_eq!(p.types.iter().map(|t| t.path.as_str()).collect::<Vec<_>>(), ["k::Bag::<i64>"]);
+        let bag = &p.types[0];
+        let module = crate::render::render(&p, "k").text;
+        for rendered in [
+            "MakeBag::New => k::Bag::<i64>::new(),",
+            "Push { item: i64 },",
+            "BagCall::Get { i } => format!(\"{:?}\", bag.get(usize::from(i))),",
+        ] {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
+        assert_eq!(bag.methods.len(), 2);
+        // A type that borrows is not built.
+        assert!(p.skipped.iter().any(|s| s.item == "View::len"), "{:?}", p.skipped);
     }
 
     #[test]

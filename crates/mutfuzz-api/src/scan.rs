@@ -169,8 +169,15 @@ pub struct TypeDef {
     pub try_from: Vec<Ty>,
     /// `FromIterator<T>` impls: the `T`s.
     pub from_iter: Vec<Ty>,
-    /// Type parameters or lifetimes: not built by generated code.
+    /// Type parameters or lifetimes: not built by generated code, unless the plan puts a
+    /// concrete type in for each of its `type_params`.
     pub generic: bool,
+    /// Its type parameters in order: name, bounds, and whether it has a default. With no
+    /// lifetime or const parameter (`generic` is then only these), the plan may build it
+    /// at concrete types (`Slab::<i64>`).
+    pub type_params: Vec<(String, Vec<Bound>, bool)>,
+    /// A lifetime or const parameter: never built.
+    pub borrows_or_consts: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
     /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
@@ -264,6 +271,19 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
         let Some(name) = imp.self_ty.name().map(str::to_owned) else { continue };
         let Some(def) = api.types.get_mut(&name) else { continue };
+        // An impl may name the type's parameters otherwise (`impl<U> Slab<U>`): its
+        // functions name them as the type does, where the plan puts concrete types in.
+        for (arg, (param, ..)) in imp.self_ty.args().iter().zip(&def.type_params) {
+            if let Some(own) = arg.plain_name().filter(|a| a != param && imp.params.iter().any(|p| p == a)) {
+                let to = Ty::named(param, Vec::new());
+                for f in &mut imp.functions {
+                    for (_, ty) in &mut f.params {
+                        *ty = ty.substitute(own, &to);
+                    }
+                    f.output = f.output.as_ref().map(|t| t.substitute(own, &to));
+                }
+            }
+        }
         if let Some(tr) = imp.trait_ {
             match tr.name.as_str() {
                 "From" => def.from.extend(tr.args.first().cloned()),
@@ -324,6 +344,8 @@ struct FoundFn {
 
 struct FoundImpl {
     self_ty: Ty,
+    /// The impl's own type parameters (`U` of `impl<U> Slab<U>`).
+    params: Vec<String>,
     trait_: Option<Bound>,
     functions: Vec<Function>,
 }
@@ -470,7 +492,13 @@ impl Walk<'_> {
                             }
                         }
                     }
-                    self.impls.push(FoundImpl { self_ty: Ty::from_syn(&i.self_ty), trait_, functions });
+                    let params = i.generics.type_params().map(|p| p.ident.to_string()).collect();
+                    self.impls.push(FoundImpl {
+                        self_ty: Ty::from_syn(&i.self_ty),
+                        params,
+                        trait_,
+                        functions,
+                    });
                 }
                 syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {
                     let name = t.ident.to_string();
@@ -523,6 +551,20 @@ impl Walk<'_> {
             syn::GenericParam::Type(t) => t.default.is_none(),
             _ => true,
         });
+        entry.borrows_or_consts |= generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Type(_)));
+        for t in generics.type_params() {
+            let mut b = bounds(t.bounds.iter());
+            if let Some(w) = &generics.where_clause {
+                for pred in &w.predicates {
+                    if let syn::WherePredicate::Type(pt) = pred
+                        && Ty::from_syn(&pt.bounded_ty).plain_name() == Some(&t.ident.to_string())
+                    {
+                        b.extend(bounds(pt.bounds.iter()));
+                    }
+                }
+            }
+            entry.type_params.push((t.ident.to_string(), b, t.default.is_some()));
+        }
         entry.hashed |= hashed;
         entry.field_types.extend(field_names);
         if is_pub(vis) && !is_hidden(attrs) {
