@@ -69,7 +69,9 @@ pub fn shrink_with(
     match status.code() {
         Some(code) => Ok((code, line)),
         None => {
-            let last_words = errors.lines().rfind(|l| !l.trim().is_empty()).map(str::to_owned);
+            // Its last words before the backtrace `RUST_BACKTRACE` adds, if any.
+            let words = errors.rfind("stack backtrace:").map_or(&*errors, |at| &errors[..at]);
+            let last_words = words.lines().rfind(|l| !l.trim().is_empty()).map(str::to_owned);
             Err(HarnessDied { status, last_words }.into())
         }
     }
