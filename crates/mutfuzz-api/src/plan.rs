@@ -468,11 +468,7 @@ impl Planner<'_> {
             }
             let Some(fallible) = self.returns_self(f, owner) else { continue };
             let Ok(args) = self.args(f) else { continue };
-            // A type built at concrete types is called through its path with them
-            // (`Slab::<i64>::new()`): nothing else may say what `T` is.
-            let path =
-                if type_path.contains("::<") { format!("{type_path}::{}", f.name) } else { f.path.clone() };
-            ctor(camel(&f.name), CtorKind::Function { path, fallible }, args);
+            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
         }
         if let Some(fields) = &def.fields
             && let Some(args) = self.fields(fields, owner)
@@ -1054,8 +1050,24 @@ fn mentions(text: &str, word: &str) -> bool {
 /// tries that do not meet the trait.
 const TRIED: [&str; 4] = ["i64", "u128", "f64", "f32"];
 
-/// `f` as the plan drives it: as scanned, then once per further type in [`TRIED`] when a
-/// type parameter (or `impl Trait` parameter) is bounded by a trait the plan does not know.
+/// Traits a plain value meets (`i64`, `String`): what an item type is bounded by.
+const VALUE_TRAITS: [&str; 14] = [
+    "Clone",
+    "Copy",
+    "Debug",
+    "Display",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "Default",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+];
+
 /// `api` with each generic type whose parameters are all types (no lifetime, no const)
 /// put at concrete ones, the first a parameter with its bounds is tried at: `Slab<T>`
 /// becomes `Slab::<i64>` (a path that serves as a type and in an expression), and its
@@ -1064,15 +1076,20 @@ fn concrete_types(api: &Api) -> Api {
     let mut api = api.clone();
     let mut put: BTreeMap<String, Vec<(String, Ty)>> = BTreeMap::new();
     for def in api.types.values_mut() {
-        let Some(path) = def.path.clone().filter(|_| def.generic && !def.borrows_or_consts) else {
+        let Some(path) = def.path.clone().filter(|_| def.generic && !def.fixed_generic) else {
             continue;
         };
-        // Parameters with defaults come last, and stay at their defaults.
+        // Parameters with defaults come last, and stay at their defaults. Only items' own
+        // parameters are put in: bounded by value traits (`T: Ord + Hash`) or nothing.
         let chosen: Option<Vec<(String, Ty)>> = def
             .type_params
             .iter()
             .filter(|(.., default)| !default)
-            .map(|(name, bounds, _)| instance(bounds).map(|t| (name.clone(), t)))
+            .map(|(name, bounds, _)| {
+                let items =
+                    bounds.iter().all(|b| VALUE_TRAITS.contains(&b.name.as_str()) && b.args.is_empty());
+                instance(bounds).filter(|_| items).map(|t| (name.clone(), t))
+            })
             .collect();
         let Some(chosen) = chosen else { continue };
         let args: Vec<String> = chosen.iter().map(|(_, t)| t.to_string()).collect();
@@ -1081,7 +1098,15 @@ fn concrete_types(api: &Api) -> Api {
         put.insert(def.name.clone(), chosen);
     }
     for f in &mut api.functions {
-        let Some(chosen) = f.owner.as_ref().and_then(|o| put.get(o)) else { continue };
+        let Some(owner) = f.owner.clone() else { continue };
+        let Some(chosen) = put.get(&owner) else { continue };
+        // An associated function is called through the path with the types: nothing else
+        // may say what `T` is (`Slab::<i64>::new()`).
+        if f.receiver.is_none()
+            && let Some(path) = &api.types[&owner].path
+        {
+            f.path = format!("{path}::{}", f.name);
+        }
         for (name, to) in chosen {
             for (_, ty) in &mut f.params {
                 *ty = ty.substitute(name, to);
@@ -1092,6 +1117,8 @@ fn concrete_types(api: &Api) -> Api {
     api
 }
 
+/// `f` as the plan drives it: as scanned, then once per further type in [`TRIED`] when a
+/// type parameter (or `impl Trait` parameter) is bounded by a trait the plan does not know.
 fn instantiations(f: &Function) -> Vec<Function> {
     let unknown = |bounds: &[Bound]| instances(bounds).len() > 1;
     let mut names = Vec::new();
@@ -1139,22 +1166,7 @@ pub fn instance(bounds: &[Bound]) -> Option<Ty> {
 /// The types a parameter with `bounds` is tried at: one by the common bounds, or each of
 /// [`TRIED`] for a trait the plan does not know; none when nothing can meet them.
 fn instances(bounds: &[Bound]) -> Vec<Ty> {
-    const VALUE: [&str; 14] = [
-        "Clone",
-        "Copy",
-        "Debug",
-        "Display",
-        "PartialEq",
-        "Eq",
-        "PartialOrd",
-        "Ord",
-        "Hash",
-        "Default",
-        "Send",
-        "Sync",
-        "Sized",
-        "Unpin",
-    ];
+    const VALUE: [&str; 14] = VALUE_TRAITS;
     const NUMERIC: [&str; 8] = ["Add", "Sub", "Mul", "Div", "Rem", "Neg", "Sum", "Product"];
     let names: BTreeSet<&str> = bounds.iter().map(|b| b.name.as_str()).collect();
     let arg_of = |trait_: &str| {
@@ -1525,12 +1537,22 @@ mod tests {
                  pub fn get(&self, i: usize) -> Option<&U> { self.items.get(i) }\n\
              }\n\
              #[derive(Debug)] pub struct View<'a, T>(&'a [T]);\n\
-             impl<'a, T> View<'a, T> { pub fn new(s: &'a [T]) -> Self { View(s) } pub fn len(&self) -> usize { 0 } }\n");
+             impl<'a, T> View<'a, T> { pub fn new(s: &'a [T]) -> Self { View(s) } pub fn len(&self) -> usize { 0 } }\n\
+             #[derive(Debug)] pub struct Grid<T: Ord + Clone, S = u8>(Vec<T>, S);\n\
+             impl<T: Ord + Clone> Grid<T> { pub fn new() -> Self { todo!() } pub fn width(&self) -> usize { 0 } }\n\
+             #[derive(Debug)] pub struct Keyed<K: AsRef<str>>(K);\n\
+             impl<K: AsRef<str>> Keyed<K> { pub fn new(k: K) -> Self { Keyed(k) } pub fn len(&self) -> usize { 0 } }\n\
+             pub mod a { #[derive(Debug)] pub struct Pair<T>(T); impl<T> Pair<T> { pub fn new(t: T) -> Self { Pair(t) } pub fn n(&self) -> u8 { 0 } } }\n\
+             mod b { pub struct Pair<T, U>(T, U); }\n");
         let p = plan(&api, &Exclusions::new());
-        assert_eq!(p.types.iter().map(|t| t.path.as_str()).collect::<Vec<_>>(), ["k::Bag::<i64>"]);
+        // A default stays; an item parameter bounded by value traits takes `i64`; one bounded
+        // otherwise, or a name defined twice with other parameters, stays generic.
+        let paths: Vec<&str> = p.types.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(paths, ["k::Bag::<i64>", "k::Grid::<i64>"]);
         let bag = &p.types[0];
         let module = crate::render::render(&p, "k").text;
         for rendered in [
+            "pub fn make(self) -> k::Bag::<i64> {",
             "MakeBag::New => k::Bag::<i64>::new(),",
             "Push { item: i64 },",
             "BagCall::Get { i } => format!(\"{:?}\", bag.get(usize::from(i))),",

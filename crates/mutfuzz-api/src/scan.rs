@@ -172,12 +172,14 @@ pub struct TypeDef {
     /// Type parameters or lifetimes: not built by generated code, unless the plan puts a
     /// concrete type in for each of its `type_params`.
     pub generic: bool,
-    /// Its type parameters in order: name, bounds, and whether it has a default. With no
-    /// lifetime or const parameter (`generic` is then only these), the plan may build it
-    /// at concrete types (`Slab::<i64>`).
+    /// Its type parameters in order: name, bounds, and whether it has a default. Unless
+    /// `fixed_generic`, the plan may build it at concrete types (`Slab::<i64>`).
     pub type_params: Vec<(String, Vec<Bound>, bool)>,
-    /// A lifetime or const parameter: never built.
-    pub borrows_or_consts: bool,
+    /// It stays generic: a lifetime or const parameter, or a second definition of its
+    /// name (behind another `cfg`, in another module) with other parameters.
+    pub fixed_generic: bool,
+    /// A definition of it was read (a second may follow).
+    pub defined: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
     /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
@@ -273,16 +275,33 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         let Some(def) = api.types.get_mut(&name) else { continue };
         // An impl may name the type's parameters otherwise (`impl<U> Slab<U>`): its
         // functions name them as the type does, where the plan puts concrete types in.
-        for (arg, (param, ..)) in imp.self_ty.args().iter().zip(&def.type_params) {
-            if let Some(own) = arg.plain_name().filter(|a| a != param && imp.params.iter().any(|p| p == a)) {
-                let to = Ty::named(param, Vec::new());
-                for f in &mut imp.functions {
-                    for (_, ty) in &mut f.params {
-                        *ty = ty.substitute(own, &to);
-                    }
-                    f.output = f.output.as_ref().map(|t| t.substitute(own, &to));
-                }
+        // All at once, through names no one writes (`impl<B, A> Pair<B, A>` swaps them).
+        let renamed: Vec<(&str, &str)> = imp
+            .self_ty
+            .args()
+            .iter()
+            .zip(&def.type_params)
+            .filter_map(|(arg, (param, ..))| Some((arg.plain_name()?, param.as_str())))
+            .filter(|(own, param)| own != param && imp.params.iter().any(|p| p == own))
+            .collect();
+        for f in &mut imp.functions {
+            // A method's own parameter of that name is another type.
+            let names: Vec<&(&str, &str)> =
+                renamed.iter().filter(|(own, _)| !f.generics.iter().any(|(g, _)| g == own)).collect();
+            let through = |i: usize| Ty::named(&format!("__mutfuzz_param_{i}"), Vec::new());
+            let rename = |ty: &Ty| {
+                let ty = names
+                    .iter()
+                    .enumerate()
+                    .fold(ty.clone(), |t, (i, (own, _))| t.substitute(own, &through(i)));
+                names.iter().enumerate().fold(ty, |t, (i, (_, param))| {
+                    t.substitute(&format!("__mutfuzz_param_{i}"), &Ty::named(param, Vec::new()))
+                })
+            };
+            for (_, ty) in &mut f.params {
+                *ty = rename(ty);
             }
+            f.output = f.output.as_ref().map(rename);
         }
         if let Some(tr) = imp.trait_ {
             match tr.name.as_str() {
@@ -551,7 +570,8 @@ impl Walk<'_> {
             syn::GenericParam::Type(t) => t.default.is_none(),
             _ => true,
         });
-        entry.borrows_or_consts |= generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Type(_)));
+        entry.fixed_generic |= generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Type(_)));
+        let mut params = Vec::new();
         for t in generics.type_params() {
             let mut b = bounds(t.bounds.iter());
             if let Some(w) = &generics.where_clause {
@@ -563,8 +583,13 @@ impl Walk<'_> {
                     }
                 }
             }
-            entry.type_params.push((t.ident.to_string(), b, t.default.is_some()));
+            params.push((t.ident.to_string(), b, t.default.is_some()));
         }
+        if entry.defined && entry.type_params != params {
+            entry.fixed_generic = true;
+        }
+        entry.defined = true;
+        entry.type_params = params;
         entry.hashed |= hashed;
         entry.field_types.extend(field_names);
         if is_pub(vis) && !is_hidden(attrs) {
@@ -939,5 +964,21 @@ mod tests {
         assert_eq!(f.location, "src/open.rs:1");
         let len = api.functions.iter().find(|f| f.name == "len").unwrap();
         assert_eq!((len.receiver, len.owner.as_deref()), (Some(Receiver::Ref), Some("Doc")));
+    }
+
+    #[test]
+    fn an_impl_naming_the_parameters_otherwise_is_read_as_the_type_names_them() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub struct Two<A, B>(A, B);\n\
+             impl<B, A> Two<B, A> { pub fn first(&self) -> &B { &self.0 } pub fn pick<B2>(&self, b: B2, a: A) {} }\n",
+        )]);
+        let two = &api.types["Two"];
+        assert_eq!(two.type_params.iter().map(|(n, ..)| n.as_str()).collect::<Vec<_>>(), ["A", "B"]);
+        let ty = |name: &str| api.functions.iter().find(|f| f.name == name).unwrap().clone();
+        // The impl's `B` is the type's `A`, and its `A` the type's `B`: swapped at once.
+        assert_eq!(ty("first").output.unwrap().to_string(), "&A");
+        let pick: Vec<String> = ty("pick").params.iter().map(|(_, t)| t.to_string()).collect();
+        assert_eq!(pick, ["B2", "B"]);
     }
 }

@@ -34,6 +34,9 @@ pub fn shrink_with(
 ) -> Result<(i32, Option<ShrinkLine>)> {
     let mut cmd = built.sandboxed_command(command, &[])?;
     built.caps.limit_memory(&mut cmd);
+    // No backtraces: each of the target's own panics would print one, and a death's last
+    // words must be what it printed last.
+    cmd.envs(crate::process::QUIET_ENV);
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -69,9 +72,7 @@ pub fn shrink_with(
     match status.code() {
         Some(code) => Ok((code, line)),
         None => {
-            // Its last words before the backtrace `RUST_BACKTRACE` adds, if any.
-            let words = errors.rfind("stack backtrace:").map_or(&*errors, |at| &errors[..at]);
-            let last_words = words.lines().rfind(|l| !l.trim().is_empty()).map(str::to_owned);
+            let last_words = errors.lines().rfind(|l| !l.trim().is_empty()).map(str::to_owned);
             Err(HarnessDied { status, last_words }.into())
         }
     }
