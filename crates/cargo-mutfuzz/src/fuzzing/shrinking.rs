@@ -72,7 +72,7 @@ pub fn shrink_with(
     match status.code() {
         Some(code) => Ok((code, line)),
         None => {
-            let last_words = errors.lines().rfind(|l| !l.trim().is_empty()).map(str::to_owned);
+            let last_words = crate::process::last_words(errors.lines()).map(str::to_owned);
             Err(HarnessDied { status, last_words }.into())
         }
     }

@@ -51,6 +51,13 @@ pub enum Exit {
 /// a test may read it, and logging only costs what the user asked for.
 pub const QUIET_ENV: [(&str, &str); 2] = [("RUST_BACKTRACE", "0"), ("RUST_LIB_BACKTRACE", "0")];
 
+/// The last non-empty line of a process's stderr, for a one-line reason. Rust's closing
+/// `note: run with RUST_BACKTRACE=…` hint says nothing of the cause (and is wrong when the
+/// variable is set): the line before it does.
+pub fn last_words<'a>(lines: impl DoubleEndedIterator<Item = &'a str>) -> Option<&'a str> {
+    lines.rev().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("note: "))
+}
+
 impl Exit {
     /// Did it exit with code 0?
     pub fn success(self) -> bool {

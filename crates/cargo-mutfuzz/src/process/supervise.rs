@@ -94,9 +94,7 @@ pub struct Supervised {
 impl Supervised {
     /// The last non-empty stderr line, for a one-line reason.
     pub fn last_words(&self) -> Option<&str> {
-        // Rust's closing `note: run with RUST_BACKTRACE=…` hint says nothing of the cause
-        // (and is wrong when the variable is set): the line before it does.
-        self.stderr_tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty() && !l.starts_with("note: "))
+        super::last_words(self.stderr_tail.iter().map(String::as_str))
     }
 }
 
