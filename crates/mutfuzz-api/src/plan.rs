@@ -513,7 +513,9 @@ impl Planner<'_> {
             // borrows (`&str`) would borrow from the iterator's own temporaries.
             let Ok(one) = self.arg("item", item, &[], None) else { continue };
             let Some(ty) = self.nameable(item, Some(&def.name)) else { continue };
-            if one.convert.is_some() || one.mutated {
+            // A `usize` inside an item (a `VecMap`'s `(usize, V)`) is drawn at full range:
+            // a key of 10^18 asks for that many slots.
+            if one.convert.is_some() || one.mutated || one.gen_ty.contains("usize") {
                 continue;
             }
             let expr = match one.expr.strip_suffix("(item)") {
@@ -1095,6 +1097,14 @@ fn concrete_types(api: &Api) -> Api {
         let args: Vec<String> = chosen.iter().map(|(_, t)| t.to_string()).collect();
         def.path = Some(format!("{path}::<{}>", args.join(", ")));
         def.generic = false;
+        // What its constructors are made of names the parameters too.
+        let put_in = |ty: &Ty| chosen.iter().fold(ty.clone(), |t, (name, to)| t.substitute(name, to));
+        for ty in def.from.iter_mut().chain(&mut def.try_from).chain(&mut def.from_iter) {
+            *ty = put_in(ty);
+        }
+        for (_, ty) in def.fields.iter_mut().flatten().chain(def.variants.iter_mut().flat_map(|v| &mut v.1)) {
+            *ty = put_in(ty);
+        }
         put.insert(def.name.clone(), chosen);
     }
     for f in &mut api.functions {
@@ -1536,20 +1546,34 @@ mod tests {
                  pub fn push(&mut self, item: U) { self.items.push(item) }\n\
                  pub fn get(&self, i: usize) -> Option<&U> { self.items.get(i) }\n\
              }\n\
+             impl<T> FromIterator<(usize, T)> for Bag<T> { fn from_iter<I: IntoIterator<Item = (usize, T)>>(i: I) -> Self { todo!() } }\n\
              #[derive(Debug)] pub struct View<'a, T>(&'a [T]);\n\
              impl<'a, T> View<'a, T> { pub fn new(s: &'a [T]) -> Self { View(s) } pub fn len(&self) -> usize { 0 } }\n\
              #[derive(Debug)] pub struct Grid<T: Ord + Clone, S = u8>(Vec<T>, S);\n\
              impl<T: Ord + Clone> Grid<T> { pub fn new() -> Self { todo!() } pub fn width(&self) -> usize { 0 } }\n\
              #[derive(Debug)] pub struct Keyed<K: AsRef<str>>(K);\n\
              impl<K: AsRef<str>> Keyed<K> { pub fn new(k: K) -> Self { Keyed(k) } pub fn len(&self) -> usize { 0 } }\n\
+             #[derive(Debug)] pub struct Point<T> { pub x: T, pub y: T }\n\
+             impl<T> Point<T> { pub fn swap(&mut self) { std::mem::swap(&mut self.x, &mut self.y) } }\n\
+             impl<T> From<Vec<T>> for Point<T> { fn from(v: Vec<T>) -> Self { todo!() } }\n\
              pub mod a { #[derive(Debug)] pub struct Pair<T>(T); impl<T> Pair<T> { pub fn new(t: T) -> Self { Pair(t) } pub fn n(&self) -> u8 { 0 } } }\n\
              mod b { pub struct Pair<T, U>(T, U); }\n");
         let p = plan(&api, &Exclusions::new());
         // A default stays; an item parameter bounded by value traits takes `i64`; one bounded
         // otherwise, or a name defined twice with other parameters, stays generic.
         let paths: Vec<&str> = p.types.iter().map(|t| t.path.as_str()).collect();
-        assert_eq!(paths, ["k::Bag::<i64>", "k::Grid::<i64>"]);
+        assert_eq!(paths, ["k::Bag::<i64>", "k::Grid::<i64>", "k::Point::<i64>"]);
+        // Its fields and `From` sources name the chosen type too.
+        let point = &p.types[2];
+        let ctors: Vec<(&str, Vec<&str>)> = point
+            .constructors
+            .iter()
+            .map(|c| (c.variant.as_str(), c.args.iter().map(|a| a.gen_ty.as_str()).collect()))
+            .collect();
+        assert_eq!(ctors, [("Literal", vec!["i64", "i64"]), ("From0", vec!["Vec<i64>"])]);
         let bag = &p.types[0];
+        // Its `(usize, T)` items would hold full-range keys: not a constructor.
+        assert_eq!(bag.constructors.iter().map(|c| c.variant.as_str()).collect::<Vec<_>>(), ["New"]);
         let module = crate::render::render(&p, "k").text;
         for rendered in [
             "pub fn make(self) -> k::Bag::<i64> {",
