@@ -582,10 +582,8 @@ impl Planner<'_> {
     /// by hand: `std::hash::Hash::hash` is generic over its hasher, so the sequence calls
     /// it through `mutfuzz::same_hash`.
     fn hash_call(&self, def: &TypeDef) -> Option<Call> {
-        let own =
-            Ty::Path { segments: vec!["Self".into()], args: Vec::new(), assoc: Vec::new(), lifetimes: false };
-        let bool_ty =
-            Ty::Path { segments: vec!["bool".into()], args: Vec::new(), assoc: Vec::new(), lifetimes: false };
+        let own = Ty::named("Self", Vec::new());
+        let bool_ty = Ty::named("bool", Vec::new());
         let function = Function {
             // Not `k::Set::hash`: an inherent `hash` has that key.
             path: format!("<{} as std::hash::Hash>::hash", def.path.as_ref()?),
@@ -1098,12 +1096,11 @@ fn concrete_types(api: &Api) -> Api {
         def.path = Some(format!("{path}::<{}>", args.join(", ")));
         def.generic = false;
         // What its constructors are made of names the parameters too.
-        let put_in = |ty: &Ty| chosen.iter().fold(ty.clone(), |t, (name, to)| t.substitute(name, to));
         for ty in def.from.iter_mut().chain(&mut def.try_from).chain(&mut def.from_iter) {
-            *ty = put_in(ty);
+            *ty = ty.substitute_all(&chosen);
         }
         for (_, ty) in def.fields.iter_mut().flatten().chain(def.variants.iter_mut().flat_map(|v| &mut v.1)) {
-            *ty = put_in(ty);
+            *ty = ty.substitute_all(&chosen);
         }
         put.insert(def.name.clone(), chosen);
     }
@@ -1117,12 +1114,7 @@ fn concrete_types(api: &Api) -> Api {
         {
             f.path = format!("{path}::{}", f.name);
         }
-        for (name, to) in chosen {
-            for (_, ty) in &mut f.params {
-                *ty = ty.substitute(name, to);
-            }
-            f.output = f.output.as_ref().map(|t| t.substitute(name, to));
-        }
+        f.substitute_types(chosen);
     }
     api
 }

@@ -102,6 +102,14 @@ const DRIVEN_TRAITS: [DrivenTrait; 28] = {
 };
 
 impl Function {
+    /// Puts each pair's type in for the name in its parameters and result, all at once.
+    pub fn substitute_types(&mut self, pairs: &[(String, Ty)]) {
+        for (_, ty) in &mut self.params {
+            *ty = ty.substitute_all(pairs);
+        }
+        self.output = self.output.as_ref().map(|t| t.substitute_all(pairs));
+    }
+
     /// What an exclusion names: the path, with the type tried for a generic one
     /// (`itoa::Buffer::format::<u128>`).
     pub fn key(&self) -> String {
@@ -178,8 +186,6 @@ pub struct TypeDef {
     /// It stays generic: a lifetime or const parameter, or a second definition of its
     /// name (behind another `cfg`, in another module) with other parameters.
     pub fixed_generic: bool,
-    /// A definition of it was read (a second may follow).
-    pub defined: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
     /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
@@ -265,17 +271,14 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 if f.receiver == Some(Receiver::Value) {
                     f.receiver = Some(Receiver::Ref);
                 }
-                for (_, ty) in &mut f.params {
-                    *ty = ty.substitute("Self", &reference);
-                }
-                f.output = f.output.as_ref().map(|t| t.substitute("Self", &reference));
+                f.substitute_types(&[("Self".to_owned(), reference.clone())]);
             }
         }
         let Some(name) = imp.self_ty.name().map(str::to_owned) else { continue };
         let Some(def) = api.types.get_mut(&name) else { continue };
         // An impl may name the type's parameters otherwise (`impl<U> Slab<U>`): its
         // functions name them as the type does, where the plan puts concrete types in.
-        // All at once, through names no one writes (`impl<B, A> Pair<B, A>` swaps them).
+        // All at once: `impl<B, A> Pair<B, A>` swaps them.
         let renamed: Vec<(&str, &str)> = imp
             .self_ty
             .args()
@@ -286,22 +289,12 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             .collect();
         for f in &mut imp.functions {
             // A method's own parameter of that name is another type.
-            let names: Vec<&(&str, &str)> =
-                renamed.iter().filter(|(own, _)| !f.generics.iter().any(|(g, _)| g == own)).collect();
-            let through = |i: usize| Ty::named(&format!("__mutfuzz_param_{i}"), Vec::new());
-            let rename = |ty: &Ty| {
-                let ty = names
-                    .iter()
-                    .enumerate()
-                    .fold(ty.clone(), |t, (i, (own, _))| t.substitute(own, &through(i)));
-                names.iter().enumerate().fold(ty, |t, (i, (_, param))| {
-                    t.substitute(&format!("__mutfuzz_param_{i}"), &Ty::named(param, Vec::new()))
-                })
-            };
-            for (_, ty) in &mut f.params {
-                *ty = rename(ty);
-            }
-            f.output = f.output.as_ref().map(rename);
+            let pairs: Vec<(String, Ty)> = renamed
+                .iter()
+                .filter(|(own, _)| !f.generics.iter().any(|(g, _)| g == own))
+                .map(|(own, param)| ((*own).to_owned(), Ty::named(param, Vec::new())))
+                .collect();
+            f.substitute_types(&pairs);
         }
         if let Some(tr) = imp.trait_ {
             match tr.name.as_str() {
@@ -556,6 +549,8 @@ impl Walk<'_> {
         fields: &[Ty],
     ) {
         let name = ident.to_string();
+        // Types are entered here only: one already there was defined before.
+        let again = self.types.contains_key(&name);
         let mut traits = derives(attrs);
         let mut field_names = Vec::new();
         fields.iter().for_each(|f| f.names(&mut field_names));
@@ -585,10 +580,9 @@ impl Walk<'_> {
             }
             params.push((t.ident.to_string(), b, t.default.is_some()));
         }
-        if entry.defined && entry.type_params != params {
+        if again && entry.type_params != params {
             entry.fixed_generic = true;
         }
-        entry.defined = true;
         entry.type_params = params;
         entry.hashed |= hashed;
         entry.field_types.extend(field_names);

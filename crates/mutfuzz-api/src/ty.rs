@@ -118,28 +118,33 @@ impl Ty {
         }
     }
 
-    /// This type with every path named `from` (one segment) replaced by `to`.
-    pub fn substitute(&self, from: &str, to: &Ty) -> Ty {
+    /// This type with each path named by a pair's first (one segment) replaced by its
+    /// second, all at once: `(A, B)` under `[(A, B), (B, A)]` is `(B, A)`.
+    pub fn substitute_all(&self, pairs: &[(String, Ty)]) -> Ty {
         match self {
-            Ty::Path { segments, args, .. }
-                if args.is_empty() && segments.len() == 1 && segments[0] == from =>
-            {
-                to.clone()
-            }
+            Ty::Path { segments, args, .. } if args.is_empty() && segments.len() == 1 => pairs
+                .iter()
+                .find(|(from, _)| *from == segments[0])
+                .map_or_else(|| self.clone(), |(_, to)| to.clone()),
             Ty::Path { segments, args, assoc, lifetimes } => Ty::Path {
                 segments: segments.clone(),
-                args: args.iter().map(|a| a.substitute(from, to)).collect(),
-                assoc: assoc.iter().map(|(n, a)| (n.clone(), a.substitute(from, to))).collect(),
+                args: args.iter().map(|a| a.substitute_all(pairs)).collect(),
+                assoc: assoc.iter().map(|(n, a)| (n.clone(), a.substitute_all(pairs))).collect(),
                 lifetimes: *lifetimes,
             },
             Ty::Ref { mutable, inner } => {
-                Ty::Ref { mutable: *mutable, inner: Box::new(inner.substitute(from, to)) }
+                Ty::Ref { mutable: *mutable, inner: Box::new(inner.substitute_all(pairs)) }
             }
-            Ty::Slice(t) => Ty::Slice(Box::new(t.substitute(from, to))),
-            Ty::Array(t, n) => Ty::Array(Box::new(t.substitute(from, to)), n.clone()),
-            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| t.substitute(from, to)).collect()),
+            Ty::Slice(t) => Ty::Slice(Box::new(t.substitute_all(pairs))),
+            Ty::Array(t, n) => Ty::Array(Box::new(t.substitute_all(pairs)), n.clone()),
+            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| t.substitute_all(pairs)).collect()),
             other => other.clone(),
         }
+    }
+
+    /// This type with every path named `from` (one segment) replaced by `to`.
+    pub fn substitute(&self, from: &str, to: &Ty) -> Ty {
+        self.substitute_all(&[(from.to_owned(), to.clone())])
     }
 
     /// A one-segment path type.
