@@ -195,7 +195,10 @@ fn a_failing_baseline_stops_with_exit_code_4() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(
-        stderr.contains("test broken (in test api) fails (exit code 101) without any mutant"),
+        stderr.contains(
+            "test broken (in test api) fails (exit code 101) without any mutant (to leave it out: -- \
+             --skip broken); mutation testing needs a passing suite"
+        ),
         "{stderr}"
     );
     // Every failing test is named at once, with the arguments that leave them out.

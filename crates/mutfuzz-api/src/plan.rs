@@ -393,7 +393,14 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
 
 /// `my_crate::Doc::len` → `Doc::len`; free functions keep their module path.
 fn display_path(f: &Function) -> String {
-    f.path.split_once("::").map_or(f.path.clone(), |(_, rest)| rest.to_owned())
+    match &f.extension {
+        // `<u8 as k::Halve>::halve` → `<u8 as Halve>::halve`.
+        Some(tr) => {
+            let krate = tr.split("::").next().unwrap_or_default();
+            f.path.replacen(&format!(" as {krate}::"), " as ", 1)
+        }
+        None => f.path.split_once("::").map_or(f.path.clone(), |(_, rest)| rest.to_owned()),
+    }
 }
 
 struct Planner<'a> {
@@ -598,6 +605,7 @@ impl Planner<'_> {
             location: String::new(),
             instantiated: None,
             trait_: Some(HASH),
+            extension: None,
         };
         self.call(&function).ok()
     }
@@ -1354,6 +1362,37 @@ mod tests {
             .map(failed)
             .collect();
         assert_eq!(keys(&excluded).1, ["digits", "spread"]);
+    }
+
+    #[test]
+    fn a_crate_trait_implemented_for_a_std_type_is_driven_through_its_path() {
+        let api = api("mod case {\n\
+                 pub trait ToSnake: ToOwned { fn to_snake(&self) -> Self::Owned; }\n\
+                 impl ToSnake for str { fn to_snake(&self) -> Self::Owned { self.to_lowercase() } }\n\
+                 impl ToSnake for String { fn to_snake(&self) -> String { String::new() } }\n\
+                 pub trait Shout { fn shout(self, times: u8) -> Self; }\n\
+                 impl<T: Clone> Shout for Vec<T> { fn shout(self, times: u8) -> Self { self } }\n\
+                 impl Shout for crate::Word { fn shout(self, times: u8) -> Self { self } }\n\
+             }\n\
+             pub use case::{Shout, ToSnake};\n\
+             #[derive(Debug)] pub struct Word(u8);\n");
+        let p = plan(&api, &Exclusions::new());
+        let calls: Vec<(String, Vec<String>)> = p
+            .calls
+            .iter()
+            .map(|c| {
+                (c.function.path.clone(), c.function.params.iter().map(|(_, t)| t.to_string()).collect())
+            })
+            .collect();
+        // The first impl, for `str`; `Self` is `str`, and `self` its first parameter.
+        assert_eq!(calls, [("<str as k::ToSnake>::to_snake".to_owned(), vec!["&str".to_owned()])]);
+        // `Self::Owned` of `str`.
+        assert_eq!(p.calls[0].function.output.as_ref().map(Ty::to_string).as_deref(), Some("String"));
+        // Generic impls and impls for the crate's own types are not (yet) driven: listed.
+        let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
+        assert_eq!(skipped, ["Shout::shout"], "{:?}", p.skipped);
+        let module = crate::render::render(&p, "k").text;
+        assert!(module.contains("<str as k::ToSnake>::to_snake(&value)"), "{module}");
     }
 
     #[test]

@@ -147,7 +147,9 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
 
 /// `k::a::b::f` → `a_b_f`.
 fn path_name(path: &str) -> String {
-    path.split("::").skip(1).collect::<Vec<_>>().join("_")
+    // A qualified path's trait and method: `<u8 as k::Halve>::halve` → `halve_halve`.
+    let word = |s: &str| snake(s.trim_matches(|c: char| !c.is_alphanumeric() && c != '_'));
+    path.split("::").skip(1).map(word).collect::<Vec<_>>().join("_")
 }
 
 /// `fn name(pattern: Gen) -> Output { body }` for one call.

@@ -50,6 +50,10 @@ pub struct Function {
     pub instantiated: Option<String>,
     /// For a method of a std trait's impl (`<Version as Ord>::cmp`): that trait.
     pub trait_: Option<DrivenTrait>,
+    /// For a method of the crate's trait implemented for a type from elsewhere, called
+    /// through its qualified path (`<str as heck::ToSnakeCase>::to_snake_case`): the
+    /// trait's path, which a written test imports to call it as a method.
+    pub extension: Option<String>,
 }
 
 /// A std trait whose implementations' methods a type's call sequence drives: their
@@ -231,6 +235,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         impls: Vec::new(),
         types: BTreeMap::new(),
         own_traits: BTreeSet::new(),
+        pub_traits: BTreeMap::new(),
     };
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
     debug_assert_eq!(root, 0);
@@ -244,17 +249,29 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             t.path.get_or_insert_with(|| format!("{krate}::{path}"));
         }
     }
+    let extensions = extension_methods(&walk.impls, &walk.pub_traits, &exported, &api);
     for f in walk.fns {
-        if let Some(path) = exported.get(&Def::Item(f.module, f.function.name.clone())) {
+        if extensions.iter().any(|(listed, _)| *listed == f.function.name) {
+            // A trait's method driven below, by an impl.
+        } else if let Some(path) = exported.get(&Def::Item(f.module, f.function.name.clone())) {
             api.functions.push(Function { path: format!("{krate}::{path}"), ..f.function });
         } else if f.function.name.contains("::") {
-            // A public trait's method, listed (as skipped) by where the trait is defined.
-            let mut path = vec![krate.to_owned()];
-            path.extend(walk.modules[f.module].path.iter().cloned());
-            path.push(f.function.name.clone());
-            api.functions.push(Function { path: path.join("::"), ..f.function });
+            // A public trait's method, listed (as skipped) by the trait's path, else by
+            // where the trait is defined.
+            let (trait_name, method) = f.function.name.split_once("::").unwrap_or_default();
+            let path = match exported.get(&Def::Item(f.module, trait_name.to_owned())) {
+                Some(trait_path) => format!("{krate}::{trait_path}::{method}"),
+                None => {
+                    let mut path = vec![krate.to_owned()];
+                    path.extend(walk.modules[f.module].path.iter().cloned());
+                    path.push(f.function.name.clone());
+                    path.join("::")
+                }
+            };
+            api.functions.push(Function { path, ..f.function });
         }
     }
+    api.functions.extend(extensions.into_iter().map(|(_, f)| f));
     for mut imp in walk.impls {
         // A driven trait implemented for a reference (an operator: `impl BitAnd for &Set`)
         // is the type's too: its `self` is the value borrowed, and its `Self` the
@@ -354,12 +371,74 @@ struct FoundFn {
     function: Function,
 }
 
+/// The methods of the crate's public traits implemented for a type from elsewhere
+/// (`impl ToSnakeCase for str`), as free functions of that type called through the
+/// trait (`<str as heck::ToSnakeCase>::to_snake_case(&value)`), each with the name it is
+/// listed by as a trait method (`ToSnakeCase::to_snake_case`). Of two impls (`for str`,
+/// `for String`), the first.
+fn extension_methods(
+    impls: &[FoundImpl],
+    pub_traits: &BTreeMap<String, usize>,
+    exported: &BTreeMap<Def, String>,
+    api: &Api,
+) -> Vec<(String, Function)> {
+    let mut out: Vec<(String, Function)> = Vec::new();
+    for imp in impls {
+        let Some(tr) = imp.trait_.as_ref().filter(|t| t.args.is_empty()) else { continue };
+        let Some(&module) = pub_traits.get(&tr.name) else { continue };
+        let Some(trait_path) = exported.get(&Def::Item(module, tr.name.clone())) else { continue };
+        let mut named = Vec::new();
+        imp.self_ty.names(&mut named);
+        if named.iter().any(|n| api.types.contains_key(n) || n == "Self") {
+            continue;
+        }
+        for f in &imp.trait_fns {
+            let listed = format!("{}::{}", tr.name, f.name);
+            if out.iter().any(|(l, _)| *l == listed) {
+                continue;
+            }
+            let mut f = f.clone();
+            if let Some(receiver) = f.receiver.take() {
+                let inner = Box::new(imp.self_ty.clone());
+                let ty = match receiver {
+                    Receiver::Ref => Ty::Ref { inner, mutable: false },
+                    Receiver::RefMut => Ty::Ref { inner, mutable: true },
+                    Receiver::Value => imp.self_ty.clone(),
+                };
+                f.params.insert(0, ("value".to_owned(), ty));
+            }
+            // `-> Self::Owned` (a trait over `ToOwned`): `String` for `str`.
+            if let Some(Ty::Path { segments, .. }) = &f.output
+                && segments.len() == 2
+                && segments[0] == "Self"
+                && segments[1] == "Owned"
+            {
+                f.output = Some(match &imp.self_ty {
+                    t if t.plain_name() == Some("str") => Ty::named("String", Vec::new()),
+                    Ty::Slice(item) => Ty::named("Vec", vec![(**item).clone()]),
+                    t => t.clone(),
+                });
+            }
+            f.substitute_types(&[("Self".to_owned(), imp.self_ty.clone())]);
+            // Qualified: `Self` is not inferred through a deref (`&String` is no `&str`).
+            let trait_path = format!("{}::{trait_path}", api.krate);
+            f.path = format!("<{} as {trait_path}>::{}", imp.self_ty, f.name);
+            f.extension = Some(trait_path);
+            out.push((listed, f));
+        }
+    }
+    out
+}
+
 struct FoundImpl {
     self_ty: Ty,
     /// The impl's own type parameters (`U` of `impl<U> Slab<U>`).
     params: Vec<String>,
     trait_: Option<Bound>,
     functions: Vec<Function>,
+    /// The methods of a non-generic impl of a trait that is not driven (a crate's own,
+    /// maybe), as written.
+    trait_fns: Vec<Function>,
 }
 
 struct Walk<'a> {
@@ -371,6 +450,8 @@ struct Walk<'a> {
     /// Every trait the crate defines, public or not: an impl of one named like a driven
     /// std trait (a crate's own `Hasher`) is not std's.
     own_traits: BTreeSet<String>,
+    /// The public traits without parameters, by name, with the module defining them.
+    pub_traits: BTreeMap<String, usize>,
 }
 
 impl Walk<'_> {
@@ -504,16 +585,39 @@ impl Walk<'_> {
                             }
                         }
                     }
+                    // Another trait's methods, for a crate trait implemented for a type
+                    // from elsewhere (see `extension_methods`).
+                    let mut trait_fns = Vec::new();
+                    if trait_.is_some() && driven.is_none() && i.generics.params.is_empty() {
+                        for it in &i.items {
+                            if let syn::ImplItem::Fn(f) = it
+                                && self.active(&f.attrs)
+                            {
+                                trait_fns.push(function(
+                                    &f.sig,
+                                    &f.attrs,
+                                    f.block.to_token_stream().to_string(),
+                                    file,
+                                ));
+                            }
+                        }
+                    }
                     let params = i.generics.type_params().map(|p| p.ident.to_string()).collect();
                     self.impls.push(FoundImpl {
                         self_ty: Ty::from_syn(&i.self_ty),
                         params,
                         trait_,
                         functions,
+                        trait_fns,
                     });
                 }
                 syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {
                     let name = t.ident.to_string();
+                    // Entered as an item so that its exported path is known.
+                    if t.generics.params.is_empty() {
+                        self.modules[me].items.insert(name.clone(), Def::Item(me, name.clone()));
+                        self.pub_traits.insert(name.clone(), me);
+                    }
                     for it in &t.items {
                         if let syn::TraitItem::Fn(f) = it {
                             let mut function = function(&f.sig, &f.attrs, String::new(), file);
@@ -868,6 +972,7 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         location: format!("{}:{line}", file_name(file)),
         instantiated: None,
         trait_: None,
+        extension: None,
     }
 }
 

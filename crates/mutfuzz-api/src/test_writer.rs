@@ -109,8 +109,11 @@ pub fn write(
         TargetKind::Call(i) => {
             let call = &plan.calls[i];
             let args = params(kept.value, call.args.len())?;
-            let (name, body) = (test_name(&call.function.path), w.single(call, &args, kept.ending, panic)?);
-            (name, body)
+            let name = match call.function.extension {
+                Some(_) => call.function.name.clone(),
+                None => test_name(&call.function.path),
+            };
+            (name, w.single(call, &args, kept.ending, panic)?)
         }
         TargetKind::Constructor(t, c) => {
             let ty = &plan.types[t];
@@ -144,7 +147,11 @@ pub fn write(
             (format!("make_{}", snake(&ty.name)), body)
         }
     };
-    Ok(finish(base, body, kept, panic, taken))
+    let mut test = finish(base, body, kept, panic, taken);
+    if let TargetKind::Call(i) = kind {
+        test.uses.extend(plan.calls[i].function.extension.clone());
+    }
+    Ok(test)
 }
 
 /// The test named `base` (numbered past the names `taken`) with its comment and body.
@@ -301,7 +308,15 @@ impl Writer<'_> {
                 rendered.push(self.generic_arg(&call.function, a, v, ty)?);
             }
         }
-        let call_text = format!("{}({})", call.function.path, rendered.join(", "));
+        let call_text = match (&call.function.extension, rendered.split_first()) {
+            // A method of the crate's trait on a std type, called as one with the trait
+            // imported: `"A b".to_snake_case()`.
+            (Some(_), Some((value, rest))) => {
+                let value = value.strip_prefix("&mut ").or_else(|| value.strip_prefix('&')).unwrap_or(value);
+                format!("{value}.{}({})", call.function.name, rest.join(", "))
+            }
+            _ => format!("{}({})", call.function.path, rendered.join(", ")),
+        };
         if panic.is_some() {
             lines.push(format!("{call_text};"));
             return Ok(lines);
@@ -360,7 +375,7 @@ impl Writer<'_> {
                 }
                 vec![assert_debug(&collected(call), &text)]
             }
-            Output::Display => vec![format!("assert_eq!({call}.to_string(), {ending});")],
+            Output::Display => vec![format!("assert_eq!({call}.to_string(), {});", long_literal(ending))],
         })
     }
 
@@ -381,7 +396,7 @@ impl Writer<'_> {
         if panic.is_some() {
             return Ok(vec![format!("{call};")]);
         }
-        Ok(vec![format!("assert_eq!({call}, {ending});")])
+        Ok(vec![format!("assert_eq!({call}, {});", long_literal(ending))])
     }
 
     /// A call sequence's test: the value built, each call with its result, the last state.
@@ -444,7 +459,7 @@ impl Writer<'_> {
             }
             if t.display {
                 let text = rest.next().ok_or("the recorded result is shorter than the calls")?;
-                lines.push(format!("assert_eq!({binding}.to_string(), {text:?});"));
+                lines.push(format!("assert_eq!({binding}.to_string(), {});", string(text)));
             }
         }
         names.truncate(3);
@@ -475,7 +490,7 @@ impl Writer<'_> {
             _ if m.masked && text.contains(mutfuzz_contract::ADDRESS_MASK) => {
                 vec![format!("let _ = {call};")]
             }
-            Output::Display => vec![format!("assert_eq!({call}.to_string(), {text:?});")],
+            Output::Display => vec![format!("assert_eq!({call}.to_string(), {});", string(text))],
             Output::Sorted(_) | Output::Debug { sorted: true } => {
                 return Err("a result holds a hash container".into());
             }
@@ -764,7 +779,8 @@ fn field(name: &str, value: &str) -> String {
 }
 
 /// Whether a result of type `ty` compares by value with the literal its `Debug` text is:
-/// primitives, strings, and `Option`s and `Vec`s of them.
+/// primitives, strings (a `Cow<str>` too: it equals a `&str`), and `Option`s and `Vec`s
+/// of them.
 fn plain(ty: &Ty) -> bool {
     match ty {
         Ty::Ref { inner, .. } => matches!(inner.plain_name(), Some("str")) || plain(inner),
@@ -776,6 +792,7 @@ fn plain(ty: &Ty) -> bool {
                 (str_ref || !matches!(a, Ty::Ref { .. })) && plain(a) && a.name() != Some("Vec")
             }
             (Some("Vec"), [a]) => a.args().is_empty() && plain(a) && !matches!(a, Ty::Ref { .. }),
+            (Some("Cow"), [a]) => a.plain_name() == Some("str"),
             _ => false,
         },
         _ => false,
@@ -791,7 +808,7 @@ fn assert_value(expr: &str, text: &str) -> String {
     match text {
         "true" => format!("assert!({expr});"),
         "false" => format!("assert!(!{expr});"),
-        _ => format!("assert_eq!({expr}, {text});"),
+        _ => format!("assert_eq!({expr}, {});", long_literal(text)),
     }
 }
 
@@ -817,9 +834,53 @@ fn cut(text: &str) -> bool {
 fn assert_debug(expr: &str, text: &str) -> String {
     let simple = expr.chars().all(|c| c.is_alphanumeric() || c == '_');
     if simple {
-        format!("assert_eq!(format!(\"{{{expr}:?}}\"), {text:?});")
+        format!("assert_eq!(format!(\"{{{expr}:?}}\"), {});", string(text))
     } else {
-        format!("assert_eq!(format!(\"{{:?}}\", {expr}), {text:?});")
+        format!("assert_eq!(format!(\"{{:?}}\", {expr}), {});", string(text))
+    }
+}
+
+/// Escaped characters of a piece of a long string literal, at most: with the
+/// indentation rustfmt gives `concat!`'s arguments in an assertion, a line stays within
+/// its 100 columns, which it does not break string literals to keep.
+const PIECE_WIDTH: usize = 72;
+/// The longest string literal written whole: on a line of its own in an assertion, it
+/// fits.
+const WHOLE_WIDTH: usize = 90;
+
+/// `text` as a string literal; a long one as `concat!` of pieces ending at spaces where
+/// it can, one a line once formatted.
+fn string(text: &str) -> String {
+    let whole = format!("{text:?}");
+    if whole.len() <= WHOLE_WIDTH {
+        return whole;
+    }
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    let mut width = 0;
+    // Split after a space where one is in the last third of a piece, else anywhere.
+    for c in text.chars() {
+        let w = c.escape_debug().count();
+        if width + w > PIECE_WIDTH {
+            let cut =
+                piece.rfind(' ').filter(|&i| i + 1 >= piece.len() * 2 / 3).map_or(piece.len(), |i| i + 1);
+            let rest = piece.split_off(cut);
+            pieces.push(std::mem::replace(&mut piece, rest));
+            width = piece.chars().map(|c| c.escape_debug().count()).sum();
+        }
+        piece.push(c);
+        width += w;
+    }
+    pieces.push(piece);
+    let literals: Vec<String> = pieces.iter().map(|p| format!("{p:?}")).collect();
+    format!("concat!({})", literals.join(", "))
+}
+
+/// A literal as written, or through [`string`] where it is a string literal.
+fn long_literal(literal: &str) -> String {
+    match syn::parse_str::<syn::LitStr>(literal) {
+        Ok(s) => string(&s.value()),
+        Err(_) => literal.to_owned(),
     }
 }
 
@@ -1035,11 +1096,38 @@ mod tests {
     }
 
     #[test]
+    fn a_long_expected_string_is_written_in_pieces_that_fit_a_line() {
+        assert_eq!(string("Pattern { a: 1 }"), r#""Pattern { a: 1 }""#);
+        let text = "Ok(Paths { dir_patterns: [Pattern { original: \"\", tokens: [], is_recursive: false, \
+                    has_metachars: false }], require_dir: false, todo: [], scope: Some(\".\\n\") })";
+        let written = string(text);
+        let expr: syn::ExprMacro = syn::parse_str(&written).unwrap();
+        assert!(expr.mac.path.is_ident("concat"), "{written}");
+        let pieces: Vec<String> = expr
+            .mac
+            .parse_body_with(syn::punctuated::Punctuated::<syn::LitStr, syn::Token![,]>::parse_terminated)
+            .unwrap()
+            .iter()
+            .map(syn::LitStr::value)
+            .collect();
+        assert_eq!(pieces.concat(), text);
+        assert!(
+            pieces.len() >= 2 && pieces.iter().all(|p| format!("{p:?}").len() <= PIECE_WIDTH + 2),
+            "{pieces:?}"
+        );
+        // At a space where one is near the end of a piece.
+        assert!(pieces[..pieces.len() - 1].iter().all(|p| p.ends_with(' ')), "{pieces:?}");
+        assert_eq!(long_literal(&format!("{text:?}")), written);
+        assert_eq!(long_literal("Some(3)"), "Some(3)");
+    }
+
+    #[test]
     fn calls_are_written_with_literals_and_value_assertions() {
         let (plan, module) = api("pub fn hamming(a: &str, b: &str) -> Option<usize> { None }\n\
              pub fn sum(v: &[i32], scale: i32) -> i64 { 0 }\n\
              pub fn sort_count(v: &mut Vec<u8>) -> usize { 0 }\n\
-             pub fn nth(t: &str, n: usize) -> char { 'a' }\n");
+             pub fn nth(t: &str, n: usize) -> char { 'a' }\n\
+             pub fn quote(s: &str) -> std::borrow::Cow<str> { s.into() }\n");
         let mut taken = BTreeSet::new();
         let kills = ["src/lib.rs:1:40: replace None with Some(0) in hamming".to_owned()];
         let value = Value::Tuple(vec![s("ab"), s("a\"c")]);
@@ -1094,6 +1182,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.name, "hamming_2");
+        // A `Cow<str>` is rendered by `Debug`, and compared with a `&str`.
+        let kept = Kept { target: "quote", value: &s(""), ending: r#""\"''\"""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(k::quote(\"\"), \"''\");"), "{}", t.text);
     }
 
     #[test]
@@ -1156,6 +1248,20 @@ mod tests {
         let kept = Kept { target: "buffer_calls", value: &value, ending, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("assert_eq!(buffer.format(0.1f32), \"0.1\");"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_crate_traits_method_on_a_std_type_is_called_through_the_trait_and_named_for_the_method() {
+        let (plan, module) = api("pub trait ToSnake { fn to_snake(&self) -> String; }\n\
+             impl ToSnake for str { fn to_snake(&self) -> String { self.to_lowercase() } }\n");
+        let kept = Kept { target: "to_snake", value: &s("A B"), ending: r#""a b""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert_eq!(t.text, "#[test]\nfn to_snake() {\n    assert_eq!(\"A B\".to_snake(), \"a b\");\n}\n");
+        assert_eq!(t.uses, ["k::ToSnake"]);
+        assert_eq!(
+            file(&FileHead::default(), &[t]).lines().find(|l| l.starts_with("use")),
+            Some("use k::ToSnake;")
+        );
     }
 
     #[test]

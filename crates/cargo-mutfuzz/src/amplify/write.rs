@@ -165,13 +165,13 @@ pub fn tests(
         if !status.success() {
             bail!("the harness's `values {target}` failed ({status})");
         }
-        for record in records::read::<ValueRecord>(&out)? {
-            let Some(c) = names.get(&record.input) else { continue };
+        let records = records::read::<ValueRecord>(&out)?;
+        for (record, killed) in one_per_value(records, |input| names.get(input).map(|c| &c.kills)) {
             let Some(tree) = &record.value else {
                 why.push(format!("an input of `{target}`: its type has no reflection"));
                 continue;
             };
-            let kills: Vec<String> = c.kills.iter().map(|id| describe(built, *id)).collect();
+            let kills: Vec<String> = killed.iter().map(|id| describe(built, *id)).collect();
             let result = match hand_side {
                 Some(side) => {
                     let kept = test_writer::hand::Kept {
@@ -199,7 +199,7 @@ pub fn tests(
             };
             match result {
                 Ok(Some(t)) => {
-                    kill_sets.insert(t.name.clone(), c.kills.clone());
+                    kill_sets.insert(t.name.clone(), killed);
                     written.push(t)
                 }
                 Ok(None) => {}
@@ -220,6 +220,26 @@ pub fn tests(
     }
     let include = side.map(|s| s.include).filter(|_| written.iter().any(|t| t.harness));
     Ok(Tests { written, kills: kill_sets, why, include, notes })
+}
+
+/// The records of the chosen inputs, with the mutants each kills (`kills_of` its input),
+/// one per value and ending: inputs whose bytes differ may shrink to one value, which
+/// is one test killing what they kill.
+fn one_per_value<'a>(
+    records: Vec<ValueRecord>,
+    kills_of: impl Fn(&str) -> Option<&'a BTreeSet<u32>>,
+) -> Vec<(ValueRecord, BTreeSet<u32>)> {
+    let mut out: Vec<(ValueRecord, BTreeSet<u32>)> = Vec::new();
+    for record in records {
+        let Some(kills) = kills_of(&record.input) else { continue };
+        let same =
+            |r: &ValueRecord| record.value.is_some() && r.value == record.value && r.output == record.output;
+        match out.iter_mut().find(|(r, _)| same(r)) {
+            Some((_, all)) => all.extend(kills),
+            None => out.push((record, kills.clone())),
+        }
+    }
+    out
 }
 
 /// The user's harness as the tests of its hand-written targets need it.
@@ -515,6 +535,37 @@ mod tests {
         );
         // Edition 2015 declares every crate the harness may `use`, the package's by its library's name.
         assert_eq!(harness_crates(&harness, "my-calc", "calc").unwrap(), ["mutfuzz", "calc", "itoa", "help"]);
+    }
+
+    #[test]
+    fn inputs_that_shrank_to_one_value_make_one_test_with_their_kills() {
+        let record = |input: &str, text: Option<&str>, output: &str| ValueRecord {
+            input: input.into(),
+            bytes: String::new(),
+            value: text.map(|t| ValueTree::String(t.into())),
+            output: output.into(),
+        };
+        let kills: BTreeMap<&str, BTreeSet<u32>> = [
+            ("a", [1, 2].into()),
+            ("b", [3].into()),
+            ("c", [4].into()),
+            ("d", [5].into()),
+            ("e", [6].into()),
+        ]
+        .into();
+        let records = vec![
+            record("a", Some("aA"), "\"a-a\""),
+            record("b", Some("aA"), "\"a-a\""),
+            record("c", Some("aA"), "panic: other"),
+            record("d", None, "0"),
+            record("e", None, "0"),
+            record("f", Some("aA"), "\"a-a\""),
+        ];
+        let merged = one_per_value(records, |input| kills.get(input));
+        let got: Vec<(&str, Vec<u32>)> =
+            merged.iter().map(|(r, k)| (r.input.as_str(), k.iter().copied().collect())).collect();
+        // "f" was not chosen; values without reflection are never the same.
+        assert_eq!(got, [("a", vec![1, 2, 3]), ("c", vec![4]), ("d", vec![5]), ("e", vec![6])]);
     }
 
     #[test]

@@ -146,21 +146,22 @@ pub fn test_command(bin: &TestBinary, filters: &[&str]) -> Command {
 /// Did every one of the `selected` tests of a run of `bin` that exited with code 0
 /// report passing? Exit code 0 alone does not say so: a test that calls
 /// `std::process::exit(0)` ends its process with it before the rest ran. libtest ends
-/// a finished run with `test result: ok. N passed; 0 failed; …` as its last line: in
-/// `output` (the run's part of the log) it must count every selected test (doctest
-/// filters are words of their names and may select more; cargo, which runs them, may
-/// print after it). A plain program has only its exit code.
+/// a finished run with `test result: ok. N passed; 0 failed; …`: in `output` (the run's
+/// part of the log) its last such line, with no run started after it, must count every
+/// selected test (doctest filters are words of their names and may select more). A plain
+/// program has only its exit code.
 pub fn all_passed(bin: &TestBinary, selected: usize, output: &str) -> bool {
     if bin.is_plain() {
         return true;
     }
-    let mut lines = output.lines().rev().map(str::trim).filter(|l| !l.is_empty());
-    let summary = if bin.is_doctests() {
-        lines.find_map(libtest_summary)
-    } else {
-        lines.next().and_then(libtest_summary)
-    };
-    let Some((true, passed, 0)) = summary else { return false };
+    // The last summary, not the last line: a process a test started and left running
+    // (shlex's doctest of `bash -i`) may still write to the log after it. But a run
+    // started after it (`running 2 tests`) must have finished with one of its own.
+    let summary = output.lines().rev().map(str::trim).find_map(|l| match libtest_summary(l) {
+        None if l.starts_with("running ") && (l.ends_with(" tests") || l.ends_with(" test")) => Some(None),
+        other => other.map(Some),
+    });
+    let Some(Some((true, passed, 0))) = summary else { return false };
     passed >= selected && (bin.is_doctests() || passed == selected)
 }
 
@@ -346,8 +347,11 @@ mod tests {
             2,
             &ok.replace("ok. 2 passed; 0 failed", "FAILED. 1 passed; 1 failed")
         ));
-        // The summary must end the run: output after it is a run that did not finish.
+        // A run started after the summary must end with its own.
         assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 2 tests\n.")));
+        assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 1 test\n")));
+        // What a process the test left running writes after it is not the run's.
+        assert!(all_passed(&libtest, 2, &format!("{ok}root@vm:~# echo hi\nhi\nexit\n")));
         let doctests = bin(Runner::Doctests(crate::schema::binaries::Doctests {
             spec: "p@0.1.0".into(),
             cargo: "cargo".into(),

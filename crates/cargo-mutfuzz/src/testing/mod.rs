@@ -408,6 +408,8 @@ fn mutation_test(
                 limits.caps.memory.is_some(),
             );
             let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
+            // A doctest's name is no filter to skip it by (`--no-doctests` is said below).
+            let hint = if doctest && hint.contains("--skip") { String::new() } else { hint };
             // A doctest compiled into our test target is named where the user wrote it.
             let test = doctests
                 .iter()
@@ -604,7 +606,9 @@ fn failure_reason(
                 .to_owned(),
         )
     } else {
-        (format!("fails ({exit})"), String::new())
+        // It may fail under plain `cargo test` too (one that needs another user than
+        // root, say): how to go on without it.
+        (format!("fails ({exit})"), format!(" (to leave it out: -- --skip {test})"))
     }
 }
 
@@ -870,6 +874,10 @@ mod tests {
         assert!(hint.ends_with("-- --skip deep)"), "{hint}");
         let (_, hint) = reason(Exit::Signal(9), "", true);
         assert!(hint.contains("--max-memory"), "{hint}");
-        assert_eq!(reason(Exit::Signal(9), "", false).1, "");
+        assert_eq!(reason(Exit::Signal(9), "", false).1, " (to leave it out: -- --skip deep)");
+        assert_eq!(
+            reason(Exit::Code(101), "", false),
+            ("fails (exit code 101)".into(), " (to leave it out: -- --skip deep)".into())
+        );
     }
 }

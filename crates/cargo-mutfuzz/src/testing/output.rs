@@ -47,9 +47,13 @@ impl OutputDir {
             let mut old = path.as_os_str().to_owned();
             old.push(".old");
             let old = PathBuf::from(old);
-            if old.exists() {
-                fs::remove_dir_all(&old).with_context(|| format!("failed to remove {}", old.display()))?;
-            }
+            // A file of that name (a shell's redirect, say) goes as a directory would.
+            let removed = match fs::symlink_metadata(&old) {
+                Ok(meta) if meta.is_dir() => fs::remove_dir_all(&old),
+                Ok(_) => fs::remove_file(&old),
+                Err(_) => Ok(()),
+            };
+            removed.with_context(|| format!("failed to remove {}", old.display()))?;
             fs::rename(path, &old).with_context(|| format!("failed to move {} aside", path.display()))?;
         }
         fs::create_dir_all(path.join("log"))
@@ -85,5 +89,27 @@ impl OutputDir {
             self.write(kind.file_name(), &text)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_results_directory_moves_the_last_aside_over_an_older_file_or_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("mutfuzz.out");
+        let old = dir.path().join("mutfuzz.out.old");
+        // A shell's `> mutfuzz.out` made a file that the first run then moved aside.
+        fs::write(&old, "a redirected log").unwrap();
+        fs::create_dir_all(out.join("log")).unwrap();
+        fs::write(out.join("missed.txt"), "last run").unwrap();
+        OutputDir::create(&out).unwrap();
+        assert_eq!(fs::read_to_string(old.join("missed.txt")).unwrap(), "last run");
+        assert!(out.join("log").is_dir() && !out.join("missed.txt").exists());
+        // And again, over the directory it just made.
+        OutputDir::create(&out).unwrap();
+        assert!(old.join("log").is_dir() && !old.join("missed.txt").exists());
     }
 }

@@ -4,6 +4,11 @@
 
 use mutfuzz::Gen;
 
+/// `<u8 as api_zoo::Halve>::halve`
+pub fn halve(value: u8) -> u8 {
+    <u8 as api_zoo::Halve>::halve(value)
+}
+
 /// `api_zoo::largest`
 pub fn largest(items: Vec<i64>) -> Option<i64> {
     api_zoo::largest(&items)
@@ -133,6 +138,7 @@ impl MakeUnit {
 }
 
 mutfuzz::generated_targets!(
+    halve,
     largest,
     sort_count,
     first_word,
