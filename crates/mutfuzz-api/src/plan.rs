@@ -395,11 +395,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
 fn display_path(f: &Function) -> String {
     match &f.extension {
         // `<u8 as k::Halve>::halve` → `<u8 as Halve>::halve`.
-        Some(tr) => {
+        Some(tr) if f.path.starts_with('<') => {
             let krate = tr.split("::").next().unwrap_or_default();
             f.path.replacen(&format!(" as {krate}::"), " as ", 1)
         }
-        None => f.path.split_once("::").map_or(f.path.clone(), |(_, rest)| rest.to_owned()),
+        _ => f.path.split_once("::").map_or(f.path.clone(), |(_, rest)| rest.to_owned()),
     }
 }
 
@@ -1365,17 +1365,20 @@ mod tests {
     }
 
     #[test]
-    fn a_crate_trait_implemented_for_a_std_type_is_driven_through_its_path() {
+    fn a_crate_trait_implemented_for_a_std_type_or_a_crate_type_is_driven_through_its_path() {
         let api = api("mod case {\n\
                  pub trait ToSnake: ToOwned { fn to_snake(&self) -> Self::Owned; }\n\
                  impl ToSnake for str { fn to_snake(&self) -> Self::Owned { self.to_lowercase() } }\n\
                  impl ToSnake for String { fn to_snake(&self) -> String { String::new() } }\n\
-                 pub trait Shout { fn shout(self, times: u8) -> Self; }\n\
-                 impl<T: Clone> Shout for Vec<T> { fn shout(self, times: u8) -> Self { self } }\n\
-                 impl Shout for crate::Word { fn shout(self, times: u8) -> Self { self } }\n\
+                 pub trait Shout { fn shout(self, times: u8) -> Self; fn loud() -> u8; }\n\
+                 impl<T: Clone> Shout for Vec<T> { fn shout(self, times: u8) -> Self { self } fn loud() -> u8 { 1 } }\n\
+                 impl Shout for crate::Word { fn shout(self, times: u8) -> Self { self } fn loud() -> u8 { 2 } }\n\
+                 impl Shout for crate::Mute { fn shout(self, times: u8) -> Self { self } fn loud() -> u8 { 0 } }\n\
              }\n\
              pub use case::{Shout, ToSnake};\n\
-             #[derive(Debug)] pub struct Word(u8);\n");
+             #[derive(Debug, Clone)] pub struct Word(u8);\n\
+             impl Word { pub fn new(x: u8) -> Word { Word(x) } }\n\
+             #[derive(Debug)] pub struct Mute(u8);\n");
         let p = plan(&api, &Exclusions::new());
         let calls: Vec<(String, Vec<String>)> = p
             .calls
@@ -1388,11 +1391,18 @@ mod tests {
         assert_eq!(calls, [("<str as k::ToSnake>::to_snake".to_owned(), vec!["&str".to_owned()])]);
         // `Self::Owned` of `str`.
         assert_eq!(p.calls[0].function.output.as_ref().map(Ty::to_string).as_deref(), Some("String"));
-        // Generic impls and impls for the crate's own types are not (yet) driven: listed.
+        // On a crate type it is a method of its sequence, called through the trait.
+        let word = p.types.iter().find(|t| t.name == "Word").unwrap();
+        let methods: Vec<String> = word.methods.iter().map(|c| c.function.key()).collect();
+        assert_eq!(methods, ["k::Word::shout"]);
+        assert_eq!(word.methods[0].function.call("word", &["3".into()]), "k::Shout::shout(word.clone(), 3)");
+        // What is not driven is listed: the method of a type nothing builds, and `loud`,
+        // which no impl drives (it has no receiver; the generic impl is not read).
         let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
-        assert_eq!(skipped, ["Shout::shout"], "{:?}", p.skipped);
+        assert_eq!(skipped, ["Mute::shout", "Shout::loud"], "{:?}", p.skipped);
         let module = crate::render::render(&p, "k").text;
         assert!(module.contains("<str as k::ToSnake>::to_snake(&value)"), "{module}");
+        assert!(module.contains("k::Shout::shout(word.clone(), times)"), "{module}");
     }
 
     #[test]

@@ -123,9 +123,13 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         let f = &call.function;
         let wanted = match &f.owner {
             Some(owner) => format!("{}_{}", snake(owner), f.target_name()),
-            None if free_names.iter().filter(|n| **n == f.target_name()).count() > 1 => {
-                f.suffixed(&path_name(&f.path))
-            }
+            None if free_names.iter().filter(|n| **n == f.target_name()).count() > 1 => match &f.extension {
+                // `<u8 as k::Halve>::halve` → `halve_halve`.
+                Some(tr) => {
+                    format!("{}_{}", snake(tr.rsplit("::").next().unwrap_or_default()), f.target_name())
+                }
+                None => f.suffixed(&path_name(&f.path)),
+            },
             None => f.target_name(),
         };
         let name = w.target_name(wanted, TargetKind::Call(index));
@@ -147,9 +151,7 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
 
 /// `k::a::b::f` → `a_b_f`.
 fn path_name(path: &str) -> String {
-    // A qualified path's trait and method: `<u8 as k::Halve>::halve` → `halve_halve`.
-    let word = |s: &str| snake(s.trim_matches(|c: char| !c.is_alphanumeric() && c != '_'));
-    path.split("::").skip(1).map(word).collect::<Vec<_>>().join("_")
+    path.split("::").skip(1).collect::<Vec<_>>().join("_")
 }
 
 /// `fn name(pattern: Gen) -> Output { body }` for one call.

@@ -130,10 +130,12 @@ impl Function {
 
     /// The call of this method on `value` with `args`: `value.len()`, or through the
     /// trait's path where the prelude does not have it (`std::hash::Hasher::write(&mut
-    /// hasher, &bytes)`). A method taking `self` takes a clone, so the value lives on.
+    /// hasher, &bytes)`, a crate's own trait: `k::Shape::area(&circle)`). A method taking
+    /// `self` takes a clone, so the value lives on.
     pub fn call(&self, value: &str, args: &[String]) -> String {
         let args = args.join(", ");
-        match (self.trait_.and_then(|t| t.path), self.receiver) {
+        let path = self.trait_.and_then(|t| t.path).map(str::to_owned).or_else(|| self.extension.clone());
+        match (path, self.receiver) {
             (Some(path), Some(receiver)) => {
                 let value = match receiver {
                     Receiver::Ref => format!("&{value}"),
@@ -243,7 +245,8 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types: walk.types };
 
     for (def, path) in &exported {
-        if let Def::Item(_, name) = def
+        if let Def::Item(module, name) = def
+            && !walk.pub_traits.get(name).is_some_and(|ms| ms.contains(module))
             && let Some(t) = api.types.get_mut(name)
         {
             t.path.get_or_insert_with(|| format!("{krate}::{path}"));
@@ -335,17 +338,15 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
     }
     // A trait's method is called by its name: one of that name per type (the inherent
-    // method, else the first impl's: `Index<usize>` before `Index<Range<usize>>`).
-    let inherent: BTreeSet<(Option<String>, String)> = api
-        .functions
-        .iter()
-        .filter(|f| f.trait_.is_none())
-        .map(|f| (f.owner.clone(), f.name.clone()))
-        .collect();
+    // method, else the first impl's: `Index<usize>` before `Index<Range<usize>>`, or
+    // the first of two crate traits').
+    let by_trait = |f: &Function| f.trait_.is_some() || (f.extension.is_some() && f.owner.is_some());
+    let inherent: BTreeSet<(Option<String>, String)> =
+        api.functions.iter().filter(|f| !by_trait(f)).map(|f| (f.owner.clone(), f.name.clone())).collect();
     let mut seen = BTreeSet::new();
     api.functions.retain(|f| {
         let key = (f.owner.clone(), f.name.clone());
-        f.trait_.is_none() || (!inherent.contains(&key) && seen.insert(key))
+        !by_trait(f) || (!inherent.contains(&key) && seen.insert(key))
     });
     // A type holding a crate type that holds a hash container is hashed too.
     loop {
@@ -371,42 +372,67 @@ struct FoundFn {
     function: Function,
 }
 
-/// The methods of the crate's public traits implemented for a type from elsewhere
-/// (`impl ToSnakeCase for str`), as free functions of that type called through the
-/// trait (`<str as heck::ToSnakeCase>::to_snake_case(&value)`), each with the name it is
-/// listed by as a trait method (`ToSnakeCase::to_snake_case`). Of two impls (`for str`,
-/// `for String`), the first.
+/// The methods of the crate's public traits (without parameters) implemented by
+/// non-generic impls, each with the name it is listed by as a trait method
+/// (`ToSnakeCase::to_snake_case`):
+/// - for a type from elsewhere (`impl ToSnakeCase for str`), as free functions of that
+///   type called through the trait (`<str as heck::ToSnakeCase>::to_snake_case(&value)`);
+///   of two impls (`for str`, `for String`), the first;
+/// - for one of the crate's types (`impl Shape for Circle`), as methods of that type,
+///   called through the trait's path (`k::Shape::area(&circle)`).
 fn extension_methods(
     impls: &[FoundImpl],
-    pub_traits: &BTreeMap<String, usize>,
+    pub_traits: &BTreeMap<String, Vec<usize>>,
     exported: &BTreeMap<Def, String>,
     api: &Api,
 ) -> Vec<(String, Function)> {
     let mut out: Vec<(String, Function)> = Vec::new();
     for imp in impls {
         let Some(tr) = imp.trait_.as_ref().filter(|t| t.args.is_empty()) else { continue };
-        let Some(&module) = pub_traits.get(&tr.name) else { continue };
+        // By name: a name two traits share is left alone.
+        let Some(&[module]) = pub_traits.get(&tr.name).map(Vec::as_slice) else { continue };
         let Some(trait_path) = exported.get(&Def::Item(module, tr.name.clone())) else { continue };
+        let trait_path = format!("{}::{trait_path}", api.krate);
         let mut named = Vec::new();
         imp.self_ty.names(&mut named);
-        if named.iter().any(|n| api.types.contains_key(n) || n == "Self") {
-            continue;
-        }
+        let own_def =
+            imp.self_ty.name().filter(|_| imp.self_ty.args().is_empty()).and_then(|n| api.types.get(n));
+        let own = match own_def {
+            Some(def) => match &def.path {
+                Some(type_path) if !def.generic => Some((def.name.clone(), type_path.clone())),
+                _ => continue,
+            },
+            None if named.iter().any(|n| api.types.contains_key(n) || n == "Self") => continue,
+            None => None,
+        };
         for f in &imp.trait_fns {
             let listed = format!("{}::{}", tr.name, f.name);
-            if out.iter().any(|(l, _)| *l == listed) {
+            let mut f = f.clone();
+            f.extension = Some(trait_path.clone());
+            if let Some((owner, type_path)) = &own {
+                if f.receiver.is_none() {
+                    continue;
+                }
+                f.path = format!("{type_path}::{}", f.name);
+                f.owner = Some(owner.clone());
+                out.push((listed, f));
                 continue;
             }
-            let mut f = f.clone();
-            if let Some(receiver) = f.receiver.take() {
-                let inner = Box::new(imp.self_ty.clone());
-                let ty = match receiver {
-                    Receiver::Ref => Ty::Ref { inner, mutable: false },
-                    Receiver::RefMut => Ty::Ref { inner, mutable: true },
-                    Receiver::Value => imp.self_ty.clone(),
-                };
-                f.params.insert(0, ("value".to_owned(), ty));
+            let Some(receiver) = f.receiver.take() else { continue };
+            if out.iter().any(|(l, f)| *l == listed && f.owner.is_none()) {
+                continue;
             }
+            let inner = Box::new(imp.self_ty.clone());
+            let ty = match receiver {
+                Receiver::Ref => Ty::Ref { inner, mutable: false },
+                Receiver::RefMut => Ty::Ref { inner, mutable: true },
+                Receiver::Value => imp.self_ty.clone(),
+            };
+            let name = ["value", "this", "receiver"]
+                .into_iter()
+                .find(|n| f.params.iter().all(|(p, _)| p != n))
+                .unwrap_or("self_value");
+            f.params.insert(0, (name.to_owned(), ty));
             // `-> Self::Owned` (a trait over `ToOwned`): `String` for `str`.
             if let Some(Ty::Path { segments, .. }) = &f.output
                 && segments.len() == 2
@@ -421,9 +447,7 @@ fn extension_methods(
             }
             f.substitute_types(&[("Self".to_owned(), imp.self_ty.clone())]);
             // Qualified: `Self` is not inferred through a deref (`&String` is no `&str`).
-            let trait_path = format!("{}::{trait_path}", api.krate);
             f.path = format!("<{} as {trait_path}>::{}", imp.self_ty, f.name);
-            f.extension = Some(trait_path);
             out.push((listed, f));
         }
     }
@@ -450,8 +474,8 @@ struct Walk<'a> {
     /// Every trait the crate defines, public or not: an impl of one named like a driven
     /// std trait (a crate's own `Hasher`) is not std's.
     own_traits: BTreeSet<String>,
-    /// The public traits without parameters, by name, with the module defining them.
-    pub_traits: BTreeMap<String, usize>,
+    /// The public traits without parameters, by name, with the modules defining one.
+    pub_traits: BTreeMap<String, Vec<usize>>,
 }
 
 impl Walk<'_> {
@@ -588,7 +612,9 @@ impl Walk<'_> {
                     // Another trait's methods, for a crate trait implemented for a type
                     // from elsewhere (see `extension_methods`).
                     let mut trait_fns = Vec::new();
-                    if trait_.is_some() && driven.is_none() && i.generics.params.is_empty() {
+                    let lifetimes_only = i.generics.type_params().next().is_none()
+                        && i.generics.const_params().next().is_none();
+                    if trait_.is_some() && driven.is_none() && lifetimes_only {
                         for it in &i.items {
                             if let syn::ImplItem::Fn(f) = it
                                 && self.active(&f.attrs)
@@ -616,7 +642,7 @@ impl Walk<'_> {
                     // Entered as an item so that its exported path is known.
                     if t.generics.params.is_empty() {
                         self.modules[me].items.insert(name.clone(), Def::Item(me, name.clone()));
-                        self.pub_traits.insert(name.clone(), me);
+                        self.pub_traits.entry(name.clone()).or_default().push(me);
                     }
                     for it in &t.items {
                         if let syn::TraitItem::Fn(f) = it {
@@ -1063,6 +1089,22 @@ mod tests {
         assert_eq!(f.location, "src/open.rs:1");
         let len = api.functions.iter().find(|f| f.name == "len").unwrap();
         assert_eq!((len.receiver, len.owner.as_deref()), (Some(Receiver::Ref), Some("Doc")));
+    }
+
+    #[test]
+    fn traits_are_items_of_their_own_and_one_name_two_traits_share_is_left_alone() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub mod de { pub trait Value { fn v(&self) -> u8; } impl Value for str { fn v(&self) -> u8 { 1 } } }\n\
+             pub mod value { #[derive(Debug)] pub struct Value(pub u8); }\n\
+             pub mod a { pub trait Enc { fn enc(&self) -> u8; } impl Enc for str { fn enc(&self) -> u8 { 1 } } }\n\
+             pub mod b { pub trait Enc { fn enc(&self) -> u16; } impl Enc for u8 { fn enc(&self) -> u16 { 2 } } }\n",
+        )]);
+        // A trait of a type's name does not take the type's path.
+        assert_eq!(api.types["Value"].path.as_deref(), Some("k::value::Value"));
+        let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
+        // `Enc` names two traits: listed, not driven.
+        assert_eq!(paths, ["<str as k::de::Value>::v", "k::a::Enc::enc", "k::b::Enc::enc"]);
     }
 
     #[test]

@@ -148,7 +148,9 @@ pub fn write(
         }
     };
     let mut test = finish(base, body, kept, panic, taken);
-    if let TargetKind::Call(i) = kind {
+    if let TargetKind::Call(i) = kind
+        && method_syntax(&plan.calls[i].function)
+    {
         test.uses.extend(plan.calls[i].function.extension.clone());
     }
     Ok(test)
@@ -258,6 +260,83 @@ fn use_lines(tests: &[TestFn]) -> String {
     out
 }
 
+/// Methods of `str`, its own and those of the prelude's traits: a crate trait's method
+/// of one of these names, called with the method syntax, would call `str`'s (or be
+/// ambiguous).
+const STR_METHODS: [&str; 62] = [
+    "as_bytes",
+    "as_ptr",
+    "as_ref",
+    "borrow",
+    "bytes",
+    "ceil_char_boundary",
+    "char_indices",
+    "chars",
+    "clone",
+    "cmp",
+    "contains",
+    "encode_utf16",
+    "ends_with",
+    "eq",
+    "eq_ignore_ascii_case",
+    "escape_debug",
+    "escape_default",
+    "escape_unicode",
+    "find",
+    "floor_char_boundary",
+    "get",
+    "into",
+    "is_ascii",
+    "is_char_boundary",
+    "is_empty",
+    "len",
+    "lines",
+    "match_indices",
+    "matches",
+    "ne",
+    "parse",
+    "partial_cmp",
+    "repeat",
+    "replace",
+    "replacen",
+    "rfind",
+    "rmatch_indices",
+    "rmatches",
+    "rsplit",
+    "rsplit_once",
+    "rsplit_terminator",
+    "rsplitn",
+    "split",
+    "split_ascii_whitespace",
+    "split_at",
+    "split_inclusive",
+    "split_once",
+    "split_terminator",
+    "split_whitespace",
+    "splitn",
+    "starts_with",
+    "strip_prefix",
+    "strip_suffix",
+    "to_ascii_lowercase",
+    "to_ascii_uppercase",
+    "to_lowercase",
+    "to_owned",
+    "to_string",
+    "to_uppercase",
+    "trim",
+    "trim_end",
+    "trim_start",
+];
+
+/// Whether a written test calls `f` as a method, with its trait imported: a crate trait's
+/// method on `&str` (`"A b".to_snake_case()`) of a name `str` has not. Others, and on
+/// other types (`-5.halve()` would negate the result; an integer literal would not pick
+/// the impl), keep the harness's qualified path (`<u8 as k::Halve>::halve(7)`).
+fn method_syntax(f: &Function) -> bool {
+    let on_str = matches!(f.params.first(), Some((_, Ty::Ref { inner, mutable: false })) if inner.plain_name() == Some("str"));
+    f.extension.is_some() && f.owner.is_none() && on_str && !STR_METHODS.contains(&f.name.as_str())
+}
+
 /// `k::text::first_word` → `first_word`.
 fn test_name(path: &str) -> String {
     let parts: Vec<&str> = path.split("::").skip(1).collect();
@@ -308,11 +387,10 @@ impl Writer<'_> {
                 rendered.push(self.generic_arg(&call.function, a, v, ty)?);
             }
         }
-        let call_text = match (&call.function.extension, rendered.split_first()) {
-            // A method of the crate's trait on a std type, called as one with the trait
+        let call_text = match rendered.split_first() {
+            // A method of the crate's trait on `str`, called as one with the trait
             // imported: `"A b".to_snake_case()`.
-            (Some(_), Some((value, rest))) => {
-                let value = value.strip_prefix("&mut ").or_else(|| value.strip_prefix('&')).unwrap_or(value);
+            Some((value, rest)) if method_syntax(&call.function) => {
                 format!("{value}.{}({})", call.function.name, rest.join(", "))
             }
             _ => format!("{}({})", call.function.path, rendered.join(", ")),
@@ -789,7 +867,9 @@ fn plain(ty: &Ty) -> bool {
             (Some("Option"), [a]) => {
                 let str_ref =
                     matches!(a, Ty::Ref { inner, mutable: false } if inner.plain_name() == Some("str"));
-                (str_ref || !matches!(a, Ty::Ref { .. })) && plain(a) && a.name() != Some("Vec")
+                (str_ref || !matches!(a, Ty::Ref { .. }))
+                    && plain(a)
+                    && !matches!(a.name(), Some("Vec" | "Cow"))
             }
             (Some("Vec"), [a]) => a.args().is_empty() && plain(a) && !matches!(a, Ty::Ref { .. }),
             (Some("Cow"), [a]) => a.plain_name() == Some("str"),
@@ -852,7 +932,7 @@ const WHOLE_WIDTH: usize = 90;
 /// it can, one a line once formatted.
 fn string(text: &str) -> String {
     let whole = format!("{text:?}");
-    if whole.len() <= WHOLE_WIDTH {
+    if whole.chars().count() <= WHOLE_WIDTH {
         return whole;
     }
     let mut pieces = Vec::new();
@@ -1252,16 +1332,34 @@ mod tests {
 
     #[test]
     fn a_crate_traits_method_on_a_std_type_is_called_through_the_trait_and_named_for_the_method() {
-        let (plan, module) = api("pub trait ToSnake { fn to_snake(&self) -> String; }\n\
-             impl ToSnake for str { fn to_snake(&self) -> String { self.to_lowercase() } }\n");
+        let (plan, module) = api(
+            "pub trait ToSnake { fn to_snake(&self) -> String; fn trim(&self) -> u8; }\n\
+             impl ToSnake for str { fn to_snake(&self) -> String { self.to_lowercase() } fn trim(&self) -> u8 { 0 } }\n\
+             pub trait Halve { fn halve(self, value: u8) -> Self; }\n\
+             impl Halve for i8 { fn halve(self, value: u8) -> i8 { self / 2 } }\n",
+        );
+        let mut taken = BTreeSet::new();
         let kept = Kept { target: "to_snake", value: &s("A B"), ending: r#""a b""#, kills: &[] };
-        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
         assert_eq!(t.text, "#[test]\nfn to_snake() {\n    assert_eq!(\"A B\".to_snake(), \"a b\");\n}\n");
         assert_eq!(t.uses, ["k::ToSnake"]);
         assert_eq!(
             file(&FileHead::default(), &[t]).lines().find(|l| l.starts_with("use")),
             Some("use k::ToSnake;")
         );
+        // `str` has a `trim`: the trait's is called through its path.
+        let kept = Kept { target: "trim", value: &s("A"), ending: "0", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(<str as k::ToSnake>::trim(\"A\"), 0);"), "{}", t.text);
+        assert!(t.uses.is_empty());
+        // On a number too (`-6.halve(1)` would be `-(6.halve(1))`), and the receiver's
+        // parameter is named apart from the method's `value`.
+        let value = Value::Tuple(vec![int("-6", "i8"), int("1", "u8")]);
+        let kept = Kept { target: "halve", value: &value, ending: "-3", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(<i8 as k::Halve>::halve(-6, 1), -3);"), "{}", t.text);
+        let f = &plan.calls.iter().find(|c| c.function.name == "halve").unwrap().function;
+        assert_eq!(f.params[0].0, "this");
     }
 
     #[test]

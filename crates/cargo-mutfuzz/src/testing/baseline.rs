@@ -158,11 +158,18 @@ pub fn all_passed(bin: &TestBinary, selected: usize, output: &str) -> bool {
     // (shlex's doctest of `bash -i`) may still write to the log after it. But a run
     // started after it (`running 2 tests`) must have finished with one of its own.
     let summary = output.lines().rev().map(str::trim).find_map(|l| match libtest_summary(l) {
-        None if l.starts_with("running ") && (l.ends_with(" tests") || l.ends_with(" test")) => Some(None),
+        None if started_run(l) => Some(None),
         other => other.map(Some),
     });
     let Some(Some((true, passed, 0))) = summary else { return false };
     passed >= selected && (bin.is_doctests() || passed == selected)
+}
+
+/// Whether `line` is libtest's opening line, `running 3 tests`.
+fn started_run(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("running ") else { return false };
+    let count = rest.strip_suffix(" tests").or_else(|| rest.strip_suffix(" test"));
+    count.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// libtest's closing line, `test result: ok. 3 passed; 0 failed; …` (or `FAILED. …`):
@@ -351,7 +358,7 @@ mod tests {
         assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 2 tests\n.")));
         assert!(!all_passed(&libtest, 2, &format!("{ok}\nrunning 1 test\n")));
         // What a process the test left running writes after it is not the run's.
-        assert!(all_passed(&libtest, 2, &format!("{ok}root@vm:~# echo hi\nhi\nexit\n")));
+        assert!(all_passed(&libtest, 2, &format!("{ok}root@vm:~# echo hi\nhi\nrunning integration tests\n")));
         let doctests = bin(Runner::Doctests(crate::schema::binaries::Doctests {
             spec: "p@0.1.0".into(),
             cargo: "cargo".into(),

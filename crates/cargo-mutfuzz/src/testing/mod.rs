@@ -400,16 +400,14 @@ fn mutation_test(
         Ok(r) => r,
         Err(failed) => {
             let f = &failed[0];
+            let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
             let (what, hint) = failure_reason(
                 &f.exit,
                 &f.output,
-                &cases[f.case].name,
+                (&cases[f.case].name, doctest),
                 baseline_timeout,
                 limits.caps.memory.is_some(),
             );
-            let doctest = binaries[f.binary].is_doctests() || binaries[f.binary].target == compiled;
-            // A doctest's name is no filter to skip it by (`--no-doctests` is said below).
-            let hint = if doctest && hint.contains("--skip") { String::new() } else { hint };
             // A doctest compiled into our test target is named where the user wrote it.
             let test = doctests
                 .iter()
@@ -572,10 +570,12 @@ fn unbuildable(
 }
 
 /// Why a baseline test failed, and the hint that goes with it: (what, hint).
+/// `test` is the test's name and whether it is a doctest (which `--no-doctests` leaves
+/// out, as the caller says).
 fn failure_reason(
     exit: &Exit,
     output: &str,
-    test: &str,
+    (test, doctest): (&str, bool),
     timeout: Duration,
     memory_capped: bool,
 ) -> (String, String) {
@@ -605,6 +605,8 @@ fn failure_reason(
             " (if it needs more memory than the cap: --max-memory SIZE, or max_memory in mutfuzz.toml)"
                 .to_owned(),
         )
+    } else if doctest {
+        (format!("fails ({exit})"), String::new())
     } else {
         // It may fail under plain `cargo test` too (one that needs another user than
         // root, say): how to go on without it.
@@ -864,8 +866,9 @@ mod tests {
     #[test]
     fn a_baseline_failure_says_what_and_how_to_get_past_it() {
         let t = Duration::from_secs(300);
-        let reason =
-            |exit: Exit, output: &str, capped: bool| failure_reason(&exit, output, "deep", t, capped);
+        let reason = |exit: Exit, output: &str, capped: bool| {
+            failure_reason(&exit, output, ("deep", false), t, capped)
+        };
         let (what, hint) = reason(Exit::TimedOut, "", false);
         assert_eq!(what, "did not finish within 5m00s");
         assert!(hint.contains("--baseline-timeout"), "{hint}");
@@ -879,5 +882,9 @@ mod tests {
             reason(Exit::Code(101), "", false),
             ("fails (exit code 101)".into(), " (to leave it out: -- --skip deep)".into())
         );
+        // A doctest's way out is `--no-doctests`, said beside it; a hang keeps its hint.
+        let doctest = |exit: Exit| failure_reason(&exit, "", ("src/lib.rs - f (line 3)", true), t, false).1;
+        assert_eq!(doctest(Exit::Code(101)), "");
+        assert!(doctest(Exit::TimedOut).contains("--baseline-timeout"));
     }
 }
