@@ -328,13 +328,56 @@ const STR_METHODS: [&str; 62] = [
     "trim_start",
 ];
 
+/// Methods of `char` beside those [`STR_METHODS`] names.
+const CHAR_METHODS: [&str; 33] = [
+    "as_ascii",
+    "encode_utf16",
+    "encode_utf8",
+    "is_alphabetic",
+    "is_alphanumeric",
+    "is_ascii_alphabetic",
+    "is_ascii_alphanumeric",
+    "is_ascii_control",
+    "is_ascii_digit",
+    "is_ascii_graphic",
+    "is_ascii_hexdigit",
+    "is_ascii_lowercase",
+    "is_ascii_octdigit",
+    "is_ascii_punctuation",
+    "is_ascii_uppercase",
+    "is_ascii_whitespace",
+    "is_control",
+    "is_digit",
+    "is_lowercase",
+    "is_numeric",
+    "is_uppercase",
+    "is_whitespace",
+    "len_utf16",
+    "len_utf8",
+    "make_ascii_lowercase",
+    "make_ascii_uppercase",
+    "max",
+    "min",
+    "to_digit",
+    "to_lowercase",
+    "to_uppercase",
+    "hash",
+    "fmt",
+];
+
 /// Whether a written test calls `f` as a method, with its trait imported: a crate trait's
-/// method on `&str` (`"A b".to_snake_case()`) of a name `str` has not. Others, and on
-/// other types (`-5.halve()` would negate the result; an integer literal would not pick
-/// the impl), keep the harness's qualified path (`<u8 as k::Halve>::halve(7)`).
+/// method on `&str` or `char` (`"A b".to_snake_case()`, `'a'.width()`) of a name neither
+/// has. Others, and on other types (`-5.halve()` would negate the result; an integer
+/// literal would not pick the impl), keep the harness's qualified path
+/// (`<u8 as k::Halve>::halve(7)`).
 fn method_syntax(f: &Function) -> bool {
-    let on_str = matches!(f.params.first(), Some((_, Ty::Ref { inner, mutable: false })) if inner.plain_name() == Some("str"));
-    f.extension.is_some() && f.owner.is_none() && on_str && !STR_METHODS.contains(&f.name.as_str())
+    let (name, first) = (f.name.as_str(), f.params.first().map(|(_, t)| t));
+    let on = match first {
+        Some(Ty::Ref { inner, mutable: false }) if inner.plain_name() == Some("str") => true,
+        Some(t) if t.plain_name() == Some("char") => !CHAR_METHODS.contains(&name),
+        _ => false,
+    };
+    f.extension.is_some() && f.owner.is_none() && on && !STR_METHODS.contains(&name)
 }
 
 /// `k::text::first_word` → `first_word`.
@@ -1360,6 +1403,17 @@ mod tests {
         assert!(t.text.contains("assert_eq!(<i8 as k::Halve>::halve(-6, 1), -3);"), "{}", t.text);
         let f = &plan.calls.iter().find(|c| c.function.name == "halve").unwrap().function;
         assert_eq!(f.params[0].0, "this");
+        // A `char` by value, as unicode-width's `UnicodeWidthChar`.
+        let (plan, module) = api(
+            "pub trait Width { fn width(self) -> Option<usize>; fn is_digit(self) -> bool; }\n\
+             impl Width for char { fn width(self) -> Option<usize> { None } fn is_digit(self) -> bool { true } }\n",
+        );
+        let kept = Kept { target: "width", value: &Value::Char('\u{7f}'), ending: "None", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!('\\u{7f}'.width(), None);"), "{}", t.text);
+        let kept = Kept { target: "is_digit", value: &Value::Char('a'), ending: "true", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert!(<char as k::Width>::is_digit('a'));"), "{}", t.text);
     }
 
     #[test]
