@@ -263,7 +263,7 @@ fn use_lines(tests: &[TestFn]) -> String {
 /// Methods of `str`, its own and those of the prelude's traits: a crate trait's method
 /// of one of these names, called with the method syntax, would call `str`'s (or be
 /// ambiguous).
-const STR_METHODS: [&str; 62] = [
+const STR_METHODS: [&str; 64] = [
     "as_bytes",
     "as_ptr",
     "as_ref",
@@ -283,8 +283,10 @@ const STR_METHODS: [&str; 62] = [
     "escape_default",
     "escape_unicode",
     "find",
+    "fmt",
     "floor_char_boundary",
     "get",
+    "hash",
     "into",
     "is_ascii",
     "is_char_boundary",
@@ -329,7 +331,7 @@ const STR_METHODS: [&str; 62] = [
 ];
 
 /// Methods of `char` beside those [`STR_METHODS`] names.
-const CHAR_METHODS: [&str; 33] = [
+const CHAR_METHODS: [&str; 31] = [
     "as_ascii",
     "encode_utf16",
     "encode_utf8",
@@ -361,8 +363,6 @@ const CHAR_METHODS: [&str; 33] = [
     "to_digit",
     "to_lowercase",
     "to_uppercase",
-    "hash",
-    "fmt",
 ];
 
 /// Whether a written test calls `f` as a method, with its trait imported: a crate trait's
@@ -431,8 +431,8 @@ impl Writer<'_> {
             }
         }
         let call_text = match rendered.split_first() {
-            // A method of the crate's trait on `str`, called as one with the trait
-            // imported: `"A b".to_snake_case()`.
+            // A method of the crate's trait on `str` or `char`, called as one with the
+            // trait imported: `"A b".to_snake_case()`.
             Some((value, rest)) if method_syntax(&call.function) => {
                 format!("{value}.{}({})", call.function.name, rest.join(", "))
             }

@@ -48,12 +48,7 @@ impl OutputDir {
             old.push(".old");
             let old = PathBuf::from(old);
             // A file of that name (a shell's redirect, say) goes as a directory would.
-            let removed = match fs::symlink_metadata(&old) {
-                Ok(meta) if meta.is_dir() => fs::remove_dir_all(&old),
-                Ok(_) => fs::remove_file(&old),
-                Err(_) => Ok(()),
-            };
-            removed.with_context(|| format!("failed to remove {}", old.display()))?;
+            crate::workspace::fs_util::remove_any(&old)?;
             fs::rename(path, &old).with_context(|| format!("failed to move {} aside", path.display()))?;
         }
         fs::create_dir_all(path.join("log"))

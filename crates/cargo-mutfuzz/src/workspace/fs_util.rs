@@ -1,11 +1,22 @@
-//! Writing the files that cargo builds from (the scratch copy, the schema, the engine):
-//! only when their text changes, so cargo's fingerprints (file mtimes) stay valid and
-//! rebuilds stay incremental.
+//! File helpers of the trees mutfuzz writes: the files cargo builds from (the scratch
+//! copy, the schema, the engine) written only when their text changes, so cargo's
+//! fingerprints (file mtimes) stay valid and rebuilds stay incremental; a path removed
+//! whatever it is.
 
 use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+
+/// Remove `path` whatever it is (a link itself, not what it points to); nothing if absent.
+pub fn remove_any(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(_) => return Ok(()),
+    }
+    .with_context(|| format!("failed to remove {}", path.display()))
+}
 
 /// Write `text` unless the file already holds it; returns whether it was written.
 pub fn write_if_changed(path: &Path, text: &str) -> Result<bool> {

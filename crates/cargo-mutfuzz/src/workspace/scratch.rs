@@ -10,7 +10,7 @@ use mutfuzz_mutate::Discovery;
 use toml_edit::{DocumentMut, Item, Table, value};
 
 use crate::workspace::Workspace;
-use crate::workspace::fs_util::write_if_changed;
+use crate::workspace::fs_util::{remove_any, write_if_changed};
 use crate::workspace::layout::Layout;
 
 /// The name of the test target that holds a package's doctests in the scratch copy
@@ -428,16 +428,6 @@ fn prune(dir: &Path, keep: &[PathBuf]) -> Result<()> {
         remove_any(&path)?;
     }
     Ok(())
-}
-
-/// Remove `path` whatever it is (a link itself, not what it points to); nothing if absent.
-fn remove_any(path: &Path) -> Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
-        Ok(_) => fs::remove_file(path),
-        Err(_) => return Ok(()),
-    }
-    .with_context(|| format!("failed to remove {}", path.display()))
 }
 
 /// Bytes and files under `path` (links not followed).
