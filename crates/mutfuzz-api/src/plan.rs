@@ -683,6 +683,23 @@ impl Planner<'_> {
                     }
                     Some(t) => {
                         let inner = self.arg(name, &t, generics, owner)?;
+                        // Borrowed items (`IntoIterator<Item = &str>`): borrowed from a `Vec`.
+                        if b.name == "IntoIterator"
+                            && inner.convert.is_none()
+                            && inner.expr == format!("&{name}")
+                            && let Ty::Ref { inner: item, .. } = &t
+                        {
+                            let map = match &**item {
+                                i if i.plain_name() == Some("str") => ".map(String::as_str)",
+                                Ty::Slice(_) => ".map(Vec::as_slice)",
+                                _ => "",
+                            };
+                            return Ok(Arg::simple(
+                                name,
+                                format!("Vec<{}>", inner.gen_ty),
+                                format!("{name}.iter(){map}"),
+                            ));
+                        }
                         if inner.convert.is_some() || inner.expr != name {
                             return bad("iterates over values that need building");
                         }
@@ -880,7 +897,7 @@ impl Planner<'_> {
     /// How a result of type `ty` is rendered.
     fn output(&self, ty: &Ty, owner: Option<&str>) -> Result<Output, String> {
         // What an iterator yields says more than its `Debug`, if it has one (its state).
-        if self.iterator(ty) {
+        if self.iterator(ty, owner) {
             return Ok(Output::Collected);
         }
         let render = self.render(ty, owner);
@@ -902,8 +919,9 @@ impl Planner<'_> {
         }
     }
 
-    /// Whether `ty` is an iterator: an `impl Iterator`, or a crate type implementing it.
-    fn iterator(&self, ty: &Ty) -> bool {
+    /// Whether `ty` is an iterator: an `impl Iterator`, or a crate type implementing it
+    /// (`Self` of a constructor of one included).
+    fn iterator(&self, ty: &Ty, owner: Option<&str>) -> bool {
         match ty {
             Ty::Impl(bounds) => {
                 let iterates = bounds.iter().any(|b| ITERATOR_TRAITS.contains(&b.name.as_str()));
@@ -914,6 +932,7 @@ impl Planner<'_> {
             }
             Ty::Path { segments, .. } if !self_assoc(segments) => segments
                 .last()
+                .map(|n| if n == "Self" { owner.unwrap_or(n) } else { n })
                 .and_then(|n| self.api.types.get(n))
                 .is_some_and(|def| def.traits.contains("Iterator")),
             _ => false,
@@ -1453,7 +1472,10 @@ mod tests {
              impl Bits { pub fn new(b: u8) -> Bits { Bits(b) } pub fn iter(&self) -> Iter<'_> { Iter(self, 0) } }\n\
              pub struct Iter<'a>(&'a Bits, u8);\n\
              impl Iterator for Iter<'_> { type Item = bool; fn next(&mut self) -> Option<bool> { None } }\n\
-             pub fn evens(n: u8) -> impl Iterator<Item = u8> { (0..n).step_by(2) }\n");
+             pub fn evens(n: u8) -> impl Iterator<Item = u8> { (0..n).step_by(2) }\n\
+             pub struct Words<'a>(&'a str);\n\
+             impl<'a> Words<'a> { pub fn new(s: &'a str) -> Self { Words(s) } }\n\
+             impl Iterator for Words<'_> { type Item = String; fn next(&mut self) -> Option<String> { None } }\n");
         let p = plan(&api, &Exclusions::new());
         assert_eq!(p.calls[0].output, Output::Collected);
         assert_eq!(p.types[0].methods[0].output, Output::Collected);
@@ -1461,6 +1483,8 @@ mod tests {
         for rendered in [
             "mutfuzz::debug_bounded(&bits.iter().take(64).collect::<Vec<_>>())",
             "mutfuzz::debug_bounded(&k::evens(n).take(64).collect::<Vec<_>>())",
+            // A constructor of an iterator without `Debug` (shlex's `Shlex::new`).
+            "mutfuzz::debug_bounded(&k::Words::new(&s).take(64).collect::<Vec<_>>())",
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
@@ -1601,11 +1625,11 @@ mod tests {
              mod b { pub struct Pair<T, U>(T, U); }\n");
         let p = plan(&api, &Exclusions::new());
         // A default stays; an item parameter bounded by value traits takes `i64`; one bounded
-        // otherwise, or a name defined twice with other parameters, stays generic.
+        // otherwise stays generic. Of two `Pair`s, the public one is built.
         let paths: Vec<&str> = p.types.iter().map(|t| t.path.as_str()).collect();
-        assert_eq!(paths, ["k::Bag::<i64>", "k::Grid::<i64>", "k::Point::<i64>"]);
+        assert_eq!(paths, ["k::Bag::<i64>", "k::Grid::<i64>", "k::a::Pair::<i64>", "k::Point::<i64>"]);
         // Its fields and `From` sources name the chosen type too.
-        let point = &p.types[2];
+        let point = &p.types[3];
         let ctors: Vec<(&str, Vec<&str>)> = point
             .constructors
             .iter()

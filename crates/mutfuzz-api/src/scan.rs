@@ -242,14 +242,50 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
     debug_assert_eq!(root, 0);
     let exported = walk.exports();
-    let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types: walk.types };
+    // Types are told apart by name in the plan and in generated code: of two types with
+    // one name (`shlex::Quoter`, `shlex::bytes::Quoter`), the one with the shorter path
+    // is driven, and the other's methods are listed as skipped.
+    let homes = walk.type_homes(&exported);
+    let mut types = BTreeMap::new();
+    for ((name, module), def) in &walk.types {
+        if homes.get(name) == Some(module) {
+            types.insert(name.clone(), def.clone());
+        }
+    }
+    let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types };
 
     for (def, path) in &exported {
         if let Def::Item(module, name) = def
-            && !walk.pub_traits.get(name).is_some_and(|ms| ms.contains(module))
+            && homes.get(name) == Some(module)
             && let Some(t) = api.types.get_mut(name)
         {
             t.path.get_or_insert_with(|| format!("{krate}::{path}"));
+        }
+    }
+    // Impls of a type that is not its name's home.
+    let mut shadowed = Vec::new();
+    for imp in std::mem::take(&mut walk.impls) {
+        match walk.self_type_module(&imp) {
+            Some((name, m)) if homes.get(&name).is_some_and(|home| *home != m) => {
+                shadowed.push((name, m, imp.functions));
+            }
+            _ => walk.impls.push(imp),
+        }
+    }
+    for (name, m, functions) in shadowed {
+        let type_path = match exported.get(&Def::Item(m, name.clone())) {
+            Some(p) => format!("{krate}::{p}"),
+            None => continue,
+        };
+        let home = api.types.get(&name).and_then(|t| t.path.clone()).unwrap_or_else(|| name.clone());
+        for f in functions.into_iter().filter(|f| f.trait_.is_none()) {
+            api.functions.push(Function {
+                path: format!("{type_path}::{}", f.name),
+                blocker: Some(format!(
+                    "a method of a second type named `{name}` (only `{home}` is driven: generated code tells types apart by name)"
+                )),
+                ..f
+            });
         }
     }
     let extensions = extension_methods(&walk.impls, &walk.pub_traits, &exported, &api);
@@ -455,6 +491,8 @@ fn extension_methods(
 }
 
 struct FoundImpl {
+    /// The module it is written in.
+    module: usize,
     self_ty: Ty,
     /// The impl's own type parameters (`U` of `impl<U> Slab<U>`).
     params: Vec<String>,
@@ -470,7 +508,8 @@ struct Walk<'a> {
     modules: Vec<Module>,
     fns: Vec<FoundFn>,
     impls: Vec<FoundImpl>,
-    types: BTreeMap<String, TypeDef>,
+    /// By name and defining module.
+    types: BTreeMap<(String, usize), TypeDef>,
     /// Every trait the crate defines, public or not: an impl of one named like a driven
     /// std trait (a crate's own `Hasher`) is not std's.
     own_traits: BTreeSet<String>,
@@ -546,7 +585,7 @@ impl Walk<'_> {
                     let open = matches!(s.fields, syn::Fields::Named(_))
                         && s.fields.iter().all(|f| is_pub(&f.vis))
                         && !has_attr(&s.attrs, "non_exhaustive");
-                    if open && let Some(t) = self.types.get_mut(&s.ident.to_string()) {
+                    if open && let Some(t) = self.types.get_mut(&(s.ident.to_string(), me)) {
                         t.fields = Some(named_fields(&s.fields));
                     }
                 }
@@ -573,7 +612,7 @@ impl Walk<'_> {
                             )
                         })
                         .collect();
-                    if let Some(t) = self.types.get_mut(&e.ident.to_string()) {
+                    if let Some(t) = self.types.get_mut(&(e.ident.to_string(), me)) {
                         t.variants = variants;
                     }
                 }
@@ -630,6 +669,7 @@ impl Walk<'_> {
                     }
                     let params = i.generics.type_params().map(|p| p.ident.to_string()).collect();
                     self.impls.push(FoundImpl {
+                        module: me,
                         self_ty: Ty::from_syn(&i.self_ty),
                         params,
                         trait_,
@@ -679,15 +719,16 @@ impl Walk<'_> {
         fields: &[Ty],
     ) {
         let name = ident.to_string();
-        // Types are entered here only: one already there was defined before.
-        let again = self.types.contains_key(&name);
+        // Types are entered here only: one already there was defined before (behind
+        // another `cfg`).
+        let again = self.types.contains_key(&(name.clone(), module));
         let mut traits = derives(attrs);
         let mut field_names = Vec::new();
         fields.iter().for_each(|f| f.names(&mut field_names));
         let hashed = field_names.iter().any(|n| n == "HashMap" || n == "HashSet");
         let entry = self
             .types
-            .entry(name.clone())
+            .entry((name.clone(), module))
             .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
         entry.traits.append(&mut traits);
         // Parameters with defaults (`struct BitVec<B = u32>`) leave it nameable as `BitVec`.
@@ -786,6 +827,48 @@ impl Walk<'_> {
                 return paths;
             }
         }
+    }
+
+    /// Per type name, the module of the definition that is driven: of several, the one
+    /// with the shortest exported path, else the first.
+    fn type_homes(&self, exported: &BTreeMap<Def, String>) -> BTreeMap<String, usize> {
+        let mut homes: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for (name, module) in self.types.keys() {
+            let depth = exported
+                .get(&Def::Item(*module, name.clone()))
+                .map_or(usize::MAX, |p| p.matches("::").count());
+            let best = homes.entry(name.clone()).or_insert((depth, *module));
+            if depth < best.0 {
+                *best = (depth, *module);
+            }
+        }
+        homes.into_iter().map(|(name, (_, module))| (name, module)).collect()
+    }
+
+    /// The name of the crate type an impl is for and the module defining it, as the
+    /// impl's module resolves it (`bytes::Quoter`, or `Quoter` defined or imported there).
+    fn self_type_module(&self, imp: &FoundImpl) -> Option<(String, usize)> {
+        let ty = match &imp.self_ty {
+            Ty::Ref { inner, .. } => inner.as_ref(),
+            ty => ty,
+        };
+        let Ty::Path { segments, .. } = ty else { return None };
+        let name = segments.last()?.clone();
+        let defined_in = |m: usize| self.types.contains_key(&(name.clone(), m));
+        // A type of the impl's own module first: a private one is in no module's items.
+        let here = (segments.len() == 1 && defined_in(imp.module)).then_some(imp.module);
+        let found = here.or_else(|| match self.resolve(imp.module, segments) {
+            Some(Def::Item(m, _)) if defined_in(m) => Some(m),
+            _ => None,
+        });
+        let found = found.or_else(|| {
+            // Imported privately (`use super::Quoter;`), which the walk does not record:
+            // the name's only definition.
+            let mut modules = self.types.keys().filter(|(n, _)| *n == name).map(|(_, m)| *m);
+            let only = modules.next()?;
+            modules.next().is_none().then_some(only)
+        })?;
+        Some((name, found))
     }
 
     /// What a `use` path written in module `from` names inside this crate.
@@ -1089,6 +1172,33 @@ mod tests {
         assert_eq!(f.location, "src/open.rs:1");
         let len = api.functions.iter().find(|f| f.name == "len").unwrap();
         assert_eq!((len.receiver, len.owner.as_deref()), (Some(Receiver::Ref), Some("Doc")));
+    }
+
+    #[test]
+    fn of_two_types_with_one_name_the_shorter_path_is_driven_and_the_other_listed() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub mod bytes {\n\
+                 #[derive(Debug)] pub struct Quoter { pub nul: bool }\n\
+                 impl Quoter { pub fn quote(&self, b: &[u8]) -> Vec<u8> { b.to_vec() } }\n\
+             }\n\
+             #[derive(Debug)] pub struct Quoter { inner: bytes::Quoter }\n\
+             impl Quoter { pub fn quote(&self, s: &str) -> String { s.to_owned() } }\n\
+             impl bytes::Quoter { pub fn nul(&self) -> bool { self.nul } }\n",
+        )]);
+        let quoter = &api.types["Quoter"];
+        assert_eq!(quoter.path.as_deref(), Some("k::Quoter"));
+        // The root one's private field, not the other's public one.
+        assert!(quoter.fields.is_none());
+        let listed: Vec<(&str, bool)> =
+            api.functions.iter().map(|f| (f.path.as_str(), f.blocker.is_some())).collect();
+        assert_eq!(
+            listed,
+            [("k::Quoter::quote", false), ("k::bytes::Quoter::nul", true), ("k::bytes::Quoter::quote", true)]
+        );
+        let quote = &api.functions[0];
+        assert_eq!(quote.params[0].1.to_string(), "&str");
+        assert!(api.functions[1].blocker.as_deref().unwrap().contains("only `k::Quoter` is driven"));
     }
 
     #[test]

@@ -476,6 +476,9 @@ impl Writer<'_> {
     ) -> Result<Vec<String>, String> {
         Ok(match output {
             Output::Unit => vec![format!("{call};")],
+            Output::Value(_) if let Some(bytes) = ty.and_then(|t| byte_string_result(t, ending)) => {
+                vec![format!("assert_eq!({call}, {bytes});")]
+            }
             Output::Value(_) if ty.is_some_and(plain) && literal(ending) => vec![assert_value(call, ending)],
             Output::Value(_) => vec![assert_debug(call, ending)],
             Output::Sorted(_) | Output::Debug { sorted: true } => {
@@ -752,8 +755,54 @@ impl Writer<'_> {
                 return Ok(format!("&[{}]", items.join(", ")));
             }
         }
+        if let Some(array) = self.borrowed_items(a, v)? {
+            return Ok(array);
+        }
         let own = self.owned(a, v)?;
         Ok(replace_ident(expr, name, &own))
+    }
+
+    /// An `IntoIterator` of borrowed items (which the harness borrowed from a `Vec`) as
+    /// an array of them: `["a b", "c"]`, `[b"ab".as_slice()]`, `[1, 2].iter()`.
+    fn borrowed_items(&self, a: &Arg, v: &Value) -> Result<Option<String>, String> {
+        let Some(map) = a.expr.strip_prefix(&format!("{}.iter()", a.name)) else { return Ok(None) };
+        let (Value::Seq(items), None) = (v, &a.convert) else { return Ok(None) };
+        let elem = a.gen_ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')).unwrap_or(&a.gen_ty);
+        let written: Vec<String> = match map {
+            ".map(String::as_str)" => items
+                .iter()
+                .map(|i| match i {
+                    Value::Str(s) => Ok(format!("{s:?}")),
+                    _ => Err("an unexpected value".to_owned()),
+                })
+                .collect::<Result<_, _>>()?,
+            ".map(Vec::as_slice)" => {
+                let of = elem.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')).unwrap_or(elem);
+                items
+                    .iter()
+                    .map(|i| {
+                        let Value::Seq(xs) = i else { return Err("an unexpected value".to_owned()) };
+                        if of == "u8" {
+                            match byte_string(xs) {
+                                Some(text) => return Ok(format!("{text}.as_slice()")),
+                                None if xs.is_empty() => return Ok("b\"\".as_slice()".to_owned()),
+                                None => {}
+                            }
+                        }
+                        let xs: Vec<String> =
+                            xs.iter().map(|x| self.literal(x, of)).collect::<Result<_, _>>()?;
+                        Ok(format!("[{}].as_slice()", xs.join(", ")))
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "" => {
+                let items: Vec<String> =
+                    items.iter().map(|i| self.literal(i, elem)).collect::<Result<_, _>>()?;
+                return Ok(Some(format!("[{}].iter()", items.join(", "))));
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(format!("[{}]", written.join(", "))))
     }
 
     /// The owned value the harness passed (after building crate types).
@@ -920,6 +969,22 @@ fn plain(ty: &Ty) -> bool {
         },
         _ => false,
     }
+}
+
+/// A `Vec<u8>` result whose bytes are mostly text, as a byte string to compare it with
+/// (`b"'\0'"` rather than `[39, 0, 39]`).
+fn byte_string_result(ty: &Ty, text: &str) -> Option<String> {
+    let is_bytes = ty.name() == Some("Vec") && ty.args().first().and_then(Ty::plain_name) == Some("u8");
+    let list = text.strip_prefix('[')?.strip_suffix(']')?;
+    if !is_bytes {
+        return None;
+    }
+    if list.is_empty() {
+        // `[]` would leave the item type to infer.
+        return Some("b\"\"".to_owned());
+    }
+    let bytes: Vec<u8> = list.split(", ").map(|b| b.parse().ok()).collect::<Option<_>>()?;
+    byte_string_of(&bytes)
 }
 
 /// Whether `Debug` text reads back as the same value in Rust source.
@@ -1216,6 +1281,15 @@ mod tests {
         assert!(t.contains("assert_eq!(k::crc(&[0; 6]), 7);"), "{t}");
         let t = test("decode", &bytes(&[0; 4]));
         assert!(t.contains("assert_eq!(k::decode(vec![0; 4]), 7);"), "{t}");
+        // A result of bytes is compared with a byte string where they are mostly text.
+        let (plan, module) = api("pub fn quote(data: &[u8]) -> Vec<u8> { vec![] }\n");
+        for (ending, expected) in [("[39, 0, 39]", r#"b"'\0'""#), ("[200, 1]", "[200, 1]"), ("[]", r#"b"""#)]
+        {
+            let kept = Kept { target: "quote", value: &bytes(b"\0"), ending, kills: &[] };
+            let t = write(&plan, &module, &kept, &mut taken).unwrap().text;
+            let line = format!(r#"assert_eq!(k::quote(b"\0"), {expected});"#);
+            assert!(t.contains(&line), "{t}");
+        }
     }
 
     #[test]
@@ -1414,6 +1488,29 @@ mod tests {
         let kept = Kept { target: "is_digit", value: &Value::Char('a'), ending: "true", kills: &[] };
         let t = write(&plan, &module, &kept, &mut taken).unwrap();
         assert!(t.text.contains("assert!(<char as k::Width>::is_digit('a'));"), "{}", t.text);
+    }
+
+    #[test]
+    fn borrowed_items_of_an_into_iterator_are_written_as_an_array() {
+        let (plan, module) =
+            api("pub fn join<'a, I: IntoIterator<Item = &'a str>>(words: I) -> String { String::new() }\n\
+             pub fn total<'a, I: IntoIterator<Item = &'a [u8]>>(chunks: I) -> usize { 0 }\n\
+             pub fn sum<'a, I: IntoIterator<Item = &'a u16>>(xs: I) -> u16 { 0 }\n");
+        let mut taken = BTreeSet::new();
+        let words = Value::Seq(vec![s("a b"), s("c")]);
+        let kept = Kept { target: "join", value: &words, ending: r#""'a b' c""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains(r#"assert_eq!(k::join(["a b", "c"]), "'a b' c");"#), "{}", t.text);
+        let bytes = |b: &[u8]| Value::Seq(b.iter().map(|b| int(&b.to_string(), "u8")).collect());
+        let chunks = Value::Seq(vec![bytes(b"ab"), bytes(&[]), bytes(&[0xff, 0xfe])]);
+        let kept = Kept { target: "total", value: &chunks, ending: "4", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        let call = r#"k::total([b"ab".as_slice(), b"".as_slice(), [255u8, 254u8].as_slice()])"#;
+        assert!(t.text.contains(call), "{}", t.text);
+        let xs = Value::Seq(vec![int("1", "u16"), int("2", "u16")]);
+        let kept = Kept { target: "sum", value: &xs, ending: "3", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(k::sum([1u16, 2u16].iter()), 3);"), "{}", t.text);
     }
 
     #[test]

@@ -24,6 +24,11 @@ pub fn first_word(text: String) -> String {
     format!("{:?}", api_zoo::text::first_word(&text))
 }
 
+/// `api_zoo::text::join_words`
+pub fn join_words(words: Vec<String>) -> String {
+    api_zoo::text::join_words(words.iter().map(String::as_str))
+}
+
 /// `api_zoo::text::nth_char`
 pub fn nth_char((text, n): (String, u16)) -> char {
     api_zoo::text::nth_char(&text, usize::from(n))
@@ -142,6 +147,7 @@ mutfuzz::generated_targets!(
     largest,
     sort_count,
     first_word,
+    join_words,
     nth_char,
     word_counts,
     weighted,
