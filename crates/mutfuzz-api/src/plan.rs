@@ -675,10 +675,15 @@ impl Planner<'_> {
         let bad = |why: &str| Err(format!("parameter `{name}: {ty}` {why}"));
         // `impl Trait` arguments.
         if let Ty::Impl(bounds) = ty {
-            if let Some(b) = bounds.iter().find(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
-                let item = b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t.clone());
+            if let Some(b) = bounds.iter().find(|b| iterates(b)) {
+                let item = bounds
+                    .iter()
+                    .find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item"))
+                    .map(|(_, t)| t.clone());
+                // `String::chars` is double-ended, but not of an exact size.
+                let exact = bounds.iter().any(|b| b.name == "ExactSizeIterator");
                 return match item {
-                    Some(t) if t.plain_name() == Some("char") => {
+                    Some(t) if t.plain_name() == Some("char") && !exact => {
                         Ok(Arg::simple(name, "String".into(), format!("{name}.chars()")))
                     }
                     Some(t) => {
@@ -703,7 +708,7 @@ impl Planner<'_> {
                         if inner.convert.is_some() || inner.expr != name {
                             return bad("iterates over values that need building");
                         }
-                        let into = if b.name == "Iterator" { ".into_iter()" } else { "" };
+                        let into = if b.name == "IntoIterator" { "" } else { ".into_iter()" };
                         Ok(Arg::simple(name, format!("Vec<{}>", inner.gen_ty), format!("{name}{into}")))
                     }
                     None => bad("has no item type"),
@@ -719,7 +724,7 @@ impl Planner<'_> {
         if let Some(n) = ty.plain_name()
             && let Some((_, bounds)) = generics.iter().find(|(g, _)| g == n)
         {
-            if bounds.iter().any(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
+            if bounds.iter().any(iterates) {
                 return self.arg(name, &Ty::Impl(bounds.clone()), generics, owner);
             }
             let concrete = instance(bounds)
@@ -1186,6 +1191,12 @@ fn instantiations(f: &Function) -> Vec<Function> {
     out
 }
 
+/// Whether a bound makes an iterator of a parameter: `IntoIterator`, `Iterator`,
+/// `DoubleEndedIterator`, … (its items by `Item`, maybe on another bound).
+fn iterates(b: &Bound) -> bool {
+    b.name == "IntoIterator" || ITERATOR_TRAITS.contains(&b.name.as_str())
+}
+
 /// A concrete type meeting every bound of a type parameter, by the common bounds:
 /// string-like bounds → `String`, byte-like → `Vec<u8>`, value bounds → `i64`.
 pub fn instance(bounds: &[Bound]) -> Option<Ty> {
@@ -1237,8 +1248,8 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
         };
         return one.into_iter().collect();
     }
-    if let Some(b) = bounds.iter().find(|b| matches!(b.name.as_str(), "IntoIterator" | "Iterator")) {
-        let item = b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t);
+    if bounds.iter().any(iterates) {
+        let item = bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item")).map(|(_, t)| t);
         let elem = match item.and_then(Ty::plain_name) {
             Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
             // A type parameter of its own (bounded elsewhere by value traits).
@@ -1381,6 +1392,27 @@ mod tests {
             .map(failed)
             .collect();
         assert_eq!(keys(&excluded).1, ["digits", "spread"]);
+    }
+
+    #[test]
+    fn iterator_bounds_of_every_kind_and_an_impls_own_parameters_are_met() {
+        let api = api("pub fn width<S: DoubleEndedIterator<Item = char>>(s: S) -> usize { 0 }\n\
+             pub fn exact<I: ExactSizeIterator<Item = char>>(i: I) -> usize { 0 }\n\
+             pub fn total<I>(i: I) -> u64 where I: Iterator<Item = u64> + DoubleEndedIterator { 0 }\n\
+             #[derive(Debug, Clone, Copy)] pub struct Size { pub bytes: u64 }\n\
+             impl<T> std::ops::Mul<T> for Size where T: Into<u64> {\n\
+                 type Output = Size; fn mul(self, rhs: T) -> Size { Size { bytes: self.bytes * rhs.into() } }\n\
+             }\n");
+        let p = plan(&api, &Exclusions::new());
+        assert!(p.skipped.is_empty(), "{:?}", p.skipped);
+        let args: Vec<(String, String)> =
+            p.calls.iter().map(|c| (c.args[0].gen_ty.clone(), c.args[0].expr.clone())).collect();
+        let expected =
+            [("Vec<char>", "i.into_iter()"), ("Vec<u64>", "i.into_iter()"), ("String", "s.chars()")];
+        assert_eq!(args, expected.map(|(g, e)| (g.to_owned(), e.to_owned())));
+        // `T` of the impl is the method's: `rhs` is the `u64` it converts from.
+        let mul = &p.types[0].methods.iter().find(|m| m.function.name == "mul").unwrap().args[0];
+        assert_eq!((mul.name.as_str(), mul.gen_ty.as_str()), ("rhs", "u64"));
     }
 
     #[test]

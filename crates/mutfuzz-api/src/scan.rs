@@ -288,6 +288,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             });
         }
     }
+    walk.impls.extend(blanket_instances(&walk.impls, &walk.own_traits));
     let extensions = extension_methods(&walk.impls, &walk.pub_traits, &exported, &api);
     for f in walk.fns {
         if extensions.iter().any(|(listed, _)| *listed == f.function.name) {
@@ -423,7 +424,7 @@ fn extension_methods(
     api: &Api,
 ) -> Vec<(String, Function)> {
     let mut out: Vec<(String, Function)> = Vec::new();
-    for imp in impls {
+    for imp in impls.iter().filter(|i| i.blanket.is_none()) {
         let Some(tr) = imp.trait_.as_ref().filter(|t| t.args.is_empty()) else { continue };
         // By name: a name two traits share is left alone.
         let Some(&[module]) = pub_traits.get(&tr.name).map(Vec::as_slice) else { continue };
@@ -490,6 +491,52 @@ fn extension_methods(
     out
 }
 
+/// A blanket impl of a trait over the types implementing the crate's other traits
+/// (`impl<T: ?Sized + ToSnakeCase> ToSnekCase for T`), as an impl for each type the
+/// crate implements all of them for without parameters (`str`), its `T` put in.
+fn blanket_instances(impls: &[FoundImpl], own_traits: &BTreeSet<String>) -> Vec<FoundImpl> {
+    let mut out = Vec::new();
+    for imp in impls {
+        let (Some(bounds), Some(tr)) = (&imp.blanket, &imp.trait_) else { continue };
+        let Some(param) = imp.params.first() else { continue };
+        let mut types: Option<Vec<&Ty>> = None;
+        for b in bounds.iter().filter(|b| own_traits.contains(&b.name)) {
+            let implementing: Vec<&Ty> = impls
+                .iter()
+                .filter(|i| i.blanket.is_none() && i.params.is_empty())
+                .filter(|i| i.trait_.as_ref().is_some_and(|t| t.name == b.name))
+                .map(|i| &i.self_ty)
+                .collect();
+            types = Some(match types {
+                None => implementing,
+                Some(kept) => kept.into_iter().filter(|t| implementing.contains(t)).collect(),
+            });
+        }
+        for ty in types.unwrap_or_default() {
+            let pairs = [(param.clone(), ty.clone())];
+            let trait_fns = imp
+                .trait_fns
+                .iter()
+                .map(|f| {
+                    let mut f = f.clone();
+                    f.substitute_types(&pairs);
+                    f
+                })
+                .collect();
+            out.push(FoundImpl {
+                module: imp.module,
+                self_ty: ty.clone(),
+                params: Vec::new(),
+                trait_: Some(tr.clone()),
+                functions: Vec::new(),
+                trait_fns,
+                blanket: None,
+            });
+        }
+    }
+    out
+}
+
 struct FoundImpl {
     /// The module it is written in.
     module: usize,
@@ -501,6 +548,9 @@ struct FoundImpl {
     /// The methods of a non-generic impl of a trait that is not driven (a crate's own,
     /// maybe), as written.
     trait_fns: Vec<Function>,
+    /// For an impl over every type meeting some bounds (`impl<T: ToSnakeCase> ToSnekCase
+    /// for T`), those bounds.
+    blanket: Option<Vec<Bound>>,
 }
 
 struct Walk<'a> {
@@ -653,7 +703,17 @@ impl Walk<'_> {
                     let mut trait_fns = Vec::new();
                     let lifetimes_only = i.generics.type_params().next().is_none()
                         && i.generics.const_params().next().is_none();
-                    if trait_.is_some() && driven.is_none() && lifetimes_only {
+                    // `impl<T: ToSnakeCase> ToSnekCase for T`: the bounds of its `T`.
+                    let blanket = match (i.generics.type_params().collect::<Vec<_>>().as_slice(), &*i.self_ty)
+                    {
+                        ([p], syn::Type::Path(tp))
+                            if i.generics.const_params().next().is_none() && tp.path.is_ident(&p.ident) =>
+                        {
+                            generic_params(&i.generics).pop().map(|(_, bs)| bs)
+                        }
+                        _ => None,
+                    };
+                    if trait_.is_some() && driven.is_none() && (lifetimes_only || blanket.is_some()) {
                         for it in &i.items {
                             if let syn::ImplItem::Fn(f) = it
                                 && self.active(&f.attrs)
@@ -667,14 +727,29 @@ impl Walk<'_> {
                             }
                         }
                     }
+                    // The impl's parameters that its type does not name (`T` of `impl<T:
+                    // Into<u64>> Mul<T> for Size`) are its methods' own.
+                    let self_ty = Ty::from_syn(&i.self_ty);
+                    let mut named = Vec::new();
+                    self_ty.names(&mut named);
+                    let own: Vec<_> =
+                        generic_params(&i.generics).into_iter().filter(|(p, _)| !named.contains(p)).collect();
+                    for f in &mut functions {
+                        for (p, bs) in &own {
+                            if !f.generics.iter().any(|(g, _)| g == p) {
+                                f.generics.push((p.clone(), bs.clone()));
+                            }
+                        }
+                    }
                     let params = i.generics.type_params().map(|p| p.ident.to_string()).collect();
                     self.impls.push(FoundImpl {
                         module: me,
-                        self_ty: Ty::from_syn(&i.self_ty),
+                        self_ty,
                         params,
                         trait_,
                         functions,
                         trait_fns,
+                        blanket,
                     });
                 }
                 syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {
@@ -1003,10 +1078,11 @@ fn derives(attrs: &[syn::Attribute]) -> BTreeSet<String> {
     out
 }
 
-fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: &Path) -> Function {
-    let mut generics: Vec<(String, Vec<Bound>)> =
-        sig.generics.type_params().map(|p| (p.ident.to_string(), bounds(p.bounds.iter()))).collect();
-    if let Some(w) = &sig.generics.where_clause {
+/// The type parameters of `generics` with their bounds, the `where` clause's included.
+fn generic_params(generics: &syn::Generics) -> Vec<(String, Vec<Bound>)> {
+    let mut params: Vec<(String, Vec<Bound>)> =
+        generics.type_params().map(|p| (p.ident.to_string(), bounds(p.bounds.iter()))).collect();
+    if let Some(w) = &generics.where_clause {
         for pred in &w.predicates {
             if let syn::WherePredicate::Type(t) = pred {
                 let mut ty = Ty::from_syn(&t.bounded_ty);
@@ -1016,13 +1092,18 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
                 {
                     ty = (**inner).clone();
                 }
-                match generics.iter_mut().find(|(n, _)| Some(n.as_str()) == ty.plain_name()) {
+                match params.iter_mut().find(|(n, _)| Some(n.as_str()) == ty.plain_name()) {
                     Some((_, bs)) => bs.extend(bounds(t.bounds.iter())),
-                    None => generics.push((ty.to_string(), bounds(t.bounds.iter()))),
+                    None => params.push((ty.to_string(), bounds(t.bounds.iter()))),
                 }
             }
         }
     }
+    params
+}
+
+fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: &Path) -> Function {
+    let generics = generic_params(&sig.generics);
     let mut blocker = None;
     if sig.generics.const_params().next().is_some() {
         blocker = Some("has const generic parameters".to_owned());
@@ -1199,6 +1280,32 @@ mod tests {
         let quote = &api.functions[0];
         assert_eq!(quote.params[0].1.to_string(), "&str");
         assert!(api.functions[1].blocker.as_deref().unwrap().contains("only `k::Quoter` is driven"));
+    }
+
+    #[test]
+    fn a_blanket_impl_over_a_crate_trait_is_driven_at_the_types_implementing_it() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub trait ToSnake { fn to_snake(&self) -> String; }\n\
+             impl ToSnake for str { fn to_snake(&self) -> String { self.to_lowercase() } }\n\
+             pub trait ToSnek: ToSnake { fn to_snek(&self) -> String; }\n\
+             impl<T: ?Sized + ToSnake> ToSnek for T { fn to_snek(&self) -> String { self.to_snake() } }\n\
+             pub trait Loud { fn loud(&self) -> String; }\n\
+             impl<T: std::fmt::Display> Loud for T { fn loud(&self) -> String { self.to_string() } }\n",
+        )]);
+        let listed: Vec<(&str, bool)> =
+            api.functions.iter().map(|f| (f.path.as_str(), f.blocker.is_some())).collect();
+        // Over a std trait alone (`Display`), it is listed, not driven.
+        assert_eq!(
+            listed,
+            [
+                ("<str as k::ToSnake>::to_snake", false),
+                ("<str as k::ToSnek>::to_snek", false),
+                ("k::Loud::loud", true)
+            ]
+        );
+        let snek = &api.functions[1];
+        assert_eq!(snek.params[0].1.to_string(), "&str");
     }
 
     #[test]
