@@ -928,8 +928,10 @@ fn byte_string_of(bytes: &[u8]) -> Option<String> {
         return None;
     }
     let mut out = String::from("b\"");
-    for &b in bytes {
+    for (i, &b) in bytes.iter().enumerate() {
         match b {
+            // `b"\000"` is NUL and two zeros, but reads as an octal escape.
+            0 if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => out.push_str("\\x00"),
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
             b'\n' => out.push_str("\\n"),
@@ -1272,6 +1274,8 @@ mod tests {
         };
         let t = test("crc", &bytes(b"GET \"/\"\r\n\0\x7f"));
         assert!(t.contains(r#"assert_eq!(k::crc(b"GET \"/\"\r\n\0\x7f"), 7);"#), "{t}");
+        let t = test("crc", &bytes(b"\x0000"));
+        assert!(t.contains(r#"assert_eq!(k::crc(b"\x0000"), 7);"#), "{t}");
         let t = test("decode", &bytes(b"0\0"));
         assert!(t.contains(r#"assert_eq!(k::decode(b"0\0".to_vec()), 7);"#), "{t}");
         // Mostly not text: numbers; one number repeated: a repeat expression.

@@ -119,6 +119,11 @@ static EXIT_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
 static SAY_ON_EXHAUST: AtomicBool = AtomicBool::new(false);
 static HITS: OnceLock<Hits> = OnceLock::new();
 static RECORD_PATH: Mutex<Option<String>> = Mutex::new(None);
+/// Whether a recording run runs the infection probes: not in a test process that
+/// records for `cargo mutfuzz test`, which reads only hits and fuel. Probes evaluate
+/// every alternative of every arithmetic site, which in an unoptimized test build can
+/// make a number-crunching test many times slower.
+static PROBES: AtomicBool = AtomicBool::new(true);
 
 /// One thread's share of the run: its fuel countdown and its stack window.
 struct Local {
@@ -441,7 +446,8 @@ fn dispatch(active: u32, base: u32, n: u32, recording: u32) -> u32 {
     }
     if active == RECORDING {
         hit(base);
-        return recording;
+        // `recording` is a constant at each call site: this test folds away for `at`.
+        return if recording == PROBE && !PROBES.load(Relaxed) { 0 } else { recording };
     }
     0
 }
@@ -487,7 +493,8 @@ macro_rules! twice {
 
 /// [`at`] for a site with an infection probe: while the original records, it notes the
 /// hit and returns [`PROBE`], so the site runs its probe arm (which computes the original
-/// value too); otherwise it is `at`.
+/// value too), unless the process records for `cargo mutfuzz test` (which needs no
+/// infections); otherwise it is `at`.
 #[inline(always)]
 pub fn at_probe<A: Active>(active: A, base: u32, n: u32) -> u32 {
     dispatch(active.sites(), base, n, PROBE)
@@ -642,6 +649,7 @@ fn init() {
             allocate_hits(mutants);
             *RECORD_PATH.lock().unwrap_or_else(|e| e.into_inner()) = Some(path);
             register_exit_hook();
+            PROBES.store(false, Relaxed);
             mode = RECORDING;
         }
         // Only replace UNINIT: a control call made before first use wins.
@@ -871,7 +879,11 @@ mod tests {
         tick(m);
         deeper();
         assert_eq!(at_probe(m, 11, 2), PROBE);
-        assert_eq!(site_hits(), vec![3, 9, 11]);
+        // A test process recording for `cargo mutfuzz test` notes the hit, without the probe.
+        PROBES.store(false, Relaxed);
+        assert_eq!(at_probe(m, 13, 1), 0);
+        PROBES.store(true, Relaxed);
+        assert_eq!(site_hits(), vec![3, 9, 11, 13]);
         assert_eq!(fuel_used(), 3);
         assert!(max_depth() >= 512, "{}", max_depth());
 

@@ -179,7 +179,6 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
 
     // The chosen inputs as tests, checked in a copy of the workspace.
     let tests = write::tests(&built, &generated, &package, &chosen, &dir)?;
-    let unwritable = chosen.len() - tests.written.len();
     for note in &tests.notes {
         eprintln!("{note}");
     }
@@ -261,9 +260,10 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         count(verified.kept.len(), "test"),
         lines as f64 / verified.kept.len() as f64
     );
-    let dropped = verified.dropped.len() + unwritable;
+    // Inputs that shrank to one value are one test, not a drop: only the listed count.
+    let dropped = verified.dropped.len() + tests.why.len();
     if dropped > 0 {
-        eprintln!("Dropped {dropped} candidate tests:");
+        eprintln!("Dropped {}:", count(dropped, "candidate test"));
         for (name, why) in &verified.dropped {
             eprintln!("  {name}: {why}");
         }

@@ -285,6 +285,8 @@ fn like_args(like: &TestSettings) -> TestSettings {
         iterate: false,
         annotations: "none".to_owned(),
         test_args: Vec::new(),
+        // Its per-mutant lines and results are the check's, not the user's.
+        quiet: true,
         // A written test counts only if it fails with its survivor: every test that
         // catches a mutant must run, where a batch stops at the first.
         no_batch: true,

@@ -286,6 +286,7 @@ impl From<&TestArgs> for crate::testing::TestSettings {
             no_history: a.no_history,
             annotations: a.annotations.clone(),
             test_args: a.test_args.clone(),
+            quiet: false,
         }
     }
 }

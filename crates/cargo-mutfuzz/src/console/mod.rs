@@ -14,11 +14,20 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(Default)]
 pub struct Console {
     bar: Option<ProgressBar>,
+    quiet: bool,
 }
 
 impl Console {
+    /// A console that shows nothing (errors go to stderr directly, not through it).
+    pub fn quiet() -> Console {
+        Console { bar: None, quiet: true }
+    }
+
     /// Print a line (above the progress bar, if one is showing).
     pub fn message(&self, text: &str) {
+        if self.quiet {
+            return;
+        }
         match &self.bar {
             // A hidden bar (stderr is not a terminal) would swallow the line.
             Some(bar) if !bar.is_hidden() => bar.println(text),
@@ -28,6 +37,9 @@ impl Console {
 
     /// Show a progress bar over `len` steps.
     pub fn start(&mut self, len: u64, what: &str) {
+        if self.quiet {
+            return;
+        }
         let bar = ProgressBar::new(len);
         bar.set_style(
             ProgressStyle::with_template("{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}")

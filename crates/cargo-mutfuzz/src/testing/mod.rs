@@ -160,7 +160,7 @@ impl Results<'_> {
 pub fn run(args: &TestSettings, only: Option<&std::collections::BTreeSet<u32>>) -> Result<i32> {
     let start = Instant::now();
     interrupt::install();
-    let mut console = Console::default();
+    let mut console = if args.quiet { Console::quiet() } else { Console::default() };
     let ws = Workspace::open(&args.package)?;
     let (discovery, config) = ws.discover()?;
     crate::catalog::list::report(&console, &discovery);

@@ -58,4 +58,6 @@ pub struct TestSettings {
     pub annotations: String,
     /// Arguments for the test binaries' listing.
     pub test_args: Vec<String>,
+    /// Print errors only: `amplify`'s check, whose outcomes are not the user's results.
+    pub quiet: bool,
 }
