@@ -142,6 +142,24 @@ pub enum CtorKind {
         name: String,
         named: bool,
     },
+    /// A public constant of the type (`path`), or a reference to one, cloned.
+    Const {
+        path: String,
+        by_ref: bool,
+    },
+}
+
+/// The public constants of a crate type, chosen among for a parameter that borrows one
+/// (`ascii_set: &'static AsciiSet` takes `percent_encoding::NON_ALPHANUMERIC`): a
+/// `Const…` enum whose `get` gives the reference.
+#[derive(Clone, Debug)]
+pub struct ConstSet {
+    /// The type's name (the enum is `Const{name}`).
+    pub name: String,
+    /// The type's path.
+    pub path: String,
+    /// Variant and the `&'static` expression it stands for.
+    pub consts: Vec<(String, String)>,
 }
 
 /// A crate type the harness can build, with its constructors and the methods its call
@@ -174,6 +192,8 @@ pub struct Plan {
     pub calls: Vec<Call>,
     /// Types built by constructors, in dependency order.
     pub types: Vec<Buildable>,
+    /// Constants chosen among for borrowed parameters.
+    pub const_sets: Vec<ConstSet>,
     pub skipped: Vec<Skipped>,
     /// Items found in the API (functions and methods).
     pub found: usize,
@@ -380,6 +400,30 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .map(|c| display_path(&c.function))
         .collect();
     out.skipped.retain(|s| !(driven.contains(&s.item) && s.reason.starts_with("does not compile")));
+    let used: BTreeSet<&str> = out
+        .calls
+        .iter()
+        .chain(out.types.iter().flat_map(|t| &t.methods))
+        .flat_map(|c| &c.args)
+        .chain(out.types.iter().flat_map(|t| t.constructors.iter().flat_map(|c| &c.args)))
+        .map(|a| a.gen_ty.as_str())
+        .collect();
+    out.const_sets = api
+        .types
+        .values()
+        .filter(|t| used.contains(format!("Const{}", t.name).as_str()))
+        .map(|t| ConstSet {
+            name: t.name.clone(),
+            path: t.path.clone().unwrap_or_default(),
+            consts: t
+                .consts
+                .iter()
+                .map(|(name, path, by_ref)| {
+                    (camel(&name.to_lowercase()), if *by_ref { path.clone() } else { format!("&{path}") })
+                })
+                .collect(),
+        })
+        .collect();
     out.skipped.sort();
     out.skipped.dedup();
     out.found = api_in
@@ -489,6 +533,13 @@ impl Planner<'_> {
         }
         if def.traits.contains("Default") {
             ctor("Default".into(), CtorKind::Default, Vec::new());
+        }
+        // A constant is a value of its own; one behind a reference, a clone of it.
+        for (name, path, by_ref) in &def.consts {
+            if !by_ref || def.traits.contains("Clone") {
+                let kind = CtorKind::Const { path: path.clone(), by_ref: *by_ref };
+                ctor(camel(&name.to_lowercase()), kind, Vec::new());
+            }
         }
         if def.traits.contains("FromStr") {
             let arg = Arg {
@@ -743,6 +794,21 @@ impl Planner<'_> {
                     Ty::Slice(elem) => {
                         let e = self.owned(name, elem, generics, owner)?;
                         self.vec_of(name, e)
+                    }
+                    // One of the type's public constants, where the crate offers them by
+                    // reference (its functions may want them `'static`, as percent-encoding's
+                    // `&'static AsciiSet`), or where no constructor builds the type.
+                    other
+                        if !*mutable
+                            && let Some(def) = other.name().and_then(|n| self.api.types.get(n))
+                            && !def.consts.is_empty()
+                            && !def.generic
+                            && def.path.is_some()
+                            && other.args().is_empty()
+                            && (def.consts.iter().any(|(_, _, by_ref)| *by_ref)
+                                || !self.buildable.contains_key(&def.name)) =>
+                    {
+                        return Ok(Arg::simple(name, format!("Const{}", def.name), format!("{name}.get()")));
                     }
                     other => {
                         let a = self.owned(name, other, generics, owner)?;
@@ -1413,6 +1479,54 @@ mod tests {
         // `T` of the impl is the method's: `rhs` is the `u64` it converts from.
         let mul = &p.types[0].methods.iter().find(|m| m.function.name == "mul").unwrap().args[0];
         assert_eq!((mul.name.as_str(), mul.gen_ty.as_str()), ("rhs", "u64"));
+    }
+
+    #[test]
+    fn public_constants_build_values_and_are_chosen_among_for_borrowed_parameters() {
+        let api = api("#[derive(Debug, PartialEq, Eq)] pub struct AsciiSet { mask: [u32; 4] }\n\
+             pub const CONTROLS: &AsciiSet = &AsciiSet { mask: [1; 4] };\n\
+             pub const NON_ALPHANUMERIC: &AsciiSet = &CONTROLS.add(b' ');\n\
+             impl AsciiSet {\n\
+                 pub const EMPTY: AsciiSet = AsciiSet { mask: [0; 4] };\n\
+                 pub const fn add(&self, b: u8) -> Self { AsciiSet { mask: self.mask } }\n\
+             }\n\
+             pub fn encode(input: &[u8], set: &'static AsciiSet) -> usize { 0 }\n\
+             #[derive(Debug, Clone)] pub struct Engine { pad: bool }\n\
+             pub const STANDARD: Engine = Engine { pad: true };\n\
+             impl Engine { pub fn pad(&self) -> bool { self.pad } }\n");
+        let p = plan(&api, &Exclusions::new());
+        assert!(p.skipped.is_empty(), "{:?}", p.skipped);
+        let encode = p.calls.iter().find(|c| c.function.name == "encode").unwrap();
+        assert_eq!(
+            (encode.args[1].gen_ty.as_str(), encode.args[1].expr.as_str()),
+            ("ConstAsciiSet", "set.get()")
+        );
+        let set = &p.const_sets[0];
+        let consts: Vec<(&str, &str)> = set.consts.iter().map(|(v, e)| (v.as_str(), e.as_str())).collect();
+        assert_eq!(
+            consts,
+            [
+                ("Controls", "k::CONTROLS"),
+                ("NonAlphanumeric", "k::NON_ALPHANUMERIC"),
+                ("Empty", "&k::AsciiSet::EMPTY")
+            ]
+        );
+        // A constant by value builds the type; one by reference, only a `Clone` type.
+        let ctors = |name: &str| -> Vec<String> {
+            let t = p.types.iter().find(|t| t.name == name).unwrap();
+            t.constructors.iter().map(|c| c.variant.clone()).collect()
+        };
+        assert_eq!(ctors("AsciiSet"), ["Empty"]);
+        assert_eq!(ctors("Engine"), ["Standard"]);
+        let module = crate::render::render(&p, "k").text;
+        for rendered in [
+            "k::encode(&input, set.get())",
+            "pub fn get(self) -> &'static k::AsciiSet {",
+            "ConstAsciiSet::Empty => &k::AsciiSet::EMPTY,",
+            "MakeEngine::Standard => k::STANDARD,",
+        ] {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::plan::{Arg, Buildable, Call, CtorKind, Output, Plan, snake};
+use crate::plan::{Arg, Buildable, Call, ConstSet, CtorKind, Output, Plan, snake};
 
 /// The generated module's text and where each item's lines are.
 #[derive(Clone, Debug, Default)]
@@ -113,7 +113,7 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
     w.line("//! Run it again after the API changes: it rewrites this file and keeps `main.rs`, where");
     w.line("//! your own targets go.");
     w.line("");
-    if !plan.types.is_empty() {
+    if !plan.types.is_empty() || !plan.const_sets.is_empty() {
         w.line("use mutfuzz::Gen;");
         w.line("");
     }
@@ -143,6 +143,9 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
     }
     for (index, t) in plan.types.iter().enumerate() {
         write_type(&mut w, t, index);
+    }
+    for set in &plan.const_sets {
+        write_const_set(&mut w, set);
     }
     let list = w.out.targets.join(", ");
     w.line(&format!("mutfuzz::generated_targets!({list});"));
@@ -259,6 +262,29 @@ pub fn collected(call: &str) -> String {
     format!("{call}.take({ITEMS_RENDERED}).collect::<Vec<_>>()")
 }
 
+/// `Const…`: one of a type's public constants, by reference.
+fn write_const_set(w: &mut Writer, set: &ConstSet) {
+    let name = format!("Const{}", set.name);
+    w.line(&format!("/// A public constant of `{}`.", set.path));
+    w.line("#[derive(Debug, Gen)]");
+    w.line(&format!("pub enum {name} {{"));
+    for (variant, _) in &set.consts {
+        w.line(&format!("    {variant},"));
+    }
+    w.line("}");
+    w.line("");
+    w.line(&format!("impl {name} {{"));
+    w.line(&format!("    pub fn get(self) -> &'static {} {{", set.path));
+    w.line("        match self {");
+    for (variant, expr) in &set.consts {
+        w.line(&format!("            {name}::{variant} => {expr},"));
+    }
+    w.line("        }");
+    w.line("    }");
+    w.line("}");
+    w.line("");
+}
+
 fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     let make = format!("Make{}", t.name);
     let value = snake(&t.name);
@@ -296,6 +322,8 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::Variant { name, named: false } => {
                     format!("{}::{name}({})", t.path, args.join(", "))
                 }
+                CtorKind::Const { path, by_ref: false } => path.clone(),
+                CtorKind::Const { path, by_ref: true } => format!("{path}.clone()"),
             };
             let pat = format!("{make}::{}", variant_pattern(&c.variant, &c.args));
             if c.args.iter().any(|a| a.convert.is_some()) {

@@ -207,6 +207,9 @@ pub struct TypeDef {
     pub fields: Option<Vec<(String, Ty)>>,
     /// An enum's variants that users can write: name, fields (named or not), named.
     pub variants: Vec<Variant>,
+    /// Its public constants (`pub const CONTROLS: &AsciiSet`, `impl Size { pub const
+    /// ZERO: Size }`): name, path, and whether the constant is a reference to one.
+    pub consts: Vec<(String, String, bool)>,
 }
 
 /// A module found by the walk.
@@ -234,6 +237,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         features,
         modules: Vec::new(),
         fns: Vec::new(),
+        consts: Vec::new(),
         impls: Vec::new(),
         types: BTreeMap::new(),
         own_traits: BTreeSet::new(),
@@ -260,6 +264,13 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             && let Some(t) = api.types.get_mut(name)
         {
             t.path.get_or_insert_with(|| format!("{krate}::{path}"));
+        }
+    }
+    for (module, name, ty) in &walk.consts {
+        let Some(path) = exported.get(&Def::Item(*module, name.clone())) else { continue };
+        let (by_ref, owner) = const_type(ty, None);
+        if let Some(t) = owner.and_then(|o| api.types.get_mut(o)) {
+            t.consts.push((name.clone(), format!("{krate}::{path}"), by_ref));
         }
     }
     // Impls of a type that is not its name's home.
@@ -365,6 +376,13 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             def.traits.insert(tr.name);
         }
         let Some(type_path) = def.path.clone() else { continue };
+        for (c, ty) in &imp.consts {
+            if let (by_ref, Some(owner)) = const_type(ty, Some(&name))
+                && owner == name
+            {
+                def.consts.push((c.clone(), format!("{type_path}::{c}"), by_ref));
+            }
+        }
         for mut f in imp.functions {
             if f.trait_.is_some_and(|t| walk.own_traits.contains(t.name)) {
                 continue;
@@ -491,6 +509,19 @@ fn extension_methods(
     out
 }
 
+/// Whether a constant's type is a reference, and the name of the type it is (or refers
+/// to); `Self` is `owner`.
+fn const_type<'a>(ty: &'a Ty, owner: Option<&'a str>) -> (bool, Option<&'a str>) {
+    let (by_ref, ty) = match ty {
+        Ty::Ref { inner, mutable: false } => (true, inner.as_ref()),
+        ty => (false, ty),
+    };
+    if !ty.args().is_empty() {
+        return (by_ref, None);
+    }
+    (by_ref, ty.name().map(|n| if n == "Self" { owner.unwrap_or(n) } else { n }))
+}
+
 /// A blanket impl of a trait over the types implementing the crate's other traits
 /// (`impl<T: ?Sized + ToSnakeCase> ToSnekCase for T`), as an impl for each type the
 /// crate implements all of them for without parameters (`str`), its `T` put in.
@@ -531,6 +562,7 @@ fn blanket_instances(impls: &[FoundImpl], own_traits: &BTreeSet<String>) -> Vec<
                 functions: Vec::new(),
                 trait_fns,
                 blanket: None,
+                consts: Vec::new(),
             });
         }
     }
@@ -551,12 +583,16 @@ struct FoundImpl {
     /// For an impl over every type meeting some bounds (`impl<T: ToSnakeCase> ToSnekCase
     /// for T`), those bounds.
     blanket: Option<Vec<Bound>>,
+    /// The public associated constants of an inherent impl: name, type.
+    consts: Vec<(String, Ty)>,
 }
 
 struct Walk<'a> {
     features: &'a BTreeSet<String>,
     modules: Vec<Module>,
     fns: Vec<FoundFn>,
+    /// Public constants of modules: module, name, type.
+    consts: Vec<(usize, String, Ty)>,
     impls: Vec<FoundImpl>,
     /// By name and defining module.
     types: BTreeMap<(String, usize), TypeDef>,
@@ -619,6 +655,11 @@ impl Walk<'_> {
                     if is_pub(&m.vis) && !is_hidden(&m.attrs) {
                         self.modules[me].items.insert(name, Def::Module(sub));
                     }
+                }
+                syn::Item::Const(c) if is_pub(&c.vis) && self.active(&c.attrs) && !is_hidden(&c.attrs) => {
+                    let name = c.ident.to_string();
+                    self.modules[me].items.insert(name.clone(), Def::Item(me, name.clone()));
+                    self.consts.push((me, name, Ty::from_syn(&c.ty)));
                 }
                 syn::Item::Fn(f) if self.active(&f.attrs) => {
                     let function = function(&f.sig, &f.attrs, f.block.to_token_stream().to_string(), file);
@@ -698,6 +739,21 @@ impl Walk<'_> {
                             }
                         }
                     }
+                    let consts = if trait_.is_none() {
+                        i.items
+                            .iter()
+                            .filter_map(|it| match it {
+                                syn::ImplItem::Const(c)
+                                    if is_pub(&c.vis) && self.active(&c.attrs) && !is_hidden(&c.attrs) =>
+                                {
+                                    Some((c.ident.to_string(), Ty::from_syn(&c.ty)))
+                                }
+                                _ => None,
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
                     // Another trait's methods, for a crate trait implemented for a type
                     // from elsewhere (see `extension_methods`).
                     let mut trait_fns = Vec::new();
@@ -750,6 +806,7 @@ impl Walk<'_> {
                         functions,
                         trait_fns,
                         blanket,
+                        consts,
                     });
                 }
                 syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {

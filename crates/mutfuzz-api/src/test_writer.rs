@@ -682,6 +682,8 @@ impl Writer<'_> {
             }
             CtorKind::Variant { name, named: false } if args.is_empty() => format!("{}::{name}", t.path),
             CtorKind::Variant { name, named: false } => format!("{}::{name}({})", t.path, args.join(", ")),
+            CtorKind::Const { path, by_ref: false } => path.clone(),
+            CtorKind::Const { path, by_ref: true } => format!("{path}.clone()"),
         })
     }
 
@@ -757,6 +759,15 @@ impl Writer<'_> {
         }
         if let Some(array) = self.borrowed_items(a, v)? {
             return Ok(array);
+        }
+        // One of a type's constants, by reference.
+        if let (Some(set), Value::Variant(variant, _)) = (
+            a.gen_ty.strip_prefix("Const").and_then(|n| self.plan.const_sets.iter().find(|s| s.name == n)),
+            v,
+        ) && a.expr == format!("{name}.get()")
+        {
+            let (_, expr) = set.consts.iter().find(|(c, _)| c == variant).ok_or("an unknown constant")?;
+            return Ok(expr.clone());
         }
         let own = self.owned(a, v)?;
         Ok(replace_ident(expr, name, &own))
@@ -1515,6 +1526,19 @@ mod tests {
         let kept = Kept { target: "sum", value: &xs, ending: "3", kills: &[] };
         let t = write(&plan, &module, &kept, &mut taken).unwrap();
         assert!(t.text.contains("assert_eq!(k::sum([1u16, 2u16].iter()), 3);"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_constant_chosen_for_a_borrowed_parameter_is_written_by_its_path() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Set { mask: u8 }\n\
+             pub const CONTROLS: &Set = &Set { mask: 1 };\n\
+             pub fn encode(input: &[u8], set: &'static Set) -> usize { 0 }\n");
+        let mut taken = BTreeSet::new();
+        let value =
+            Value::Tuple(vec![Value::Seq(vec![int("97", "u8")]), Value::Variant("Controls".into(), vec![])]);
+        let kept = Kept { target: "encode", value: &value, ending: "1", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(k::encode(b\"a\", k::CONTROLS), 1);"), "{}", t.text);
     }
 
     #[test]
