@@ -61,7 +61,9 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
     let dir = built.layout.amplify().join("export");
     let candidates = shrunk(&built, by_input, &runs, SHRINK_RUNS, &dir.join("shrunk"))?;
     let chosen = cover::choose(&candidates);
-    let tests = write::tests(&built, &generated, &package, &chosen, &dir)?;
+    let nondeterministic: BTreeSet<String> =
+        files.state.nondeterministic().exists().then(|| args.target.clone()).into_iter().collect();
+    let tests = write::tests(&built, &generated, &package, &chosen, &nondeterministic, &dir)?;
     for note in &tests.notes {
         eprintln!("{note}");
     }

@@ -178,7 +178,15 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     }
 
     // The chosen inputs as tests, checked in a copy of the workspace.
-    let tests = write::tests(&built, &generated, &package, &chosen, &dir)?;
+    // Targets whose results differed between two runs of the original: judged by panics
+    // and runaways alone, so their tests assert nothing.
+    let nondeterministic: BTreeSet<String> = ended
+        .runs
+        .iter()
+        .filter(|r| r.files.state.nondeterministic().exists())
+        .map(|r| r.target.clone())
+        .collect();
+    let tests = write::tests(&built, &generated, &package, &chosen, &nondeterministic, &dir)?;
     for note in &tests.notes {
         eprintln!("{note}");
     }

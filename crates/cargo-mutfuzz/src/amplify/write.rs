@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::survivors::Survivors;
 use super::verify::Verified;
+use crate::console::count;
 use crate::fuzzing::auto_harness;
 use crate::fuzzing::cover::Candidate;
 use crate::fuzzing::harness::{self, Built, Harness};
@@ -109,6 +110,7 @@ pub fn tests(
     generated: &Generated,
     package: &Package,
     chosen: &[Candidate<(String, PathBuf)>],
+    nondeterministic: &BTreeSet<String>,
     dir: &Path,
 ) -> Result<Tests> {
     let mut by_target: BTreeMap<&str, Vec<&Candidate<(String, PathBuf)>>> = BTreeMap::new();
@@ -123,6 +125,7 @@ pub fn tests(
     let mut written = Vec::new();
     let mut kill_sets = BTreeMap::new();
     let mut why = Vec::new();
+    let mut unasserted = 0;
     for (target, picks) in by_target {
         // The user's harness says which targets are hand-written; the rest are generated.
         if generated.location.is_none() && hand.is_none() {
@@ -200,7 +203,12 @@ pub fn tests(
             match result {
                 Ok(Some(t)) => {
                     kill_sets.insert(t.name.clone(), killed);
-                    written.push(t)
+                    if nondeterministic.contains(target) {
+                        unasserted += 1;
+                        written.push(test_writer::without_assertions(t));
+                    } else {
+                        written.push(t);
+                    }
                 }
                 Ok(None) => {}
                 Err(e) => why.push(format!("an input of `{target}`: {e}")),
@@ -209,6 +217,13 @@ pub fn tests(
     }
     let side = hand.and_then(Result::ok);
     let mut notes = Vec::new();
+    if unasserted > 0 {
+        notes.push(format!(
+            "{} of targets whose results differ from run to run assert nothing: they catch \
+             the mutants that make the code panic or run away",
+            count(unasserted, "test")
+        ));
+    }
     if let Some(side) = &side
         && left_out.inputs > 0
     {
