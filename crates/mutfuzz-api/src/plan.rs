@@ -315,6 +315,12 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
             if !owner_built {
                 let owner = f.owner.as_deref().unwrap_or("?");
                 let why = match api.types.get(owner) {
+                    // `PercentDecode<'a>` is not generic over a type to choose.
+                    Some(t) if t.generic && t.type_params.is_empty() => {
+                        format!(
+                            "a method of `{owner}`, whose lifetime or const parameter keeps it from being built"
+                        )
+                    }
                     Some(t) if t.generic => format!("a method of the generic type `{owner}`"),
                     _ => format!("a method of `{owner}`, which no public constructor builds"),
                 };

@@ -1227,6 +1227,14 @@ fn int_literal(digits: &str, ty: &str) -> String {
             return format!("{ty}::{name}");
         }
     }
+    // `9223372036854775808` says less than `1 << 63` (unsigned: a signed one may overflow).
+    if ty.starts_with('u')
+        && let Ok(v) = digits.parse::<u128>()
+        && v.is_power_of_two()
+        && v >= 1 << 32
+    {
+        return format!("1 << {}", v.trailing_zeros());
+    }
     digits.to_owned()
 }
 
@@ -1390,6 +1398,14 @@ mod tests {
         assert!(pieces[..pieces.len() - 1].iter().all(|p| p.ends_with(' ')), "{pieces:?}");
         assert_eq!(long_literal(&format!("{text:?}")), written);
         assert_eq!(long_literal("Some(3)"), "Some(3)");
+    }
+
+    #[test]
+    fn large_unsigned_powers_of_two_are_written_as_shifts() {
+        assert_eq!(int_literal("9223372036854775808", "u64"), "1 << 63");
+        assert_eq!(int_literal("65536", "u64"), "65536");
+        assert_eq!(int_literal("4294967296", "i64"), "4294967296");
+        assert_eq!(int_literal("18446744073709551615", "u64"), "u64::MAX");
     }
 
     #[test]
