@@ -255,7 +255,7 @@ fn rendered(m: &Call, call: &str) -> String {
 /// How many items of a returned iterator are rendered: enough to cross a few block or
 /// word boundaries, while an iterator whose every item shows the whole collection (a
 /// mutable borrow of a bit) or that never ends stays cheap.
-const ITEMS_RENDERED: usize = 64;
+pub(crate) const ITEMS_RENDERED: usize = 64;
 
 /// The first items of the iterator `call` returns, in a `Vec`.
 pub fn collected(call: &str) -> String {

@@ -497,7 +497,7 @@ impl Writer<'_> {
                 if cut(&text) {
                     return Err("the result's rendering was cut at its bound".into());
                 }
-                vec![assert_debug(&collected(call), &text)]
+                vec![assert_collected(call, &text)]
             }
             Output::Display => vec![format!("assert_eq!({call}.to_string(), {});", long_literal(ending))],
         })
@@ -621,7 +621,7 @@ impl Writer<'_> {
             // Cut at its bound, the text says nothing a test can assert: the call stays,
             // for what it does to the value.
             Output::Collected if cut(text) => vec![format!("let _ = {};", collected(call))],
-            Output::Collected => vec![assert_debug(&collected(call), text)],
+            Output::Collected => vec![assert_collected(call, text)],
             _ if m.adapter == Some(Adapter::SizeHint) && literal(text) => vec![assert_value(call, text)],
             _ if m.function.output.as_ref().is_some_and(plain) && literal(text) => {
                 vec![assert_value(call, text)]
@@ -1028,6 +1028,37 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
 
 /// Whether a collected iterator's rendering was cut at its bound (whole, a `Vec`'s `Debug`
 /// ends with `]`).
+/// The assertion on an iterator's items as the target rendered them: compared as a `Vec`
+/// where they are plain literals and fewer than the bound (so the iterator ended and
+/// needs no `take`): `assert_eq!(k::decode(b"%f0").collect::<Vec<_>>(), [240]);`.
+fn assert_collected(call: &str, text: &str) -> String {
+    let items = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).map(split_top).unwrap_or_default();
+    let plain = |item: &String| match syn::parse_str::<syn::Expr>(item) {
+        Ok(e) => plain_literal(&e),
+        Err(_) => false,
+    };
+    if !items.is_empty() && items.len() < crate::render::ITEMS_RENDERED && items.iter().all(plain) {
+        format!("assert_eq!({call}.collect::<Vec<_>>(), {});", long_literal(text))
+    } else {
+        assert_debug(&collected(call), text)
+    }
+}
+
+/// A literal (negated, or in `Some`), or `None`: what compares with a result as written.
+fn plain_literal(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(l) => !matches!(l.lit, syn::Lit::Verbatim(_)),
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && plain_literal(&u.expr),
+        syn::Expr::Path(p) => p.path.is_ident("None"),
+        syn::Expr::Call(c) => {
+            matches!(&*c.func, syn::Expr::Path(p) if p.path.is_ident("Some"))
+                && c.args.len() == 1
+                && c.args.iter().all(plain_literal)
+        }
+        _ => false,
+    }
+}
+
 fn cut(text: &str) -> bool {
     text.ends_with('…')
 }
@@ -1663,8 +1694,8 @@ mod tests {
         let ending = r#"["[true, true]", "[true, tr…", "Bits(3)"]"#;
         let kept = Kept { target: "bits_calls", value: &value, ending, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
-        let whole =
-            r#"assert_eq!(format!("{:?}", bits.ones().take(64).collect::<Vec<_>>()), "[true, true]");"#;
+        // Plain items, fewer than the bound: compared as a `Vec`, without `take`.
+        let whole = "assert_eq!(bits.ones().collect::<Vec<_>>(), [true, true]);";
         assert!(t.text.contains(whole), "{}", t.text);
         assert!(t.text.contains("let _ = bits.ones().take(64).collect::<Vec<_>>();"), "{}", t.text);
     }
@@ -1681,9 +1712,15 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("fn bits_ones_size_hint_ones_rev() {"), "{}", t.text);
         assert!(t.text.contains("assert_eq!(bits.ones().size_hint(), (3, Some(3)));"), "{}", t.text);
-        let back =
-            r#"assert_eq!(format!("{:?}", bits.ones().rev().take(64).collect::<Vec<_>>()), "[2, 1, 0]");"#;
+        let back = "assert_eq!(bits.ones().rev().collect::<Vec<_>>(), [2, 1, 0]);";
         assert!(t.text.contains(back), "{}", t.text);
+        // Items that are not literals keep their `Debug` text.
+        let ending = r#"["(3, Some(3))", "[Bit(2)]", "Bits(3)"]"#;
+        let kept = Kept { target: "bits_calls", value: &value, ending, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let debug =
+            r#"assert_eq!(format!("{:?}", bits.ones().rev().take(64).collect::<Vec<_>>()), "[Bit(2)]");"#;
+        assert!(t.text.contains(debug), "{}", t.text);
     }
 
     #[test]
