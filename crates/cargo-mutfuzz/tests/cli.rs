@@ -220,6 +220,41 @@ fn a_failing_baseline_stops_with_exit_code_4() {
     assert!(outcomes["summary"].get("interrupted").is_none(), "{}", outcomes["summary"]);
 }
 
+#[test]
+fn a_test_that_fails_then_shrinks_past_its_fuel_catches_the_mutant() {
+    // A property test as quickcheck and proptest run one: a failure is caught, and the
+    // input is shrunk with far more calls than a passing run makes.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"shrinks\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub fn double(x: u32) -> u32 {\n    x * 2\n}\n\n\
+         #[cfg(test)]\nmod tests {\n    #[test]\n    fn double_is_x_plus_x() {\n        \
+         for x in 0..10 {\n            \
+         if std::panic::catch_unwind(|| assert_eq!(super::double(x), x + x)).is_err() {\n                \
+         let shrunk = (0..10_000_000u32).map(|y| super::double(y % 10)).min();\n                \
+         panic!(\"fails for {x} (shrunk: {shrunk:?})\");\n            }\n        }\n    }\n}\n",
+    )
+    .unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(root)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let outcomes = read_outcomes(root);
+    let all = outcomes["outcomes"].as_array().unwrap();
+    assert!(all.len() >= 5, "{stderr}");
+    for o in all {
+        assert_eq!(o["outcome"], "caught", "{o}");
+        assert_eq!(o["failing_tests"], serde_json::json!(["tests::double_is_x_plus_x"]), "{o}");
+        assert!(o["detail"].as_str().unwrap().contains("a test failed, then ran out of fuel"), "{o}");
+    }
+}
+
 fn read_outcomes(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("mutfuzz.out/outcomes.json")).unwrap()).unwrap()
 }

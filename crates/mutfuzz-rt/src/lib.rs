@@ -87,6 +87,15 @@ pub mod env {
 /// (with `MUTFUZZ_ON_EXHAUST=exit`).
 pub const EXHAUSTED_EXIT_CODE: i32 = 86;
 
+/// Exit code of a process ended as with [`EXHAUSTED_EXIT_CODE`], on a thread that had
+/// panicked before: a property-test runner (quickcheck, proptest) caught a failed
+/// assertion and was shrinking the input when the fuel ran out. The run-time's line
+/// [`Exhausted`] is followed by `mutfuzz: after a panic in <thread name>`.
+pub const EXHAUSTED_AFTER_PANIC_EXIT_CODE: i32 = 87;
+
+/// The line after [`Exhausted`]'s that names the thread that had panicked.
+pub const AFTER_PANIC_IN: &str = "mutfuzz: after a panic in ";
+
 /// The active id before the environment has been read.
 const UNINIT: u32 = u32::MAX;
 /// The active id while the original runs and site hits, fuel and depth are recorded.
@@ -144,7 +153,12 @@ struct Local {
 /// A `key` that no switch word equals (its id would be `UNINIT` in a late epoch).
 const STALE: u64 = u64::MAX;
 
+/// Panics in this process so far (with the hook of [`count_panics`] set).
+static PANICS: AtomicU64 = AtomicU64::new(0);
+
 thread_local! {
+    /// This thread panicked (with the hook of [`count_panics`] set).
+    static PANICKED: Cell<bool> = const { Cell::new(false) };
     static LOCAL: Local = const {
         Local {
             key: Cell::new(STALE),
@@ -609,9 +623,32 @@ fn exhausted(limit: Limit, mutant: u32) -> ! {
         let _ = writeln!(std::io::stderr(), "{payload}");
     }
     if exit {
+        if PANICKED.with(Cell::get) {
+            let thread = std::thread::current();
+            let _ = writeln!(std::io::stderr(), "{AFTER_PANIC_IN}{}", thread.name().unwrap_or("?"));
+            std::process::exit(EXHAUSTED_AFTER_PANIC_EXIT_CODE);
+        }
         std::process::exit(EXHAUSTED_EXIT_CODE);
     }
     std::panic::panic_any(payload)
+}
+
+/// Counts the process's panics and marks the threads that panicked, before the hook
+/// that was set (libtest's) runs: in a test process, so that a mutant run that runs out
+/// of fuel after a caught panic tells so ([`EXHAUSTED_AFTER_PANIC_EXIT_CODE`]), and a
+/// recording run writes how many panics the unmutated tests caught.
+fn count_panics() {
+    // `set_hook` panics on a thread that is unwinding (a crate's `Drop` may be the first
+    // instrumented code a process runs): then the panics go uncounted.
+    if std::thread::panicking() {
+        return;
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        PANICKED.with(|p| p.set(true));
+        PANICS.fetch_add(1, Relaxed);
+        previous(info);
+    }));
 }
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -636,7 +673,10 @@ fn init() {
             DEPTH_LIMIT.store(usize::try_from(limit).unwrap_or(usize::MAX), Relaxed);
         }
         match std::env::var(env::ON_EXHAUST).as_deref() {
-            Ok("exit") => EXIT_ON_EXHAUST.store(true, Relaxed),
+            Ok("exit") => {
+                EXIT_ON_EXHAUST.store(true, Relaxed);
+                count_panics();
+            }
             Ok("say") => SAY_ON_EXHAUST.store(true, Relaxed),
             _ => {}
         }
@@ -650,6 +690,7 @@ fn init() {
             *RECORD_PATH.lock().unwrap_or_else(|e| e.into_inner()) = Some(path);
             register_exit_hook();
             PROBES.store(false, Relaxed);
+            count_panics();
             mode = RECORDING;
         }
         // Only replace UNINIT: a control call made before first use wins.
@@ -688,12 +729,14 @@ fn register_exit_hook() {
 fn register_exit_hook() {}
 
 /// Append what a recording run saw to `path`, as one block of lines: `fuel N`,
-/// `depth N`, `threads N` (that ran instrumented code), `hits ID ID …` (the base ids of
-/// the sites that ran). Appending lets child
+/// `depth N`, `threads N` (that ran instrumented code), `panics N` (that the hook set in
+/// a test process counted), `hits ID ID …` (the base ids of the sites that ran). Appending lets child
 /// processes of a test (which inherit the environment) add their hits to the parent's.
 pub fn write_record(path: &str) -> std::io::Result<()> {
     let threads = THREADS_SEEN.load(Relaxed);
-    let mut text = format!("fuel {}\ndepth {}\nthreads {threads}\nhits", fuel_used(), max_depth());
+    let panics = PANICS.load(Relaxed);
+    let mut text =
+        format!("fuel {}\ndepth {}\nthreads {threads}\npanics {panics}\nhits", fuel_used(), max_depth());
     for id in site_hits() {
         text.push(' ');
         text.push_str(&id.to_string());
@@ -712,6 +755,8 @@ pub struct Record {
     pub depth: usize,
     /// Threads that ran instrumented code, in every process.
     pub threads: usize,
+    /// Panics the tests caught (or that ended them), in every process.
+    pub panics: u64,
     /// Base ids of the sites that ran, sorted.
     pub hits: Vec<u32>,
 }
@@ -728,6 +773,7 @@ impl Record {
                 Some("fuel") => rec.fuel += number(words.next()),
                 Some("depth") => rec.depth = rec.depth.max(number(words.next()) as usize),
                 Some("threads") => rec.threads += number(words.next()) as usize,
+                Some("panics") => rec.panics += number(words.next()),
                 Some("hits") => rec.hits.extend(words.filter_map(|w| w.parse::<u32>().ok())),
                 _ => {}
             }
@@ -1165,11 +1211,12 @@ mod tests {
     #[test]
     fn records_parse_back() {
         let r = Record::parse("fuel 12\ndepth 3\nhits 9 1 4\n");
-        assert_eq!(r, Record { fuel: 12, depth: 3, threads: 0, hits: vec![1, 4, 9] });
+        assert_eq!(r, Record { fuel: 12, depth: 3, threads: 0, panics: 0, hits: vec![1, 4, 9] });
         // A child process appended its own block.
-        let r =
-            Record::parse("fuel 12\ndepth 3\nthreads 1\nhits 9 1 4\nfuel 5\ndepth 7\nthreads 2\nhits 4 2\n");
-        assert_eq!(r, Record { fuel: 17, depth: 7, threads: 3, hits: vec![1, 2, 4, 9] });
+        let r = Record::parse(
+            "fuel 12\ndepth 3\nthreads 1\npanics 1\nhits 9 1 4\nfuel 5\ndepth 7\nthreads 2\npanics 2\nhits 4 2\n",
+        );
+        assert_eq!(r, Record { fuel: 17, depth: 7, threads: 3, panics: 3, hits: vec![1, 2, 4, 9] });
         assert_eq!(Record::parse(""), Record::default());
     }
 

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use mutfuzz_contract::Budget;
 use mutfuzz_mutate::Mutant;
-use mutfuzz_rt::{EXHAUSTED_EXIT_CODE, Exhausted, Limit, env};
+use mutfuzz_rt::{
+    AFTER_PANIC_IN, EXHAUSTED_AFTER_PANIC_EXIT_CODE, EXHAUSTED_EXIT_CODE, Exhausted, Limit, env,
+};
 
 use crate::console::Console;
 use crate::process::caps::Caps;
@@ -221,19 +223,60 @@ impl Lab<'_> {
             }
             tests_run += group.len();
             let probing = probe.is_some() && i == 1;
+            // A test panicked, then its thread ran out of fuel: a property-test runner
+            // shrinking the input the mutant made fail. A catch, unless one of these
+            // tests panics unmutated too (`should_panic`, a caught panic).
+            let failed_then_ran_out = exit == Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE)
+                && group.iter().all(|&t| self.records[t].seen.panics == 0);
             match exit {
                 Exit::Code(0) => {}
+                _ if failed_then_ran_out => {
+                    let text = log_since(&log, log_start);
+                    let thread = text.lines().rev().find_map(|l| l.trim().strip_prefix(AFTER_PANIC_IN));
+                    let killed_by: Vec<usize> = match group.as_slice() {
+                        [one] => vec![*one],
+                        _ => group
+                            .iter()
+                            .copied()
+                            .filter(|&t| Some(self.cases[t].name.as_str()) == thread)
+                            .collect(),
+                    };
+                    catchers.add(mutant.site, killed_by.iter().copied());
+                    return Ok(Some(MutantOutcome {
+                        mutant: mutant.clone(),
+                        outcome: Outcome::Caught,
+                        tests_run,
+                        failing_tests: killed_by.iter().map(|&t| self.cases[t].name.clone()).collect(),
+                        covered_by: covered_by(tests),
+                        killed_by,
+                        seconds: start.elapsed().as_secs_f64(),
+                        detail: Some(format!(
+                            "{} :: a test failed, then ran out of fuel (a property test shrinking its input)",
+                            bin.target
+                        )),
+                        lint_risk: None,
+                        previously_caught: false,
+                        from_history: false,
+                    }));
+                }
                 // The probe decides only a catch: anything else runs it again with the
                 // rest of its process, under that process's budget, as without the probe.
                 _ if probing
                     && (exit == Exit::TimedOut
                         || exit == Exit::Code(EXHAUSTED_EXIT_CODE)
+                        || exit == Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE)
                         || exhausted_in_log(&log, log_start, mutant.id)) =>
                 {
                     tests_run -= group.len();
                     groups[1].insert(0, group[0]);
                 }
                 Exit::Code(EXHAUSTED_EXIT_CODE) => timed_out = Some("fuel or depth exhausted".to_owned()),
+                Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE) => {
+                    timed_out = Some(
+                        "fuel or depth exhausted after a panic (a test of the run panics unmutated too)"
+                            .to_owned(),
+                    )
+                }
                 Exit::TimedOut => timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64())),
                 // A test process run by another (a doctest under rustdoc, a child the test
                 // spawned) that exhausted its limit shows up as a plain failure: the
