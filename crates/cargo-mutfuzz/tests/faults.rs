@@ -67,8 +67,8 @@ fn test_gives_every_fault_its_outcome_and_leaves_the_other_mutants_alone() {
             .unwrap();
         o["detail"].as_str().unwrap_or_default().to_owned()
     };
-    assert_eq!(detail("spin"), "fuel or depth exhausted");
-    assert_eq!(detail("descend"), "fuel or depth exhausted");
+    assert_eq!(detail("spin"), "fuel exhausted");
+    assert_eq!(detail("descend"), "stack depth exhausted");
     assert!(detail("copy_forever").starts_with("killed after "), "{}", detail("copy_forever"));
     assert!(detail("wait_forever").starts_with("killed after "), "{}", detail("wait_forever"));
     assert_eq!(detail("big_frame"), "test faults :: signal 6");

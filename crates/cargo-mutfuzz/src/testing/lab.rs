@@ -270,7 +270,9 @@ impl Lab<'_> {
                     tests_run -= group.len();
                     groups[1].insert(0, group[0]);
                 }
-                Exit::Code(EXHAUSTED_EXIT_CODE) => timed_out = Some("fuel or depth exhausted".to_owned()),
+                Exit::Code(EXHAUSTED_EXIT_CODE) => {
+                    timed_out = Some(exhausted_detail(&log_since(&log, log_start), mutant.id).to_owned())
+                }
                 Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE) => {
                     timed_out = Some(
                         "fuel or depth exhausted after a panic (a test of the run panics unmutated too)"
@@ -282,7 +284,7 @@ impl Lab<'_> {
                 // spawned) that exhausted its limit shows up as a plain failure: the
                 // run-time's line in the output tells.
                 _ if exhausted_in_log(&log, log_start, mutant.id) => {
-                    timed_out = Some("fuel or depth exhausted".to_owned())
+                    timed_out = Some(exhausted_detail(&log_since(&log, log_start), mutant.id).to_owned())
                 }
                 other => {
                     let failing = failed_tests(&std::fs::read_to_string(&log).unwrap_or_default());
@@ -416,15 +418,29 @@ fn exhausted_in_log(log: &Path, from: u64, mutant: u32) -> bool {
     exhausted_in(&log_since(log, from), mutant)
 }
 
+/// Which limit the run-time's line in `output` says `mutant` ran out of, in words.
+fn exhausted_detail(output: &str, mutant: u32) -> &'static str {
+    match exhausted_limit(output, mutant) {
+        Some(Limit::Depth) => "stack depth exhausted",
+        Some(Limit::Fuel) => "fuel exhausted",
+        None => "fuel or depth exhausted",
+    }
+}
+
 /// Does `output` hold the run-time's line for `mutant` exhausting a limit (see
 /// [`exhausted_in_log`])?
 pub(super) fn exhausted_in(output: &str, mutant: u32) -> bool {
-    let markers = [Limit::Fuel, Limit::Depth].map(|limit| Exhausted { mutant, limit }.to_string());
+    exhausted_limit(output, mutant).is_some()
+}
+
+/// The limit of the run-time's line in `output` for `mutant`, if there is one.
+fn exhausted_limit(output: &str, mutant: u32) -> Option<Limit> {
+    let markers = [Limit::Fuel, Limit::Depth].map(|limit| (limit, Exhausted { mutant, limit }.to_string()));
     // libtest's `-q` progress (`..F`) has no newline of its own: the line may follow it.
     output
         .lines()
         .map(|l| l.trim().trim_start_matches(['.', 'F', 'i']))
-        .any(|l| markers.iter().any(|m| l == m))
+        .find_map(|l| markers.iter().find(|(_, m)| l == m).map(|(limit, _)| *limit))
 }
 
 /// Names of the tests libtest reported as failed: the list after its last `failures:`
