@@ -22,6 +22,9 @@ pub struct Call {
     /// (`mutfuzz::debug_unaddressed`): a crate type's `Debug` may show a buffer's
     /// pointer, which differs between runs.
     pub masked: bool,
+    /// For an iterator result: its items are values, not references, so a written test
+    /// may compare them with literals.
+    pub items_by_value: bool,
 }
 
 /// A step applied to a returned iterator before it is rendered, so that the iterator's
@@ -639,7 +642,15 @@ impl Planner<'_> {
                 t.names(&mut names);
                 names.iter().any(|n| n == "Self" || self.api.types.contains_key(n))
             });
-        Ok(Call { function: f.clone(), args, output, adapter: None, masked })
+        let items_by_value = output == Output::Collected
+            && f.output.as_ref().and_then(|t| self.iterator_item(t, f.owner.as_deref())).is_some_and(
+                |item| {
+                    let mut names = Vec::new();
+                    item.names(&mut names);
+                    !matches!(item, Ty::Ref { .. }) && names.iter().all(|n| !self.api.types.contains_key(n))
+                },
+            );
+        Ok(Call { function: f.clone(), args, output, adapter: None, masked, items_by_value })
     }
 
     /// The comparison of a value's hash with another's, for a type whose `Hash` is written
@@ -993,6 +1004,22 @@ impl Planner<'_> {
             Some(name) if sorted => Ok(Output::Sorted(name)),
             Some(name) => Ok(Output::Value(name)),
             None => Ok(Output::Debug { sorted }),
+        }
+    }
+
+    /// The item type of an iterator result: an `impl Iterator<Item = T>`'s, or a crate
+    /// type's own `Iterator` impl's (`Self` of a constructor of one included).
+    fn iterator_item(&self, ty: &Ty, owner: Option<&str>) -> Option<Ty> {
+        match ty {
+            Ty::Impl(bounds) => {
+                bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item")).map(|(_, t)| t.clone())
+            }
+            Ty::Path { segments, .. } if !self_assoc(segments) => segments
+                .last()
+                .map(|n| if n == "Self" { owner.unwrap_or(n) } else { n })
+                .and_then(|n| self.api.types.get(n))
+                .and_then(|def| def.iterator_item.clone()),
+            _ => None,
         }
     }
 

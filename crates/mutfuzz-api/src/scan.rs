@@ -200,6 +200,8 @@ pub struct TypeDef {
     /// The methods its own `Iterator` impl writes (`next`, `size_hint`, …): where a
     /// method returns it, which of them a call sequence should reach.
     pub iterator_methods: BTreeSet<String>,
+    /// Its own `Iterator` impl's `type Item`.
+    pub iterator_item: Option<Ty>,
     /// Field type names (for `hashed` through other crate types).
     pub field_types: Vec<String>,
     /// A struct whose fields are all public, named and not `#[non_exhaustive]`: they
@@ -370,7 +372,10 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 "TryFrom" => def.try_from.extend(tr.args.first().cloned()),
                 "FromIterator" => def.from_iter.extend(tr.args.first().cloned()),
                 "Hash" if !walk.own_traits.contains("Hash") => def.hash_impl = true,
-                "Iterator" => def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone())),
+                "Iterator" => {
+                    def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone()));
+                    def.iterator_item = imp.item.clone();
+                }
                 _ => {}
             }
             def.traits.insert(tr.name);
@@ -563,6 +568,7 @@ fn blanket_instances(impls: &[FoundImpl], own_traits: &BTreeSet<String>) -> Vec<
                 trait_fns,
                 blanket: None,
                 consts: Vec::new(),
+                item: None,
             });
         }
     }
@@ -585,6 +591,8 @@ struct FoundImpl {
     blanket: Option<Vec<Bound>>,
     /// The public associated constants of an inherent impl: name, type.
     consts: Vec<(String, Ty)>,
+    /// Its `type Item` (of an `Iterator` impl).
+    item: Option<Ty>,
 }
 
 struct Walk<'a> {
@@ -807,6 +815,10 @@ impl Walk<'_> {
                         trait_fns,
                         blanket,
                         consts,
+                        item: i.items.iter().find_map(|it| match it {
+                            syn::ImplItem::Type(t) if t.ident == "Item" => Some(Ty::from_syn(&t.ty)),
+                            _ => None,
+                        }),
                     });
                 }
                 syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {

@@ -448,12 +448,7 @@ impl Writer<'_> {
                 parts.ok_or("the recorded result does not split into the call's parts")?.into_iter();
             if call.output != Output::Unit {
                 let first = parts.next().unwrap_or_default();
-                lines.extend(self.expect_output(
-                    &call_text,
-                    &call.output,
-                    call.function.output.as_ref(),
-                    &first,
-                )?);
+                lines.extend(self.expect_output(&call_text, call, &first)?);
             } else {
                 lines.push(format!("{call_text};"));
             }
@@ -462,19 +457,14 @@ impl Writer<'_> {
             }
             return Ok(lines);
         }
-        lines.extend(self.expect_output(&call_text, &call.output, call.function.output.as_ref(), ending)?);
+        lines.extend(self.expect_output(&call_text, call, ending)?);
         Ok(lines)
     }
 
-    /// Assertions on one call's result as the target rendered it.
-    fn expect_output(
-        &self,
-        call: &str,
-        output: &Output,
-        ty: Option<&Ty>,
-        ending: &str,
-    ) -> Result<Vec<String>, String> {
-        Ok(match output {
+    /// Assertions on `call`'s result (written `call_text`) as the target rendered it.
+    fn expect_output(&self, call_text: &str, m: &Call, ending: &str) -> Result<Vec<String>, String> {
+        let (call, ty) = (call_text, m.function.output.as_ref());
+        Ok(match &m.output {
             Output::Unit => vec![format!("{call};")],
             Output::Value(_) if let Some(bytes) = ty.and_then(|t| byte_string_result(t, ending)) => {
                 vec![format!("assert_eq!({call}, {bytes});")]
@@ -497,7 +487,7 @@ impl Writer<'_> {
                 if cut(&text) {
                     return Err("the result's rendering was cut at its bound".into());
                 }
-                vec![assert_collected(call, &text)]
+                vec![assert_collected(call, &text, m.items_by_value)]
             }
             Output::Display => vec![format!("assert_eq!({call}.to_string(), {});", long_literal(ending))],
         })
@@ -621,7 +611,7 @@ impl Writer<'_> {
             // Cut at its bound, the text says nothing a test can assert: the call stays,
             // for what it does to the value.
             Output::Collected if cut(text) => vec![format!("let _ = {};", collected(call))],
-            Output::Collected => vec![assert_collected(call, text)],
+            Output::Collected => vec![assert_collected(call, text, m.items_by_value)],
             _ if m.adapter == Some(Adapter::SizeHint) && literal(text) => vec![assert_value(call, text)],
             _ if m.function.output.as_ref().is_some_and(plain) && literal(text) => {
                 vec![assert_value(call, text)]
@@ -1029,15 +1019,17 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
 /// Whether a collected iterator's rendering was cut at its bound (whole, a `Vec`'s `Debug`
 /// ends with `]`).
 /// The assertion on an iterator's items as the target rendered them: compared as a `Vec`
-/// where they are plain literals and fewer than the bound (so the iterator ended and
-/// needs no `take`): `assert_eq!(k::decode(b"%f0").collect::<Vec<_>>(), [240]);`.
-fn assert_collected(call: &str, text: &str) -> String {
+/// where they are values (`by_value`: not references, which a literal is not) written as
+/// plain literals and fewer than the bound (so the iterator ended and needs no `take`):
+/// `assert_eq!(k::decode(b"%f0").collect::<Vec<_>>(), [240]);`.
+fn assert_collected(call: &str, text: &str, by_value: bool) -> String {
     let items = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).map(split_top).unwrap_or_default();
     let plain = |item: &String| match syn::parse_str::<syn::Expr>(item) {
         Ok(e) => plain_literal(&e),
         Err(_) => false,
     };
-    if !items.is_empty() && items.len() < crate::render::ITEMS_RENDERED && items.iter().all(plain) {
+    if by_value && !items.is_empty() && items.len() < crate::render::ITEMS_RENDERED && items.iter().all(plain)
+    {
         format!("assert_eq!({call}.collect::<Vec<_>>(), {});", long_literal(text))
     } else {
         assert_debug(&collected(call), text)
@@ -1708,6 +1700,24 @@ mod tests {
         let whole = "assert_eq!(bits.ones().collect::<Vec<_>>(), [true, true]);";
         assert!(t.text.contains(whole), "{}", t.text);
         assert!(t.text.contains("let _ = bits.ones().take(64).collect::<Vec<_>>();"), "{}", t.text);
+    }
+
+    #[test]
+    fn items_compared_as_a_vec_only_where_the_iterator_yields_values() {
+        let (plan, module) = api("pub struct Decode(Vec<u8>);\n\
+             impl Iterator for Decode { type Item = u8; fn next(&mut self) -> Option<u8> { self.0.pop() } }\n\
+             pub fn decode(input: &[u8]) -> Decode { Decode(input.to_vec()) }\n\
+             pub fn refs(input: &[u8]) -> impl Iterator<Item = &u8> { input.iter() }\n");
+        let mut taken = BTreeSet::new();
+        let value = Value::Seq(vec![int("240", "u8")]);
+        let kept = Kept { target: "decode", value: &value, ending: r#""[240]""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(k::decode(&[240]).collect::<Vec<_>>(), [240]);"), "{}", t.text);
+        // `&u8` items: a `Vec<&u8>` is not equal to an array of numbers.
+        let kept = Kept { target: "refs", value: &value, ending: r#""[240]""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        let debug = r#"assert_eq!(format!("{:?}", k::refs(&[240]).take(64).collect::<Vec<_>>()), "[240]");"#;
+        assert!(t.text.contains(debug), "{}", t.text);
     }
 
     #[test]
