@@ -647,7 +647,12 @@ impl Planner<'_> {
                 |item| {
                     let mut names = Vec::new();
                     item.names(&mut names);
-                    !matches!(item, Ty::Ref { .. }) && names.iter().all(|n| !self.api.types.contains_key(n))
+                    // A `&str` compares with a string literal as it is.
+                    let value = match &item {
+                        Ty::Ref { inner, .. } => inner.plain_name() == Some("str"),
+                        _ => true,
+                    };
+                    value && names.iter().all(|n| !self.api.types.contains_key(n))
                 },
             );
         Ok(Call { function: f.clone(), args, output, adapter: None, masked, items_by_value })

@@ -1707,7 +1707,8 @@ mod tests {
         let (plan, module) = api("pub struct Decode(Vec<u8>);\n\
              impl Iterator for Decode { type Item = u8; fn next(&mut self) -> Option<u8> { self.0.pop() } }\n\
              pub fn decode(input: &[u8]) -> Decode { Decode(input.to_vec()) }\n\
-             pub fn refs(input: &[u8]) -> impl Iterator<Item = &u8> { input.iter() }\n");
+             pub fn refs(input: &[u8]) -> impl Iterator<Item = &u8> { input.iter() }\n\
+             pub fn words(text: &str) -> impl Iterator<Item = &str> { text.split(' ') }\n");
         let mut taken = BTreeSet::new();
         let value = Value::Seq(vec![int("240", "u8")]);
         let kept = Kept { target: "decode", value: &value, ending: r#""[240]""#, kills: &[] };
@@ -1718,6 +1719,14 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut taken).unwrap();
         let debug = r#"assert_eq!(format!("{:?}", k::refs(&[240]).take(64).collect::<Vec<_>>()), "[240]");"#;
         assert!(t.text.contains(debug), "{}", t.text);
+        // `&str` items compare with string literals.
+        let kept = Kept { target: "words", value: &s("a b"), ending: r#""[\"a\", \"b\"]""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(
+            t.text.contains(r#"assert_eq!(k::words("a b").collect::<Vec<_>>(), ["a", "b"]);"#),
+            "{}",
+            t.text
+        );
     }
 
     #[test]
