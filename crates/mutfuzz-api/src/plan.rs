@@ -428,7 +428,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
                 .consts
                 .iter()
                 .map(|(name, path, by_ref)| {
-                    (camel(&name.to_lowercase()), if *by_ref { path.clone() } else { format!("&{path}") })
+                    (const_variant(name), if *by_ref { path.clone() } else { format!("&{path}") })
                 })
                 .collect(),
         })
@@ -547,7 +547,7 @@ impl Planner<'_> {
         for (name, path, by_ref) in &def.consts {
             if !by_ref || def.traits.contains("Clone") {
                 let kind = CtorKind::Const { path: path.clone(), by_ref: *by_ref };
-                ctor(camel(&name.to_lowercase()), kind, Vec::new());
+                ctor(const_variant(name), kind, Vec::new());
             }
         }
         if def.traits.contains("FromStr") {
@@ -749,10 +749,7 @@ impl Planner<'_> {
         // `impl Trait` arguments.
         if let Ty::Impl(bounds) = ty {
             if let Some(b) = bounds.iter().find(|b| iterates(b)) {
-                let item = bounds
-                    .iter()
-                    .find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item"))
-                    .map(|(_, t)| t.clone());
+                let item = item_of(bounds).cloned();
                 // `String::chars` is double-ended, but not of an exact size.
                 let exact = bounds.iter().any(|b| b.name == "ExactSizeIterator");
                 return match item {
@@ -1016,16 +1013,19 @@ impl Planner<'_> {
     /// type's own `Iterator` impl's (`Self` of a constructor of one included).
     fn iterator_item(&self, ty: &Ty, owner: Option<&str>) -> Option<Ty> {
         match ty {
-            Ty::Impl(bounds) => {
-                bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item")).map(|(_, t)| t.clone())
-            }
-            Ty::Path { segments, .. } if !self_assoc(segments) => segments
-                .last()
-                .map(|n| if n == "Self" { owner.unwrap_or(n) } else { n })
-                .and_then(|n| self.api.types.get(n))
-                .and_then(|def| def.iterator_item.clone()),
-            _ => None,
+            Ty::Impl(bounds) => item_of(bounds).cloned(),
+            _ => self.own_type(ty, owner).and_then(|def| def.iterator_item.clone()),
         }
+    }
+
+    /// The crate type `ty` names (`Self` is `owner`), unless it is an associated type.
+    fn own_type(&self, ty: &Ty, owner: Option<&str>) -> Option<&TypeDef> {
+        let Ty::Path { segments, .. } = ty else { return None };
+        if self_assoc(segments) {
+            return None;
+        }
+        let name = segments.last()?;
+        self.api.types.get(if name == "Self" { owner? } else { name })
     }
 
     /// Whether `ty` is an iterator: an `impl Iterator`, or a crate type implementing it
@@ -1035,16 +1035,9 @@ impl Planner<'_> {
             Ty::Impl(bounds) => {
                 let iterates = bounds.iter().any(|b| ITERATOR_TRAITS.contains(&b.name.as_str()));
                 // Items that cannot be rendered leave the iterator to the checks below.
-                let item =
-                    bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t));
-                iterates && item.is_none_or(|t| self.render(t, None).debug)
+                iterates && item_of(bounds).is_none_or(|t| self.render(t, None).debug)
             }
-            Ty::Path { segments, .. } if !self_assoc(segments) => segments
-                .last()
-                .map(|n| if n == "Self" { owner.unwrap_or(n) } else { n })
-                .and_then(|n| self.api.types.get(n))
-                .is_some_and(|def| def.traits.contains("Iterator")),
-            _ => false,
+            _ => self.own_type(ty, owner).is_some_and(|def| def.traits.contains("Iterator")),
         }
     }
 
@@ -1127,20 +1120,16 @@ impl Planner<'_> {
                     .fold(Rendering { debug: true, display: false, hashed: false }, Rendering::and);
                 Rendering { display: false, ..r }
             }
-            Ty::Impl(bounds) => {
-                let item =
-                    bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item").map(|(_, t)| t));
-                match item {
-                    Some(t) if bounds.iter().any(|b| ITERATOR_TRAITS.contains(&b.name.as_str())) => {
-                        self.render(t, owner)
-                    }
-                    _ => Rendering {
-                        debug: bounds.iter().any(|b| b.name == "Debug"),
-                        display: bounds.iter().any(|b| b.name == "Display"),
-                        hashed: false,
-                    },
+            Ty::Impl(bounds) => match item_of(bounds) {
+                Some(t) if bounds.iter().any(|b| ITERATOR_TRAITS.contains(&b.name.as_str())) => {
+                    self.render(t, owner)
                 }
-            }
+                _ => Rendering {
+                    debug: bounds.iter().any(|b| b.name == "Debug"),
+                    display: bounds.iter().any(|b| b.name == "Display"),
+                    hashed: false,
+                },
+            },
             Ty::Other(_) => Rendering { debug: false, display: false, hashed: false },
         }
     }
@@ -1295,6 +1284,11 @@ fn instantiations(f: &Function) -> Vec<Function> {
     out
 }
 
+/// The `Item` of an iterator's bounds, on whichever bound declares it.
+fn item_of(bounds: &[Bound]) -> Option<&Ty> {
+    bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item")).map(|(_, t)| t)
+}
+
 /// Whether a bound makes an iterator of a parameter: `IntoIterator`, `Iterator`,
 /// `DoubleEndedIterator`, … (its items by `Item`, maybe on another bound).
 fn iterates(b: &Bound) -> bool {
@@ -1353,7 +1347,7 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
         return one.into_iter().collect();
     }
     if bounds.iter().any(iterates) {
-        let item = bounds.iter().find_map(|b| b.assoc.iter().find(|(n, _)| n == "Item")).map(|(_, t)| t);
+        let item = item_of(bounds);
         let elem = match item.and_then(Ty::plain_name) {
             Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
             // A type parameter of its own (bounded elsewhere by value traits).
@@ -1395,6 +1389,11 @@ pub fn camel(name: &str) -> String {
             c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
         })
         .collect()
+}
+
+/// The variant naming a constant: `NON_ALPHANUMERIC` → `NonAlphanumeric`.
+fn const_variant(name: &str) -> String {
+    camel(&name.to_lowercase())
 }
 
 /// `LowerCase` → `lower_case`.

@@ -990,7 +990,8 @@ impl Walk<'_> {
     }
 
     /// The name of the crate type an impl is for and the module defining it, as the
-    /// impl's module resolves it (`bytes::Quoter`, or `Quoter` defined or imported there).
+    /// impl's module resolves it (`bytes::Quoter`, or a `Quoter` defined or publicly
+    /// imported there).
     fn self_type_module(&self, imp: &FoundImpl) -> Option<(String, usize)> {
         let ty = match &imp.self_ty {
             Ty::Ref { inner, .. } => inner.as_ref(),
@@ -1001,16 +1002,11 @@ impl Walk<'_> {
         let defined_in = |m: usize| self.types.contains_key(&(name.clone(), m));
         // A type of the impl's own module first: a private one is in no module's items.
         let here = (segments.len() == 1 && defined_in(imp.module)).then_some(imp.module);
+        // A private import (`use super::Quoter;`) is not recorded: such an impl stays with
+        // the name's driven type, as all impls did before types were told apart.
         let found = here.or_else(|| match self.resolve(imp.module, segments) {
             Some(Def::Item(m, _)) if defined_in(m) => Some(m),
             _ => None,
-        });
-        let found = found.or_else(|| {
-            // Imported privately (`use super::Quoter;`), which the walk does not record:
-            // the name's only definition.
-            let mut modules = self.types.keys().filter(|(n, _)| *n == name).map(|(_, m)| *m);
-            let only = modules.next()?;
-            modules.next().is_none().then_some(only)
         })?;
         Some((name, found))
     }

@@ -1179,74 +1179,49 @@ pub fn without_assertions(mut t: TestFn) -> TestFn {
 /// The index of the `)` closing the `(` that `text` starts with, past string and char
 /// literals.
 fn matching_paren(text: &str) -> Option<usize> {
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '"' => quote = Some(c),
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    source_walk(text).find(|&(_, c, code, depth)| code && c == ')' && depth == 0).map(|(i, ..)| i)
 }
 
+/// `text` split at its top-level commas, each part trimmed.
 fn split_top(text: &str) -> Vec<String> {
     let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
     let mut cur = String::new();
-    for c in text.chars() {
-        if let Some(q) = quote {
+    for (_, c, code, depth) in source_walk(text) {
+        if code && c == ',' && depth == 0 {
+            parts.push(std::mem::take(&mut cur).trim().to_owned());
+        } else {
             cur.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '"' | '\'' => {
-                quote = Some(c);
-                cur.push(c);
-            }
-            '(' | '[' | '{' | '<' => {
-                depth += 1;
-                cur.push(c);
-            }
-            ')' | ']' | '}' | '>' => {
-                depth -= 1;
-                cur.push(c);
-            }
-            ',' if depth == 0 => parts.push(std::mem::take(&mut cur).trim().to_owned()),
-            _ => cur.push(c),
         }
     }
     if !cur.trim().is_empty() {
         parts.push(cur.trim().to_owned());
     }
     parts
+}
+
+/// Each character of `text` read as Rust source: its byte index, whether it is code
+/// (outside a string or char literal), and the bracket depth after it.
+fn source_walk(text: &str) -> impl Iterator<Item = (usize, char, bool, i32)> + '_ {
+    let (mut depth, mut quote, mut escaped) = (0i32, None::<char>, false);
+    text.char_indices().map(move |(i, c)| {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            return (i, c, false, depth);
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            _ => {}
+        }
+        (i, c, true, depth)
+    })
 }
 
 fn split_types(text: &str) -> Vec<String> {

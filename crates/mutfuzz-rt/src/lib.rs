@@ -730,8 +730,9 @@ fn register_exit_hook() {}
 
 /// Append what a recording run saw to `path`, as one block of lines: `fuel N`,
 /// `depth N`, `threads N` (that ran instrumented code), `panics N` (that the hook set in
-/// a test process counted), `hits ID ID …` (the base ids of the sites that ran). Appending lets child
-/// processes of a test (which inherit the environment) add their hits to the parent's.
+/// a test process counted), `hits ID ID …` (the base ids of the sites that ran).
+/// Appending lets child processes of a test (which inherit the environment) add their
+/// hits to the parent's.
 pub fn write_record(path: &str) -> std::io::Result<()> {
     let threads = THREADS_SEEN.load(Relaxed);
     let panics = PANICS.load(Relaxed);

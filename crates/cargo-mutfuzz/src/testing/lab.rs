@@ -228,8 +228,10 @@ impl Lab<'_> {
             // tests panics unmutated too (`should_panic`, a caught panic).
             let failed_then_ran_out = exit == Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE)
                 && group.iter().all(|&t| self.records[t].seen.panics == 0);
-            match exit {
-                Exit::Code(0) => {}
+            // A catch: the failing tests' names, which of this group's tests they are, and
+            // how the process ended.
+            let caught: Option<(Vec<String>, Vec<usize>, String)> = match exit {
+                Exit::Code(0) => None,
                 _ if failed_then_ran_out => {
                     let text = log_since(&log, log_start);
                     let thread = text.lines().rev().find_map(|l| l.trim().strip_prefix(AFTER_PANIC_IN));
@@ -241,23 +243,9 @@ impl Lab<'_> {
                             .filter(|&t| Some(self.cases[t].name.as_str()) == thread)
                             .collect(),
                     };
-                    catchers.add(mutant.site, killed_by.iter().copied());
-                    return Ok(Some(MutantOutcome {
-                        mutant: mutant.clone(),
-                        outcome: Outcome::Caught,
-                        tests_run,
-                        failing_tests: killed_by.iter().map(|&t| self.cases[t].name.clone()).collect(),
-                        covered_by: covered_by(tests),
-                        killed_by,
-                        seconds: start.elapsed().as_secs_f64(),
-                        detail: Some(format!(
-                            "{} :: a test failed, then ran out of fuel (a property test shrinking its input)",
-                            bin.target
-                        )),
-                        lint_risk: None,
-                        previously_caught: false,
-                        from_history: false,
-                    }));
+                    let failing = killed_by.iter().map(|&t| self.cases[t].name.clone()).collect();
+                    let how = "a test failed, then ran out of fuel (a property test shrinking its input)";
+                    Some((failing, killed_by, format!("{} :: {how}", bin.target)))
                 }
                 // The probe decides only a catch: anything else runs it again with the
                 // rest of its process, under that process's budget, as without the probe.
@@ -269,42 +257,52 @@ impl Lab<'_> {
                 {
                     tests_run -= group.len();
                     groups[1].insert(0, group[0]);
+                    None
                 }
                 Exit::Code(EXHAUSTED_EXIT_CODE) => {
-                    timed_out = Some(exhausted_detail(&log_since(&log, log_start), mutant.id).to_owned())
+                    timed_out = Some(exhausted_detail(&log_since(&log, log_start), mutant.id).to_owned());
+                    None
                 }
                 Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE) => {
                     timed_out = Some(
                         "fuel or depth exhausted after a panic (a test of the run panics unmutated too)"
                             .to_owned(),
-                    )
+                    );
+                    None
                 }
-                Exit::TimedOut => timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64())),
+                Exit::TimedOut => {
+                    timed_out = Some(format!("killed after {:.1}s", timeout.as_secs_f64()));
+                    None
+                }
                 // A test process run by another (a doctest under rustdoc, a child the test
                 // spawned) that exhausted its limit shows up as a plain failure: the
                 // run-time's line in the output tells.
                 _ if exhausted_in_log(&log, log_start, mutant.id) => {
-                    timed_out = Some(exhausted_detail(&log_since(&log, log_start), mutant.id).to_owned())
+                    timed_out = Some(exhausted_detail(&log_since(&log, log_start), mutant.id).to_owned());
+                    None
                 }
                 other => {
                     let failing = failed_tests(&std::fs::read_to_string(&log).unwrap_or_default());
-                    let killed_by: Vec<usize> =
+                    let killed_by =
                         group.iter().copied().filter(|&t| failing.contains(&self.cases[t].name)).collect();
-                    catchers.add(mutant.site, killed_by.iter().copied());
-                    return Ok(Some(MutantOutcome {
-                        mutant: mutant.clone(),
-                        outcome: Outcome::Caught,
-                        tests_run,
-                        failing_tests: failing,
-                        covered_by: covered_by(tests),
-                        killed_by,
-                        seconds: start.elapsed().as_secs_f64(),
-                        detail: Some(format!("{} :: {other}", bin.target)),
-                        lint_risk: None,
-                        previously_caught: false,
-                        from_history: false,
-                    }));
+                    Some((failing, killed_by, format!("{} :: {other}", bin.target)))
                 }
+            };
+            if let Some((failing_tests, killed_by, detail)) = caught {
+                catchers.add(mutant.site, killed_by.iter().copied());
+                return Ok(Some(MutantOutcome {
+                    mutant: mutant.clone(),
+                    outcome: Outcome::Caught,
+                    tests_run,
+                    failing_tests,
+                    covered_by: covered_by(tests),
+                    killed_by,
+                    seconds: start.elapsed().as_secs_f64(),
+                    detail: Some(detail),
+                    lint_risk: None,
+                    previously_caught: false,
+                    from_history: false,
+                }));
             }
         }
         Ok(Some(MutantOutcome {
