@@ -25,6 +25,10 @@ pub struct Call {
     /// For an iterator result: its items are values, not references, so a written test
     /// may compare them with literals.
     pub items_by_value: bool,
+    /// A method taking the value and returning it (a builder's `fn set(self, …) -> Self`)
+    /// on a type that is not `Clone`: its step puts the result in the value's place
+    /// (`converter = converter.set_delim("-")`), and renders nothing of its own.
+    pub rebinds: bool,
 }
 
 /// A step applied to a returned iterator before it is rendered, so that the iterator's
@@ -66,9 +70,18 @@ impl Call {
 
     /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`; for
     /// a hand-written `Hash`, `mutfuzz::same_hash(&set, &other)`.
+    /// Whether the step changes the value in place (`&mut self`, or a builder's step
+    /// that [rebinds](Self::rebinds) it): its binding is `mut`.
+    pub fn changes_value(&self) -> bool {
+        self.rebinds || self.function.receiver == Some(Receiver::RefMut)
+    }
+
     pub fn method_call(&self, value: &str, args: &[String]) -> String {
         if self.hashes() {
             return format!("mutfuzz::same_hash(&{value}, {})", args.join(", "));
+        }
+        if self.rebinds {
+            return format!("{value} = {}", self.function.call_moving(value, args));
         }
         let call = self.function.call(value, args);
         match self.adapter {
@@ -354,8 +367,17 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
                 skip(&mut out, f, format!("touches {}", p.signature_effect(f).unwrap_or_default()));
                 continue;
             }
-            if f.receiver == Some(Receiver::Value) && !def.traits.contains("Clone") {
+            let rebinds = f.receiver == Some(Receiver::Value) && !def.traits.contains("Clone");
+            if rebinds && p.returns_self(f, &name) != Some(false) {
                 skip(&mut out, f, format!("consumes the `{name}`, which is not `Clone`"));
+                continue;
+            }
+            if rebinds {
+                // Its result is the value itself, shown (if at all) after the sequence.
+                match p.call(&Function { output: None, ..f.clone() }) {
+                    Ok(call) => methods.push(Call { rebinds, ..call }),
+                    Err(reason) => skip(&mut out, f, reason),
+                }
                 continue;
             }
             match p.call(f) {
@@ -631,6 +653,7 @@ impl Planner<'_> {
 
     fn call(&self, f: &Function) -> Result<Call, String> {
         let args = self.args(f)?;
+        let f = &self.turbofished(f)?;
         let output = match &f.output {
             None => Output::Unit,
             Some(t) => self.output(&self.concrete(t, &f.generics)?, f.owner.as_deref())?,
@@ -655,7 +678,7 @@ impl Planner<'_> {
                     value && names.iter().all(|n| !self.api.types.contains_key(n))
                 },
             );
-        Ok(Call { function: f.clone(), args, output, adapter: None, masked, items_by_value })
+        Ok(Call { function: f.clone(), args, output, adapter: None, masked, items_by_value, rebinds: false })
     }
 
     /// The comparison of a value's hash with another's, for a type whose `Hash` is written
@@ -673,12 +696,14 @@ impl Planner<'_> {
             params: vec![("other".into(), Ty::Ref { mutable: false, inner: Box::new(own) })],
             output: Some(bool_ty),
             generics: Vec::new(),
+            signature_generics: 0,
             blocker: None,
             effect: None,
             location: String::new(),
             instantiated: None,
             trait_: Some(HASH),
             extension: None,
+            self_param: false,
         };
         self.call(&function).ok()
     }
@@ -720,6 +745,40 @@ impl Planner<'_> {
             })
             .filter(|c| !excluded.contains_key(&c.key()))
             .collect()
+    }
+
+    /// `f` called with its result's type named where no argument decides it
+    /// (`hex::ToHex::encode_hex::<String>`): a written test compares the result with a
+    /// literal, which leaves that type unknown.
+    fn turbofished(&self, f: &Function) -> Result<Function, String> {
+        let mut in_params = Vec::new();
+        for (_, t) in &f.params {
+            t.names(&mut in_params);
+        }
+        let mut in_output = Vec::new();
+        if let Some(o) = &f.output {
+            o.names(&mut in_output);
+        }
+        let own = &f.generics[..f.signature_generics.min(f.generics.len())];
+        let output_only = |g: &String| in_output.contains(g) && !in_params.contains(g);
+        // A function with an `impl Trait` parameter takes no turbofish.
+        let impls = f.params.iter().any(|(_, t)| matches!(t, Ty::Impl(_)));
+        if impls || !own.iter().any(|(g, _)| output_only(g)) {
+            return Ok(f.clone());
+        }
+        let mut named = Vec::new();
+        let mut output = f.output.clone();
+        for (g, bounds) in own {
+            if !output_only(g) {
+                named.push("_".to_owned());
+                continue;
+            }
+            let ty = instance(bounds)
+                .ok_or_else(|| format!("no known type meets `{g}: {}`", bound_list(bounds)))?;
+            named.push(ty.to_string());
+            output = output.map(|o| o.substitute(g, &ty));
+        }
+        Ok(Function { path: format!("{}::<{}>", f.path, named.join(", ")), output, ..f.clone() })
     }
 
     /// `ty` with its type parameters (and `impl Trait`s) replaced by concrete types.
@@ -1346,6 +1405,16 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
         };
         return one.into_iter().collect();
     }
+    // A result collected from items (`U: FromIterator<char>`).
+    if names.len() == 1 && names.contains("FromIterator") {
+        return match arg_of("FromIterator") {
+            Some("char" | "String") => vec![Ty::named("String", vec![])],
+            Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => {
+                vec![Ty::named("Vec", vec![Ty::named(n, vec![])])]
+            }
+            _ => Vec::new(),
+        };
+    }
     if bounds.iter().any(iterates) {
         let item = item_of(bounds);
         let elem = match item.and_then(Ty::plain_name) {
@@ -1608,6 +1677,47 @@ mod tests {
     }
 
     #[test]
+    fn a_blanket_impl_over_std_bounds_is_driven_at_a_type_meeting_them_with_its_result_named() {
+        let api = api("pub trait ToHex { fn encode_hex<U: FromIterator<char>>(&self) -> U; }\n\
+             impl<T: AsRef<[u8]>> ToHex for T {\n\
+                 fn encode_hex<U: FromIterator<char>>(&self) -> U { self.as_ref().iter().map(|_| '0').collect() }\n\
+             }\n");
+        let p = plan(&api, &Exclusions::new());
+        let f = &p.calls[0].function;
+        // The result's type is named: no argument decides it, and a test compares it with
+        // a literal.
+        assert_eq!(f.path, "k::ToHex::encode_hex::<String>");
+        assert_eq!(f.output.as_ref().map(Ty::to_string).as_deref(), Some("String"));
+        let params: Vec<String> = p.calls[0].args.iter().map(|a| a.gen_ty.to_string()).collect();
+        assert_eq!(params, ["Vec<u8>"]);
+        let module = crate::render::render(&p, "k").text;
+        assert!(module.contains("k::ToHex::encode_hex::<String>(&value)"), "{module}");
+    }
+
+    #[test]
+    fn a_builders_steps_on_a_type_that_is_not_clone_put_their_result_in_the_values_place() {
+        let api = api("pub struct Conv { delim: String }\n\
+             impl Conv {\n\
+                 pub fn new() -> Conv { Conv { delim: String::new() } }\n\
+                 pub fn set_delim(self, d: &str) -> Self { Conv { delim: d.into() } }\n\
+                 pub fn finish(self) -> String { self.delim }\n\
+                 pub fn convert(&self, s: &str) -> String { s.replace(' ', &self.delim) }\n\
+             }\n");
+        let p = plan(&api, &Exclusions::new());
+        let conv = p.types.iter().find(|t| t.name == "Conv").unwrap();
+        let steps: Vec<(String, bool)> =
+            conv.methods.iter().map(|m| (m.function.name.clone(), m.rebinds)).collect();
+        assert_eq!(steps, [("convert".to_owned(), false), ("set_delim".to_owned(), true)]);
+        assert_eq!(conv.methods[1].method_call("conv", &["d".into()]), "conv = conv.set_delim(d)");
+        // A method consuming it for something else still needs a clone.
+        let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
+        assert_eq!(skipped, ["Conv::finish"]);
+        let module = crate::render::render(&p, "k").text;
+        assert!(module.contains("let mut conv = conv.make();"), "{module}");
+        assert!(module.contains("conv = conv.set_delim(&d);\n                String::new()"), "{module}");
+    }
+
+    #[test]
     fn the_methods_of_std_trait_impls_are_driven_where_the_type_is_built() {
         let api = api("use std::hash::Hasher;\n\
              #[derive(Debug, Clone, PartialEq, Eq, PartialOrd)] pub struct Sum(u64);\n\
@@ -1848,6 +1958,8 @@ mod tests {
         );
         assert_eq!(t(&[]).as_deref(), Some("i64"));
         assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
+        assert_eq!(t(&[bound("FromIterator", Some("char"))]).as_deref(), Some("String"));
+        assert_eq!(t(&[bound("FromIterator", Some("u8"))]).as_deref(), Some("Vec<u8>"));
         assert_eq!(t(&[bound("Integer", None)]).as_deref(), Some("i64"));
         assert_eq!(t(&[bound("Read", None)]), None);
         assert_eq!(

@@ -404,7 +404,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     ));
     w.line("/// rendered.");
     w.line(&format!("pub fn {name}(({value}, calls): ({make}, Vec<{calls}>)) -> Vec<String> {{"));
-    let mutates = t.methods.iter().any(|m| m.function.receiver == Some(crate::scan::Receiver::RefMut));
+    let mutates = t.methods.iter().any(Call::changes_value);
     w.line(&format!("    let {}{value} = {value}.make();", if mutates { "mut " } else { "" }));
     w.line("    let mut out = Vec::new();");
     w.line("    for call in calls {");
@@ -414,7 +414,13 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
             let args = renamed(&m.args, &value);
             let call = m.method_call(&value, &args.iter().map(|a| a.expr.clone()).collect::<Vec<_>>());
             let pat = format!("{calls}::{}", variant_pattern(v, &args));
-            let needs_block = args.iter().any(|a| a.convert.is_some() || a.mutated);
+            // A builder's step puts its result in place of the value, and renders nothing.
+            let tail = if m.rebinds {
+                vec![format!("{call};"), "String::new()".to_owned()]
+            } else {
+                vec![rendered(m, &call)]
+            };
+            let needs_block = m.rebinds || args.iter().any(|a| a.convert.is_some() || a.mutated);
             if needs_block {
                 w.line(&format!("            {pat} => {{"));
                 for a in &args {
@@ -425,10 +431,12 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                         w.line(&format!("                let mut {0} = {0};", a.name));
                     }
                 }
-                w.line(&format!("                {}", rendered(m, &call)));
+                for line in &tail {
+                    w.line(&format!("                {line}"));
+                }
                 w.line("            }");
             } else {
-                w.line(&format!("            {pat} => {},", rendered(m, &call)));
+                w.line(&format!("            {pat} => {},", tail[0]));
             }
         });
     }

@@ -39,6 +39,9 @@ pub struct Function {
     pub output: Option<Ty>,
     /// Type parameters (and `impl Trait` parameters, as written) with their bounds.
     pub generics: Vec<(String, Vec<Bound>)>,
+    /// How many of `generics`, first, the signature declares (a turbofish names exactly
+    /// these); the rest are its impl's.
+    pub signature_generics: usize,
     /// Const generics or unsupported qualifiers: a reason it cannot be called.
     pub blocker: Option<String>,
     /// What the body touches outside the program (file system, network, …), if anything.
@@ -54,6 +57,9 @@ pub struct Function {
     /// through its qualified path (`<str as heck::ToSnakeCase>::to_snake_case`): the
     /// trait's path, which a written test imports to call it as a method.
     pub extension: Option<String>,
+    /// Whether the first parameter is the receiver of such a method (`false` for an
+    /// associated function of the trait, which has none).
+    pub self_param: bool,
 }
 
 /// A std trait whose implementations' methods a type's call sequence drives: their
@@ -133,6 +139,15 @@ impl Function {
     /// hasher, &bytes)`, a crate's own trait: `k::Shape::area(&circle)`). A method taking
     /// `self` takes a clone, so the value lives on.
     pub fn call(&self, value: &str, args: &[String]) -> String {
+        self.call_on(value, args, &format!("{value}.clone()"))
+    }
+
+    /// [`call`](Self::call), moving `value` where the method takes it by value.
+    pub fn call_moving(&self, value: &str, args: &[String]) -> String {
+        self.call_on(value, args, value)
+    }
+
+    fn call_on(&self, value: &str, args: &[String], by_value: &str) -> String {
         let args = args.join(", ");
         let path = self.trait_.and_then(|t| t.path).map(str::to_owned).or_else(|| self.extension.clone());
         match (path, self.receiver) {
@@ -140,12 +155,12 @@ impl Function {
                 let value = match receiver {
                     Receiver::Ref => format!("&{value}"),
                     Receiver::RefMut => format!("&mut {value}"),
-                    Receiver::Value => format!("{value}.clone()"),
+                    Receiver::Value => by_value.to_owned(),
                 };
                 let sep = if args.is_empty() { "" } else { ", " };
                 format!("{path}::{}({value}{sep}{args})", self.name)
             }
-            (_, Some(Receiver::Value)) => format!("{value}.clone().{}({args})", self.name),
+            (_, Some(Receiver::Value)) => format!("{by_value}.{}({args})", self.name),
             _ => format!("{value}.{}({args})", self.name),
         }
     }
@@ -244,6 +259,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         types: BTreeMap::new(),
         own_traits: BTreeSet::new(),
         pub_traits: BTreeMap::new(),
+        aliases: Vec::new(),
     };
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
     debug_assert_eq!(root, 0);
@@ -266,6 +282,17 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             && let Some(t) = api.types.get_mut(name)
         {
             t.path.get_or_insert_with(|| format!("{krate}::{path}"));
+        }
+    }
+    // `pub type WildMatch = WildMatchPattern<'*', '?'>`: a type whose const parameters
+    // an alias puts in is driven by the alias's path.
+    for (module, alias, ty) in &walk.aliases {
+        let Some(path) = exported.get(&Def::Item(*module, alias.clone())) else { continue };
+        let Some(t) = ty.name().and_then(|n| api.types.get_mut(n)) else { continue };
+        let only_consts = t.fixed_generic && t.type_params.iter().all(|(.., default)| *default);
+        if only_consts && !matches!(ty, Ty::Path { lifetimes: true, .. }) {
+            t.path = Some(format!("{krate}::{path}"));
+            (t.generic, t.fixed_generic) = (false, false);
         }
     }
     for (module, name, ty) in &walk.consts {
@@ -302,7 +329,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
     }
     walk.impls.extend(blanket_instances(&walk.impls, &walk.own_traits));
-    let extensions = extension_methods(&walk.impls, &walk.pub_traits, &exported, &api);
+    let extensions = extension_methods(&walk.impls, &walk.pub_traits, &walk.own_traits, &exported, &api);
     for f in walk.fns {
         if extensions.iter().any(|(listed, _)| *listed == f.function.name) {
             // A trait's method driven below, by an impl.
@@ -366,6 +393,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 .collect();
             f.substitute_types(&pairs);
         }
+        let item = imp.assoc_type("Item").cloned();
         if let Some(tr) = imp.trait_ {
             match tr.name.as_str() {
                 "From" => def.from.extend(tr.args.first().cloned()),
@@ -374,7 +402,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 "Hash" if !walk.own_traits.contains("Hash") => def.hash_impl = true,
                 "Iterator" => {
                     def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone()));
-                    def.iterator_item = imp.item.clone();
+                    def.iterator_item = item;
                 }
                 _ => {}
             }
@@ -436,19 +464,31 @@ struct FoundFn {
 /// non-generic impls, each with the name it is listed by as a trait method
 /// (`ToSnakeCase::to_snake_case`):
 /// - for a type from elsewhere (`impl ToSnakeCase for str`), as free functions of that
-///   type called through the trait (`<str as heck::ToSnakeCase>::to_snake_case(&value)`);
-///   of two impls (`for str`, `for String`), the first;
+///   type called through the trait (`<str as heck::ToSnakeCase>::to_snake_case(&value)`;
+///   an associated function without `self` too); of two impls (`for str`, `for
+///   String`), the first;
+/// - for every type meeting std bounds (`impl<T: AsRef<[u8]>> ToHex for T`), as generic
+///   free functions (`hex::ToHex::encode_hex(&value)`, `value: T`);
 /// - for one of the crate's types (`impl Shape for Circle`), as methods of that type,
 ///   called through the trait's path (`k::Shape::area(&circle)`).
 fn extension_methods(
     impls: &[FoundImpl],
     pub_traits: &BTreeMap<String, Vec<usize>>,
+    own_traits: &BTreeSet<String>,
     exported: &BTreeMap<Def, String>,
     api: &Api,
 ) -> Vec<(String, Function)> {
     let mut out: Vec<(String, Function)> = Vec::new();
-    for imp in impls.iter().filter(|i| i.blanket.is_none()) {
+    for imp in impls {
         let Some(tr) = imp.trait_.as_ref().filter(|t| t.args.is_empty()) else { continue };
+        // Over the types meeting std bounds alone (`impl<T: AsRef<[u8]>> ToHex for T`):
+        // generic methods, called through the trait. Bounds naming a crate trait are
+        // instantiated at its types (`blanket_instances`).
+        let blanket = match &imp.blanket {
+            Some(bounds) if bounds.iter().all(|b| !own_traits.contains(&b.name)) => Some(bounds),
+            Some(_) => continue,
+            None => None,
+        };
         // By name: a name two traits share is left alone.
         let Some(&[module]) = pub_traits.get(&tr.name).map(Vec::as_slice) else { continue };
         let Some(trait_path) = exported.get(&Def::Item(module, tr.name.clone())) else { continue };
@@ -458,6 +498,7 @@ fn extension_methods(
         let own_def =
             imp.self_ty.name().filter(|_| imp.self_ty.args().is_empty()).and_then(|n| api.types.get(n));
         let own = match own_def {
+            _ if blanket.is_some() => None,
             Some(def) => match &def.path {
                 Some(type_path) if !def.generic => Some((def.name.clone(), type_path.clone())),
                 _ => continue,
@@ -478,21 +519,27 @@ fn extension_methods(
                 out.push((listed, f));
                 continue;
             }
-            let Some(receiver) = f.receiver.take() else { continue };
-            if out.iter().any(|(l, f)| *l == listed && f.owner.is_none()) {
+            if out.iter().any(|(l, f)| *l == listed && f.owner.is_none())
+                || (blanket.is_some() && f.receiver.is_none())
+            {
                 continue;
             }
-            let inner = Box::new(imp.self_ty.clone());
-            let ty = match receiver {
-                Receiver::Ref => Ty::Ref { inner, mutable: false },
-                Receiver::RefMut => Ty::Ref { inner, mutable: true },
-                Receiver::Value => imp.self_ty.clone(),
-            };
-            let name = ["value", "this", "receiver"]
-                .into_iter()
-                .find(|n| f.params.iter().all(|(p, _)| p != n))
-                .unwrap_or("self_value");
-            f.params.insert(0, (name.to_owned(), ty));
+            // A method takes its receiver as the first parameter; an associated function
+            // (`<Vec<u8> as FromHex>::from_hex(text)`) is called as it is.
+            if let Some(receiver) = f.receiver.take() {
+                let inner = Box::new(imp.self_ty.clone());
+                let ty = match receiver {
+                    Receiver::Ref => Ty::Ref { inner, mutable: false },
+                    Receiver::RefMut => Ty::Ref { inner, mutable: true },
+                    Receiver::Value => imp.self_ty.clone(),
+                };
+                let name = ["value", "this", "receiver"]
+                    .into_iter()
+                    .find(|n| f.params.iter().all(|(p, _)| p != n))
+                    .unwrap_or("self_value");
+                f.params.insert(0, (name.to_owned(), ty));
+                f.self_param = true;
+            }
             // `-> Self::Owned` (a trait over `ToOwned`): `String` for `str`.
             if let Some(Ty::Path { segments, .. }) = &f.output
                 && segments.len() == 2
@@ -505,9 +552,19 @@ fn extension_methods(
                     t => t.clone(),
                 });
             }
-            f.substitute_types(&[("Self".to_owned(), imp.self_ty.clone())]);
-            // Qualified: `Self` is not inferred through a deref (`&String` is no `&str`).
-            f.path = format!("<{} as {trait_path}>::{}", imp.self_ty, f.name);
+            // `Self::Error` is the impl's `type Error`.
+            let mut pairs: Vec<(String, Ty)> =
+                imp.assoc_types.iter().map(|(n, t)| (format!("Self::{n}"), t.clone())).collect();
+            pairs.push(("Self".to_owned(), imp.self_ty.clone()));
+            f.substitute_types(&pairs);
+            if let (Some(bounds), Some(param)) = (blanket, imp.params.first()) {
+                // `Self` is the argument's type, which the plan chooses by the bounds.
+                f.generics.push((param.clone(), bounds.clone()));
+                f.path = format!("{trait_path}::{}", f.name);
+            } else {
+                // Qualified: `Self` is not inferred through a deref (`&String` is no `&str`).
+                f.path = format!("<{} as {trait_path}>::{}", imp.self_ty, f.name);
+            }
             out.push((listed, f));
         }
     }
@@ -568,7 +625,11 @@ fn blanket_instances(impls: &[FoundImpl], own_traits: &BTreeSet<String>) -> Vec<
                 trait_fns,
                 blanket: None,
                 consts: Vec::new(),
-                item: None,
+                assoc_types: imp
+                    .assoc_types
+                    .iter()
+                    .map(|(n, t)| (n.clone(), t.substitute_all(&pairs)))
+                    .collect(),
             });
         }
     }
@@ -591,8 +652,14 @@ struct FoundImpl {
     blanket: Option<Vec<Bound>>,
     /// The public associated constants of an inherent impl: name, type.
     consts: Vec<(String, Ty)>,
-    /// Its `type Item` (of an `Iterator` impl).
-    item: Option<Ty>,
+    /// Its associated types (`type Item = u8;`): name, type.
+    assoc_types: Vec<(String, Ty)>,
+}
+
+impl FoundImpl {
+    fn assoc_type(&self, name: &str) -> Option<&Ty> {
+        self.assoc_types.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
 }
 
 struct Walk<'a> {
@@ -609,6 +676,8 @@ struct Walk<'a> {
     own_traits: BTreeSet<String>,
     /// The public traits without parameters, by name, with the modules defining one.
     pub_traits: BTreeMap<String, Vec<usize>>,
+    /// Public type aliases without parameters: module, name, the type it names.
+    aliases: Vec<(usize, String, Ty)>,
 }
 
 impl Walk<'_> {
@@ -815,10 +884,14 @@ impl Walk<'_> {
                         trait_fns,
                         blanket,
                         consts,
-                        item: i.items.iter().find_map(|it| match it {
-                            syn::ImplItem::Type(t) if t.ident == "Item" => Some(Ty::from_syn(&t.ty)),
-                            _ => None,
-                        }),
+                        assoc_types: i
+                            .items
+                            .iter()
+                            .filter_map(|it| match it {
+                                syn::ImplItem::Type(t) => Some((t.ident.to_string(), Ty::from_syn(&t.ty))),
+                                _ => None,
+                            })
+                            .collect(),
                     });
                 }
                 syn::Item::Trait(t) if is_pub(&t.vis) && self.active(&t.attrs) && !is_hidden(&t.attrs) => {
@@ -841,6 +914,16 @@ impl Walk<'_> {
                             self.fns.push(FoundFn { module: me, function });
                         }
                     }
+                }
+                syn::Item::Type(t)
+                    if is_pub(&t.vis)
+                        && self.active(&t.attrs)
+                        && !is_hidden(&t.attrs)
+                        && t.generics.params.is_empty() =>
+                {
+                    let name = t.ident.to_string();
+                    self.modules[me].items.insert(name.clone(), Def::Item(me, name.clone()));
+                    self.aliases.push((me, name, Ty::from_syn(&t.ty)));
                 }
                 syn::Item::Use(u) if is_pub(&u.vis) && self.active(&u.attrs) && !is_hidden(&u.attrs) => {
                     let mut out = Vec::new();
@@ -953,7 +1036,8 @@ impl Walk<'_> {
                         if let Def::Module(t) = target {
                             found.extend(self.modules[t].items.iter().map(|(n, d)| (d.clone(), join(n))));
                         }
-                    } else {
+                    } else if alias != "_" {
+                        // `pub use Trait as _;` brings a trait's methods in scope, and no name.
                         found.push((target, join(alias)));
                     }
                 }
@@ -1013,6 +1097,13 @@ impl Walk<'_> {
 
     /// What a `use` path written in module `from` names inside this crate.
     fn resolve(&self, from: usize, source: &[String]) -> Option<Def> {
+        self.resolve_within(from, source, RESOLVE_DEPTH)
+    }
+
+    /// [`resolve`](Self::resolve) through at most `depth` re-exports, which may name each
+    /// other in a ring.
+    fn resolve_within(&self, from: usize, source: &[String], depth: usize) -> Option<Def> {
+        let depth = depth.checked_sub(1)?;
         let (mut at, rest) = match source.first()?.as_str() {
             "crate" => (0, &source[1..]),
             "self" => (from, &source[1..]),
@@ -1026,14 +1117,14 @@ impl Walk<'_> {
                 (at, rest)
             }
             // 2018 paths are relative to the module; 2015 ones to the crate root.
-            first if self.lookup(from, first).is_some() => (from, source),
+            first if self.lookup(from, first, depth).is_some() => (from, source),
             _ => (0, source),
         };
         if rest.is_empty() {
             return Some(Def::Module(at));
         }
         for (i, seg) in rest.iter().enumerate() {
-            let def = self.lookup(at, seg)?;
+            let def = self.lookup(at, seg, depth)?;
             if i + 1 == rest.len() {
                 return Some(def);
             }
@@ -1047,7 +1138,7 @@ impl Walk<'_> {
 
     /// A name in module `m`: a submodule or item it defines (private ones too, since a
     /// `pub use` may re-export a private module's public item), or one it re-exports.
-    fn lookup(&self, m: usize, name: &str) -> Option<Def> {
+    fn lookup(&self, m: usize, name: &str, depth: usize) -> Option<Def> {
         if let Some(d) = self.modules[m].items.get(name) {
             return Some(d.clone());
         }
@@ -1060,8 +1151,9 @@ impl Walk<'_> {
             return Some(Def::Item(m, name.to_owned()));
         }
         for (alias, source, glob) in &self.modules[m].uses {
-            if !glob && alias == name {
-                return self.resolve(m, source);
+            // `pub use serde;` names the extern crate, not itself.
+            if !glob && alias == name && source.first().is_none_or(|first| first != name) {
+                return self.resolve_within(m, source, depth);
             }
         }
         None
@@ -1073,6 +1165,10 @@ impl Walk<'_> {
         self.modules.iter().position(|x| x.path == parent)
     }
 }
+
+/// How many re-exports a path is followed through before it is taken to name nothing
+/// (each step may look its first segment up twice: keep it small).
+const RESOLVE_DEPTH: usize = 8;
 
 fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(String, Vec<String>, bool)>) {
     match tree {
@@ -1221,6 +1317,7 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         receiver,
         params,
         output,
+        signature_generics: generics.len(),
         generics,
         blocker,
         effect: effect(&body),
@@ -1228,6 +1325,7 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         instantiated: None,
         trait_: None,
         extension: None,
+        self_param: false,
     }
 }
 
@@ -1348,7 +1446,7 @@ mod tests {
     }
 
     #[test]
-    fn a_blanket_impl_over_a_crate_trait_is_driven_at_the_types_implementing_it() {
+    fn a_blanket_impl_is_driven_at_the_types_implementing_its_crate_trait_or_at_a_generic() {
         let api = api(&[(
             "src/lib.rs",
             "pub trait ToSnake { fn to_snake(&self) -> String; }\n\
@@ -1360,17 +1458,69 @@ mod tests {
         )]);
         let listed: Vec<(&str, bool)> =
             api.functions.iter().map(|f| (f.path.as_str(), f.blocker.is_some())).collect();
-        // Over a std trait alone (`Display`), it is listed, not driven.
         assert_eq!(
             listed,
             [
                 ("<str as k::ToSnake>::to_snake", false),
                 ("<str as k::ToSnek>::to_snek", false),
-                ("k::Loud::loud", true)
+                ("k::Loud::loud", false)
             ]
         );
         let snek = &api.functions[1];
         assert_eq!(snek.params[0].1.to_string(), "&str");
+        // Over a std trait alone (`Display`): generic, at a type the plan chooses.
+        let loud = &api.functions[2];
+        assert_eq!(loud.params[0].1.to_string(), "&T");
+        assert_eq!(loud.generics[0].1[0].name, "Display");
+    }
+
+    #[test]
+    fn an_associated_function_of_a_crate_trait_for_a_std_type_is_called_through_the_trait() {
+        let api = api(&[(
+            "src/lib.rs",
+            "#[derive(Debug)] pub enum HexError { Odd }\n\
+             pub trait FromHex: Sized { type Error; fn from_hex<T: AsRef<[u8]>>(hex: T) -> Result<Self, Self::Error>; }\n\
+             impl FromHex for Vec<u8> {\n\
+                 type Error = HexError;\n\
+                 fn from_hex<T: AsRef<[u8]>>(hex: T) -> Result<Self, Self::Error> { Err(HexError::Odd) }\n\
+             }\n",
+        )]);
+        let from_hex = &api.functions[0];
+        assert_eq!(from_hex.path, "<Vec<u8> as k::FromHex>::from_hex");
+        assert_eq!((from_hex.blocker.as_deref(), from_hex.self_param), (None, false));
+        let params: Vec<String> = from_hex.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+        assert_eq!(params, ["hex: T"]);
+        assert_eq!(from_hex.output.as_ref().unwrap().to_string(), "Result<Vec<u8>, HexError>");
+    }
+
+    #[test]
+    fn a_type_whose_const_parameters_an_alias_puts_in_is_driven_by_the_aliass_path() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub struct Pattern<const ANY: char> { text: String }\n\
+             pub type Glob = Pattern<'*'>;\n\
+             impl<const ANY: char> Pattern<ANY> { pub fn new(text: &str) -> Self { todo!() } }\n\
+             pub struct Window<'a, const N: usize>(&'a [u8; N]);\n\
+             pub type Frame<'a> = Window<'a, 4>;\n",
+        )]);
+        let pattern = &api.types["Pattern"];
+        assert_eq!((pattern.path.as_deref(), pattern.generic), (Some("k::Glob"), false));
+        assert_eq!(api.functions[0].path, "k::Glob::new");
+        // An alias with a lifetime parameter names no one type.
+        assert!(api.types["Window"].generic);
+    }
+
+    #[test]
+    fn re_exports_of_extern_crates_and_rings_of_re_exports_end() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub mod reexports { pub use serde; pub use regex::regex; }\n\
+             pub mod a { pub use crate::b::X as Y; }\n\
+             pub mod b { pub use crate::a::Y as X; }\n\
+             pub mod prelude { pub use crate::inner::Pair as _; pub use crate::inner; }\n\
+             pub mod inner { #[derive(Debug)] pub struct Pair(pub u8); }\n",
+        )]);
+        assert_eq!(api.types["Pair"].path.as_deref(), Some("k::inner::Pair"));
     }
 
     #[test]

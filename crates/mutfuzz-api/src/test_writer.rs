@@ -377,11 +377,12 @@ fn method_syntax(f: &Function) -> bool {
         Some(t) if t.plain_name() == Some("char") => !CHAR_METHODS.contains(&name),
         _ => false,
     };
-    f.extension.is_some() && f.owner.is_none() && on && !STR_METHODS.contains(&name)
+    f.self_param && f.owner.is_none() && on && !STR_METHODS.contains(&name)
 }
 
-/// `k::text::first_word` → `first_word`.
+/// `k::text::first_word` → `first_word` (`k::collect::<String>` → `collect`).
 fn test_name(path: &str) -> String {
+    let path = path.split_once("::<").map_or(path, |(name, _)| name);
     let parts: Vec<&str> = path.split("::").skip(1).collect();
     match parts.as_slice() {
         [.., ty, f] if ty.chars().next().is_some_and(char::is_uppercase) => format!("{}_{}", snake(ty), f),
@@ -530,9 +531,7 @@ impl Writer<'_> {
         let binding = snake(&t.name);
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
-        let mutates = calls.iter().any(|c| {
-            self.method_of(t, c).is_some_and(|m| m.function.receiver == Some(crate::scan::Receiver::RefMut))
-        });
+        let mutates = calls.iter().any(|c| self.method_of(t, c).is_some_and(Call::changes_value));
         lines.push(format!("let {}{binding} = {};", if mutates { "mut " } else { "" }, self.make(t, make)?));
         let mut names = Vec::new();
         for (i, c) in calls.iter().enumerate() {
@@ -970,6 +969,14 @@ fn plain(ty: &Ty) -> bool {
             (Some("Cow"), [a]) => a.plain_name() == Some("str"),
             _ => false,
         },
+        // A tuple compares only with one of its own types: no `&str` for a `String`.
+        Ty::Tuple(items) => {
+            !items.is_empty()
+                && items.iter().all(|t| {
+                    t.plain_name()
+                        .is_some_and(|n| INTEGERS.contains(&n) || n != "String" && PRIMITIVES.contains(&n))
+                })
+        }
         _ => false,
     }
 }
@@ -1380,6 +1387,21 @@ mod tests {
             let line = format!(r#"assert_eq!(k::quote(b"\0"), {expected});"#);
             assert!(t.contains(&line), "{t}");
         }
+    }
+
+    #[test]
+    fn a_tuple_of_numbers_is_compared_by_value_and_one_holding_a_string_by_its_debug() {
+        let (plan, module) = api("pub fn halves(x: u128) -> (u64, u64) { (0, 0) }\n\
+             pub fn named(x: u8) -> (String, u8) { (String::new(), x) }\n");
+        let mut taken = BTreeSet::new();
+        let mut test = |target: &str, ending: &str| {
+            let kept = Kept { target, value: &int("1", "u8"), ending, kills: &[] };
+            write(&plan, &module, &kept, &mut taken).unwrap().text
+        };
+        let t = test("halves", "(0, 1)");
+        assert!(t.contains("assert_eq!(k::halves(1), (0, 1));"), "{t}");
+        let t = test("named", "(\"a\", 1)");
+        assert!(t.contains(r#"assert_eq!(format!("{:?}", k::named(1)), "(\"a\", 1)");"#), "{t}");
     }
 
     #[test]

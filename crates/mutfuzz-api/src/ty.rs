@@ -118,14 +118,17 @@ impl Ty {
         }
     }
 
-    /// This type with each path named by a pair's first (one segment) replaced by its
-    /// second, all at once: `(A, B)` under `[(A, B), (B, A)]` is `(B, A)`.
+    /// This type with each path named by a pair's first (`T`, or `Self::Error`) replaced
+    /// by its second, all at once: `(A, B)` under `[(A, B), (B, A)]` is `(B, A)`.
     pub fn substitute_all(&self, pairs: &[(String, Ty)]) -> Ty {
+        if let Ty::Path { segments, args, .. } = self
+            && args.is_empty()
+            && let Some((_, to)) =
+                pairs.iter().find(|(from, _)| from.split("::").eq(segments.iter().map(String::as_str)))
+        {
+            return to.clone();
+        }
         match self {
-            Ty::Path { segments, args, .. } if args.is_empty() && segments.len() == 1 => pairs
-                .iter()
-                .find(|(from, _)| *from == segments[0])
-                .map_or_else(|| self.clone(), |(_, to)| to.clone()),
             Ty::Path { segments, args, assoc, lifetimes } => Ty::Path {
                 segments: segments.clone(),
                 args: args.iter().map(|a| a.substitute_all(pairs)).collect(),

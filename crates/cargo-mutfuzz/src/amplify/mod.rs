@@ -211,6 +211,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let verified = verify::verify(&copy, &head, tests.written, &tests.kills, &aimed, &test_like)?;
     let target_file = package.root.join("tests").join(verify::FILE);
     if verified.kept.is_empty() {
+        print_dropped(&verified, &tests.why);
         eprintln!("No written test catches the mutants it was written for: nothing written");
         return Ok(exit_code::SUCCESS);
     }
@@ -268,20 +269,25 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         count(verified.kept.len(), "test"),
         lines as f64 / verified.kept.len() as f64
     );
-    // Inputs that shrank to one value are one test, not a drop: only the listed count.
-    let dropped = verified.dropped.len() + tests.why.len();
+    print_dropped(&verified, &tests.why);
+    write::record(&results, &survivors, &verified, &caught, &killed, &reached)?;
+    eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
+    Ok(exit_code::SUCCESS)
+}
+
+/// The candidate tests the check dropped and those that could not be written, each with
+/// why. Inputs that shrank to one value are one test, not a drop: only the listed count.
+fn print_dropped(verified: &verify::Verified, unwritten: &[String]) {
+    let dropped = verified.dropped.len() + unwritten.len();
     if dropped > 0 {
         eprintln!("Dropped {}:", count(dropped, "candidate test"));
         for (name, why) in &verified.dropped {
             eprintln!("  {name}: {why}");
         }
-        for why in &tests.why {
+        for why in unwritten {
             eprintln!("  {why}");
         }
     }
-    write::record(&results, &survivors, &verified, &caught, &killed, &reached)?;
-    eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
-    Ok(exit_code::SUCCESS)
 }
 
 /// Each killing input (target, input name → the survivors it kills) shrunk while it
