@@ -29,6 +29,7 @@
 
 mod error;
 pub mod hand;
+pub mod names;
 pub mod plan;
 pub mod render;
 pub mod scan;

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::names::camel;
 use crate::scan::{Api, DrivenTrait, Function, Receiver, TypeDef};
 use crate::ty::{Bound, Ty};
 
@@ -1449,36 +1450,9 @@ fn bound_list(bounds: &[Bound]) -> String {
     bounds.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(" + ")
 }
 
-/// `to_lower_case` → `ToLowerCase`.
-pub fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let mut c = s.chars();
-            c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
-        })
-        .collect()
-}
-
 /// The variant naming a constant: `NON_ALPHANUMERIC` → `NonAlphanumeric`.
 fn const_variant(name: &str) -> String {
     camel(&name.to_lowercase())
-}
-
-/// `LowerCase` → `lower_case`.
-pub fn snake(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -1962,9 +1936,5 @@ mod tests {
         assert_eq!(t(&[bound("FromIterator", Some("u8"))]).as_deref(), Some("Vec<u8>"));
         assert_eq!(t(&[bound("Integer", None)]).as_deref(), Some("i64"));
         assert_eq!(t(&[bound("Read", None)]), None);
-        assert_eq!(
-            (camel("from_str_radix"), snake("LowerCase")),
-            ("FromStrRadix".into(), "lower_case".into())
-        );
     }
 }

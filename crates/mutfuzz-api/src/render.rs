@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::plan::{Arg, Buildable, Call, ConstSet, CtorKind, Output, Plan, snake};
+use crate::names::{camel, snake};
+use crate::plan::{Arg, Buildable, Call, ConstSet, CtorKind, Output, Plan};
 
 /// The generated module's text and where each item's lines are.
 #[derive(Clone, Debug, Default)]
@@ -468,8 +469,8 @@ pub fn method_variants(methods: &[Call]) -> Vec<String> {
         .iter()
         .map(|m| {
             let base = match m.adapter {
-                Some(a) => crate::plan::camel(&format!("{}_{}", m.function.target_name(), a.method())),
-                None => crate::plan::camel(&m.function.target_name()),
+                Some(a) => camel(&format!("{}_{}", m.function.target_name(), a.method())),
+                None => camel(&m.function.target_name()),
             };
             let mut v = base.clone();
             let mut n = 2;

@@ -10,6 +10,7 @@ use mutfuzz_mutate::modules::{ModDir, path_attr};
 use quote::ToTokens;
 
 use crate::error::Error;
+use crate::names::camel;
 use crate::ty::{Bound, Ty, bounds};
 
 /// A crate's public API as its users see it.
@@ -266,13 +267,27 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     let exported = walk.exports();
     // Types are told apart by name in the plan and in generated code: of two types with
     // one name (`shlex::Quoter`, `shlex::bytes::Quoter`), the one with the shorter path
-    // is driven, and the other's methods are listed as skipped.
+    // keeps it, and the other takes its module's name in front (`BytesQuoter`), in its
+    // impls and in the signatures written beside it; where that name is taken too, its
+    // methods are listed as skipped.
     let homes = walk.type_homes(&exported);
     let mut types = BTreeMap::new();
     for ((name, module), def) in &walk.types {
         if homes.get(name) == Some(module) {
             types.insert(name.clone(), def.clone());
         }
+    }
+    let mut renamed: BTreeMap<(String, usize), String> = BTreeMap::new();
+    for ((name, module), def) in &walk.types {
+        let Some(path) = exported.get(&Def::Item(*module, name.clone())) else { continue };
+        let Some(last) = walk.modules[*module].path.last() else { continue };
+        let own = format!("{}{name}", camel(last));
+        if homes.get(name) == Some(module) || types.contains_key(&own) {
+            continue;
+        }
+        let path = Some(format!("{krate}::{path}"));
+        types.insert(own.clone(), TypeDef { name: own.clone(), path, ..def.clone() });
+        renamed.insert((name.clone(), *module), own);
     }
     let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types };
 
@@ -302,12 +317,26 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             t.consts.push((name.clone(), format!("{krate}::{path}"), by_ref));
         }
     }
-    // Impls of a type that is not its name's home.
+    // Impls of a type that is not its name's home: of its own name, or listed.
     let mut shadowed = Vec::new();
-    for imp in std::mem::take(&mut walk.impls) {
+    for mut imp in std::mem::take(&mut walk.impls) {
         match walk.self_type_module(&imp) {
             Some((name, m)) if homes.get(&name).is_some_and(|home| *home != m) => {
-                shadowed.push((name, m, imp.functions));
+                let Some(own) = renamed.get(&(name.clone(), m)) else {
+                    shadowed.push((name, m, imp.functions));
+                    continue;
+                };
+                let pairs = [(name.clone(), Ty::named(own, Vec::new()))];
+                imp.self_ty = match imp.self_ty {
+                    Ty::Ref { inner, mutable } => {
+                        Ty::Ref { inner: Box::new(renamed_head(&inner, own)), mutable }
+                    }
+                    ty => renamed_head(&ty, own),
+                };
+                for f in imp.functions.iter_mut().chain(&mut imp.trait_fns) {
+                    f.substitute_types(&pairs);
+                }
+                walk.impls.push(imp);
             }
             _ => walk.impls.push(imp),
         }
@@ -569,6 +598,19 @@ fn extension_methods(
         }
     }
     out
+}
+
+/// `ty` (a path) named `own`, its arguments kept: `bytes::Quoter` → `BytesQuoter`.
+fn renamed_head(ty: &Ty, own: &str) -> Ty {
+    match ty {
+        Ty::Path { args, assoc, lifetimes, .. } => Ty::Path {
+            segments: vec![own.to_owned()],
+            args: args.clone(),
+            assoc: assoc.clone(),
+            lifetimes: *lifetimes,
+        },
+        ty => ty.clone(),
+    }
 }
 
 /// Whether a constant's type is a reference, and the name of the type it is (or refers
@@ -1419,7 +1461,7 @@ mod tests {
     }
 
     #[test]
-    fn of_two_types_with_one_name_the_shorter_path_is_driven_and_the_other_listed() {
+    fn of_two_types_with_one_name_the_shorter_path_keeps_it_and_the_other_takes_its_modules() {
         let api = api(&[(
             "src/lib.rs",
             "pub mod bytes {\n\
@@ -1428,21 +1470,34 @@ mod tests {
              }\n\
              #[derive(Debug)] pub struct Quoter { inner: bytes::Quoter }\n\
              impl Quoter { pub fn quote(&self, s: &str) -> String { s.to_owned() } }\n\
-             impl bytes::Quoter { pub fn nul(&self) -> bool { self.nul } }\n",
+             impl bytes::Quoter { pub fn nul(&self) -> bool { self.nul } }\n\
+             pub mod extra { pub struct Quoter; impl Quoter { pub fn new() -> Quoter { Quoter } } }\n\
+             pub struct ExtraQuoter;\n",
         )]);
         let quoter = &api.types["Quoter"];
         assert_eq!(quoter.path.as_deref(), Some("k::Quoter"));
         // The root one's private field, not the other's public one.
         assert!(quoter.fields.is_none());
-        let listed: Vec<(&str, bool)> =
-            api.functions.iter().map(|f| (f.path.as_str(), f.blocker.is_some())).collect();
+        let bytes = &api.types["BytesQuoter"];
+        assert_eq!((bytes.path.as_deref(), bytes.fields.is_some()), (Some("k::bytes::Quoter"), true));
+        let listed: Vec<(&str, Option<&str>, bool)> = api
+            .functions
+            .iter()
+            .map(|f| (f.path.as_str(), f.owner.as_deref(), f.blocker.is_some()))
+            .collect();
         assert_eq!(
             listed,
-            [("k::Quoter::quote", false), ("k::bytes::Quoter::nul", true), ("k::bytes::Quoter::quote", true)]
+            [
+                ("k::Quoter::quote", Some("Quoter"), false),
+                ("k::bytes::Quoter::nul", Some("BytesQuoter"), false),
+                ("k::bytes::Quoter::quote", Some("BytesQuoter"), false),
+                ("k::extra::Quoter::new", None, true),
+            ]
         );
+        // A third `Quoter`, whose module's name is taken by another type, is listed.
+        assert!(api.functions[3].blocker.as_deref().unwrap().contains("only `k::Quoter` is driven"));
         let quote = &api.functions[0];
         assert_eq!(quote.params[0].1.to_string(), "&str");
-        assert!(api.functions[1].blocker.as_deref().unwrap().contains("only `k::Quoter` is driven"));
     }
 
     #[test]
