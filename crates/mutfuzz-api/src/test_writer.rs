@@ -970,8 +970,8 @@ fn plain(ty: &Ty) -> bool {
             (Some("Cow"), [a]) => a.plain_name() == Some("str"),
             _ => false,
         },
-        // `&[char]` compares with an array, as a `Vec` does.
-        Ty::Slice(a) => a.args().is_empty() && plain(a) && !matches!(**a, Ty::Ref { .. }),
+        // `&[char]` and `[u8; 16]` compare with an array, as a `Vec` does.
+        Ty::Slice(a) | Ty::Array(a, _) => a.args().is_empty() && plain(a) && !matches!(**a, Ty::Ref { .. }),
         // A tuple compares only with one of its own types: no `&str` for a `String`.
         Ty::Tuple(items) => {
             !items.is_empty()
@@ -1396,7 +1396,8 @@ mod tests {
     fn a_slice_or_a_tuple_of_numbers_is_compared_by_value_and_one_holding_a_string_by_its_debug() {
         let (plan, module) = api("pub fn halves(x: u128) -> (u64, u64) { (0, 0) }\n\
              pub fn named(x: u8) -> (String, u8) { (String::new(), x) }\n\
-             pub fn chars(x: u8) -> &'static [char] { &[] }\n");
+             pub fn chars(x: u8) -> &'static [char] { &[] }\n\
+             pub fn key(x: u8) -> [u8; 2] { [0; 2] }\n");
         let mut taken = BTreeSet::new();
         let mut test = |target: &str, ending: &str| {
             let kept = Kept { target, value: &int("1", "u8"), ending, kills: &[] };
@@ -1406,6 +1407,8 @@ mod tests {
         assert!(t.contains("assert_eq!(k::halves(1), (0, 1));"), "{t}");
         let t = test("chars", "\"['a', 'b']\"");
         assert!(t.contains("assert_eq!(k::chars(1), ['a', 'b']);"), "{t}");
+        let t = test("key", "[0, 7]");
+        assert!(t.contains("assert_eq!(k::key(1), [0, 7]);"), "{t}");
         let t = test("named", "(\"a\", 1)");
         assert!(t.contains(r#"assert_eq!(format!("{:?}", k::named(1)), "(\"a\", 1)");"#), "{t}");
     }
