@@ -300,15 +300,22 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
     }
     // `pub type WildMatch = WildMatchPattern<'*', '?'>`: a type whose const parameters
-    // an alias puts in is driven by the alias's path.
+    // an alias puts in is driven by the alias's path, and named as it (in its impls too).
     for (module, alias, ty) in &walk.aliases {
         let Some(path) = exported.get(&Def::Item(*module, alias.clone())) else { continue };
-        let Some(t) = ty.name().and_then(|n| api.types.get_mut(n)) else { continue };
+        let Some((name, home)) = ty.name().and_then(|n| Some((n.to_owned(), *homes.get(n)?))) else {
+            continue;
+        };
+        let Some(t) = api.types.get(&name) else { continue };
         let only_consts = t.fixed_generic && t.type_params.iter().all(|(.., default)| *default);
-        if only_consts && !matches!(ty, Ty::Path { lifetimes: true, .. }) {
-            t.path = Some(format!("{krate}::{path}"));
-            (t.generic, t.fixed_generic) = (false, false);
+        if !only_consts || matches!(ty, Ty::Path { lifetimes: true, .. }) || api.types.contains_key(alias) {
+            continue;
         }
+        let Some(mut t) = api.types.remove(&name) else { continue };
+        (t.name, t.path) = (alias.clone(), Some(format!("{krate}::{path}")));
+        (t.generic, t.fixed_generic) = (false, false);
+        api.types.insert(alias.clone(), t);
+        renamed.insert((name, home), alias.clone());
     }
     for (module, name, ty) in &walk.consts {
         let Some(path) = exported.get(&Def::Item(*module, name.clone())) else { continue };
@@ -317,24 +324,32 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             t.consts.push((name.clone(), format!("{krate}::{path}"), by_ref));
         }
     }
-    // Impls of a type that is not its name's home: of its own name, or listed.
+    // Impls of a type named otherwise (a second type of its name, or one driven through
+    // an alias) take that name; those of a second type left unnamed are listed.
     let mut shadowed = Vec::new();
     for mut imp in std::mem::take(&mut walk.impls) {
         match walk.self_type_module(&imp) {
-            Some((name, m)) if homes.get(&name).is_some_and(|home| *home != m) => {
+            Some((name, m))
+                if homes.get(&name).is_some_and(|home| *home != m)
+                    || renamed.contains_key(&(name.clone(), m)) =>
+            {
                 let Some(own) = renamed.get(&(name.clone(), m)) else {
                     shadowed.push((name, m, imp.functions));
                     continue;
                 };
-                let pairs = [(name.clone(), Ty::named(own, Vec::new()))];
+                // An alias puts the type's (const) arguments in: it takes none.
+                let keep_args = homes.get(&name).is_some_and(|home| *home != m);
                 imp.self_ty = match imp.self_ty {
                     Ty::Ref { inner, mutable } => {
-                        Ty::Ref { inner: Box::new(renamed_head(&inner, own)), mutable }
+                        Ty::Ref { inner: Box::new(renamed_head(&inner, own, keep_args)), mutable }
                     }
-                    ty => renamed_head(&ty, own),
+                    ty => renamed_head(&ty, own, keep_args),
                 };
                 for f in imp.functions.iter_mut().chain(&mut imp.trait_fns) {
-                    f.substitute_types(&pairs);
+                    for (_, ty) in &mut f.params {
+                        *ty = ty.renamed(&name, own, keep_args);
+                    }
+                    f.output = f.output.as_ref().map(|t| t.renamed(&name, own, keep_args));
                 }
                 walk.impls.push(imp);
             }
@@ -600,14 +615,15 @@ fn extension_methods(
     out
 }
 
-/// `ty` (a path) named `own`, its arguments kept: `bytes::Quoter` → `BytesQuoter`.
-fn renamed_head(ty: &Ty, own: &str) -> Ty {
+/// `ty` (a path) named `own`, its arguments kept or not: `bytes::Quoter` →
+/// `BytesQuoter`.
+fn renamed_head(ty: &Ty, own: &str, keep_args: bool) -> Ty {
     match ty {
         Ty::Path { args, assoc, lifetimes, .. } => Ty::Path {
             segments: vec![own.to_owned()],
-            args: args.clone(),
+            args: if keep_args { args.clone() } else { Vec::new() },
             assoc: assoc.clone(),
-            lifetimes: *lifetimes,
+            lifetimes: *lifetimes && keep_args,
         },
         ty => ty.clone(),
     }
@@ -1549,18 +1565,30 @@ mod tests {
     }
 
     #[test]
-    fn a_type_whose_const_parameters_an_alias_puts_in_is_driven_by_the_aliass_path() {
+    fn a_type_whose_const_parameters_an_alias_puts_in_is_driven_by_the_aliass_path_and_name() {
         let api = api(&[(
             "src/lib.rs",
             "pub struct Pattern<const ANY: char> { text: String }\n\
              pub type Glob = Pattern<'*'>;\n\
-             impl<const ANY: char> Pattern<ANY> { pub fn new(text: &str) -> Self { todo!() } }\n\
+             impl<const ANY: char> Pattern<ANY> {\n\
+                 pub fn new(text: &str) -> Self { todo!() }\n\
+                 pub fn lower(text: &str) -> Pattern<ANY> { todo!() }\n\
+             }\n\
              pub struct Window<'a, const N: usize>(&'a [u8; N]);\n\
              pub type Frame<'a> = Window<'a, 4>;\n",
         )]);
-        let pattern = &api.types["Pattern"];
-        assert_eq!((pattern.path.as_deref(), pattern.generic), (Some("k::Glob"), false));
-        assert_eq!(api.functions[0].path, "k::Glob::new");
+        // Named as the alias, which its impls' functions follow.
+        assert!(!api.types.contains_key("Pattern"));
+        let glob = &api.types["Glob"];
+        assert_eq!(
+            (glob.name.as_str(), glob.path.as_deref(), glob.generic),
+            ("Glob", Some("k::Glob"), false)
+        );
+        let new = &api.functions[1];
+        assert_eq!((new.path.as_str(), new.owner.as_deref()), ("k::Glob::new", Some("Glob")));
+        // A signature naming the type with its parameters names the alias.
+        let lower = &api.functions[0];
+        assert_eq!(lower.output.as_ref().map(Ty::to_string).as_deref(), Some("Glob"));
         // An alias with a lifetime parameter names no one type.
         assert!(api.types["Window"].generic);
     }

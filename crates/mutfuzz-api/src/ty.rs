@@ -121,26 +121,51 @@ impl Ty {
     /// This type with each path named by a pair's first (`T`, or `Self::Error`) replaced
     /// by its second, all at once: `(A, B)` under `[(A, B), (B, A)]` is `(B, A)`.
     pub fn substitute_all(&self, pairs: &[(String, Ty)]) -> Ty {
-        if let Ty::Path { segments, args, .. } = self
-            && args.is_empty()
-            && let Some((_, to)) =
-                pairs.iter().find(|(from, _)| from.split("::").eq(segments.iter().map(String::as_str)))
-        {
-            return to.clone();
+        self.map_paths(&|t| match t {
+            Ty::Path { segments, args, .. } if args.is_empty() => pairs
+                .iter()
+                .find(|(from, _)| from.split("::").eq(segments.iter().map(String::as_str)))
+                .map(|(_, to)| to.clone()),
+            _ => None,
+        })
+    }
+
+    /// This type with each path named `from` (one segment) named `to`: its arguments
+    /// kept, or dropped where `to` takes none (an alias that puts them in).
+    pub fn renamed(&self, from: &str, to: &str, keep_args: bool) -> Ty {
+        self.map_paths(&|t| match t {
+            Ty::Path { segments, args, assoc, lifetimes } if segments.len() == 1 && segments[0] == from => {
+                Some(Ty::Path {
+                    segments: vec![to.to_owned()],
+                    args: if keep_args {
+                        args.iter().map(|a| a.renamed(from, to, true)).collect()
+                    } else {
+                        Vec::new()
+                    },
+                    assoc: assoc.clone(),
+                    lifetimes: *lifetimes && keep_args,
+                })
+            }
+            _ => None,
+        })
+    }
+
+    /// This type with each path `f` maps replaced, and `f` applied inside the others.
+    fn map_paths(&self, f: &dyn Fn(&Ty) -> Option<Ty>) -> Ty {
+        if let Some(t) = f(self) {
+            return t;
         }
         match self {
             Ty::Path { segments, args, assoc, lifetimes } => Ty::Path {
                 segments: segments.clone(),
-                args: args.iter().map(|a| a.substitute_all(pairs)).collect(),
-                assoc: assoc.iter().map(|(n, a)| (n.clone(), a.substitute_all(pairs))).collect(),
+                args: args.iter().map(|a| a.map_paths(f)).collect(),
+                assoc: assoc.iter().map(|(n, a)| (n.clone(), a.map_paths(f))).collect(),
                 lifetimes: *lifetimes,
             },
-            Ty::Ref { mutable, inner } => {
-                Ty::Ref { mutable: *mutable, inner: Box::new(inner.substitute_all(pairs)) }
-            }
-            Ty::Slice(t) => Ty::Slice(Box::new(t.substitute_all(pairs))),
-            Ty::Array(t, n) => Ty::Array(Box::new(t.substitute_all(pairs)), n.clone()),
-            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| t.substitute_all(pairs)).collect()),
+            Ty::Ref { mutable, inner } => Ty::Ref { mutable: *mutable, inner: Box::new(inner.map_paths(f)) },
+            Ty::Slice(t) => Ty::Slice(Box::new(t.map_paths(f))),
+            Ty::Array(t, n) => Ty::Array(Box::new(t.map_paths(f)), n.clone()),
+            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| t.map_paths(f)).collect()),
             other => other.clone(),
         }
     }
