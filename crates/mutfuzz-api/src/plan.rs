@@ -69,14 +69,15 @@ impl Call {
         self.function.trait_ == Some(HASH)
     }
 
-    /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`; for
-    /// a hand-written `Hash`, `mutfuzz::same_hash(&set, &other)`.
     /// Whether the step changes the value in place (`&mut self`, or a builder's step
     /// that [rebinds](Self::rebinds) it): its binding is `mut`.
     pub fn changes_value(&self) -> bool {
         self.rebinds || self.function.receiver == Some(Receiver::RefMut)
     }
 
+    /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`; for
+    /// a hand-written `Hash`, `mutfuzz::same_hash(&set, &other)`; for a builder's step,
+    /// `conv = conv.set_delim(d)`.
     pub fn method_call(&self, value: &str, args: &[String]) -> String {
         if self.hashes() {
             return format!("mutfuzz::same_hash(&{value}, {})", args.join(", "));
@@ -368,15 +369,15 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
                 skip(&mut out, f, format!("touches {}", p.signature_effect(f).unwrap_or_default()));
                 continue;
             }
-            let rebinds = f.receiver == Some(Receiver::Value) && !def.traits.contains("Clone");
-            if rebinds && p.returns_self(f, &name) != Some(false) {
-                skip(&mut out, f, format!("consumes the `{name}`, which is not `Clone`"));
-                continue;
-            }
-            if rebinds {
-                // Its result is the value itself, shown (if at all) after the sequence.
-                match p.call(&Function { output: None, ..f.clone() }) {
-                    Ok(call) => methods.push(Call { rebinds, ..call }),
+            if f.receiver == Some(Receiver::Value) && !def.traits.contains("Clone") {
+                // A builder's step: its result is the value itself, shown (if at all) after
+                // the sequence. Other methods consuming the value are left out.
+                let step = match p.returns_self(f, &name) {
+                    Some(false) => p.call(&Function { output: None, ..f.clone() }),
+                    _ => Err(format!("consumes the `{name}`, which is not `Clone`")),
+                };
+                match step {
+                    Ok(call) => methods.push(Call { rebinds: true, ..call }),
                     Err(reason) => skip(&mut out, f, reason),
                 }
                 continue;

@@ -115,10 +115,15 @@ const DRIVEN_TRAITS: [DrivenTrait; 28] = {
 impl Function {
     /// Puts each pair's type in for the name in its parameters and result, all at once.
     pub fn substitute_types(&mut self, pairs: &[(String, Ty)]) {
+        self.map_types(|t| t.substitute_all(pairs));
+    }
+
+    /// Puts `f` of each type in its parameters and result.
+    pub fn map_types(&mut self, f: impl Fn(&Ty) -> Ty) {
         for (_, ty) in &mut self.params {
-            *ty = ty.substitute_all(pairs);
+            *ty = f(ty);
         }
-        self.output = self.output.as_ref().map(|t| t.substitute_all(pairs));
+        self.output = self.output.as_ref().map(f);
     }
 
     /// What an exclusion names: the path, with the type tried for a generic one
@@ -328,32 +333,27 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     // an alias) take that name; those of a second type left unnamed are listed.
     let mut shadowed = Vec::new();
     for mut imp in std::mem::take(&mut walk.impls) {
-        match walk.self_type_module(&imp) {
-            Some((name, m))
-                if homes.get(&name).is_some_and(|home| *home != m)
-                    || renamed.contains_key(&(name.clone(), m)) =>
-            {
-                let Some(own) = renamed.get(&(name.clone(), m)) else {
-                    shadowed.push((name, m, imp.functions));
-                    continue;
-                };
+        let Some((name, m)) = walk.self_type_module(&imp) else {
+            walk.impls.push(imp);
+            continue;
+        };
+        let second = homes.get(&name).is_some_and(|home| *home != m);
+        match renamed.get(&(name.clone(), m)) {
+            Some(own) => {
                 // An alias puts the type's (const) arguments in: it takes none.
-                let keep_args = homes.get(&name).is_some_and(|home| *home != m);
                 imp.self_ty = match imp.self_ty {
                     Ty::Ref { inner, mutable } => {
-                        Ty::Ref { inner: Box::new(renamed_head(&inner, own, keep_args)), mutable }
+                        Ty::Ref { inner: Box::new(inner.with_name(own, second)), mutable }
                     }
-                    ty => renamed_head(&ty, own, keep_args),
+                    ty => ty.with_name(own, second),
                 };
                 for f in imp.functions.iter_mut().chain(&mut imp.trait_fns) {
-                    for (_, ty) in &mut f.params {
-                        *ty = ty.renamed(&name, own, keep_args);
-                    }
-                    f.output = f.output.as_ref().map(|t| t.renamed(&name, own, keep_args));
+                    f.map_types(|t| t.renamed(&name, own, second));
                 }
                 walk.impls.push(imp);
             }
-            _ => walk.impls.push(imp),
+            None if second => shadowed.push((name, m, imp.functions)),
+            None => walk.impls.push(imp),
         }
     }
     for (name, m, functions) in shadowed {
@@ -613,20 +613,6 @@ fn extension_methods(
         }
     }
     out
-}
-
-/// `ty` (a path) named `own`, its arguments kept or not: `bytes::Quoter` →
-/// `BytesQuoter`.
-fn renamed_head(ty: &Ty, own: &str, keep_args: bool) -> Ty {
-    match ty {
-        Ty::Path { args, assoc, lifetimes, .. } => Ty::Path {
-            segments: vec![own.to_owned()],
-            args: if keep_args { args.clone() } else { Vec::new() },
-            assoc: assoc.clone(),
-            lifetimes: *lifetimes && keep_args,
-        },
-        ty => ty.clone(),
-    }
 }
 
 /// Whether a constant's type is a reference, and the name of the type it is (or refers

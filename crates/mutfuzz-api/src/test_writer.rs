@@ -977,7 +977,7 @@ fn plain(ty: &Ty) -> bool {
             !items.is_empty()
                 && items.iter().all(|t| {
                     t.plain_name()
-                        .is_some_and(|n| INTEGERS.contains(&n) || n != "String" && PRIMITIVES.contains(&n))
+                        .is_some_and(|n| INTEGERS.contains(&n) || (PRIMITIVES.contains(&n) && n != "String"))
                 })
         }
         _ => false,
@@ -1026,8 +1026,6 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
     ]
 }
 
-/// Whether a collected iterator's rendering was cut at its bound (whole, a `Vec`'s `Debug`
-/// ends with `]`).
 /// The assertion on an iterator's items as the target rendered them: compared as a `Vec`
 /// where they are values (`by_value`: not references, which a literal is not) written as
 /// plain literals and fewer than the bound (so the iterator ended and needs no `take`):
@@ -1061,6 +1059,8 @@ fn plain_literal(e: &syn::Expr) -> bool {
     }
 }
 
+/// Whether a collected iterator's rendering was cut at its bound (whole, a `Vec`'s `Debug`
+/// ends with `]`).
 fn cut(text: &str) -> bool {
     text.ends_with('…')
 }

@@ -134,20 +134,25 @@ impl Ty {
     /// kept, or dropped where `to` takes none (an alias that puts them in).
     pub fn renamed(&self, from: &str, to: &str, keep_args: bool) -> Ty {
         self.map_paths(&|t| match t {
-            Ty::Path { segments, args, assoc, lifetimes } if segments.len() == 1 && segments[0] == from => {
-                Some(Ty::Path {
-                    segments: vec![to.to_owned()],
-                    args: if keep_args {
-                        args.iter().map(|a| a.renamed(from, to, true)).collect()
-                    } else {
-                        Vec::new()
-                    },
-                    assoc: assoc.clone(),
-                    lifetimes: *lifetimes && keep_args,
-                })
+            Ty::Path { segments, .. } if segments.len() == 1 && segments[0] == from => {
+                Some(t.with_name(to, keep_args))
             }
             _ => None,
         })
+    }
+
+    /// This path (of any length) named `to` alone, its arguments kept or dropped:
+    /// `bytes::Quoter` → `BytesQuoter`.
+    pub fn with_name(&self, to: &str, keep_args: bool) -> Ty {
+        match self {
+            Ty::Path { args, assoc, lifetimes, .. } => Ty::Path {
+                segments: vec![to.to_owned()],
+                args: if keep_args { args.clone() } else { Vec::new() },
+                assoc: assoc.clone(),
+                lifetimes: *lifetimes && keep_args,
+            },
+            ty => ty.clone(),
+        }
     }
 
     /// This type with each path `f` maps replaced, and `f` applied inside the others.

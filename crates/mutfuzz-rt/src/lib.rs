@@ -673,10 +673,7 @@ fn init() {
             DEPTH_LIMIT.store(usize::try_from(limit).unwrap_or(usize::MAX), Relaxed);
         }
         match std::env::var(env::ON_EXHAUST).as_deref() {
-            Ok("exit") => {
-                EXIT_ON_EXHAUST.store(true, Relaxed);
-                count_panics();
-            }
+            Ok("exit") => EXIT_ON_EXHAUST.store(true, Relaxed),
             Ok("say") => SAY_ON_EXHAUST.store(true, Relaxed),
             _ => {}
         }
@@ -690,8 +687,11 @@ fn init() {
             *RECORD_PATH.lock().unwrap_or_else(|e| e.into_inner()) = Some(path);
             register_exit_hook();
             PROBES.store(false, Relaxed);
-            count_panics();
             mode = RECORDING;
+        }
+        // One hook, in a mutant's test process and in a recording one alike.
+        if EXIT_ON_EXHAUST.load(Relaxed) || mode == RECORDING {
+            count_panics();
         }
         // Only replace UNINIT: a control call made before first use wins.
         let _ = STATE.compare_exchange(UNINIT as u64, u64::from(mode), Relaxed, Relaxed);

@@ -264,10 +264,9 @@ impl Lab<'_> {
                     None
                 }
                 Exit::Code(EXHAUSTED_AFTER_PANIC_EXIT_CODE) => {
-                    timed_out = Some(
-                        "fuel or depth exhausted after a panic (a test of the run panics unmutated too)"
-                            .to_owned(),
-                    );
+                    let limit = exhausted_detail(&log_since(&log, log_start), mutant.id);
+                    timed_out =
+                        Some(format!("{limit} after a panic (a test of the run panics unmutated too)"));
                     None
                 }
                 Exit::TimedOut => {
