@@ -17,7 +17,7 @@ pub struct Call {
     pub args: Vec<Arg>,
     pub output: Output,
     /// For a method returning an iterator: what the sequence does with it, if not take
-    /// its first items.
+    /// its first items; for a function returning a builder: the method that finishes it.
     pub adapter: Option<Adapter>,
     /// Whether a call sequence renders the result with its addresses masked
     /// (`mutfuzz::debug_unaddressed`): a crate type's `Debug` may show a buffer's
@@ -32,23 +32,28 @@ pub struct Call {
     pub rebinds: bool,
 }
 
-/// A step applied to a returned iterator before it is rendered, so that the iterator's
-/// own trait methods run: taking items from the front never runs its `size_hint` or its
-/// `next_back`, and a crate's tests often leave both out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A method called on a result before it is rendered: on an iterator, so that its own
+/// trait methods run (taking items from the front never runs its `size_hint` or its
+/// `next_back`, and a crate's tests often leave both out); on a builder that shows
+/// nothing of itself, the method that finishes it (`bs58::encode(input).into_string()`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Adapter {
     /// `.size_hint()`, rendered instead of the items.
     SizeHint,
     /// `.rev()`: the items from the back.
     Rev,
+    /// A method taking the result by value, with no other parameter, whose result is
+    /// rendered instead; `path` is the method's, as the scan names it.
+    Finish { method: String, path: String },
 }
 
 impl Adapter {
     /// The method the adapter calls.
-    pub fn method(self) -> &'static str {
+    pub fn method(&self) -> &str {
         match self {
             Adapter::SizeHint => "size_hint",
             Adapter::Rev => "rev",
+            Adapter::Finish { method, .. } => method,
         }
     }
 }
@@ -58,7 +63,7 @@ impl Call {
     /// (`bits::Set::ones.rev()`), so that an adapter that does not compile leaves the
     /// plain call in.
     pub fn key(&self) -> String {
-        match self.adapter {
+        match &self.adapter {
             Some(a) => format!("{}.{}()", self.function.key(), a.method()),
             None => self.function.key(),
         }
@@ -85,11 +90,12 @@ impl Call {
         if self.rebinds {
             return format!("{value} = {}", self.function.call_moving(value, args));
         }
-        let call = self.function.call(value, args);
-        match self.adapter {
-            Some(a) => format!("{call}.{}()", a.method()),
-            None => call,
-        }
+        format!("{}{}", self.function.call(value, args), self.adapter_call())
+    }
+
+    /// The adapter's call written after the function's (`.into_string()`), or nothing.
+    pub fn adapter_call(&self) -> String {
+        self.adapter.as_ref().map(|a| format!(".{}()", a.method())).unwrap_or_default()
     }
 }
 
@@ -351,7 +357,10 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         }
         match p.call(f) {
             Ok(call) => out.calls.push(call),
-            Err(reason) => skip(&mut out, f, reason),
+            Err(reason) => match p.finished(f, excluded) {
+                finished if finished.is_empty() => skip(&mut out, f, reason),
+                finished => out.calls.extend(finished),
+            },
         }
     }
 
@@ -433,6 +442,17 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .map(|c| display_path(&c.function))
         .collect();
     out.skipped.retain(|s| !(driven.contains(&s.item) && s.reason.starts_with("does not compile")));
+    // A method that finishes a builder is driven, though its type is not built.
+    let finishers: BTreeSet<&str> = out
+        .calls
+        .iter()
+        .filter_map(|c| match &c.adapter {
+            // As `display_path` writes a method's path: without the crate.
+            Some(Adapter::Finish { path, .. }) => path.split_once("::").map(|(_, rest)| rest),
+            _ => None,
+        })
+        .collect();
+    out.skipped.retain(|s| !finishers.contains(s.item.as_str()));
     let used: BTreeSet<&str> = out
         .calls
         .iter()
@@ -744,6 +764,45 @@ impl Planner<'_> {
                 adapter: Some(adapter),
                 masked: false,
                 ..call.clone()
+            })
+            .filter(|c| !excluded.contains_key(&c.key()))
+            .collect()
+    }
+
+    /// `f` finished, once per finishing method of its result, for a function whose result
+    /// is a crate type that renders nothing of itself (a builder): the method takes the
+    /// value and nothing else, and its own result is rendered
+    /// (`bs58::encode(input).into_string()`).
+    fn finished(&self, f: &Function, excluded: &Exclusions) -> Vec<Call> {
+        let Some(ty) = f.output.as_ref().and_then(|t| self.concrete(t, &f.generics).ok()) else {
+            return Vec::new();
+        };
+        let Some(def) = self.own_type(&ty, f.owner.as_deref()) else { return Vec::new() };
+        let own_params: Vec<&str> = def.type_params.iter().map(|(name, ..)| name.as_str()).collect();
+        self.api
+            .functions
+            .iter()
+            .filter(|m| {
+                m.owner.as_deref() == Some(def.name.as_str())
+                    && m.receiver == Some(Receiver::Value)
+                    && m.params.is_empty()
+                    && m.generics.is_empty()
+                    && m.trait_.is_none()
+                    && m.blocker.is_none()
+                    && m.effect.is_none()
+                    && !excluded.contains_key(&m.key())
+            })
+            .filter_map(|m| {
+                let out = m.output.as_ref()?;
+                let mut names = Vec::new();
+                out.names(&mut names);
+                // What the type's own parameters stand for is the builder's business.
+                if names.iter().any(|n| n == "Self" || own_params.contains(&n.as_str())) {
+                    return None;
+                }
+                let call = self.call(&Function { output: Some(out.clone()), ..f.clone() }).ok()?;
+                let finish = Adapter::Finish { method: m.name.clone(), path: m.path.clone() };
+                (call.output != Output::Unit).then_some(Call { adapter: Some(finish), ..call })
             })
             .filter(|c| !excluded.contains_key(&c.key()))
             .collect()
@@ -1114,6 +1173,11 @@ impl Planner<'_> {
                 let base = if args.is_empty() && (INTEGERS.contains(&last) || PRIMITIVES.contains(&last)) {
                     last.to_owned()
                 } else if let Some((_, path)) = CONTAINERS.iter().find(|(n, _)| *n == last) {
+                    // `Result<T>` is a module's alias (`pub type Result<T> = …`), whose error
+                    // type is not named here.
+                    if last == "Result" && args.len() == 1 {
+                        return None;
+                    }
                     (*path).to_owned()
                 } else {
                     let def = self.api.types.get(last)?;
@@ -1690,6 +1754,37 @@ mod tests {
         let module = crate::render::render(&p, "k").text;
         assert!(module.contains("let mut conv = conv.make();"), "{module}");
         assert!(module.contains("conv = conv.set_delim(&d);\n                String::new()"), "{module}");
+    }
+
+    #[test]
+    fn a_builder_a_function_returns_is_finished_by_each_method_that_takes_it_alone() {
+        let api = api("pub struct Encode<'a, I: AsRef<[u8]>> { input: I, alpha: &'a str }\n\
+             pub fn encode<I: AsRef<[u8]>>(input: I) -> Encode<'static, I> { Encode { input, alpha: \"\" } }\n\
+             impl<'a, I: AsRef<[u8]>> Encode<'a, I> {\n\
+                 pub fn with_check(self) -> Encode<'a, I> { self }\n\
+                 pub fn into_string(self) -> String { String::new() }\n\
+                 pub fn into_vec(self) -> Vec<u8> { Vec::new() }\n\
+                 pub fn into_input(self) -> I { self.input }\n\
+                 pub fn onto(self, out: &mut Vec<u8>) -> usize { 0 }\n\
+             }\n");
+        let p = plan(&api, &Exclusions::new());
+        let keys: Vec<String> = p.calls.iter().map(Call::key).collect();
+        assert_eq!(keys, ["k::encode.into_string()", "k::encode.into_vec()"]);
+        let module = crate::render::render(&p, "k").text;
+        assert!(
+            module.contains(
+                "pub fn encode_into_string(input: Vec<u8>) -> String {\n    k::encode(input).into_string()\n}"
+            ),
+            "{module}"
+        );
+        assert!(module.contains("pub fn encode_into_vec(input: Vec<u8>) -> Vec<u8> {"), "{module}");
+        // The finishers are driven; the other methods of the type are not.
+        let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
+        assert_eq!(skipped, ["Encode::into_input", "Encode::onto", "Encode::with_check"]);
+        // Excluded (it did not compile), a finisher leaves the others.
+        let excluded = Exclusions::from([("k::encode.into_vec()".to_owned(), "does not compile".to_owned())]);
+        let keys: Vec<String> = plan(&api, &excluded).calls.iter().map(Call::key).collect();
+        assert_eq!(keys, ["k::encode.into_string()"]);
     }
 
     #[test]

@@ -118,27 +118,37 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         w.line("use mutfuzz::Gen;");
         w.line("");
     }
-    let free_names: Vec<String> =
-        plan.calls.iter().filter(|c| c.function.owner.is_none()).map(|c| c.function.target_name()).collect();
+    // A finished builder's target is named for both calls: `encode_into_string`.
+    let finished = |c: &Call, base: String| match &c.adapter {
+        Some(a) => format!("{base}_{}", a.method()),
+        None => base,
+    };
+    let free_names: Vec<String> = plan
+        .calls
+        .iter()
+        .filter(|c| c.function.owner.is_none())
+        .map(|c| finished(c, c.function.target_name()))
+        .collect();
     for (index, call) in plan.calls.iter().enumerate() {
         let f = &call.function;
+        let own = finished(call, f.target_name());
         let wanted = match &f.owner {
-            Some(owner) => format!("{}_{}", snake(owner), f.target_name()),
-            None if free_names.iter().filter(|n| **n == f.target_name()).count() > 1 => match &f.extension {
+            Some(owner) => format!("{}_{own}", snake(owner)),
+            None if free_names.iter().filter(|n| **n == own).count() > 1 => match &f.extension {
                 // `<u8 as k::Halve>::halve` → `halve_halve`.
-                Some(tr) => {
-                    format!("{}_{}", snake(tr.rsplit("::").next().unwrap_or_default()), f.target_name())
-                }
-                None => f.suffixed(&path_name(&f.path)),
+                Some(tr) => format!("{}_{own}", snake(tr.rsplit("::").next().unwrap_or_default())),
+                None => finished(call, f.suffixed(&path_name(&f.path))),
             },
-            None => f.target_name(),
+            None => own,
         };
         let name = w.target_name(wanted, TargetKind::Call(index));
-        let key = f.key();
+        let key = call.key();
         w.piece(&key, |w| {
-            w.line(&format!("/// `{}`", f.key()));
-            let callee = f.path.clone();
-            write_call_target(w, &name, &callee, &call.args, &call.output);
+            match &call.adapter {
+                Some(a) => w.line(&format!("/// `{}`, finished by `{}`", f.key(), a.method())),
+                None => w.line(&format!("/// `{}`", f.key())),
+            }
+            write_call_target(w, &name, &f.path, &call.args, &call.output, &call.adapter_call());
             w.line("");
         });
     }
@@ -158,11 +168,13 @@ fn path_name(path: &str) -> String {
     path.split("::").skip(1).collect::<Vec<_>>().join("_")
 }
 
-/// `fn name(pattern: Gen) -> Output { body }` for one call.
-fn write_call_target(w: &mut Writer, name: &str, callee: &str, args: &[Arg], output: &Output) {
+/// `fn name(pattern: Gen) -> Output { body }` for one call, `then` written after it
+/// (an [adapter's call](Call::adapter_call)).
+fn write_call_target(w: &mut Writer, name: &str, callee: &str, args: &[Arg], output: &Output, then: &str) {
     let (pattern, input) = pattern(args);
     let mutated: Vec<&str> = args.iter().filter(|a| a.mutated).map(|a| a.name.as_str()).collect();
-    let call = format!("{callee}({})", args.iter().map(|a| a.expr.as_str()).collect::<Vec<_>>().join(", "));
+    let call =
+        format!("{callee}({}){then}", args.iter().map(|a| a.expr.as_str()).collect::<Vec<_>>().join(", "));
     let (ret, value) = result(output, &call);
     let (ret, tail) = if mutated.is_empty() {
         (ret, value)
@@ -359,7 +371,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
         let name = w.target_name(name, TargetKind::Constructor(index, ci));
         w.piece(&key, |w| {
             w.line(&format!("/// `{callee}`, its error included"));
-            write_call_target(w, &name, &callee, &args, &Output::Debug { sorted: t.hashed });
+            write_call_target(w, &name, &callee, &args, &Output::Debug { sorted: t.hashed }, "");
             w.line("");
         });
     }
@@ -468,7 +480,7 @@ pub fn method_variants(methods: &[Call]) -> Vec<String> {
     methods
         .iter()
         .map(|m| {
-            let base = match m.adapter {
+            let base = match &m.adapter {
                 Some(a) => camel(&format!("{}_{}", m.function.target_name(), a.method())),
                 None => camel(&m.function.target_name()),
             };

@@ -240,8 +240,11 @@ pub struct TypeDef {
 struct Module {
     /// Its path from the crate root, by definition.
     path: Vec<String>,
-    /// `pub` submodules and items by name; the value says what it is.
+    /// `pub` items by name; the value says what it is.
     items: BTreeMap<String, Def>,
+    /// `pub` submodules by name, apart: a module and a function may share a name (`pub
+    /// mod encode;` beside `pub fn encode`).
+    submodules: BTreeMap<String, usize>,
     /// `pub use` entries: (name it is exported as, source path as written, glob).
     uses: Vec<(String, Vec<String>, bool)>,
 }
@@ -774,7 +777,7 @@ impl Walk<'_> {
                         }
                     };
                     if is_pub(&m.vis) && !is_hidden(&m.attrs) {
-                        self.modules[me].items.insert(name, Def::Module(sub));
+                        self.modules[me].submodules.insert(name, sub);
                     }
                 }
                 syn::Item::Const(c) if is_pub(&c.vis) && self.active(&c.attrs) && !is_hidden(&c.attrs) => {
@@ -1073,12 +1076,12 @@ impl Walk<'_> {
                     if prefix.is_empty() { name.to_owned() } else { format!("{prefix}::{name}") }
                 };
                 let mut found: Vec<(Def, String)> =
-                    self.modules[m].items.iter().map(|(name, d)| (d.clone(), join(name))).collect();
+                    self.defined(m).map(|(name, d)| (d, join(name))).collect();
                 for (alias, source, glob) in &self.modules[m].uses {
                     let Some(target) = self.resolve(m, source) else { continue };
                     if *glob {
                         if let Def::Module(t) = target {
-                            found.extend(self.modules[t].items.iter().map(|(n, d)| (d.clone(), join(n))));
+                            found.extend(self.defined(t).map(|(n, d)| (d, join(n))));
                         }
                     } else if alias != "_" {
                         // `pub use Trait as _;` brings a trait's methods in scope, and no name.
@@ -1099,6 +1102,12 @@ impl Walk<'_> {
                 return paths;
             }
         }
+    }
+
+    /// The public items and submodules module `m` defines, by name.
+    fn defined(&self, m: usize) -> impl Iterator<Item = (&str, Def)> + '_ {
+        let items = self.modules[m].items.iter().map(|(name, d)| (name.as_str(), d.clone()));
+        items.chain(self.modules[m].submodules.iter().map(|(name, sub)| (name.as_str(), Def::Module(*sub))))
     }
 
     /// Per type name, the module of the definition that is driven: of several, the one
@@ -1174,7 +1183,8 @@ impl Walk<'_> {
             }
             match def {
                 Def::Module(m) => at = m,
-                Def::Item(..) => return None,
+                // Mid-path a name is a module's, though a function shares it.
+                Def::Item(..) => at = self.child(at, seg)?,
             }
         }
         None
@@ -1186,9 +1196,7 @@ impl Walk<'_> {
         if let Some(d) = self.modules[m].items.get(name) {
             return Some(d.clone());
         }
-        let mut child = self.modules[m].path.clone();
-        child.push(name.to_owned());
-        if let Some(i) = self.modules.iter().position(|x| x.path == child) {
+        if let Some(i) = self.child(m, name) {
             return Some(Def::Module(i));
         }
         if self.fns.iter().any(|f| f.module == m && f.function.name == name) {
@@ -1201,6 +1209,13 @@ impl Walk<'_> {
             }
         }
         None
+    }
+
+    /// Module `m`'s submodule `name`, public or not.
+    fn child(&self, m: usize, name: &str) -> Option<usize> {
+        let mut child = self.modules[m].path.clone();
+        child.push(name.to_owned());
+        self.modules.iter().position(|x| x.path == child)
     }
 
     fn parent(&self, m: usize) -> Option<usize> {
@@ -1590,6 +1605,27 @@ mod tests {
              pub mod inner { #[derive(Debug)] pub struct Pair(pub u8); }\n",
         )]);
         assert_eq!(api.types["Pair"].path.as_deref(), Some("k::inner::Pair"));
+    }
+
+    #[test]
+    fn a_module_and_a_function_of_one_name_are_both_read() {
+        let api = api(&[
+            (
+                "src/lib.rs",
+                "pub mod encode;\n\
+                 pub fn encode(input: Vec<u8>) -> encode::Builder { encode::Builder(input) }\n\
+                 pub use other::*;\n\
+                 mod other { pub mod glob { pub struct Deep(pub u8); } }\n",
+            ),
+            (
+                "src/encode.rs",
+                "pub struct Builder(pub Vec<u8>);\nimpl Builder { pub fn len(&self) -> usize { 0 } }\n",
+            ),
+        ]);
+        assert_eq!(api.types["Builder"].path.as_deref(), Some("k::encode::Builder"));
+        assert_eq!(api.types["Deep"].path.as_deref(), Some("k::glob::Deep"));
+        let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["k::encode", "k::encode::Builder::len"]);
     }
 
     #[test]

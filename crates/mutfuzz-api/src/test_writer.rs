@@ -114,6 +114,11 @@ pub fn write(
                 Some(_) => call.function.name.clone(),
                 None => test_name(&call.function.path),
             };
+            // A finished builder's test is named for both calls: `encode_into_string`.
+            let name = match &call.adapter {
+                Some(a) => format!("{name}_{}", a.method()),
+                None => name,
+            };
             (name, w.single(call, &args, kept.ending, panic)?)
         }
         TargetKind::Constructor(t, c) => {
@@ -436,9 +441,9 @@ impl Writer<'_> {
             // A method of the crate's trait on `str` or `char`, called as one with the
             // trait imported: `"A b".to_snake_case()`.
             Some((value, rest)) if method_syntax(&call.function) => {
-                format!("{value}.{}({})", call.function.name, rest.join(", "))
+                format!("{value}.{}({}){}", call.function.name, rest.join(", "), call.adapter_call())
             }
-            _ => format!("{}({})", call.function.path, rendered.join(", ")),
+            _ => format!("{}({}){}", call.function.path, rendered.join(", "), call.adapter_call()),
         };
         if panic.is_some() {
             lines.push(format!("{call_text};"));
@@ -539,7 +544,7 @@ impl Writer<'_> {
             let m = self.method_of(t, c).ok_or("a call names no method")?;
             let Value::Variant(_, fields) = c else { return Err("a call is not a variant".into()) };
             let name = m.function.name.trim_start_matches("r#");
-            names.push(match m.adapter {
+            names.push(match &m.adapter {
                 Some(a) => format!("{name}_{}", a.method()),
                 None => name.to_owned(),
             });
@@ -1445,6 +1450,20 @@ mod tests {
         assert_eq!(int_literal("65536", "u64"), "65536");
         assert_eq!(int_literal("4294967296", "i64"), "4294967296");
         assert_eq!(int_literal("18446744073709551615", "u64"), "u64::MAX");
+    }
+
+    #[test]
+    fn a_finished_builders_test_calls_the_function_then_the_finisher() {
+        let (plan, module) = api("pub struct Encode<I> { input: I }\n\
+             pub fn encode<I: AsRef<[u8]>>(input: I) -> Encode<I> { Encode { input } }\n\
+             impl<I: AsRef<[u8]>> Encode<I> { pub fn into_string(self) -> String { String::new() } }\n");
+        let value = Value::Seq(vec![int("1", "u8"), int("2", "u8")]);
+        let kept = Kept { target: "encode_into_string", value: &value, ending: "\"5\"", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\nfn encode_into_string() {\n    assert_eq!(k::encode(vec![1u8, 2u8]).into_string(), \"5\");\n}\n"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! corpus's owner instead, when there is one: [`HandOver`]).
 
 use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use mutfuzz_contract::{CampaignDir, ContractPanicRecord, FailureRecord, KillRecord, read_jsonl};
 
@@ -41,6 +42,11 @@ impl Failure {
     }
 }
 
+/// How many failures of the original a campaign with a directory keeps in memory (all
+/// are on disk): a message may hold a whole input and its outcome, and an hour's campaign
+/// can find hundreds.
+pub const HELD_FAILURES: usize = 16;
+
 /// A campaign's findings, in memory and (with a directory) on disk.
 pub(crate) struct Findings {
     /// Where they are written; `None` keeps them in memory only.
@@ -49,13 +55,27 @@ pub(crate) struct Findings {
     pub(crate) hand_over: Option<HandOver>,
     /// The first kill of each killed mutant, in the order found.
     pub(crate) kills: Vec<KillRecord>,
-    /// Distinct failures of the original, in the order found.
+    /// Distinct failures of the original, in the order found: every one without a
+    /// directory, the first [`HELD_FAILURES`] with one.
     pub(crate) failures: Vec<Failure>,
-    /// Messages of the failures (and, prefixed by `mutant <id>: `, of the background
-    /// mutant's panics) recorded.
-    failure_messages: HashSet<String>,
-    /// Messages of the panics by contract recorded (this process's and, resumed, before).
-    contract_messages: HashSet<String>,
+    /// How many distinct failures were recorded, held or not.
+    pub(crate) failure_count: usize,
+    /// The failures' messages recorded (and the background mutant's panics', with its
+    /// id), by hash: the messages themselves can be large, and only whether one was seen
+    /// matters.
+    failure_messages: HashSet<u64>,
+    /// The panics by contract's messages recorded (this process's and, resumed, before),
+    /// by hash.
+    contract_messages: HashSet<u64>,
+}
+
+/// What the sets of seen messages hold: a 64-bit hash (`DefaultHasher::new` has fixed
+/// keys, so a message hashes alike in every process).
+fn message_hash(mutant: Option<u32>, message: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    mutant.hash(&mut hasher);
+    message.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Findings {
@@ -73,6 +93,7 @@ impl Findings {
             hand_over: None,
             kills: Vec::new(),
             failures: Vec::new(),
+            failure_count: 0,
             failure_messages: HashSet::new(),
             contract_messages: HashSet::new(),
         })
@@ -82,7 +103,7 @@ impl Findings {
     pub(crate) fn resume_contract_panics(&mut self) -> Result<(), Error> {
         let Some(store) = &self.store else { return Ok(()) };
         let panics = read_jsonl::<ContractPanicRecord>(&store.files().contract_panic_log())?;
-        self.contract_messages.extend(panics.records.into_iter().map(|r| r.message));
+        self.contract_messages.extend(panics.records.iter().map(|r| message_hash(None, &r.message)));
         Ok(())
     }
 
@@ -110,12 +131,12 @@ impl Findings {
 
     /// Whether a failure with this message was recorded.
     pub(crate) fn knows_failure(&self, message: &str) -> bool {
-        self.failure_messages.contains(message)
+        self.failure_messages.contains(&message_hash(None, message))
     }
 
     /// Whether a panic by contract with this message was recorded.
     pub(crate) fn knows_contract_panic(&self, message: &str) -> bool {
-        self.contract_messages.contains(message)
+        self.contract_messages.contains(&message_hash(None, message))
     }
 
     /// Records a failure of the original.
@@ -132,8 +153,11 @@ impl Findings {
             store.save_failure(&failure.name, input.as_bytes())?;
             store.append_failure(&failure.record())?;
         }
-        self.failure_messages.insert(failure.message.clone());
-        self.failures.push(failure);
+        self.failure_messages.insert(message_hash(None, &failure.message));
+        self.failure_count += 1;
+        if self.store.is_none() || self.failures.len() < HELD_FAILURES {
+            self.failures.push(failure);
+        }
         Ok(())
     }
 
@@ -149,7 +173,7 @@ impl Findings {
             let record = ContractPanicRecord { input: name.clone(), message: message.clone(), location };
             store.save_contract_panic(&name, input.as_bytes(), &record)?;
         }
-        self.contract_messages.insert(message);
+        self.contract_messages.insert(message_hash(None, &message));
         Ok(())
     }
 
@@ -164,7 +188,7 @@ impl Findings {
         location: Option<String>,
         trial: u64,
     ) -> Result<bool, Error> {
-        if !self.failure_messages.insert(format!("mutant {mutant}: {message}")) {
+        if !self.failure_messages.insert(message_hash(Some(mutant), &message)) {
             return Ok(false);
         }
         if let Some(store) = &mut self.store {

@@ -156,7 +156,7 @@ pub use edit::{
     CompareEdit, DictionaryEdit, Edit, EditKind, Havoc, Informed, Resample, Structure, TypeTargets,
 };
 pub use error::Error;
-pub use findings::Failure;
+pub use findings::{Failure, HELD_FAILURES};
 pub use r#gen::{Arb, Gen, GenLen, Generated, generate};
 pub use guidance::{Decision, Energy, Guidance, Mu2, MuZest, TrialFacts, Zest};
 pub use input::{

@@ -269,6 +269,36 @@ fn the_original_panicking_is_recorded_as_a_failure_and_the_campaign_goes_on() {
     assert!(m10.runs > 0);
 }
 
+/// Fails with a message of its own for every `x` from 64 on.
+fn fails_per_value(d: &Data) -> u32 {
+    let _m = enter();
+    if d.x >= 64 {
+        panic!("x is {}", d.x);
+    }
+    bucket(d.x)
+}
+
+#[test]
+fn a_campaign_with_a_directory_holds_its_first_failures_in_memory_and_every_one_on_disk() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = CampaignConfig { dir: Some(dir.path().to_path_buf()), ..config(4) };
+    let mut c = Campaign::new_by_ref(cfg, catalog(), fails_per_value).unwrap();
+    c.run_trials(2000).unwrap();
+    let on_disk = std::fs::read_to_string(dir.path().join("failures.jsonl")).unwrap();
+    let messages: Vec<mutfuzz::FailureRecord> =
+        on_disk.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // Each message once, however many inputs hit it.
+    let distinct: std::collections::BTreeSet<&str> = messages.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(distinct.len(), messages.len());
+    assert!(messages.len() > mutfuzz::HELD_FAILURES, "{} failures", messages.len());
+    assert_eq!(c.stats().failures, messages.len());
+    assert_eq!(c.failures().len(), mutfuzz::HELD_FAILURES);
+    let held: Vec<&str> = c.failures().iter().map(|f| f.message.as_str()).collect();
+    let first: Vec<&str> = messages[..mutfuzz::HELD_FAILURES].iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(held, first);
+}
+
 #[test]
 fn inputs_rejected_by_assume_are_discards_and_a_changed_assumption_is_killed_by_discard() {
     let _g = lock();

@@ -148,7 +148,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     // Each killing input shrunk while it keeps its kills.
     let files: BTreeMap<String, &Files> = ended.runs.iter().map(|r| (r.target.clone(), &r.files)).collect();
     let candidates = shrunk(&built, by_input, &files, args.shrink_runs, &dir.join("shrunk"))?;
-    let chosen = cover::choose(&candidates);
+    let mut chosen = cover::choose(&candidates);
     let killed: BTreeSet<u32> = chosen.iter().flat_map(|c| c.kills.iter().copied()).collect();
     eprintln!(
         "Fuzzed {} in {}: {} of {} survivors killed; {} chosen to keep one kill each",
@@ -158,6 +158,17 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         aimed.len(),
         count(chosen.len(), "input")
     );
+    if let Some(max) = args.max_tests
+        && chosen.len() > max
+    {
+        let all = chosen.len();
+        let left_out = cap(&mut chosen, max);
+        eprintln!(
+            "Keeping {max} of the {all} inputs (--max-tests), those that kill the most: {} only the other {} kill get no test",
+            count(left_out.len(), "survivor"),
+            all - max
+        );
+    }
     let unreached: Vec<String> = survivors
         .file
         .outcomes
@@ -275,6 +286,14 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
+/// Keeps the first `max` of the cover's picks (each killed the most survivors the picks
+/// before it left alive); returns the survivors only the others kill.
+fn cap<T>(chosen: &mut Vec<Candidate<T>>, max: usize) -> BTreeSet<u32> {
+    let rest = chosen.split_off(max.min(chosen.len()));
+    let kept: BTreeSet<u32> = chosen.iter().flat_map(|c| c.kills.iter().copied()).collect();
+    rest.iter().flat_map(|c| c.kills.iter().copied()).filter(|id| !kept.contains(id)).collect()
+}
+
 /// The candidate tests the check dropped and those that could not be written, each with
 /// why. Inputs that shrank to one value are one test, not a drop: only the listed count.
 fn print_dropped(verified: &verify::Verified, unwritten: &[String]) {
@@ -390,4 +409,25 @@ fn fuzz_args(args: &AmplifySettings, mutants_file: &Path) -> FuzzSettings {
         words.extend(["--manifest-path".into(), p.display().to_string()]);
     }
     (args.fuzz_settings)(&words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cap_keeps_the_covers_first_picks_and_names_the_survivors_only_the_rest_kill() {
+        let pick = |item: &'static str, kills: &[u32]| Candidate {
+            item,
+            size: 1,
+            kills: kills.iter().copied().collect(),
+        };
+        let mut chosen = vec![pick("a", &[1, 2, 3]), pick("b", &[4, 5]), pick("c", &[2, 6]), pick("d", &[7])];
+        let left_out = cap(&mut chosen, 2);
+        assert_eq!(chosen.iter().map(|c| c.item).collect::<Vec<_>>(), ["a", "b"]);
+        // `c` also kills 2, which `a` keeps a test for.
+        assert_eq!(left_out, BTreeSet::from([6, 7]));
+        assert!(cap(&mut chosen, 5).is_empty());
+        assert_eq!(chosen.len(), 2);
+    }
 }

@@ -26,6 +26,8 @@ pub struct AmplifySettings {
     pub seed: u64,
     /// Runs each kept input's shrinking may take.
     pub shrink_runs: u64,
+    /// Most tests written, in the cover's order (most new kills first).
+    pub max_tests: Option<usize>,
     /// `cargo mutfuzz test`'s results directory.
     pub results: Option<PathBuf>,
     /// Go on from the corpora of an earlier run.

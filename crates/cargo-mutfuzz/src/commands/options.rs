@@ -767,6 +767,11 @@ pub struct AmplifyArgs {
     /// Most runs spent shrinking each killing input.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub shrink_runs: u64,
+    /// Write at most N tests: those that kill the most survivors no test before them
+    /// kills (the survivors only the others would kill are counted, and the report
+    /// shows them as killed without a test).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_tests: Option<u64>,
     /// The results of `cargo mutfuzz test` to amplify (default: `mutfuzz.out/`).
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
@@ -792,6 +797,7 @@ impl From<&AmplifyArgs> for crate::amplify::AmplifySettings {
             guidance: a.guidance,
             seed: a.seed,
             shrink_runs: a.shrink_runs,
+            max_tests: a.max_tests.map(|n| n as usize),
             results: a.results.clone(),
             resume: a.resume,
             jobs: a.jobs,

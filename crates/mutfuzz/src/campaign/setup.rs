@@ -274,7 +274,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         &self.findings.kills
     }
 
-    /// Distinct failures of the original, in the order found.
+    /// Distinct failures of the original, in the order found: all of them in a campaign
+    /// without a directory, the first [`HELD_FAILURES`](crate::HELD_FAILURES)
+    /// in one with a directory (`failures.jsonl` has every one, and
+    /// [`Stats::failures`] counts them).
     pub fn failures(&self) -> &[Failure] {
         &self.findings.failures
     }
