@@ -270,7 +270,16 @@ const EFFECT_TYPES: [(&str, &str); 14] = [
 pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     let api_in = api;
     let api = &concrete_types(api);
-    let api = &Api { functions: api.functions.iter().flat_map(instantiations).collect(), ..api.clone() };
+    let tries: Vec<Function> = api.functions.iter().flat_map(instantiations).collect();
+    // The fallback type only where the compile check left out every other try.
+    let fallback_due = |f: &Function| {
+        tries
+            .iter()
+            .filter(|g| g.path == f.path && g.instantiated.as_deref() != Some(FALLBACK))
+            .all(|g| excluded.contains_key(&g.key()))
+    };
+    let functions = tries.iter().filter(|f| f.instantiated.as_deref() != Some(FALLBACK) || fallback_due(f));
+    let api = &Api { functions: functions.cloned().collect(), ..api.clone() };
     let mut p = Planner { api, buildable: BTreeMap::new() };
     let mut out = Plan { krate: api.krate.clone(), ..Plan::default() };
     // A function tried at further types is listed as skipped once, by its first try.
@@ -778,6 +787,14 @@ impl Planner<'_> {
             return Vec::new();
         };
         let Some(def) = self.own_type(&ty, f.owner.as_deref()) else { return Vec::new() };
+        // A parameter only the result names would be left to inference by the finisher.
+        let mut in_params = Vec::new();
+        for (_, t) in &f.params {
+            t.names(&mut in_params);
+        }
+        if f.generics.iter().any(|(g, _)| !in_params.contains(g)) {
+            return Vec::new();
+        }
         let own_params: Vec<&str> = def.type_params.iter().map(|(name, ..)| name.as_str()).collect();
         self.api
             .functions
@@ -790,6 +807,7 @@ impl Planner<'_> {
                     && m.trait_.is_none()
                     && m.blocker.is_none()
                     && m.effect.is_none()
+                    && self.signature_effect(m).is_none()
                     && !excluded.contains_key(&m.key())
             })
             .filter_map(|m| {
@@ -1300,6 +1318,12 @@ fn mentions(text: &str, word: &str) -> bool {
 /// tries that do not meet the trait.
 const TRIED: [&str; 4] = ["i64", "u128", "f64", "f32"];
 
+/// The type tried last, only once the compile check has left out every type of [`TRIED`]:
+/// a trait implemented for the narrower unsigned integers alone (humansize's `Unsigned`,
+/// for `u8` to `u64` and `usize`). Tried with the others, it would double the targets of
+/// every trait `i64` meets.
+const FALLBACK: &str = "u64";
+
 /// Traits a plain value meets (`i64`, `String`): what an item type is bounded by.
 const VALUE_TRAITS: [&str; 14] = [
     "Clone",
@@ -1391,7 +1415,7 @@ fn instantiations(f: &Function) -> Vec<Function> {
         return vec![f.clone()];
     }
     let mut out = vec![f.clone()];
-    for tried in &TRIED[1..] {
+    for tried in TRIED[1..].iter().chain(&[FALLBACK]) {
         let to = Ty::named(tried, vec![]);
         let put = |t: &Ty| generic.iter().fold(t.clone(), |t, g| t.substitute(g, &to));
         // `impl Trait` is a parameter's own type; returned, it stays opaque.
@@ -1462,6 +1486,11 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
             Some("str" | "String") if string_like => Some(Ty::named("String", vec![])),
             Some("OsStr" | "Path") => None,
             Some(t) if INTEGERS.contains(&t) && names.len() == 1 && names.contains("Into") => {
+                Some(Ty::named(t, vec![]))
+            }
+            // `impl AsRef<FormatSizeOptions>`: the type itself, which a crate that asks for
+            // it implements `AsRef` of (the compile check drops the item if not).
+            Some(t) if names.len() == 1 && names.contains("AsRef") && t.starts_with(char::is_uppercase) => {
                 Some(Ty::named(t, vec![]))
             }
             None if bounds.iter().any(|b| b.args.first().is_some_and(|a| matches!(a, Ty::Slice(_)))) => {
@@ -1582,7 +1611,7 @@ mod tests {
         // A returned `impl Trait` stays opaque in a try; a parameter's takes the type.
         let spread = api.functions.iter().find(|f| f.name == "spread").unwrap();
         let tries = instantiations(spread);
-        assert_eq!(tries.len(), TRIED.len());
+        assert_eq!(tries.len(), TRIED.len() + 1);
         assert_eq!(tries[1].params[0].1.to_string(), "u128");
         assert!(matches!(tries[1].output, Some(Ty::Impl(_))));
         // The compile check left out `i64` and `f64`: the function is driven at `u128` and
@@ -1598,10 +1627,20 @@ mod tests {
         assert_eq!(kept.iter().filter(|k| k.starts_with("k::Buffer::format")).count(), 1, "{kept:?}");
         assert_eq!(skipped, ["spread"]);
         // Left out at every type, it is listed once.
-        let excluded: Exclusions = ["k::digits", "k::digits::<u128>", "k::digits::<f64>", "k::digits::<f32>"]
-            .into_iter()
-            .map(failed)
-            .collect();
+        // Left out at each of them, it is tried at `u64` (an unsigned-only trait).
+        let mut excluded: Exclusions =
+            ["k::digits", "k::digits::<u128>", "k::digits::<f64>", "k::digits::<f32>"]
+                .into_iter()
+                .map(failed)
+                .collect();
+        let (kept, skipped) = keys(&excluded);
+        assert_eq!(
+            kept.iter().filter(|k| k.starts_with("k::digits")).collect::<Vec<_>>(),
+            ["k::digits::<u64>"]
+        );
+        assert_eq!(skipped, ["spread"]);
+        // Left out at every type, it is listed once.
+        excluded.extend([failed("k::digits::<u64>")]);
         assert_eq!(keys(&excluded).1, ["digits", "spread"]);
     }
 
@@ -1766,10 +1805,19 @@ mod tests {
                  pub fn into_vec(self) -> Vec<u8> { Vec::new() }\n\
                  pub fn into_input(self) -> I { self.input }\n\
                  pub fn onto(self, out: &mut Vec<u8>) -> usize { 0 }\n\
-             }\n");
+                 pub fn into_path(self) -> std::path::PathBuf { Default::default() }\n\
+                 pub fn done(self) -> u8 { 0 }\n\
+             }\n\
+             pub fn encode_done(n: u8) -> u8 { n }\n\
+             pub fn blank<I: AsRef<[u8]> + Default>(n: u8) -> Encode<'static, I> { encode(I::default()) }\n");
         let p = plan(&api, &Exclusions::new());
         let keys: Vec<String> = p.calls.iter().map(Call::key).collect();
-        assert_eq!(keys, ["k::encode.into_string()", "k::encode.into_vec()"]);
+        // Not `into_path` (it touches the file system), nor `blank`'s (`I` would be left to
+        // inference).
+        assert_eq!(
+            keys,
+            ["k::encode.done()", "k::encode.into_string()", "k::encode.into_vec()", "k::encode_done"]
+        );
         let module = crate::render::render(&p, "k").text;
         assert!(
             module.contains(
@@ -1780,11 +1828,17 @@ mod tests {
         assert!(module.contains("pub fn encode_into_vec(input: Vec<u8>) -> Vec<u8> {"), "{module}");
         // The finishers are driven; the other methods of the type are not.
         let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
-        assert_eq!(skipped, ["Encode::into_input", "Encode::onto", "Encode::with_check"]);
+        assert_eq!(
+            skipped,
+            ["Encode::into_input", "Encode::into_path", "Encode::onto", "Encode::with_check", "blank"]
+        );
+        // A function keeps its name; a finished builder's name gives way.
+        assert!(module.contains("pub fn encode_done(n: u8) -> u8 {\n    k::encode_done(n)"), "{module}");
+        assert!(module.contains("pub fn encode_done_2(input: Vec<u8>) -> u8 {"), "{module}");
         // Excluded (it did not compile), a finisher leaves the others.
         let excluded = Exclusions::from([("k::encode.into_vec()".to_owned(), "does not compile".to_owned())]);
         let keys: Vec<String> = plan(&api, &excluded).calls.iter().map(Call::key).collect();
-        assert_eq!(keys, ["k::encode.into_string()"]);
+        assert_eq!(keys, ["k::encode.done()", "k::encode.into_string()", "k::encode_done"]);
     }
 
     #[test]
@@ -2028,6 +2082,7 @@ mod tests {
         );
         assert_eq!(t(&[]).as_deref(), Some("i64"));
         assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
+        assert_eq!(t(&[bound("AsRef", Some("Options"))]).as_deref(), Some("Options"));
         assert_eq!(t(&[bound("FromIterator", Some("char"))]).as_deref(), Some("String"));
         assert_eq!(t(&[bound("FromIterator", Some("u8"))]).as_deref(), Some("Vec<u8>"));
         assert_eq!(t(&[bound("Integer", None)]).as_deref(), Some("i64"));

@@ -129,7 +129,10 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         .filter(|c| c.function.owner.is_none())
         .map(|c| finished(c, c.function.target_name()))
         .collect();
-    for (index, call) in plan.calls.iter().enumerate() {
+    // Plain calls are named first: a finished builder never takes a name a function has.
+    let (plain, builders): (Vec<_>, Vec<_>) =
+        plan.calls.iter().enumerate().partition(|(_, c)| c.adapter.is_none());
+    for (index, call) in plain.into_iter().chain(builders) {
         let f = &call.function;
         let own = finished(call, f.target_name());
         let wanted = match &f.owner {

@@ -1078,14 +1078,16 @@ impl Walk<'_> {
                 let mut found: Vec<(Def, String)> =
                     self.defined(m).map(|(name, d)| (d, join(name))).collect();
                 for (alias, source, glob) in &self.modules[m].uses {
-                    let Some(target) = self.resolve(m, source) else { continue };
                     if *glob {
-                        if let Def::Module(t) = target {
+                        if let Some(t) = self.resolve_module(m, source) {
                             found.extend(self.defined(t).map(|(n, d)| (d, join(n))));
                         }
                     } else if alias != "_" {
                         // `pub use Trait as _;` brings a trait's methods in scope, and no name.
-                        found.push((target, join(alias)));
+                        // `pub use inner::encode;` exports the module and the function.
+                        let item = self.resolve(m, source);
+                        let module = self.resolve_module(m, source).map(Def::Module);
+                        found.extend(item.into_iter().chain(module).map(|d| (d, join(alias))));
                     }
                 }
                 for (def, path) in found {
@@ -1150,12 +1152,21 @@ impl Walk<'_> {
 
     /// What a `use` path written in module `from` names inside this crate.
     fn resolve(&self, from: usize, source: &[String]) -> Option<Def> {
-        self.resolve_within(from, source, RESOLVE_DEPTH)
+        self.resolve_within(from, source, RESOLVE_DEPTH, false)
+    }
+
+    /// The module a `use` path names, where a function may share its last name (a glob's
+    /// source, or the module half of `pub use inner::encode;`).
+    fn resolve_module(&self, from: usize, source: &[String]) -> Option<usize> {
+        match self.resolve_within(from, source, RESOLVE_DEPTH, true)? {
+            Def::Module(m) => Some(m),
+            Def::Item(..) => None,
+        }
     }
 
     /// [`resolve`](Self::resolve) through at most `depth` re-exports, which may name each
-    /// other in a ring.
-    fn resolve_within(&self, from: usize, source: &[String], depth: usize) -> Option<Def> {
+    /// other in a ring; with `module`, the last name is looked up as a module's.
+    fn resolve_within(&self, from: usize, source: &[String], depth: usize, module: bool) -> Option<Def> {
         let depth = depth.checked_sub(1)?;
         let (mut at, rest) = match source.first()?.as_str() {
             "crate" => (0, &source[1..]),
@@ -1176,18 +1187,31 @@ impl Walk<'_> {
         if rest.is_empty() {
             return Some(Def::Module(at));
         }
-        for (i, seg) in rest.iter().enumerate() {
-            let def = self.lookup(at, seg, depth)?;
-            if i + 1 == rest.len() {
-                return Some(def);
-            }
-            match def {
-                Def::Module(m) => at = m,
-                // Mid-path a name is a module's, though a function shares it.
-                Def::Item(..) => at = self.child(at, seg)?,
-            }
+        let (last, path) = rest.split_last()?;
+        // Mid-path a name is a module's, though a function shares it.
+        for seg in path {
+            at = self.lookup_module(at, seg, depth)?;
         }
-        None
+        if module {
+            self.lookup_module(at, last, depth).map(Def::Module)
+        } else {
+            self.lookup(at, last, depth)
+        }
+    }
+
+    /// A module's name in module `m`: a submodule (public or not) or a module it
+    /// re-exports, whatever item shares the name.
+    fn lookup_module(&self, m: usize, name: &str, depth: usize) -> Option<usize> {
+        if let Some(i) = self.child(m, name) {
+            return Some(i);
+        }
+        self.modules[m].uses.iter().find_map(|(alias, source, glob)| {
+            let named = !glob && alias == name && source.first().is_none_or(|first| first != name);
+            match self.resolve_within(m, source, depth, true) {
+                Some(Def::Module(t)) if named => Some(t),
+                _ => None,
+            }
+        })
     }
 
     /// A name in module `m`: a submodule or item it defines (private ones too, since a
@@ -1205,7 +1229,7 @@ impl Walk<'_> {
         for (alias, source, glob) in &self.modules[m].uses {
             // `pub use serde;` names the extern crate, not itself.
             if !glob && alias == name && source.first().is_none_or(|first| first != name) {
-                return self.resolve_within(m, source, depth);
+                return self.resolve_within(m, source, depth, false);
             }
         }
         None
@@ -1615,7 +1639,11 @@ mod tests {
                 "pub mod encode;\n\
                  pub fn encode(input: Vec<u8>) -> encode::Builder { encode::Builder(input) }\n\
                  pub use other::*;\n\
-                 mod other { pub mod glob { pub struct Deep(pub u8); } }\n",
+                 mod other { pub mod glob { pub struct Deep(pub u8); } }\n\
+                 mod inner { pub fn enc() {} pub mod enc { pub struct Inner(pub u8); } \
+                             pub fn dec() {} pub mod dec { pub struct Far(pub u8); } }\n\
+                 pub use inner::enc;\n\
+                 pub mod flat { pub use crate::inner::dec::*; }\n",
             ),
             (
                 "src/encode.rs",
@@ -1624,8 +1652,11 @@ mod tests {
         ]);
         assert_eq!(api.types["Builder"].path.as_deref(), Some("k::encode::Builder"));
         assert_eq!(api.types["Deep"].path.as_deref(), Some("k::glob::Deep"));
+        // A re-export of the name brings both; a glob of it, the module's items.
+        assert_eq!(api.types["Inner"].path.as_deref(), Some("k::enc::Inner"));
+        assert_eq!(api.types["Far"].path.as_deref(), Some("k::flat::Far"));
         let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["k::encode", "k::encode::Builder::len"]);
+        assert_eq!(paths, ["k::enc", "k::encode", "k::encode::Builder::len"]);
     }
 
     #[test]

@@ -107,6 +107,24 @@ impl Findings {
         Ok(())
     }
 
+    /// Reads back the failures and the background mutant's panics recorded before (a
+    /// restarted harness, a resumed campaign): their messages are known, and the failures
+    /// counted.
+    pub(crate) fn resume_failures(&mut self) -> Result<(), Error> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let files = store.files();
+        let failures = read_jsonl::<FailureRecord>(&files.failure_log())?.records;
+        let panics = read_jsonl::<FailureRecord>(&files.mutant_panic_log())?.records;
+        for record in failures.iter().chain(&panics) {
+            if self.failure_messages.insert(message_hash(record.mutant, &record.message))
+                && record.mutant.is_none()
+            {
+                self.failure_count += 1;
+            }
+        }
+        Ok(())
+    }
+
     /// Stores an input under its name, or hands it over and returns once it is stored.
     pub(crate) fn save_input(&mut self, name: &str, bytes: &[u8]) -> Result<(), Error> {
         let Some(store) = &self.store else { return Ok(()) };

@@ -297,6 +297,19 @@ fn a_campaign_with_a_directory_holds_its_first_failures_in_memory_and_every_one_
     let held: Vec<&str> = c.failures().iter().map(|f| f.message.as_str()).collect();
     let first: Vec<&str> = messages[..mutfuzz::HELD_FAILURES].iter().map(|r| r.message.as_str()).collect();
     assert_eq!(held, first);
+
+    // Resumed (a restarted harness), it knows them: none is recorded twice, and all count.
+    let cfg = CampaignConfig { dir: Some(dir.path().to_path_buf()), ..config(5) };
+    let mut again = Campaign::new_by_ref(cfg, catalog(), fails_per_value).unwrap();
+    again.resume_from_dir().unwrap();
+    assert_eq!(again.stats().failures, messages.len());
+    again.run_trials(500).unwrap();
+    let on_disk = std::fs::read_to_string(dir.path().join("failures.jsonl")).unwrap();
+    let all: Vec<mutfuzz::FailureRecord> =
+        on_disk.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let distinct: std::collections::BTreeSet<&str> = all.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(distinct.len(), all.len());
+    assert_eq!(again.stats().failures, all.len());
 }
 
 #[test]

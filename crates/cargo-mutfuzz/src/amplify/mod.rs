@@ -164,7 +164,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         let all = chosen.len();
         let left_out = cap(&mut chosen, max);
         eprintln!(
-            "Keeping {max} of the {all} inputs (--max-tests), those that kill the most: {} only the other {} kill get no test",
+            "Keeping {max} of the {all} inputs (--max-tests), those that kill the most: {} scored as killed by the other {} alone may go without a test",
             count(left_out.len(), "survivor"),
             all - max
         );

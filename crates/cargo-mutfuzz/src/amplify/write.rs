@@ -447,6 +447,9 @@ impl AmplifiedFile {
         if self.unreached.contains(&id) {
             return Some("no fuzz target reaches it (cargo mutfuzz amplify)".to_owned());
         }
+        if self.killed_untested.contains(&id) {
+            return Some("killed by a fuzz target, no test kept (cargo mutfuzz amplify)".to_owned());
+        }
         self.not_killed
             .contains(&id)
             .then(|| "reached by fuzz targets, killed by none (cargo mutfuzz amplify)".to_owned())
@@ -492,6 +495,27 @@ pub fn record(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_report_says_of_each_survivor_what_amplify_did_about_it() {
+        let file = AmplifiedFile {
+            tests: vec![AmplifiedTest { name: "encode".into(), catches: vec![1] }],
+            killed_untested: vec![2],
+            not_killed: vec![3, 4],
+            unreached: vec![4],
+        };
+        let notes: Vec<Option<String>> = (1..=5).map(|id| file.note(id)).collect();
+        assert_eq!(
+            notes,
+            [
+                Some("gained a test: encode in tests/mutfuzz_amplified.rs".to_owned()),
+                Some("killed by a fuzz target, no test kept (cargo mutfuzz amplify)".to_owned()),
+                Some("reached by fuzz targets, killed by none (cargo mutfuzz amplify)".to_owned()),
+                Some("no fuzz target reaches it (cargo mutfuzz amplify)".to_owned()),
+                None,
+            ]
+        );
+    }
 
     #[test]
     fn the_harness_names_the_package_relative_to_where_it_is() {

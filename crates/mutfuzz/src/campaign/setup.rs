@@ -228,6 +228,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         if self.config.panics_by_contract {
             self.findings.resume_contract_panics()?;
         }
+        self.findings.resume_failures()?;
+        self.stats.failures = self.findings.failure_count;
         let Some(store) = &self.findings.store else { return Ok(0) };
         // The store cut off any torn last line when it opened the file.
         let kills = read_jsonl::<KillRecord>(&store.files().kills())?;
@@ -274,10 +276,11 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         &self.findings.kills
     }
 
-    /// Distinct failures of the original, in the order found: all of them in a campaign
-    /// without a directory, the first [`HELD_FAILURES`](crate::HELD_FAILURES)
-    /// in one with a directory (`failures.jsonl` has every one, and
-    /// [`Stats::failures`] counts them).
+    /// Distinct failures of the original this process found, in the order found: all of
+    /// them in a campaign without a directory, the first
+    /// [`HELD_FAILURES`](crate::HELD_FAILURES) in one with a directory
+    /// (`failures.jsonl` has every one, those of earlier processes on it too, and
+    /// [`Stats::failures`] counts them all).
     pub fn failures(&self) -> &[Failure] {
         &self.findings.failures
     }

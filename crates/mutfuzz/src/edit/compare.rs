@@ -40,6 +40,8 @@ pub struct CompareEdit {
     /// `pairs.len()` after the last compaction: unused pairs are dropped once it doubles.
     compacted: usize,
     scratch: Vec<(Operand, Operand)>,
+    /// Compaction's map from a pair's old index to its new one, kept between compactions.
+    renumbered: Vec<u32>,
 }
 
 impl Default for CompareEdit {
@@ -65,6 +67,7 @@ impl CompareEdit {
             let_go: HashSet::new(),
             compacted: 0,
             scratch: Vec::new(),
+            renumbered: Vec::new(),
         }
     }
 
@@ -109,25 +112,39 @@ impl CompareEdit {
         }
     }
 
-    /// Drops the pairs no held input uses, renumbering the rest.
+    /// Drops the pairs no held input uses, renumbering the rest in their order. It works
+    /// in place: the table's allocations are kept, so that a long campaign's memory stays
+    /// at their largest size instead of a new table's being allocated beside the old one
+    /// at each compaction (which the allocator keeps after the old one is freed).
     fn compact(&mut self) {
-        let mut pairs = Vec::new();
-        let mut by_hash = HashMap::new();
-        let mut renumbered: HashMap<u32, u32> = HashMap::new();
-        for &trial in &self.held {
-            let Some(indices) = self.operands.get_mut(&trial) else { continue };
-            for k in indices.iter_mut() {
-                *k = *renumbered.entry(*k).or_insert_with(|| {
-                    let pair = self.pairs[*k as usize];
-                    let new = pairs.len() as u32;
-                    pairs.push(pair);
-                    by_hash.entry(hash_of(&pair)).or_insert(new);
-                    new
-                });
+        const UNUSED: u32 = u32::MAX;
+        let renumbered = &mut self.renumbered;
+        renumbered.clear();
+        renumbered.resize(self.pairs.len(), UNUSED);
+        for indices in self.operands.values() {
+            for &k in indices.iter() {
+                renumbered[k as usize] = 0;
             }
         }
-        self.pairs = pairs;
-        self.by_hash = by_hash;
+        // A used pair moves down to its rank among the used ones.
+        let mut used = 0;
+        for (old, new) in renumbered.iter_mut().enumerate() {
+            if *new != UNUSED {
+                *new = used as u32;
+                self.pairs[used] = self.pairs[old];
+                used += 1;
+            }
+        }
+        self.pairs.truncate(used);
+        for indices in self.operands.values_mut() {
+            for k in indices.iter_mut() {
+                *k = renumbered[*k as usize];
+            }
+        }
+        self.by_hash.clear();
+        for (k, pair) in self.pairs.iter().enumerate() {
+            self.by_hash.entry(hash_of(pair)).or_insert(k as u32);
+        }
         self.compacted = self.pairs.len();
     }
 
@@ -315,10 +332,12 @@ mod tests {
         assert!(!edit.needs_record(&e2) && edit.has_operands(&e2));
         edit.set_operands(&e1, vec![pair(1), pair(2)]);
         assert!(!edit.needs_record(&e1) && edit.needs_record(&e2));
-        // Pair 3 only e2 used: compaction drops it and renumbers the rest.
+        // Pair 3 only e2 used: compaction drops it and renumbers the rest, in place.
         assert_eq!(edit.pairs.len(), 4);
+        let capacity = edit.pairs.capacity();
         edit.compact();
         assert_eq!(edit.pairs.len(), 3);
+        assert_eq!(edit.pairs.capacity(), capacity);
         let of = |edit: &CompareEdit, e: &CorpusEntry| -> Vec<(Operand, Operand)> {
             edit.operands[&e.trial].iter().map(|&k| edit.pairs[k as usize]).collect()
         };
