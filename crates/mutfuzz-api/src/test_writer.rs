@@ -93,7 +93,8 @@ pub fn write(
     let kind =
         module.kind_of(kept.target).ok_or_else(|| format!("`{}` is not a generated target", kept.target))?;
     let panic = kept.ending.strip_prefix("panic: ");
-    let w = Writer { plan, typed_ints: std::cell::Cell::new(false) };
+    let w =
+        Writer { plan, typed_ints: std::cell::Cell::new(false), bytes_by_ref: std::cell::Cell::new(false) };
     // A rejected input: in a plain test a constructor's `.unwrap()` panics, with its
     // error, where the harness rejected the input.
     if panic == Some(mutfuzz_contract::DISCARD_MESSAGE) {
@@ -413,6 +414,9 @@ struct Writer<'a> {
     /// generic, instantiated by the harness, and an unsuffixed literal would be inferred
     /// as `i32` or `f64`.
     typed_ints: std::cell::Cell<bool>,
+    /// The parameter takes any `AsRef<[u8]>`: bytes that are mostly text are a byte
+    /// string as they are (`k::decode(b"=F0")`), not an owned copy.
+    bytes_by_ref: std::cell::Cell<bool>,
 }
 
 impl Writer<'_> {
@@ -594,9 +598,22 @@ impl Writer<'_> {
         let generic = matches!(ty, Ty::Impl(_))
             || f.instantiated.is_some()
             || f.generics.iter().any(|(g, _)| names.iter().any(|n| n == g));
+        let bounds = match ty {
+            Ty::Impl(bounds) => Some(bounds),
+            Ty::Path { segments, args, .. } if segments.len() == 1 && args.is_empty() => {
+                f.generics.iter().find(|(g, _)| *g == segments[0]).map(|(_, bounds)| bounds)
+            }
+            _ => None,
+        };
+        let as_ref_bytes = bounds.is_some_and(|bounds| {
+            matches!(&bounds[..], [b] if b.name == "AsRef"
+                && matches!(&b.args[..], [Ty::Slice(item)] if item.plain_name() == Some("u8")))
+        });
         self.typed_ints.set(generic);
+        self.bytes_by_ref.set(as_ref_bytes);
         let arg = self.arg(a, v, Some(ty), false);
         self.typed_ints.set(false);
+        self.bytes_by_ref.set(false);
         arg
     }
 
@@ -859,7 +876,7 @@ impl Writer<'_> {
                 if ty == "Vec<u8>"
                     && let Some(text) = byte_string(items)
                 {
-                    return Ok(format!("{text}.to_vec()"));
+                    return Ok(if self.bytes_by_ref.get() { text } else { format!("{text}.to_vec()") });
                 }
                 let items: Vec<String> =
                     items.iter().map(|i| self.literal(i, &e)).collect::<Result<_, _>>()?;
@@ -1366,8 +1383,17 @@ mod tests {
     #[test]
     fn bytes_that_are_mostly_text_are_written_as_a_byte_string() {
         let (plan, module) = api("pub fn crc(data: &[u8]) -> u32 { 0 }\n\
-             pub fn decode(data: Vec<u8>) -> usize { 0 }\n");
+             pub fn decode(data: Vec<u8>) -> usize { 0 }\n\
+             pub fn parse<R: AsRef<[u8]>>(input: R) -> usize { 0 }\n\
+             pub fn scan(input: impl AsRef<[u8]>) -> usize { 0 }\n");
         let bytes = |b: &[u8]| Value::Seq(b.iter().map(|b| int(&b.to_string(), "u8")).collect());
+        // Any `AsRef<[u8]>` takes the byte string as it is.
+        for target in ["parse", "scan"] {
+            let value = bytes(b"=F0");
+            let kept = Kept { target, value: &value, ending: "7", kills: &[] };
+            let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
+            assert!(t.contains(&format!(r#"assert_eq!(k::{target}(b"=F0"), 7);"#)), "{t}");
+        }
         let mut taken = BTreeSet::new();
         let mut test = |target: &str, value: &Value| {
             let kept = Kept { target, value, ending: "7", kills: &[] };
