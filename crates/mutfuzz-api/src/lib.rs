@@ -66,12 +66,12 @@ impl Harness {
                 plan::CtorKind::Function { path, .. } => Some(path),
                 _ => None,
             });
-        let finishers = self.plan.calls.iter().filter_map(|c| match &c.adapter {
-            Some(plan::Adapter::Finish { path, .. }) => Some(path),
-            _ => None,
-        });
-        let paths: std::collections::BTreeSet<&String> =
-            calls.map(|c| &c.function.path).chain(constructors).chain(finishers).collect();
+        let finishers = self.plan.calls.iter().filter_map(plan::Call::finisher);
+        let paths: std::collections::BTreeSet<&str> = calls
+            .map(|c| c.function.path.as_str())
+            .chain(constructors.map(String::as_str))
+            .chain(finishers)
+            .collect();
         paths.len()
     }
 }

@@ -93,6 +93,14 @@ impl Call {
         format!("{}{}", self.function.call(value, args), self.adapter_call())
     }
 
+    /// The path of the method that finishes the builder the function returns, if any.
+    pub fn finisher(&self) -> Option<&str> {
+        match &self.adapter {
+            Some(Adapter::Finish { path, .. }) => Some(path),
+            _ => None,
+        }
+    }
+
     /// The adapter's call written after the function's (`.into_string()`), or nothing.
     pub fn adapter_call(&self) -> String {
         self.adapter.as_ref().map(|a| format!(".{}()", a.method())).unwrap_or_default()
@@ -452,15 +460,9 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .collect();
     out.skipped.retain(|s| !(driven.contains(&s.item) && s.reason.starts_with("does not compile")));
     // A method that finishes a builder is driven, though its type is not built.
-    let finishers: BTreeSet<&str> = out
-        .calls
-        .iter()
-        .filter_map(|c| match &c.adapter {
-            // As `display_path` writes a method's path: without the crate.
-            Some(Adapter::Finish { path, .. }) => path.split_once("::").map(|(_, rest)| rest),
-            _ => None,
-        })
-        .collect();
+    // As `display_path` writes a method's path: without the crate.
+    let finishers: BTreeSet<&str> =
+        out.calls.iter().filter_map(|c| c.finisher()?.split_once("::").map(|(_, rest)| rest)).collect();
     out.skipped.retain(|s| !finishers.contains(s.item.as_str()));
     let used: BTreeSet<&str> = out
         .calls

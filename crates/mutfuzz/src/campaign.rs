@@ -354,7 +354,6 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             }
         } else if !self.findings.knows_failure(message) {
             self.findings.record_failure(input, message.clone(), location.clone(), trial)?;
-            self.stats.failures = self.findings.failure_count;
         }
         Ok(())
     }

@@ -269,6 +269,15 @@ fn the_original_panicking_is_recorded_as_a_failure_and_the_campaign_goes_on() {
     assert!(m10.runs > 0);
 }
 
+/// The lines of `failures.jsonl`, asserted to have a message each.
+fn distinct_failure_lines(dir: &std::path::Path) -> Vec<mutfuzz::FailureRecord> {
+    let text = std::fs::read_to_string(dir.join("failures.jsonl")).unwrap();
+    let lines: Vec<mutfuzz::FailureRecord> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let distinct: std::collections::BTreeSet<&str> = lines.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(distinct.len(), lines.len(), "a message recorded twice");
+    lines
+}
+
 /// Fails with a message of its own for every `x` from 64 on.
 fn fails_per_value(d: &Data) -> u32 {
     let _m = enter();
@@ -285,12 +294,8 @@ fn a_campaign_with_a_directory_holds_its_first_failures_in_memory_and_every_one_
     let cfg = CampaignConfig { dir: Some(dir.path().to_path_buf()), ..config(4) };
     let mut c = Campaign::new_by_ref(cfg, catalog(), fails_per_value).unwrap();
     c.run_trials(2000).unwrap();
-    let on_disk = std::fs::read_to_string(dir.path().join("failures.jsonl")).unwrap();
-    let messages: Vec<mutfuzz::FailureRecord> =
-        on_disk.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     // Each message once, however many inputs hit it.
-    let distinct: std::collections::BTreeSet<&str> = messages.iter().map(|r| r.message.as_str()).collect();
-    assert_eq!(distinct.len(), messages.len());
+    let messages = distinct_failure_lines(dir.path());
     assert!(messages.len() > mutfuzz::HELD_FAILURES, "{} failures", messages.len());
     assert_eq!(c.stats().failures, messages.len());
     assert_eq!(c.failures().len(), mutfuzz::HELD_FAILURES);
@@ -304,12 +309,7 @@ fn a_campaign_with_a_directory_holds_its_first_failures_in_memory_and_every_one_
     again.resume_from_dir().unwrap();
     assert_eq!(again.stats().failures, messages.len());
     again.run_trials(500).unwrap();
-    let on_disk = std::fs::read_to_string(dir.path().join("failures.jsonl")).unwrap();
-    let all: Vec<mutfuzz::FailureRecord> =
-        on_disk.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let distinct: std::collections::BTreeSet<&str> = all.iter().map(|r| r.message.as_str()).collect();
-    assert_eq!(distinct.len(), all.len());
-    assert_eq!(again.stats().failures, all.len());
+    assert_eq!(again.stats().failures, distinct_failure_lines(dir.path()).len());
 }
 
 #[test]

@@ -229,7 +229,6 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             self.findings.resume_contract_panics()?;
         }
         self.findings.resume_failures()?;
-        self.stats.failures = self.findings.failure_count;
         let Some(store) = &self.findings.store else { return Ok(0) };
         // The store cut off any torn last line when it opened the file.
         let kills = read_jsonl::<KillRecord>(&store.files().kills())?;
@@ -266,6 +265,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
     /// The counters so far (the edit's own included).
     pub fn stats(&self) -> Stats {
         let mut stats = self.stats;
+        stats.failures = self.findings.failure_count;
         self.edit.report(&mut stats);
         stats.spans_regenerated = self.corpus.spans_regenerated();
         stats
