@@ -7,9 +7,11 @@
 //! is a tuple of its parameters' generated values; a crate type is built through its
 //! constructors (public functions returning `Self`, `Default`, `FromStr`, `From`,
 //! `TryFrom`) chosen by a generated `Make…` enum, and its methods are applied in a
-//! generated sequence (`…Call`). Generic parameters take a concrete type that meets
-//! their bounds. Items that touch the file system, the network, processes, the
-//! environment or the clock are skipped.
+//! generated sequence (`…Call`). A function returning a builder that shows nothing of
+//! itself is finished by each method taking it alone, after a generated sequence of its
+//! steps (`…Step`). Generic parameters take a concrete type that meets their bounds.
+//! Items that touch the file system, the network, processes, the environment or the clock
+//! are skipped.
 //!
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
@@ -58,9 +60,12 @@ pub fn generate(api: &Api, package: &str, excluded: &Exclusions) -> Harness {
 
 impl Harness {
     /// How many API items the harness drives: functions called by a target, constructors
-    /// and methods, each once however many types a generic one is tried at.
+    /// and methods (a finished builder's steps among them), each once however many types a
+    /// generic one is tried at.
     pub fn driven(&self) -> usize {
-        let calls = self.plan.calls.iter().chain(self.plan.types.iter().flat_map(|t| &t.methods));
+        let steps = self.plan.calls.iter().flat_map(|c| &c.steps);
+        let calls =
+            self.plan.calls.iter().chain(steps).chain(self.plan.types.iter().flat_map(|t| &t.methods));
         let constructors =
             self.plan.types.iter().flat_map(|t| &t.constructors).filter_map(|c| match &c.kind {
                 plan::CtorKind::Function { path, .. } => Some(path),

@@ -30,6 +30,10 @@ pub struct Call {
     /// on a type that is not `Clone`: its step puts the result in the value's place
     /// (`converter = converter.set_delim("-")`), and renders nothing of its own.
     pub rebinds: bool,
+    /// For a finished builder: the steps a sequence chosen by the input may apply before
+    /// the finisher (`bs58::encode(input).with_check().into_string()`), each one that
+    /// [rebinds](Self::rebinds) the builder.
+    pub steps: Vec<Call>,
 }
 
 /// A method called on a result before it is rendered: on an iterator, so that its own
@@ -333,6 +337,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         p.buildable.insert(name.clone(), ctors);
     }
 
+    let mut unmade_steps = Vec::new();
     for f in &api.functions {
         let owner_built = f.owner.as_ref().is_some_and(|o| p.buildable.contains_key(o));
         // A std trait's method is driven where its type is built, and not listed
@@ -375,8 +380,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         match p.call(f) {
             Ok(call) => out.calls.push(call),
             Err(reason) => match p.finished(f, excluded) {
-                finished if finished.is_empty() => skip(&mut out, f, reason),
-                finished => out.calls.extend(finished),
+                (finished, _) if finished.is_empty() => skip(&mut out, f, reason),
+                (finished, unmade) => {
+                    out.calls.extend(finished);
+                    unmade_steps.extend(unmade);
+                }
             },
         }
     }
@@ -454,19 +462,28 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     let driven: BTreeSet<String> = out
         .calls
         .iter()
+        .chain(out.calls.iter().flat_map(|c| &c.steps))
         .chain(out.types.iter().flat_map(|t| &t.methods))
         .filter(|c| c.function.instantiated.is_some())
         .map(|c| display_path(&c.function))
         .collect();
     out.skipped.retain(|s| !(driven.contains(&s.item) && s.reason.starts_with("does not compile")));
-    // A method that finishes a builder is driven, though its type is not built.
-    // As `display_path` writes a method's path: without the crate.
-    let finishers: BTreeSet<&str> =
-        out.calls.iter().filter_map(|c| c.finisher()?.split_once("::").map(|(_, rest)| rest)).collect();
-    out.skipped.retain(|s| !finishers.contains(s.item.as_str()));
+    // A method that finishes a builder is driven, though its type is not built, and so is
+    // a step applied before it; a step whose parameter cannot be made says so. As
+    // `display_path` writes a method's path: without the crate.
+    let builder_methods: BTreeSet<String> = out
+        .calls
+        .iter()
+        .filter_map(|c| c.finisher()?.split_once("::").map(|(_, rest)| rest.to_owned()))
+        .chain(out.calls.iter().flat_map(|c| &c.steps).map(|s| display_path(&s.function)))
+        .chain(unmade_steps.iter().map(|s| s.item.clone()))
+        .collect();
+    out.skipped.retain(|s| !builder_methods.contains(&s.item));
+    out.skipped.extend(unmade_steps);
     let used: BTreeSet<&str> = out
         .calls
         .iter()
+        .chain(out.calls.iter().flat_map(|c| &c.steps))
         .chain(out.types.iter().flat_map(|t| &t.methods))
         .flat_map(|c| &c.args)
         .chain(out.types.iter().flat_map(|t| t.constructors.iter().flat_map(|c| &c.args)))
@@ -711,7 +728,16 @@ impl Planner<'_> {
                     value && names.iter().all(|n| !self.api.types.contains_key(n))
                 },
             );
-        Ok(Call { function: f.clone(), args, output, adapter: None, masked, items_by_value, rebinds: false })
+        Ok(Call {
+            function: f.clone(),
+            args,
+            output,
+            adapter: None,
+            masked,
+            items_by_value,
+            rebinds: false,
+            steps: Vec::new(),
+        })
     }
 
     /// The comparison of a value's hash with another's, for a type whose `Hash` is written
@@ -783,22 +809,27 @@ impl Planner<'_> {
     /// `f` finished, once per finishing method of its result, for a function whose result
     /// is a crate type that renders nothing of itself (a builder): the method takes the
     /// value and nothing else, and its own result is rendered
-    /// (`bs58::encode(input).into_string()`).
-    fn finished(&self, f: &Function, excluded: &Exclusions) -> Vec<Call> {
+    /// (`bs58::encode(input).into_string()`). Each may first apply the builder's
+    /// [steps](Self::steps); those whose parameters cannot be made come second.
+    fn finished(&self, f: &Function, excluded: &Exclusions) -> (Vec<Call>, Vec<Skipped>) {
         let Some(ty) = f.output.as_ref().and_then(|t| self.concrete(t, &f.generics).ok()) else {
-            return Vec::new();
+            return Default::default();
         };
-        let Some(def) = self.own_type(&ty, f.owner.as_deref()) else { return Vec::new() };
+        let Some(def) = self.own_type(&ty, f.owner.as_deref()) else { return Default::default() };
         // A parameter only the result names would be left to inference by the finisher.
         let mut in_params = Vec::new();
         for (_, t) in &f.params {
             t.names(&mut in_params);
         }
         if f.generics.iter().any(|(g, _)| !in_params.contains(g)) {
-            return Vec::new();
+            return Default::default();
         }
+        let (steps, unmade): (Vec<_>, Vec<_>) =
+            self.steps(def, excluded).into_iter().partition(Result::is_ok);
+        let steps: Vec<Call> = steps.into_iter().filter_map(Result::ok).collect();
         let own_params: Vec<&str> = def.type_params.iter().map(|(name, ..)| name.as_str()).collect();
-        self.api
+        let finished = self
+            .api
             .functions
             .iter()
             .filter(|m| {
@@ -822,9 +853,42 @@ impl Planner<'_> {
                 }
                 let call = self.call(&Function { output: Some(out.clone()), ..f.clone() }).ok()?;
                 let finish = Adapter::Finish { method: m.name.clone(), path: m.path.clone() };
-                (call.output != Output::Unit).then_some(Call { adapter: Some(finish), ..call })
+                (call.output != Output::Unit).then(|| Call {
+                    adapter: Some(finish),
+                    steps: steps.clone(),
+                    ..call
+                })
             })
             .filter(|c| !excluded.contains_key(&c.key()))
+            .collect();
+        (finished, unmade.into_iter().filter_map(Result::err).collect())
+    }
+
+    /// The steps of the builder `def` (`fn with_check(self) -> Self`): its methods taking
+    /// it by value and returning it, each a call that rebinds the builder, or why one is
+    /// skipped, for a step whose parameter cannot be made.
+    fn steps(&self, def: &TypeDef, excluded: &Exclusions) -> Vec<Result<Call, Skipped>> {
+        self.api
+            .functions
+            .iter()
+            .filter(|m| {
+                m.owner.as_deref() == Some(def.name.as_str())
+                    && m.receiver == Some(Receiver::Value)
+                    && m.trait_.is_none()
+                    && m.blocker.is_none()
+                    && m.effect.is_none()
+                    && self.signature_effect(m).is_none()
+                    && !excluded.contains_key(&m.key())
+                    && self.returns_self(m, &def.name) == Some(false)
+            })
+            .filter_map(|m| match self.call(&Function { output: None, ..m.clone() }) {
+                Ok(step) => Some(Ok(Call { rebinds: true, ..step })),
+                // Listed once, by its first try, as other items are.
+                Err(_) if m.instantiated.is_some() => None,
+                Err(reason) => {
+                    Some(Err(Skipped { item: display_path(m), reason, location: m.location.clone() }))
+                }
+            })
             .collect()
     }
 
@@ -1298,7 +1362,7 @@ impl Rendering {
 }
 
 impl Arg {
-    fn simple(name: &str, gen_ty: String, expr: String) -> Arg {
+    pub(crate) fn simple(name: &str, gen_ty: String, expr: String) -> Arg {
         Arg { name: name.into(), gen_ty, convert: None, expr, mutated: false }
     }
 }
@@ -1802,7 +1866,7 @@ mod tests {
         let api = api("pub struct Encode<'a, I: AsRef<[u8]>> { input: I, alpha: &'a str }\n\
              pub fn encode<I: AsRef<[u8]>>(input: I) -> Encode<'static, I> { Encode { input, alpha: \"\" } }\n\
              impl<'a, I: AsRef<[u8]>> Encode<'a, I> {\n\
-                 pub fn with_check(self) -> Encode<'a, I> { self }\n\
+                 pub fn with_input(self, input: I) -> Encode<'a, I> { self }\n\
                  pub fn into_string(self) -> String { String::new() }\n\
                  pub fn into_vec(self) -> Vec<u8> { Vec::new() }\n\
                  pub fn into_input(self) -> I { self.input }\n\
@@ -1828,12 +1892,15 @@ mod tests {
             "{module}"
         );
         assert!(module.contains("pub fn encode_into_vec(input: Vec<u8>) -> Vec<u8> {"), "{module}");
-        // The finishers are driven; the other methods of the type are not.
-        let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
+        // The finishers are driven; the other methods of the type are not, nor a step
+        // whose parameter cannot be made (which leaves the target without steps).
+        let skipped: Vec<(&str, &str)> =
+            p.skipped.iter().map(|s| (s.item.as_str(), s.reason.as_str())).collect();
         assert_eq!(
-            skipped,
-            ["Encode::into_input", "Encode::into_path", "Encode::onto", "Encode::with_check", "blank"]
+            skipped.iter().map(|(item, _)| *item).collect::<Vec<_>>(),
+            ["Encode::into_input", "Encode::into_path", "Encode::onto", "Encode::with_input", "blank"]
         );
+        assert_eq!(skipped[3].1, "parameter `input`: `I` cannot be generated");
         // A function keeps its name; a finished builder's name gives way.
         assert!(module.contains("pub fn encode_done(n: u8) -> u8 {\n    k::encode_done(n)"), "{module}");
         assert!(module.contains("pub fn encode_done_2(input: Vec<u8>) -> u8 {"), "{module}");
@@ -1841,6 +1908,75 @@ mod tests {
         let excluded = Exclusions::from([("k::encode.into_vec()".to_owned(), "does not compile".to_owned())]);
         let keys: Vec<String> = plan(&api, &excluded).calls.iter().map(Call::key).collect();
         assert_eq!(keys, ["k::encode.done()", "k::encode.into_string()", "k::encode_done"]);
+    }
+
+    #[test]
+    fn a_finished_builders_steps_are_applied_in_the_order_its_input_chooses() {
+        let api = api("pub struct Alphabet { chars: [u8; 58] }\n\
+             impl Alphabet { pub const BITCOIN: &'static Self = &Alphabet { chars: [0; 58] }; }\n\
+             pub struct Encode<'a, I: AsRef<[u8]>> { input: I, alpha: &'a Alphabet }\n\
+             pub fn encode<I: AsRef<[u8]>>(input: I) -> Encode<'static, I> { todo!() }\n\
+             impl<'a, I: AsRef<[u8]>> Encode<'a, I> {\n\
+                 pub fn with_alphabet(self, alpha: &'a Alphabet) -> Encode<'a, I> { self }\n\
+                 pub fn with_check(self) -> Encode<'a, I> { self }\n\
+                 pub fn with_check_version(self, expected_ver: u8) -> Encode<'a, I> { self }\n\
+                 pub fn as_cb58(self, expected_ver: Option<u8>) -> Self { self }\n\
+                 pub fn with_hook(self, f: impl Fn(u8) -> u8) -> Self { self }\n\
+                 pub fn into_string(self) -> String { String::new() }\n\
+             }\n");
+        let h = crate::generate(&api, "k", &Exclusions::new());
+        let [call] = &h.plan.calls[..] else { panic!("{:?}", h.plan.calls) };
+        let steps: Vec<(&str, bool, Vec<&str>)> = call
+            .steps
+            .iter()
+            .map(|s| {
+                (s.function.name.as_str(), s.rebinds, s.args.iter().map(|a| a.gen_ty.as_str()).collect())
+            })
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                ("as_cb58", true, vec!["Option<u8>"]),
+                ("with_alphabet", true, vec!["ConstAlphabet"]),
+                ("with_check", true, vec![]),
+                ("with_check_version", true, vec!["u8"])
+            ]
+        );
+        // The steps are driven; one whose parameter cannot be made is listed, with why.
+        let skipped: Vec<(&str, &str)> =
+            h.plan.skipped.iter().map(|s| (s.item.as_str(), s.reason.as_str())).collect();
+        assert_eq!(skipped, [("Encode::with_hook", "parameter `f: impl Fn` is a closure")]);
+        assert_eq!(h.driven(), 6, "`encode`, `into_string` and four steps");
+        let module = &h.module.text;
+        syn::parse_file(module).unwrap();
+        for rendered in [
+            "pub enum EncodeStep {\n    AsCb58 { expected_ver: Option<u8> },\n    \
+             WithAlphabet { alpha: ConstAlphabet },\n    WithCheck,\n    WithCheckVersion { expected_ver: u8 },\n}",
+            "pub fn encode_into_string((input, calls): (Vec<u8>, Vec<EncodeStep>)) -> String {\n    \
+             let mut encode = k::encode(input);\n    for call in calls {\n        match call {\n            \
+             EncodeStep::AsCb58 { expected_ver } => encode = encode.as_cb58(expected_ver),\n            \
+             EncodeStep::WithAlphabet { alpha } => encode = encode.with_alphabet(alpha.get()),\n            \
+             EncodeStep::WithCheck => encode = encode.with_check(),\n",
+            "expected_ver),\n        }\n    }\n    encode.into_string()\n}",
+            "ConstAlphabet::Bitcoin => k::Alphabet::BITCOIN,",
+        ] {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
+        // A step's lines are its own: one that does not compile is left out alone, and
+        // listed with why.
+        let line = module.lines().position(|l| l.contains("encode.with_check_version(")).unwrap() + 1;
+        assert_eq!(h.module.item_at(line), Some("k::Encode::with_check_version"));
+        let variant = module.lines().position(|l| l.contains("WithCheckVersion {")).unwrap() + 1;
+        assert_eq!(h.module.item_at(variant), Some("k::Encode::with_check_version"));
+        let excluded = Exclusions::from([(
+            "k::Encode::with_check_version".to_owned(),
+            "does not compile: mismatched types".to_owned(),
+        )]);
+        let p = plan(&api, &excluded);
+        let steps: Vec<&str> = p.calls[0].steps.iter().map(|s| s.function.name.as_str()).collect();
+        assert_eq!(steps, ["as_cb58", "with_alphabet", "with_check"]);
+        let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
+        assert_eq!(skipped, ["Encode::with_check_version", "Encode::with_hook"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The plan written out as the harness's generated module: one target function per
-//! driven item, a `Make…` enum per buildable type (one variant per constructor) and a
-//! `…Call` enum per type's method sequence, each line traced to the item it belongs to.
+//! driven item, a `Make…` enum per buildable type (one variant per constructor), a
+//! `…Call` enum per type's method sequence and a `…Step` enum per finished builder's
+//! steps, each line traced to the item it belongs to.
 
 use std::collections::BTreeSet;
 
@@ -114,7 +115,8 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
     w.line("//! Run it again after the API changes: it rewrites this file and keeps `main.rs`, where");
     w.line("//! your own targets go.");
     w.line("");
-    if !plan.types.is_empty() || !plan.const_sets.is_empty() {
+    if !plan.types.is_empty() || !plan.const_sets.is_empty() || plan.calls.iter().any(|c| !c.steps.is_empty())
+    {
         w.line("use mutfuzz::Gen;");
         w.line("");
     }
@@ -132,7 +134,13 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
     // Plain calls are named first: a finished builder never takes a name a function has.
     let (plain, builders): (Vec<_>, Vec<_>) =
         plan.calls.iter().enumerate().partition(|(_, c)| c.adapter.is_none());
+    let mut step_enums = BTreeSet::new();
     for (index, call) in plain.into_iter().chain(builders) {
+        if let Some(owner) = call.steps.first().and_then(|s| s.function.owner.clone())
+            && step_enums.insert(owner)
+        {
+            write_steps(&mut w, &call.steps);
+        }
         let f = &call.function;
         let own = finished(call, f.target_name());
         let wanted = match &f.owner {
@@ -148,10 +156,15 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         let key = call.key();
         w.piece(&key, |w| {
             match &call.adapter {
+                Some(a) if !call.steps.is_empty() => w.line(&format!(
+                    "/// `{}`, steps of its builder applied, then finished by `{}`",
+                    f.key(),
+                    a.method()
+                )),
                 Some(a) => w.line(&format!("/// `{}`, finished by `{}`", f.key(), a.method())),
                 None => w.line(&format!("/// `{}`", f.key())),
             }
-            write_call_target(w, &name, &f.path, &call.args, &call.output, &call.adapter_call());
+            write_call_target(w, &name, &f.path, &call.args, &call.output, &call.steps, &call.adapter_call());
             w.line("");
         });
     }
@@ -171,13 +184,41 @@ fn path_name(path: &str) -> String {
     path.split("::").skip(1).collect::<Vec<_>>().join("_")
 }
 
-/// `fn name(pattern: Gen) -> Output { body }` for one call, `then` written after it
-/// (an [adapter's call](Call::adapter_call)).
-fn write_call_target(w: &mut Writer, name: &str, callee: &str, args: &[Arg], output: &Output, then: &str) {
-    let (pattern, input) = pattern(args);
+/// `fn name(pattern: Gen) -> Output { body }` for one call, the builder's `steps` the
+/// input chooses applied to its result, then `then` (an [adapter's
+/// call](Call::adapter_call)).
+fn write_call_target(
+    w: &mut Writer,
+    name: &str,
+    callee: &str,
+    args: &[Arg],
+    output: &Output,
+    steps: &[Call],
+    then: &str,
+) {
+    let owner = steps.first().and_then(|s| s.function.owner.as_deref());
+    let builder = owner.map(snake);
+    let args = &match &builder {
+        Some(value) => renamed(args, value),
+        None => args.to_vec(),
+    };
+    let mut inputs = args.to_vec();
+    if let Some(owner) = owner {
+        inputs.push(Arg::simple("calls", format!("Vec<{owner}Step>"), "calls".into()));
+    }
+    let (pattern, input) = pattern(&inputs);
     let mutated: Vec<&str> = args.iter().filter(|a| a.mutated).map(|a| a.name.as_str()).collect();
-    let call =
-        format!("{callee}({}){then}", args.iter().map(|a| a.expr.as_str()).collect::<Vec<_>>().join(", "));
+    let made = format!("{callee}({})", args.iter().map(|a| a.expr.as_str()).collect::<Vec<_>>().join(", "));
+    let call = format!("{}{then}", builder.as_deref().unwrap_or(&made));
+    // The arguments built; a builder bound, and the steps the input chose put their
+    // results in its place, before `then` finishes it.
+    let start = |w: &mut Writer| {
+        convert(w, args, "    ");
+        if let Some(value) = &builder {
+            w.line(&format!("    let mut {value} = {made};"));
+            write_step_loop(w, value, steps);
+        }
+    };
     let (ret, value) = result(output, &call);
     let (ret, tail) = if mutated.is_empty() {
         (ret, value)
@@ -190,7 +231,7 @@ fn write_call_target(w: &mut Writer, name: &str, callee: &str, args: &[Arg], out
         };
         if matches!(output, Output::Unit) {
             w.line(&format!("pub fn {name}({pattern}: {input}) -> {ret} {{"));
-            convert(w, args, "    ");
+            start(w);
             w.line(&format!("    {call};"));
             w.line(&format!("    {}", tuple(&mutated)));
             w.line("}");
@@ -200,9 +241,47 @@ fn write_call_target(w: &mut Writer, name: &str, callee: &str, args: &[Arg], out
     };
     let arrow = if ret == "()" { String::new() } else { format!(" -> {ret}") };
     w.line(&format!("pub fn {name}({pattern}: {input}){arrow} {{"));
-    convert(w, args, "    ");
+    start(w);
     w.line(&format!("    {tail}"));
     w.line("}");
+}
+
+/// `…Step`: the steps of a builder a target may apply before it finishes it, one variant
+/// each, with its arguments.
+fn write_steps(w: &mut Writer, steps: &[Call]) {
+    let Some(owner) = steps.first().and_then(|s| s.function.owner.as_deref()) else { return };
+    let value = snake(owner);
+    let path = steps[0].function.path.rsplit_once("::").map_or(owner, |(p, _)| p);
+    w.line(&format!("/// One step of a `{path}`, applied before a target finishes it."));
+    w.line("#[derive(Debug, Gen)]");
+    w.line(&format!("pub enum {owner}Step {{"));
+    for (m, v) in steps.iter().zip(method_variants(steps)) {
+        w.piece(&m.key(), |w| w.line(&format!("    {},", variant(&v, &renamed(&m.args, &value)))));
+    }
+    w.line("}");
+    w.line("");
+}
+
+/// The loop applying the steps in `calls` to the builder bound as `value`, each arm traced
+/// to its step.
+fn write_step_loop(w: &mut Writer, value: &str, steps: &[Call]) {
+    let owner = steps.first().and_then(|s| s.function.owner.as_deref()).unwrap_or_default();
+    w.line("    for call in calls {");
+    w.line("        match call {");
+    for (m, v) in steps.iter().zip(method_variants(steps)) {
+        w.piece(&m.key(), |w| {
+            let args = renamed(&m.args, value);
+            let call = m.method_call(value, &args.iter().map(|a| a.expr.clone()).collect::<Vec<_>>());
+            write_arm(
+                w,
+                &format!("{owner}Step::{}", variant_pattern(&v, &args)),
+                &args,
+                &[format!("{call};")],
+            );
+        });
+    }
+    w.line("        }");
+    w.line("    }");
 }
 
 fn mutated_types(args: &[Arg]) -> String {
@@ -374,7 +453,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
         let name = w.target_name(name, TargetKind::Constructor(index, ci));
         w.piece(&key, |w| {
             w.line(&format!("/// `{callee}`, its error included"));
-            write_call_target(w, &name, &callee, &args, &Output::Debug { sorted: t.hashed }, "");
+            write_call_target(w, &name, &callee, &args, &Output::Debug { sorted: t.hashed }, &[], "");
             w.line("");
         });
     }
@@ -436,24 +515,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
             } else {
                 vec![rendered(m, &call)]
             };
-            let needs_block = m.rebinds || args.iter().any(|a| a.convert.is_some() || a.mutated);
-            if needs_block {
-                w.line(&format!("            {pat} => {{"));
-                for a in &args {
-                    if let Some(c) = &a.convert {
-                        let c = if a.mutated { c.replacen("let ", "let mut ", 1) } else { c.clone() };
-                        w.line(&format!("                {c}"));
-                    } else if a.mutated {
-                        w.line(&format!("                let mut {0} = {0};", a.name));
-                    }
-                }
-                for line in &tail {
-                    w.line(&format!("                {line}"));
-                }
-                w.line("            }");
-            } else {
-                w.line(&format!("            {pat} => {},", tail[0]));
-            }
+            write_arm(w, &pat, &args, &tail);
         });
     }
     w.line("        });");
@@ -471,6 +533,30 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     w.line("    out");
     w.line("}");
     w.line("");
+}
+
+/// One arm of a sequence's `match`: `pat => expr,`, or a block where arguments are built
+/// first or `body` has more than one line.
+fn write_arm(w: &mut Writer, pat: &str, args: &[Arg], body: &[String]) {
+    if let [only] = body
+        && !args.iter().any(|a| a.convert.is_some() || a.mutated)
+    {
+        w.line(&format!("            {pat} => {},", only.trim_end_matches(';')));
+        return;
+    }
+    w.line(&format!("            {pat} => {{"));
+    for a in args {
+        if let Some(c) = &a.convert {
+            let c = if a.mutated { c.replacen("let ", "let mut ", 1) } else { c.clone() };
+            w.line(&format!("                {c}"));
+        } else if a.mutated {
+            w.line(&format!("                let mut {0} = {0};", a.name));
+        }
+    }
+    for line in body {
+        w.line(&format!("                {line}"));
+    }
+    w.line("            }");
 }
 
 fn reject(call: &str) -> String {

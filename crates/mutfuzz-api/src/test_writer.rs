@@ -110,17 +110,25 @@ pub fn write(
     let (base, body) = match kind {
         TargetKind::Call(i) => {
             let call = &plan.calls[i];
-            let args = params(kept.value, call.args.len())?;
-            let name = match call.function.extension {
+            let mut args = params(kept.value, call.args.len() + usize::from(!call.steps.is_empty()))?;
+            let steps = if call.steps.is_empty() { Vec::new() } else { steps_of(call, args.pop())? };
+            let mut name = match call.function.extension {
                 Some(_) => call.function.name.clone(),
                 None => test_name(&call.function.path),
             };
-            // A finished builder's test is named for both calls: `encode_into_string`.
-            let name = match &call.adapter {
-                Some(a) => format!("{name}_{}", a.method()),
-                None => name,
-            };
-            (name, w.single(call, &args, kept.ending, panic)?)
+            // A finished builder's test is named for its calls: `encode_with_check_into_string`.
+            let mut named = Vec::new();
+            for (step, _) in &steps {
+                let step = step.function.name.trim_start_matches("r#");
+                if named.len() < 2 && !named.contains(&step) {
+                    named.push(step);
+                    name = format!("{name}_{step}");
+                }
+            }
+            if let Some(a) = &call.adapter {
+                name = format!("{name}_{}", a.method());
+            }
+            (name, w.single(call, &args, &steps, kept.ending, panic)?)
         }
         TargetKind::Constructor(t, c) => {
             let ty = &plan.types[t];
@@ -398,6 +406,30 @@ fn test_name(path: &str) -> String {
     }
 }
 
+/// The steps a finished builder's input chose (its last element), each with its arguments'
+/// values.
+fn steps_of<'a>(call: &'a Call, value: Option<&'a Value>) -> Result<Vec<(&'a Call, &'a [Value])>, String> {
+    let Some(Value::Seq(steps)) = value else {
+        return Err("the input does not have the target's shape".into());
+    };
+    steps
+        .iter()
+        .map(|s| match s {
+            Value::Variant(_, fields) => {
+                Ok((method_of(&call.steps, s).ok_or("a step names no method")?, &fields[..]))
+            }
+            _ => Err("a step is not a variant".to_owned()),
+        })
+        .collect()
+}
+
+/// The method of `methods` whose variant `call` is.
+fn method_of<'a>(methods: &'a [Call], call: &Value) -> Option<&'a Call> {
+    let Value::Variant(name, _) = call else { return None };
+    let variants = method_variants(methods);
+    variants.iter().position(|v| v == name).map(|i| &methods[i])
+}
+
 /// The values of `n` parameters: the tuple's elements, or the one value.
 fn params(value: &Value, n: usize) -> Result<Vec<&Value>, String> {
     match (n, value) {
@@ -420,11 +452,12 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    /// A single call's test body.
+    /// A single call's test body, the builder's `steps` chained after it.
     fn single(
         &self,
         call: &Call,
         args: &[&Value],
+        steps: &[(&Call, &[Value])],
         ending: &str,
         panic: Option<&str>,
     ) -> Result<Vec<String>, String> {
@@ -441,14 +474,25 @@ impl Writer<'_> {
                 rendered.push(self.generic_arg(&call.function, a, v, ty)?);
             }
         }
-        let call_text = match rendered.split_first() {
+        let mut call_text = match rendered.split_first() {
             // A method of the crate's trait on `str` or `char`, called as one with the
             // trait imported: `"A b".to_snake_case()`.
             Some((value, rest)) if method_syntax(&call.function) => {
-                format!("{value}.{}({}){}", call.function.name, rest.join(", "), call.adapter_call())
+                format!("{value}.{}({})", call.function.name, rest.join(", "))
             }
-            _ => format!("{}({}){}", call.function.path, rendered.join(", "), call.adapter_call()),
+            _ => format!("{}({})", call.function.path, rendered.join(", ")),
         };
+        for (step, values) in steps {
+            let args: Vec<String> = step
+                .args
+                .iter()
+                .zip(*values)
+                .zip(&step.function.params)
+                .map(|((a, v), (_, ty))| self.generic_arg(&step.function, a, v, ty))
+                .collect::<Result<_, _>>()?;
+            call_text = step.function.call_moving(&call_text, &args);
+        }
+        call_text.push_str(&call.adapter_call());
         if panic.is_some() {
             lines.push(format!("{call_text};"));
             return Ok(lines);
@@ -541,11 +585,11 @@ impl Writer<'_> {
         let binding = snake(&t.name);
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
-        let mutates = calls.iter().any(|c| self.method_of(t, c).is_some_and(Call::changes_value));
+        let mutates = calls.iter().any(|c| method_of(&t.methods, c).is_some_and(Call::changes_value));
         lines.push(format!("let {}{binding} = {};", if mutates { "mut " } else { "" }, self.make(t, make)?));
         let mut names = Vec::new();
         for (i, c) in calls.iter().enumerate() {
-            let m = self.method_of(t, c).ok_or("a call names no method")?;
+            let m = method_of(&t.methods, c).ok_or("a call names no method")?;
             let Value::Variant(_, fields) = c else { return Err("a call is not a variant".into()) };
             let name = m.function.name.trim_start_matches("r#");
             names.push(match &m.adapter {
@@ -640,12 +684,6 @@ impl Writer<'_> {
             }
             _ => vec![assert_debug(call, text)],
         })
-    }
-
-    fn method_of<'b>(&self, t: &'b Buildable, call: &Value) -> Option<&'b Call> {
-        let Value::Variant(name, _) = call else { return None };
-        let variants = method_variants(&t.methods);
-        variants.iter().position(|v| v == name).map(|i| &t.methods[i])
     }
 
     /// `path` collected from the items in `items`, each made as `item` says, their type
@@ -1490,6 +1528,45 @@ mod tests {
             t.text,
             "#[test]\nfn encode_into_string() {\n    assert_eq!(k::encode(vec![1u8, 2u8]).into_string(), \"5\");\n}\n"
         );
+    }
+
+    #[test]
+    fn a_finished_builders_steps_are_chained_between_the_function_and_the_finisher() {
+        let (plan, module) = api("pub struct Alphabet(u8);\n\
+             impl Alphabet { pub const BITCOIN: &'static Self = &Alphabet(0); }\n\
+             pub struct Encode<'a, I> { input: I, alpha: &'a Alphabet }\n\
+             pub fn encode<I: AsRef<[u8]>>(input: I) -> Encode<'static, I> { todo!() }\n\
+             impl<'a, I: AsRef<[u8]>> Encode<'a, I> {\n\
+                 pub fn with_alphabet(self, alpha: &'a Alphabet) -> Self { self }\n\
+                 pub fn with_check(self) -> Self { self }\n\
+                 pub fn with_check_version(self, expected_ver: u8) -> Self { self }\n\
+                 pub fn into_string(self) -> String { String::new() }\n\
+             }\n");
+        let step = |name: &str, fields: Vec<Value>| Value::Variant(name.into(), fields);
+        let value = Value::Tuple(vec![
+            Value::Seq(vec![int("1", "u8")]),
+            Value::Seq(vec![
+                step("WithCheck", vec![]),
+                step("WithCheck", vec![]),
+                step("WithAlphabet", vec![step("Bitcoin", vec![])]),
+                step("WithCheckVersion", vec![int("3", "u8")]),
+            ]),
+        ]);
+        let kept = Kept { target: "encode_into_string", value: &value, ending: "\"5\"", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\nfn encode_with_check_with_alphabet_into_string() {\n    assert_eq!(k::encode(vec![1u8])\
+             .with_check().with_check().with_alphabet(k::Alphabet::BITCOIN).with_check_version(3).into_string(), \
+             \"5\");\n}\n"
+        );
+        // With no step chosen, the two calls alone.
+        let value = Value::Tuple(vec![Value::Seq(vec![int("1", "u8")]), Value::Seq(vec![])]);
+        let kept = Kept { target: "encode_into_string", value: &value, ending: "\"5\"", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(t.text.contains(
+            "fn encode_into_string() {\n    assert_eq!(k::encode(vec![1u8]).into_string(), \"5\");"
+        ));
     }
 
     #[test]
