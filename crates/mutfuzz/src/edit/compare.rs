@@ -17,6 +17,11 @@ use super::dictionary::{leaves_in, write_value};
 use crate::corpus::{CorpusEntry, HELD_INPUTS};
 use crate::input::{Rng, Value};
 
+/// Distinct pairs the table holds at most, per input whose operands it holds (4 MiB for
+/// [`HELD_INPUTS`]): a recording run keeps up to [`mutfuzz_rt::RING`] pairs, but most
+/// of a child's comparisons are its parent's, so inputs share most of theirs.
+const PAIRS_PER_HELD_INPUT: usize = 32;
+
 /// Operand pairs per saved input, and the edit that uses them.
 ///
 /// A recording run fills the run-time's ring, and a child compares mostly what its
@@ -37,8 +42,6 @@ pub struct CompareEdit {
     capacity: usize,
     /// The inputs that had operands and were let go: recorded again before their children.
     let_go: HashSet<u64>,
-    /// `pairs.len()` after the last compaction: unused pairs are dropped once it doubles.
-    compacted: usize,
     scratch: Vec<(Operand, Operand)>,
     /// Compaction's map from a pair's old index to its new one, kept between compactions.
     renumbered: Vec<u32>,
@@ -65,7 +68,6 @@ impl CompareEdit {
             held: VecDeque::new(),
             capacity: capacity.max(1),
             let_go: HashSet::new(),
-            compacted: 0,
             scratch: Vec::new(),
             renumbered: Vec::new(),
         }
@@ -97,17 +99,38 @@ impl CompareEdit {
     }
 
     fn keep(&mut self, entry: &CorpusEntry, pairs: &[(Operand, Operand)]) {
+        let budget = self.capacity * PAIRS_PER_HELD_INPUT;
+        if self.pairs.len() + pairs.len() > budget {
+            self.make_room(budget / 2);
+        }
         let indices = pairs.iter().map(|&pair| self.intern(pair)).collect();
         if self.operands.insert(entry.trial, indices).is_none() {
             self.held.push_back(entry.trial);
         }
         self.let_go.remove(&entry.trial);
         while self.held.len() > self.capacity {
-            let Some(oldest) = self.held.pop_front() else { break };
+            self.let_go_oldest();
+        }
+    }
+
+    /// Lets go of the operands of the input held longest.
+    fn let_go_oldest(&mut self) {
+        if let Some(oldest) = self.held.pop_front() {
             self.operands.remove(&oldest);
             self.let_go.insert(oldest);
         }
-        if self.pairs.len() >= 2 * self.compacted.max(self.capacity * 16) {
+    }
+
+    /// Compacts the table to at most `target` pairs: the pairs no held input uses go
+    /// first, then the operands of the inputs held longest, a quarter at a time. So the
+    /// table never outgrows its budget, however many distinct pairs the held inputs have
+    /// between them (which grows as the corpus diversifies), and its memory is flat.
+    fn make_room(&mut self, target: usize) {
+        self.compact();
+        while self.pairs.len() > target && !self.held.is_empty() {
+            for _ in 0..self.held.len().div_ceil(4) {
+                self.let_go_oldest();
+            }
             self.compact();
         }
     }
@@ -145,7 +168,6 @@ impl CompareEdit {
         for (k, pair) in self.pairs.iter().enumerate() {
             self.by_hash.entry(hash_of(pair)).or_insert(k as u32);
         }
-        self.compacted = self.pairs.len();
     }
 
     /// The index of `pair` in `pairs`, added if new.
@@ -347,6 +369,27 @@ mod tests {
         edit.set_operands(&e2, vec![pair(2), pair(3)]);
         assert_eq!(edit.pairs.len(), 4);
         assert_eq!(of(&edit, &e2), [pair(2), pair(3)]);
+    }
+
+    #[test]
+    fn the_table_stays_within_its_budget_as_held_inputs_bring_new_pairs() {
+        let (_, a, _): (Vec<Command>, CorpusEntry, Spans) = entry_of(5);
+        let mut edit = CompareEdit::holding(4);
+        let budget = 4 * PAIRS_PER_HELD_INPUT;
+        // Every input has 40 pairs no other has: four of them would need 160.
+        for trial in 0..50u64 {
+            let pairs =
+                (0..40).map(|n| (Operand::Int((trial * 100 + n) as i128), Operand::Int(-1))).collect();
+            edit.set_operands(&CorpusEntry { trial, ..a.clone() }, pairs);
+            assert!(edit.pairs.len() <= budget, "{} pairs after input {trial}", edit.pairs.len());
+            assert!(edit.pairs.capacity() <= budget, "{} allocated", edit.pairs.capacity());
+            // The newest input keeps its operands, whole.
+            assert_eq!(edit.operands[&trial].len(), 40);
+        }
+        // Inputs let go to make room ask to be recorded again.
+        let held = edit.held.len();
+        assert!(held < 4, "{held} held");
+        assert_eq!(edit.let_go.len(), 50 - held);
     }
 
     #[test]
