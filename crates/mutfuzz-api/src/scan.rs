@@ -1036,25 +1036,55 @@ impl Walk<'_> {
         }
     }
 
-    /// Whether `#[cfg]` lets the item in: not under `test`, and every feature it names on.
+    /// Whether `#[cfg]` lets the item in: its predicate evaluated with `test`, `doc`,
+    /// `loom` and `miri` off and the features of the set on (`all`, `any` and `not` as
+    /// cargo's); a predicate it cannot tell (a target, `debug_assertions`) lets it in.
     fn active(&self, attrs: &[syn::Attribute]) -> bool {
-        attrs.iter().filter(|a| a.path().is_ident("cfg")).all(|a| {
-            let text = a.meta.to_token_stream().to_string();
-            if text.contains("test") && !text.contains("not") {
-                return false;
+        attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg"))
+            .all(|a| a.parse_args::<syn::Meta>().ok().and_then(|m| self.cfg(&m)).unwrap_or(true))
+    }
+
+    /// A `cfg` predicate's value; `None` when it depends on what the scan cannot tell.
+    fn cfg(&self, meta: &syn::Meta) -> Option<bool> {
+        match meta {
+            syn::Meta::Path(p) => {
+                ["test", "doc", "loom", "miri"].iter().any(|n| p.is_ident(n)).then_some(false)
             }
-            let mut ok = true;
-            let _ = a.parse_nested_meta(|m| {
-                if m.path.is_ident("feature") {
-                    let v: syn::LitStr = m.value()?.parse()?;
-                    ok &= self.features.contains(&v.value());
-                } else if m.path.is_ident("doc") || m.path.is_ident("loom") || m.path.is_ident("miri") {
-                    ok = false;
+            syn::Meta::NameValue(nv) if nv.path.is_ident("feature") => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => {
+                    Some(self.features.contains(&s.value()))
                 }
-                Ok(())
-            });
-            ok
-        })
+                _ => None,
+            },
+            syn::Meta::NameValue(_) => None,
+            syn::Meta::List(list) => {
+                let args = list
+                    .parse_args_with(
+                        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                    )
+                    .ok()?;
+                let values: Vec<Option<bool>> = args.iter().map(|m| self.cfg(m)).collect();
+                if list.path.is_ident("all") {
+                    if values.contains(&Some(false)) {
+                        Some(false)
+                    } else {
+                        values.iter().all(Option::is_some).then_some(true)
+                    }
+                } else if list.path.is_ident("any") {
+                    if values.contains(&Some(true)) {
+                        Some(true)
+                    } else {
+                        values.iter().all(Option::is_some).then_some(false)
+                    }
+                } else if list.path.is_ident("not") && values.len() == 1 {
+                    values[0].map(|v| !v)
+                } else {
+                    None
+                }
+            }
+        }
     }
 
     /// Every exported item and module with the shortest public path (without the crate's
@@ -1461,6 +1491,40 @@ mod tests {
             fs::write(p, text).unwrap();
         }
         read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::from(["std".to_owned()])).unwrap()
+    }
+
+    #[test]
+    fn cfg_is_evaluated_with_the_features_given_and_those_they_imply_already_in_the_set() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("src")).unwrap();
+        fs::write(
+            dir.path().join("src/lib.rs"),
+            "#[cfg(feature = \"check\")] pub fn check() {}\n\
+             #[cfg(any(feature = \"check\", feature = \"cb58\"))] pub fn either() {}\n\
+             #[cfg(all(feature = \"check\", feature = \"cb58\"))] pub fn both() {}\n\
+             #[cfg(not(feature = \"std\"))] pub fn no_std() {}\n\
+             #[cfg(all(feature = \"check\", not(test)))] pub fn not_test() {}\n\
+             #[cfg(all(feature = \"check\", target_os = \"linux\"))] pub fn on_a_target() {}\n\
+             #[cfg(any(test, doc))] pub fn docs() {}\n\
+             #[cfg(feature = \"test-utils\")] pub fn utils() {}\n\
+             #[cfg(feature = \"check\")] pub mod checked { pub fn inner() {} }\n\
+             pub fn always() {}\n",
+        )
+        .unwrap();
+        let paths = |features: &[&str]| -> Vec<String> {
+            let on = features.iter().map(|f| f.to_string()).collect();
+            let api = read(&dir.path().join("src/lib.rs"), "k", &on).unwrap();
+            api.functions.iter().map(|f| f.path.trim_start_matches("k::").to_owned()).collect()
+        };
+        assert_eq!(paths(&["default", "std"]), ["always"]);
+        assert_eq!(
+            paths(&["default", "std", "check", "cb58", "sha2"]),
+            ["always", "both", "check", "checked::inner", "either", "not_test", "on_a_target"]
+        );
+        assert_eq!(
+            paths(&["check", "test-utils"]),
+            ["always", "check", "checked::inner", "either", "no_std", "not_test", "on_a_target", "utils"]
+        );
     }
 
     #[test]

@@ -217,6 +217,10 @@ pub struct FileHead {
     pub doc: String,
     /// How the harness is included, for the tests of hand-written targets.
     pub include: Option<Include>,
+    /// Cargo features the tests were written with that a plain build leaves off: the file
+    /// is `#![cfg(…)]` on them, so a `cargo test` without them builds none of its tests
+    /// (they call items behind those features).
+    pub features: Vec<String>,
 }
 
 /// The harness included as the module `harness`.
@@ -232,6 +236,11 @@ pub struct Include {
 /// The whole test file: the head, then the tests.
 pub fn file(head: &FileHead, tests: &[TestFn]) -> String {
     let mut out = head.doc.clone();
+    if let Some(predicate) = features_cfg(&head.features) {
+        out.push_str(&format!(
+            "\n// Written with these features on: without them, the file holds no test.\n#![cfg({predicate})]\n"
+        ));
+    }
     if let Some(include) = head.include.as_ref().filter(|_| tests.iter().any(|t| t.harness)) {
         out.push('\n');
         for name in &include.extern_crates {
@@ -255,6 +264,16 @@ pub fn file(head: &FileHead, tests: &[TestFn]) -> String {
         out.push_str(&t.text);
     }
     out
+}
+
+/// The `cfg` predicate that holds when every feature of `features` is on.
+fn features_cfg(features: &[String]) -> Option<String> {
+    let each: Vec<String> = features.iter().map(|f| format!("feature = {f:?}")).collect();
+    match each.len() {
+        0 => None,
+        1 => Some(each[0].clone()),
+        _ => Some(format!("all({})", each.join(", "))),
+    }
 }
 
 /// `use` lines for the paths the tests name, one per first segment.
@@ -1696,6 +1715,34 @@ mod tests {
         let kept = Kept { target: "buffer_calls", value: &value, ending, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("assert_eq!(buffer.format(0.1f32), \"0.1\");"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_file_written_with_features_the_defaults_leave_off_is_gated_on_them() {
+        let t = TestFn {
+            name: "encode".into(),
+            text: "#[test]\nfn encode() {}\n".into(),
+            base: "encode".into(),
+            harness: false,
+            uses: Vec::new(),
+        };
+        let head = |features: &[&str]| FileHead {
+            doc: "//! Tests.\n".into(),
+            features: features.iter().map(|f| f.to_string()).collect(),
+            ..FileHead::default()
+        };
+        let text = file(&head(&["check", "cb58"]), std::slice::from_ref(&t));
+        assert!(
+            text.starts_with(
+                "//! Tests.\n\n// Written with these features on: without them, the file holds no test.\n\
+                 #![cfg(all(feature = \"check\", feature = \"cb58\"))]\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            file(&head(&["check"]), std::slice::from_ref(&t)).contains("\n#![cfg(feature = \"check\")]\n")
+        );
+        assert!(!file(&head(&[]), &[t]).contains("#![cfg"));
     }
 
     #[test]

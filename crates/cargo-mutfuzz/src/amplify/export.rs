@@ -36,7 +36,9 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         )));
     }
     let package = harness::single_package(&built.ws)?.clone();
-    let generated = write::harness(&built.ws, &package, &built.layout)?;
+    // The generated module as the user's harness builds the package: with its features.
+    let features = crate::workspace::Features::of_dependency(&built.harness.manifest, &package.name);
+    let generated = write::harness(&built.ws, &package, &built.layout, &features)?;
     let selection = Selection::all(&built.discovery.mutants);
     let how = ScoreHow {
         selection: &selection,
@@ -75,8 +77,9 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
             args.target, package.name
         ),
         include: tests.include.clone(),
+        features: features.needed(&package.root.join("Cargo.toml"), &package.name),
     };
-    let copy = verify::Copy::make(&built.ws, &package)?;
+    let copy = verify::Copy::make(&built.ws, &package, &features)?;
     let (kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;
     if kept.is_empty() {
         eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));

@@ -30,7 +30,7 @@ use crate::process::interrupt;
 use crate::score::{self, ScoreHow};
 use crate::testing::outcome::Outcome;
 use crate::workspace::layout::Layout;
-use crate::workspace::{PackageChoice, Workspace};
+use crate::workspace::{Features, PackageChoice, Workspace};
 
 use crate::fuzzing::cover::{self, Candidate};
 pub use settings::{AmplifySettings, ExportSettings};
@@ -60,8 +60,13 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         );
         return Ok(exit_code::SUCCESS);
     }
+    let (features, note) = chosen_features(args.features.as_ref(), &survivors.file.feature_flags);
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    let with = if features.is_default() { String::new() } else { format!(" with {}", features.describe()) };
     eprintln!(
-        "Amplifying the tests of {}: {} survivors ({missed} missed, {uncovered} not covered, {timeouts} timed out by the wall clock)",
+        "Amplifying the tests of {}{with}: {} survivors ({missed} missed, {uncovered} not covered, {timeouts} timed out by the wall clock)",
         package.name,
         survivors.ids.len()
     );
@@ -70,7 +75,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let layout = Layout::new(&ws.target_dir);
     let dir = layout.amplify();
     let (generated, built, targets, aimed) =
-        build_aimed(&ws, &package, &args.package, &survivors, args.no_sandbox)?;
+        build_aimed(&ws, &package, &args.package, &survivors, &features, args.no_sandbox)?;
     if aimed.is_empty() {
         eprintln!("No survivor builds with the harness (all unviable there): nothing to fuzz");
         return Ok(exit_code::SUCCESS);
@@ -213,11 +218,13 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         "Checking {} in a copy of the workspace: they must pass, then catch their survivors",
         count(tests.written.len(), "written test")
     );
-    let copy = verify::Copy::make(&ws, &package)?;
-    let test_like = write::test_args(args, &package);
+    let copy = verify::Copy::make(&ws, &package, &features)?;
+    let test_like = write::test_args(args, &package, &features);
+    let needed = features.needed(&package.root.join("Cargo.toml"), &package.name);
     let head = mutfuzz_api::test_writer::FileHead {
         doc: mutfuzz_api::test_writer::amplify_header(&package.name),
         include: tests.include.clone(),
+        features: needed.clone(),
     };
     let verified = verify::verify(&copy, &head, tests.written, &tests.kills, &aimed, &test_like)?;
     let target_file = package.root.join("tests").join(verify::FILE);
@@ -233,6 +240,15 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
     if let Some(note) = verify::undeclared_note(&package.root, verify::FILE) {
         eprintln!("{note}");
+    }
+    if !needed.is_empty() {
+        eprintln!(
+            "note: the tests call code behind features the defaults leave off: the file is \
+             `#![cfg(...)]` on {}, so a plain `cargo test` skips it; run it with `cargo test {} --test {}`",
+            needed.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
+            features.cargo_args().join(" "),
+            verify::FILE.trim_end_matches(".rs")
+        );
     }
 
     // Before and after, as `cargo mutfuzz test` counts them.
@@ -284,6 +300,25 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     write::record(&results, &survivors, &verified, &caught, &killed, &reached)?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
     Ok(exit_code::SUCCESS)
+}
+
+/// The feature flags `amplify` reads the API, builds the harness and checks the written
+/// tests with: those given to it, else those `test` ran with (`recorded`, from its
+/// results). Given and different, the given ones win, and the note says so.
+fn chosen_features(given: Option<&Features>, recorded: &Features) -> (Features, Option<String>) {
+    match given {
+        None => (recorded.clone(), None),
+        Some(given) if given == recorded => (given.clone(), None),
+        Some(given) => (
+            given.clone(),
+            Some(format!(
+                "note: `cargo mutfuzz test` ran with {}; amplify uses the flags given to it, {}: \
+                 survivors in code those leave out are not reached, and the check runs with them",
+                recorded.describe(),
+                given.describe()
+            )),
+        ),
+    }
 }
 
 /// Keeps the first `max` of the cover's picks (each killed the most survivors the picks
@@ -366,18 +401,19 @@ pub fn shrunk(
     Ok(candidates)
 }
 
-/// The harness (the user's, else one generated from the API into `target/`) built with
-/// its targets, and the survivors that are viable with it: what `amplify` and `eval
-/// --survivors` fuzz at.
+/// The harness (the user's, else one generated from the API into `target/`, reading the
+/// API and building the package with `features`) built with its targets, and the
+/// survivors that are viable with it: what `amplify` and `eval --survivors` fuzz at.
 pub fn build_aimed(
     ws: &Workspace,
     package: &crate::workspace::Package,
     package_args: &PackageChoice,
     survivors: &Survivors,
+    features: &Features,
     no_sandbox: bool,
 ) -> Result<(write::Generated, harness::Built, Vec<String>, BTreeSet<u32>)> {
     let layout = Layout::new(&ws.target_dir);
-    let generated = write::harness(ws, package, &layout)?;
+    let generated = write::harness(ws, package, &layout, features)?;
     let (built, targets) =
         harness::build_all_with(package_args, generated.location.as_ref(), false, no_sandbox)?;
     survivors.check_catalog(&built.discovery.mutants)?;
@@ -429,5 +465,23 @@ mod tests {
         assert_eq!(left_out, BTreeSet::from([6, 7]));
         assert!(cap(&mut chosen, 5).is_empty());
         assert_eq!(chosen.len(), 2);
+    }
+
+    #[test]
+    fn the_features_are_the_results_unless_amplify_is_given_others_which_win_with_a_note() {
+        let checked = Features { features: vec!["check,cb58".into()], ..Features::default() };
+        assert_eq!(chosen_features(None, &checked), (checked.clone(), None));
+        assert_eq!(chosen_features(None, &Features::default()), (Features::default(), None));
+        assert_eq!(chosen_features(Some(&checked), &checked), (checked.clone(), None));
+        let all = Features { all_features: true, ..Features::default() };
+        let (chosen, note) = chosen_features(Some(&all), &checked);
+        assert_eq!(chosen, all);
+        assert_eq!(
+            note.as_deref(),
+            Some(
+                "note: `cargo mutfuzz test` ran with --features check,cb58; amplify uses the flags given to it, \
+                 --all-features: survivors in code those leave out are not reached, and the check runs with them"
+            )
+        );
     }
 }

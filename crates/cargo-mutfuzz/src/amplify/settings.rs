@@ -7,7 +7,7 @@ use std::time::Duration;
 use mutfuzz_contract::GuidanceKind;
 
 use crate::fuzzing::settings::FuzzSettings;
-use crate::workspace::PackageChoice;
+use crate::workspace::{Features, PackageChoice};
 
 /// The settings of `amplify` (see `cargo mutfuzz amplify --help` for each).
 #[derive(Clone, Debug)]
@@ -36,6 +36,8 @@ pub struct AmplifySettings {
     pub jobs: Option<usize>,
     /// Run mutants without the sandbox.
     pub no_sandbox: bool,
+    /// Feature flags given to `amplify` itself; `None`: those the results record.
+    pub features: Option<Features>,
     /// `fuzz` options from words, as the `fuzz` command parses them: amplify fuzzes
     /// with that command's defaults.
     pub fuzz_settings: fn(&[String]) -> FuzzSettings,

@@ -15,7 +15,7 @@ use crate::testing::TestSettings;
 use crate::testing::outcome::{Outcome, OutcomesFile};
 use crate::workspace::PackageChoice;
 use crate::workspace::scratch::copy_tree;
-use crate::workspace::{Package, Workspace};
+use crate::workspace::{Features, Package, Workspace};
 
 /// The test file's name, under the package's `tests/`.
 pub const FILE: &str = "mutfuzz_amplified.rs";
@@ -49,12 +49,15 @@ pub struct Copy {
     /// a manifest depends on them by version (a test that includes the harness needs
     /// `mutfuzz`), as every build of `cargo mutfuzz` resolves them.
     engine_patch: Vec<String>,
+    /// The feature flags the tests are built with, as cargo arguments.
+    feature_args: Vec<String>,
 }
 
 impl Copy {
     /// Copies `ws` (without build output, results, `.git`, or the harness's corpus and
-    /// build output: its sources stay, for tests that include it).
-    pub fn make(ws: &Workspace, package: &Package) -> Result<Copy> {
+    /// build output: its sources stay, for tests that include it), where tests are built
+    /// with `features`.
+    pub fn make(ws: &Workspace, package: &Package, features: &Features) -> Result<Copy> {
         let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
         // Named for the workspace: a target dir outside it may serve several.
         let key = mutfuzz_contract::content_name(ws.root.to_string_lossy().as_bytes());
@@ -85,7 +88,7 @@ impl Copy {
                 engine_patch.push(format!("patch.crates-io.{name}.path={:?}", path.to_string_lossy()));
             }
         }
-        Ok(Copy { package: package_copy, root, engine_patch })
+        Ok(Copy { package: package_copy, root, engine_patch, feature_args: features.cargo_args() })
     }
 
     /// Writes `tests/<name>` into the copy, declaring it as a test target when the
@@ -331,7 +334,8 @@ fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
         .args(["test", "--quiet", "--message-format=json", "--no-fail-fast", "--test"])
         .arg(name.trim_end_matches(".rs"))
         .arg("--manifest-path")
-        .arg(copy.package.join("Cargo.toml"));
+        .arg(copy.package.join("Cargo.toml"))
+        .args(&copy.feature_args);
     for patch in &copy.engine_patch {
         command.arg("--config").arg(patch);
     }
@@ -489,8 +493,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let manifest = "[package]\nname = \"p\"\nversion = \"0.1.0\"\nautotests = false\n\n[[test]]\nname = \"old\"\npath = \"tests/old.rs\"\n";
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
-        let copy =
-            Copy { root: dir.path().to_owned(), package: dir.path().to_owned(), engine_patch: Vec::new() };
+        let copy = Copy {
+            root: dir.path().to_owned(),
+            package: dir.path().to_owned(),
+            engine_patch: Vec::new(),
+            feature_args: Vec::new(),
+        };
         copy.write_test(FILE, "#[test]\nfn t() {}\n").unwrap();
         copy.write_test(FILE, "#[test]\nfn t() {}\n").unwrap();
         let doc: toml_edit::DocumentMut =
@@ -510,8 +518,12 @@ mod tests {
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
-        let copy =
-            Copy { root: dir.path().to_owned(), package: dir.path().to_owned(), engine_patch: Vec::new() };
+        let copy = Copy {
+            root: dir.path().to_owned(),
+            package: dir.path().to_owned(),
+            engine_patch: Vec::new(),
+            feature_args: Vec::new(),
+        };
         let text = "// Kills a\n#[test]\nfn passes() {}\n\n#[test]\nfn aborts() {\n    eprintln!(\"gone\");\n    \
                     std::process::abort();\n}\n\n#[test]\n#[should_panic]\nfn panics() {\n    panic!();\n}\n";
         copy.write_test(FILE, text).unwrap();
@@ -531,8 +543,12 @@ mod tests {
         let manifest = "[package]\nname = \"p\"\nversion = \"0.1.0\"\n\n[lib]\npath = \"src/p.rs\"\n\n\
             [[bin]]\nname = \"tool\"\n\n[[test]]\nname = \"slow\"\n\n[[bench]]\nname = \"b\"\n";
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
-        let copy =
-            Copy { root: dir.path().to_owned(), package: dir.path().to_owned(), engine_patch: Vec::new() };
+        let copy = Copy {
+            root: dir.path().to_owned(),
+            package: dir.path().to_owned(),
+            engine_patch: Vec::new(),
+            feature_args: Vec::new(),
+        };
         copy.only_written_tests(FILE).unwrap();
         let doc: toml_edit::DocumentMut =
             std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap().parse().unwrap();

@@ -22,9 +22,9 @@ use crate::fuzzing::cover::Candidate;
 use crate::fuzzing::harness::{self, Built, Harness};
 use crate::fuzzing::records;
 use crate::testing::TestSettings;
-use crate::workspace::PackageChoice;
 use crate::workspace::engine;
 use crate::workspace::layout::Layout;
+use crate::workspace::{Features, PackageChoice};
 use crate::workspace::{Package, Workspace};
 
 /// The harness `amplify` fuzzes with, and the generated module its tests are written from.
@@ -36,9 +36,9 @@ pub struct Generated {
 
 /// The user's harness when there is one, else a harness generated from the API into
 /// `target/mutfuzz/amplify/harness/` (its dependency on the package relative, so that
-/// in the scratch copy it names the schema).
-pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Generated> {
-    let checked = auto_harness::generate(package, layout)?;
+/// in the scratch copy it names the schema, and with `features`, as the API is read).
+pub fn harness(ws: &Workspace, package: &Package, layout: &Layout, features: &Features) -> Result<Generated> {
+    let checked = auto_harness::generate(package, layout, features)?;
     if harness::find(ws, package).is_ok() {
         return Ok(Generated { location: None, harness: checked.harness });
     }
@@ -54,12 +54,7 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
     let up = relative(&dir, &package.root).with_context(|| {
         format!("{} and the package {} share no root", dir.display(), package.root.display())
     })?;
-    let manifest = format!(
-        "[package]\nname = \"{0}-mutfuzz-amplify\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [package.metadata]\nmutfuzz = true\n\n[dependencies]\n{0} = {{ path = {up:?} }}\nmutfuzz = \"{1}\"\n\n[workspace]\n",
-        package.name,
-        engine::VERSION
-    );
+    let manifest = manifest(&package.name, &package.root.join("Cargo.toml"), &up, features);
     crate::workspace::fs_util::write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
     crate::workspace::fs_util::write_if_changed(
         &dir.join("src/main.rs"),
@@ -75,6 +70,17 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout) -> Result<Gen
         location: Some(Harness { manifest: dir.join("Cargo.toml"), dir }),
         harness: checked.harness,
     })
+}
+
+/// The generated harness's manifest: a dependency on the package `name` (its manifest at
+/// `package_manifest`, at `up` from the harness) built with `features`, and the engine.
+fn manifest(name: &str, package_manifest: &Path, up: &str, features: &Features) -> String {
+    let dependency = features.dependency(up, package_manifest, name);
+    format!(
+        "[package]\nname = \"{name}-mutfuzz-amplify\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [package.metadata]\nmutfuzz = true\n\n[dependencies]\n{name} = {dependency}\nmutfuzz = \"{0}\"\n\n[workspace]\n",
+        engine::VERSION
+    )
 }
 
 /// The relative path from the directory `from` to `to` (both absolute).
@@ -409,11 +415,12 @@ fn value(tree: &ValueTree) -> Value {
     }
 }
 
-/// The options of the check's mutation test.
-pub fn test_args(args: &super::AmplifySettings, package: &Package) -> TestSettings {
+/// The options of the check's mutation test, with the feature flags `features`.
+pub fn test_args(args: &super::AmplifySettings, package: &Package, features: &Features) -> TestSettings {
     TestSettings {
         package: PackageChoice { manifest_path: Some(package.root.join("Cargo.toml")), packages: Vec::new() },
         jobs: args.jobs,
+        features: features.clone(),
         no_lint_check: true,
         no_doctests: true,
         no_sandbox: args.no_sandbox,
@@ -523,6 +530,29 @@ mod tests {
         assert_eq!(up.as_deref(), Some("../../../.."));
         let member = relative(Path::new("/w/target/mutfuzz/amplify/harness"), Path::new("/w/crates/p"));
         assert_eq!(member.as_deref(), Some("../../../../crates/p"));
+    }
+
+    #[test]
+    fn the_generated_harness_builds_the_package_with_the_features_of_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let package = dir.path().join("Cargo.toml");
+        let text = "[package]\nname = \"bs58\"\n\n[features]\ndefault = [\"std\"]\nstd = []\ncheck = []\ncb58 = []\n";
+        std::fs::write(&package, text).unwrap();
+        let read = |features: &Features| -> toml_edit::DocumentMut {
+            manifest("bs58", &package, "../../../..", features).parse().unwrap()
+        };
+        let plain = read(&Features::default());
+        assert_eq!(plain["dependencies"]["bs58"]["path"].as_str(), Some("../../../.."));
+        assert!(plain["dependencies"]["bs58"].get("features").is_none());
+        assert_eq!(plain["package"]["metadata"]["mutfuzz"].as_bool(), Some(true));
+        let checked = read(&Features { features: vec!["check,cb58".into()], ..Features::default() });
+        let dep = &checked["dependencies"]["bs58"];
+        let named: Vec<&str> =
+            dep["features"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+        assert_eq!(named, ["check", "cb58"]);
+        assert!(dep.get("default-features").is_none());
+        let bare = read(&Features { no_default_features: true, ..Features::default() });
+        assert_eq!(bare["dependencies"]["bs58"]["default-features"].as_bool(), Some(false));
     }
 
     #[test]

@@ -656,8 +656,14 @@ fn build_for_survivors(args: &EvalArgs) -> Result<(Built, Vec<String>, BTreeSet<
     let package = harness::single_package(&ws)?.clone();
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let survivors = Survivors::read(&results)?;
-    let (_, built, targets, aimed) =
-        crate::amplify::build_aimed(&ws, &package, &(&args.package).into(), &survivors, args.no_sandbox)?;
+    let (_, built, targets, aimed) = crate::amplify::build_aimed(
+        &ws,
+        &package,
+        &(&args.package).into(),
+        &survivors,
+        &survivors.file.feature_flags,
+        args.no_sandbox,
+    )?;
     if aimed.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(
             "no survivor of `cargo mutfuzz test` in {} is viable with the harness: nothing to compare",

@@ -12,10 +12,10 @@ use crate::commands::options::InitArgs;
 use crate::console::{count, exit_code};
 use crate::fuzzing::auto_harness;
 use crate::fuzzing::harness;
-use crate::workspace::Workspace;
 use crate::workspace::engine;
 use crate::workspace::layout::HARNESS_DIR;
 use crate::workspace::layout::Layout;
+use crate::workspace::{Features, Workspace};
 use mutfuzz_contract::write_atomic;
 
 /// Run the command; returns the exit code.
@@ -46,7 +46,8 @@ pub fn run(args: &InitArgs) -> Result<i32> {
         let path = dir.join(name);
         fs::write(&path, text).with_context(|| format!("failed to write {}", path.display()))
     };
-    write("Cargo.toml", manifest(&package.name, engine::VERSION))?;
+    let features: Features = (&args.features).into();
+    write("Cargo.toml", manifest(&package.name, engine::VERSION, &dependency(package, &features)))?;
     write("src/main.rs", main_rs(&package.name, &args.target))?;
     write(".gitignore", "target/\n".to_owned())?;
     eprintln!("Created the fuzz harness {} with target `{}`", dir.display(), args.target);
@@ -64,11 +65,13 @@ fn run_auto(args: &InitArgs) -> Result<i32> {
     let ws = Workspace::open(&args.package)?;
     let package = harness::single_package(&ws)?;
     let layout = Layout::new(&ws.target_dir);
-    let checked = auto_harness::generate(package, &layout)?;
+    let features: Features = (&args.features).into();
+    let checked = auto_harness::generate(package, &layout, &features)?;
     let h = &checked.harness;
     let skipped = &h.plan.skipped;
+    let with = if features.is_default() { String::new() } else { format!(" with {}", features.describe()) };
     eprintln!(
-        "Read the public API of {}: {}, {} driven, {} skipped",
+        "Read the public API of {}{with}: {}, {} driven, {} skipped",
         package.name,
         count(h.plan.found, "item"),
         h.driven(),
@@ -104,7 +107,19 @@ fn run_auto(args: &InitArgs) -> Result<i32> {
         write_atomic(&path, text.as_bytes())?;
         Ok(true)
     };
-    write_new("Cargo.toml", manifest(&package.name, engine::VERSION))?;
+    let dependency = dependency(package, &features);
+    if !write_new("Cargo.toml", manifest(&package.name, engine::VERSION, &dependency))?
+        && !features.is_default()
+    {
+        eprintln!(
+            "note: {} is yours and stays as it is: its dependency on {} decides the features the harness \
+             builds with; for {} it reads\n  {} = {dependency}",
+            dir.join("Cargo.toml").display(),
+            package.name,
+            features.describe(),
+            package.name
+        );
+    }
     write_new(".gitignore", "target/\n".to_owned())?;
     let fresh_main = write_new("src/main.rs", auto_harness::main_rs(&package.name))?;
     let module = auto_harness::module_path(&dir);
@@ -127,7 +142,13 @@ fn run_auto(args: &InitArgs) -> Result<i32> {
     Ok(exit_code::SUCCESS)
 }
 
-fn manifest(package: &str, engine_version: &str) -> String {
+/// The harness's dependency on `package` (its parent directory) with `features`.
+fn dependency(package: &crate::workspace::Package, features: &Features) -> String {
+    features.dependency("..", &package.root.join("Cargo.toml"), &package.name)
+}
+
+/// The harness's manifest: `dependency` is its dependency on `package`, an inline table.
+fn manifest(package: &str, engine_version: &str, dependency: &str) -> String {
     format!(
         r#"[package]
 name = "{package}-mutfuzz"
@@ -140,7 +161,7 @@ publish = false
 mutfuzz = true
 
 [dependencies]
-{package} = {{ path = ".." }}
+{package} = {dependency}
 # The engine, an ordinary dependency: from the registry in your own builds; the builds
 # `cargo mutfuzz` runs use the copy it carries (of this version).
 mutfuzz = "{engine_version}"
@@ -178,7 +199,7 @@ mod tests {
 
     #[test]
     fn the_scaffold_is_marked_and_names_the_target() {
-        let m = manifest("my-crate", engine::VERSION);
+        let m = manifest("my-crate", engine::VERSION, "{ path = \"..\" }");
         let doc: toml_edit::DocumentMut = m.parse().unwrap();
         assert_eq!(doc["package"]["metadata"]["mutfuzz"].as_bool(), Some(true));
         assert_eq!(doc["dependencies"]["my-crate"]["path"].as_str(), Some(".."));
@@ -191,5 +212,25 @@ mod tests {
             "{main}"
         );
         assert!(main.contains("my_crate::parse"), "{main}");
+    }
+
+    #[test]
+    fn the_harness_depends_on_the_package_with_the_features_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[package]\nname = \"my-crate\"\n\n[features]\ndefault = [\"std\"]\nstd = []\ncheck = []\ncb58 = [\"check\"]\n";
+        std::fs::write(dir.path().join("Cargo.toml"), text).unwrap();
+        let features = Features {
+            features: vec!["check,cb58".into()],
+            no_default_features: true,
+            ..Features::default()
+        };
+        let dependency = features.dependency("..", &dir.path().join("Cargo.toml"), "my-crate");
+        let doc: toml_edit::DocumentMut = manifest("my-crate", engine::VERSION, &dependency).parse().unwrap();
+        let dep = &doc["dependencies"]["my-crate"];
+        assert_eq!(dep["path"].as_str(), Some(".."));
+        let named: Vec<&str> =
+            dep["features"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
+        assert_eq!(named, ["check", "cb58"]);
+        assert_eq!(dep["default-features"].as_bool(), Some(false));
     }
 }

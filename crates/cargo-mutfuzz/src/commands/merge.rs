@@ -147,6 +147,16 @@ fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Res
             )));
         }
     }
+    let flags = &files[order[0]].feature_flags;
+    if let Some(&i) = order[1..].iter().find(|&&i| files[i].feature_flags != *flags) {
+        return Err(usage(format!(
+            "{} ran with {} and {} with {}: merge the shards of one run",
+            inputs[order[0]].display(),
+            flags.describe(),
+            inputs[i].display(),
+            files[i].feature_flags.describe()
+        )));
+    }
     let mut outcomes: Vec<MutantOutcome> = files.iter().flat_map(|f| f.outcomes.iter().cloned()).collect();
     outcomes.sort_by_key(|o| o.mutant.id);
     if let Some(w) = outcomes.windows(2).find(|w| w[0].mutant.id == w[1].mutant.id) {
@@ -165,6 +175,7 @@ fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Res
         schema_build_cached: files.iter().all(|f| f.schema_build_cached),
         baseline: first.baseline.clone(),
         shard: None,
+        feature_flags: first.feature_flags.clone(),
         tests,
         outcomes,
     };

@@ -10,7 +10,7 @@ use mutfuzz_contract::{EditKind, GuidanceKind, InputFormat, Isolate, Prune, Sche
 
 use crate::catalog::filter::FilterPatterns;
 use crate::fuzzing::settings::{Carry, FuzzSettings, Select, Strategy};
-use crate::workspace::PackageChoice;
+use crate::workspace::{Features, PackageChoice};
 
 /// Mutation testing and mutant-killing fuzzing for Rust crates, from one schema build.
 #[derive(Debug, Parser)]
@@ -29,6 +29,10 @@ pub enum Command {
     /// Mutation-test the package's own test suite, with one build for every mutant.
     Test(TestArgs),
     /// Make a fuzz harness package, `mutfuzz/`, with one example target.
+    ///
+    /// The harness depends on the package with the feature flags given (`--features`,
+    /// `--all-features`, `--no-default-features`; default: the package's default
+    /// features), and `--auto` reads the API with the same features on.
     Init(InitArgs),
     /// Fuzz a harness target, growing a corpus of inputs that kill mutants.
     Fuzz(FuzzArgs),
@@ -46,6 +50,12 @@ pub enum Command {
     Eval(EvalArgs),
     /// Write tests that kill the mutants `cargo mutfuzz test` left alive: fuzz at them,
     /// shrink the killing inputs, and write `tests/mutfuzz_amplified.rs` once checked.
+    ///
+    /// The feature flags are those `test` ran with (its results record them): the API is
+    /// read, the harness built and the written tests checked with them. `--features`,
+    /// `--all-features` or `--no-default-features` given here win instead, with a note
+    /// when they differ from the results'. Tests written with features the defaults leave
+    /// off start with `#![cfg(feature = ...)]`, so a plain `cargo test` skips them.
     Amplify(AmplifyArgs),
     /// Write the HTML report of `test` results, or of a fuzz target's score.
     Report(ReportArgs),
@@ -139,6 +149,32 @@ pub struct MergeArgs {
     pub min_score: Option<f64>,
 }
 
+/// Cargo's feature flags for the package, shared by `test`, `amplify` and `init` (`test`
+/// records them in its results, and `amplify` uses them unless given its own).
+#[derive(Debug, Clone, Default, Args)]
+pub struct FeatureArgs {
+    /// Features to enable in the package, as for cargo: `--features a,b` (no `-F`: that
+    /// is `--re`, as in cargo-mutants).
+    #[arg(long, value_name = "FEATURES", help_heading = "Feature Selection")]
+    pub features: Vec<String>,
+    /// Enable all features.
+    #[arg(long, help_heading = "Feature Selection")]
+    pub all_features: bool,
+    /// Do not enable the default features.
+    #[arg(long, help_heading = "Feature Selection")]
+    pub no_default_features: bool,
+}
+
+impl From<&FeatureArgs> for Features {
+    fn from(args: &FeatureArgs) -> Features {
+        Features {
+            features: args.features.clone(),
+            all_features: args.all_features,
+            no_default_features: args.no_default_features,
+        }
+    }
+}
+
 /// Which package, shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct PackageArgs {
@@ -203,16 +239,8 @@ pub struct TestArgs {
     /// killed and its mutant caught (default 64MiB, or `max_output` in mutfuzz.toml; `0`: none).
     #[arg(long, value_name = "SIZE", value_parser = size)]
     pub max_output: Option<String>,
-    /// Features to enable in the package, as for cargo (no `-F`: that is `--re`, as in
-    /// cargo-mutants).
-    #[arg(long, value_name = "FEATURES", help_heading = "Build")]
-    pub features: Vec<String>,
-    /// Enable all features.
-    #[arg(long, help_heading = "Build")]
-    pub all_features: bool,
-    /// Do not enable the default features.
-    #[arg(long, help_heading = "Build")]
-    pub no_default_features: bool,
+    #[command(flatten)]
+    pub features: FeatureArgs,
     /// Do not check mutants that delete code, one `cargo check` each, against the lints
     /// the crate denies (`#![deny(warnings)]`, …); mark them `lint_risk` instead.
     #[arg(long)]
@@ -269,9 +297,7 @@ impl From<&TestArgs> for crate::testing::TestSettings {
             baseline_timeout: a.baseline_timeout,
             max_memory: a.max_memory.clone(),
             max_output: a.max_output.clone(),
-            features: a.features.clone(),
-            all_features: a.all_features,
-            no_default_features: a.no_default_features,
+            features: (&a.features).into(),
             no_lint_check: a.no_lint_check,
             no_batch: a.no_batch,
             no_doctests: a.no_doctests,
@@ -306,6 +332,8 @@ pub struct InitArgs {
     /// With `--auto`: list every API item left out, with its reason.
     #[arg(long, requires = "auto")]
     pub explain: bool,
+    #[command(flatten)]
+    pub features: FeatureArgs,
 }
 
 /// `--guidance`: the names and descriptions the contract defines, one per strategy.
@@ -785,6 +813,8 @@ pub struct AmplifyArgs {
     /// Run mutants without the sandbox (see `run --no-sandbox`).
     #[arg(long)]
     pub no_sandbox: bool,
+    #[command(flatten)]
+    pub features: FeatureArgs,
 }
 
 impl From<&AmplifyArgs> for crate::amplify::AmplifySettings {
@@ -802,6 +832,10 @@ impl From<&AmplifyArgs> for crate::amplify::AmplifySettings {
             resume: a.resume,
             jobs: a.jobs,
             no_sandbox: a.no_sandbox,
+            features: {
+                let f = &a.features;
+                (!f.features.is_empty() || f.all_features || f.no_default_features).then(|| f.into())
+            },
             fuzz_settings: |words| {
                 FuzzSettings::from(&parse_fuzz_args(words).expect("amplify's fuzz options parse"))
             },

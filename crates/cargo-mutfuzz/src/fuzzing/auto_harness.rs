@@ -3,7 +3,7 @@
 //! that does not compile is left out with the compiler's message, and the rest written
 //! again — then formatted with rustfmt.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,9 +14,9 @@ use mutfuzz_api::{Exclusions, Harness};
 use mutfuzz_contract::write_atomic;
 
 use crate::schema::cargo_build::cargo;
-use crate::workspace::Package;
 use crate::workspace::engine;
 use crate::workspace::layout::Layout;
+use crate::workspace::{Features, Package};
 
 /// The generated module's file name, beside the harness's `main.rs`.
 pub const MODULE: &str = "auto.rs";
@@ -33,17 +33,19 @@ pub struct Checked {
     pub rounds: usize,
 }
 
-/// Reads `package`'s API and generates its harness module, checked with `cargo check`
-/// in `layout`'s scratch harness (the package by path, the engine this binary carries).
-pub fn generate(package: &Package, layout: &Layout) -> Result<Checked> {
+/// Reads `package`'s API with the features `features` turn on (`#[cfg(feature = "…")]`
+/// evaluated with them) and generates its harness module, checked with `cargo check` in
+/// `layout`'s scratch harness (the package by path with those features, the engine this
+/// binary carries).
+pub fn generate(package: &Package, layout: &Layout, features: &Features) -> Result<Checked> {
     let Some(lib) = &package.lib_root else {
         bail!("{} has no library target: `init --auto` drives a library's public API", package.name)
     };
     let krate = package.lib_name.clone().unwrap_or_else(|| package.name.replace('-', "_"));
-    let features = default_features(&package.root.join("Cargo.toml"));
-    let api = mutfuzz_api::read(lib, &krate, &features)?;
+    let on = features.enabled(&package.root.join("Cargo.toml"), &package.name);
+    let api = mutfuzz_api::read(lib, &krate, &on)?;
     let dir = layout.auto_check();
-    write_check_package(&dir, package, layout)?;
+    write_check_package(&dir, package, layout, features)?;
     let mut excluded = Exclusions::new();
     for round in 1..=MAX_ROUNDS {
         let harness = mutfuzz_api::generate(&api, &package.name, &excluded);
@@ -75,34 +77,15 @@ pub fn generate(package: &Package, layout: &Layout) -> Result<Checked> {
     bail!("the generated harness still does not compile after {MAX_ROUNDS} rounds of leaving items out")
 }
 
-/// The features a plain build of the package turns on: `default`, followed through.
-fn default_features(manifest: &Path) -> BTreeSet<String> {
-    let mut on = BTreeSet::new();
-    let Ok(text) = fs::read_to_string(manifest) else { return on };
-    let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else { return on };
-    let Some(table) = doc.get("features").and_then(|f| f.as_table_like()) else { return on };
-    let mut todo = vec!["default".to_owned()];
-    while let Some(f) = todo.pop() {
-        if !on.insert(f.clone()) {
-            continue;
-        }
-        if let Some(list) = table.get(&f).and_then(|v| v.as_array()) {
-            todo.extend(
-                list.iter().filter_map(|v| v.as_str()).filter(|s| !s.contains(['/', ':'])).map(str::to_owned),
-            );
-        }
-    }
-    on
-}
-
-fn write_check_package(dir: &Path, package: &Package, layout: &Layout) -> Result<()> {
+fn write_check_package(dir: &Path, package: &Package, layout: &Layout, features: &Features) -> Result<()> {
     engine::write(layout)?;
     let engine_path = |name: &str| layout.engine_crate(name).to_string_lossy().into_owned();
+    let dependency =
+        features.dependency(&package.root.to_string_lossy(), &package.root.join("Cargo.toml"), &package.name);
     let mut manifest = format!(
         "[package]\nname = \"{0}-mutfuzz\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\n{0} = {{ path = {1:?} }}\nmutfuzz = \"{2}\"\n\n[patch.crates-io]\n",
+         [dependencies]\n{0} = {dependency}\nmutfuzz = \"{1}\"\n\n[patch.crates-io]\n",
         package.name,
-        package.root.to_string_lossy(),
         engine::VERSION
     );
     for name in engine::crates() {
@@ -259,18 +242,5 @@ mod tests {
         assert_eq!(item_at_line(dir.path(), 1), None);
         let messages = "error[E0425]: cannot find function `f` in crate `k`\n --> src/auto.rs:5:8\n";
         assert_eq!(first_error_line(messages), Some(5));
-    }
-
-    #[test]
-    fn default_features_are_followed_through() {
-        let dir = tempfile::tempdir().unwrap();
-        let m = dir.path().join("Cargo.toml");
-        fs::write(
-            &m,
-            "[features]\ndefault = [\"std\"]\nstd = [\"alloc\", \"dep:x\"]\nalloc = []\nextra = []\n",
-        )
-        .unwrap();
-        let got: Vec<String> = default_features(&m).into_iter().collect();
-        assert_eq!(got, ["alloc", "default", "std"]);
     }
 }

@@ -15,7 +15,7 @@ use cargo_metadata::{Message, TargetKind};
 use crate::process::interrupt;
 use crate::schema::binaries::{Doctests, Runner, TestBinary};
 use crate::workspace::scratch::Scratch;
-use crate::workspace::{Workspace, harnessless_targets};
+use crate::workspace::{Features, Workspace, harnessless_targets};
 
 /// What the schema is built into.
 #[derive(Clone, Debug, Default)]
@@ -33,12 +33,8 @@ pub enum BuildWhat {
 pub struct BuildFlags {
     /// What to build.
     pub what: BuildWhat,
-    /// `--features`.
-    pub features: Vec<String>,
-    /// `--all-features`.
-    pub all_features: bool,
-    /// `--no-default-features`.
-    pub no_default_features: bool,
+    /// `--features`, `--all-features`, `--no-default-features`.
+    pub features: Features,
     /// Build the harness unoptimized (`--dev`); test builds always use the test profile.
     pub dev: bool,
 }
@@ -66,17 +62,7 @@ pub const DEV_PROFILE_ENV: [(&str, &str); 3] = [
 impl BuildFlags {
     /// The feature flags, as cargo arguments.
     pub fn cargo_args(&self) -> Vec<String> {
-        let mut args = Vec::new();
-        for f in &self.features {
-            args.extend(["--features".to_owned(), f.clone()]);
-        }
-        if self.all_features {
-            args.push("--all-features".to_owned());
-        }
-        if self.no_default_features {
-            args.push("--no-default-features".to_owned());
-        }
-        args
+        self.features.cargo_args()
     }
 }
 

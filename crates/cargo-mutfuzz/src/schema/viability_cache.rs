@@ -259,7 +259,10 @@ mod tests {
         put("mutfuzz/corpus/t/0123", "input");
         put("mutfuzz.out/outcomes.json", "{}");
         assert_eq!(key(), first, "the corpus and the results do not count");
-        let featured = BuildFlags { features: vec!["x".into()], ..BuildFlags::default() };
+        let featured = BuildFlags {
+            features: crate::workspace::Features { features: vec!["x".into()], ..Default::default() },
+            ..BuildFlags::default()
+        };
         assert_ne!(key_with(&featured), first);
         put("tests/t.rs", "#[test] fn t() {}\n");
         let with_test = key();

@@ -74,6 +74,8 @@ struct Results<'a> {
     min_score: Option<f64>,
     /// `--annotations`: the path of the workspace root in its repository, when on.
     annotate: Option<String>,
+    /// The feature flags, recorded for `amplify`.
+    features: crate::workspace::Features,
 }
 
 impl Results<'_> {
@@ -115,6 +117,7 @@ impl Results<'_> {
             schema_build_cached: self.viability_cached,
             baseline: self.baseline,
             shard: selection.shard,
+            feature_flags: self.features,
             tests: self.tests,
             outcomes,
         };
@@ -217,6 +220,7 @@ pub fn run(args: &TestSettings, only: Option<&std::collections::BTreeSet<u32>>) 
         min_score: args.min_score,
         annotate: crate::console::annotations::enabled(&args.annotations)
             .then(|| crate::console::annotations::repository_prefix(&ws.root)),
+        features: args.features.clone(),
     };
 
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
@@ -226,7 +230,10 @@ pub fn run(args: &TestSettings, only: Option<&std::collections::BTreeSet<u32>>) 
     // tests (`only`) neither reads nor writes it.
     let history = (!args.no_history && only.is_none()).then(|| {
         let settings = vec![
-            format!("features {:?} {} {}", args.features, args.all_features, args.no_default_features),
+            {
+                let f = &args.features;
+                format!("features {:?} {} {}", f.features, f.all_features, f.no_default_features)
+            },
             format!("test args {:?}", args.test_args),
             format!("timeouts {multiplier} {minimum_timeout}"),
             format!("caps {}", caps.describe()),
@@ -319,13 +326,7 @@ fn mutation_test(
     let policy = Policy::of(&scratch.layout, config, args.no_sandbox);
     let sandbox = Sandbox::of(policy.as_ref())?;
 
-    let flags = BuildFlags {
-        features: args.features.clone(),
-        all_features: args.all_features,
-        no_default_features: args.no_default_features,
-        what: BuildWhat::Tests,
-        dev: false,
-    };
+    let flags = BuildFlags { features: args.features.clone(), what: BuildWhat::Tests, dev: false };
     // Doctests compile once into a test target of the schema build.
     let mut doctests =
         if args.no_doctests { Vec::new() } else { DoctestTarget::collect(ws, &scratch, discovery) };

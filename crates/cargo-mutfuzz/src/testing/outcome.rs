@@ -7,6 +7,7 @@ use mutfuzz_mutate::Mutant;
 
 use crate::catalog::selection::Shard;
 use crate::schema::viability::Round;
+use crate::workspace::Features;
 
 /// What the test suite did about one mutant (names as in cargo-mutants).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -137,6 +138,10 @@ pub struct OutcomesFile {
     /// The part of the mutants this run covered (`--shard k/n`); absent for every mutant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The feature flags the packages were built and tested with (`amplify` builds with
+    /// the same); absent for the defaults, and in results of versions that did not record them.
+    #[serde(default, skip_serializing_if = "Features::is_default")]
+    pub feature_flags: Features,
     /// Every test of the baseline, in the order it listed them; `covered_by` and
     /// `killed_by` of an outcome point into this list.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::catalog::filter::FilterPatterns;
 use crate::catalog::selection::Shard;
-use crate::workspace::PackageChoice;
+use crate::workspace::{Features, PackageChoice};
 
 /// The settings of a mutation test (see `cargo mutfuzz test --help` for each).
 #[derive(Clone, Debug, Default)]
@@ -24,12 +24,8 @@ pub struct TestSettings {
     pub max_memory: Option<String>,
     /// Output cap per test process.
     pub max_output: Option<String>,
-    /// Cargo features.
-    pub features: Vec<String>,
-    /// `--all-features`.
-    pub all_features: bool,
-    /// `--no-default-features`.
-    pub no_default_features: bool,
+    /// Cargo's feature flags for the packages (recorded in `outcomes.json`).
+    pub features: Features,
     /// Mark lint risks instead of checking each code-deleting mutant alone.
     pub no_lint_check: bool,
     /// Run each mutant in processes of its own, never in a batch.

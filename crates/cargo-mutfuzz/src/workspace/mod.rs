@@ -1,10 +1,11 @@
 //! The user's workspace as cargo describes it (root, target dir, the packages to mutate),
 //! and what is made of it before any build: the paths under `target/mutfuzz/`
-//! (`layout`), the scratch copy (`scratch`, `dev_deps`, `fs_util`), the engine crates
+//! (`layout`), the feature flags and what they turn on (`features`), the scratch copy (`scratch`, `dev_deps`, `fs_util`), the engine crates
 //! written out (`engine`) and the lock on `target/mutfuzz/` (`lock`).
 
 pub(crate) mod dev_deps;
 pub(crate) mod engine;
+pub mod features;
 pub(crate) mod fs_util;
 pub mod layout;
 pub(crate) mod lock;
@@ -15,6 +16,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{Edition, MetadataCommand, TargetKind};
 use mutfuzz_mutate::{Config, CrateRoot, Discovery, PackageSpec};
+
+pub use features::Features;
 
 /// A package chosen for mutation.
 #[derive(Clone, Debug)]
