@@ -1037,7 +1037,7 @@ impl Walk<'_> {
     }
 
     /// Whether `#[cfg]` lets the item in: its predicate evaluated with `test`, `doc`,
-    /// `loom` and `miri` off and the features of the set on (`all`, `any` and `not` as
+    /// `doctest`, `loom` and `miri` off and the features of the set on (`all`, `any` and `not` as
     /// cargo's); a predicate it cannot tell (a target, `debug_assertions`) lets it in.
     fn active(&self, attrs: &[syn::Attribute]) -> bool {
         attrs
@@ -1050,7 +1050,7 @@ impl Walk<'_> {
     fn cfg(&self, meta: &syn::Meta) -> Option<bool> {
         match meta {
             syn::Meta::Path(p) => {
-                ["test", "doc", "loom", "miri"].iter().any(|n| p.is_ident(n)).then_some(false)
+                ["test", "doc", "doctest", "loom", "miri"].iter().any(|n| p.is_ident(n)).then_some(false)
             }
             syn::Meta::NameValue(nv) if nv.path.is_ident("feature") => match &nv.value {
                 syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => {
@@ -1506,6 +1506,7 @@ mod tests {
              #[cfg(all(feature = \"check\", not(test)))] pub fn not_test() {}\n\
              #[cfg(all(feature = \"check\", target_os = \"linux\"))] pub fn on_a_target() {}\n\
              #[cfg(any(test, doc))] pub fn docs() {}\n\
+             #[cfg(doctest)] pub fn doctest_only() {}\n\
              #[cfg(feature = \"test-utils\")] pub fn utils() {}\n\
              #[cfg(feature = \"check\")] pub mod checked { pub fn inner() {} }\n\
              pub fn always() {}\n",

@@ -221,6 +221,10 @@ pub struct FileHead {
     /// is `#![cfg(…)]` on them, so a `cargo test` without them builds none of its tests
     /// (they call items behind those features).
     pub features: Vec<String>,
+    /// Features a plain build turns on that the tests were written without
+    /// (`--no-default-features`): the file's `cfg` asks for them off, as the tests may
+    /// call items behind `cfg(not(feature = "std"))`.
+    pub features_off: Vec<String>,
 }
 
 /// The harness included as the module `harness`.
@@ -236,7 +240,7 @@ pub struct Include {
 /// The whole test file: the head, then the tests.
 pub fn file(head: &FileHead, tests: &[TestFn]) -> String {
     let mut out = head.doc.clone();
-    if let Some(predicate) = features_cfg(&head.features) {
+    if let Some(predicate) = features_cfg(&head.features, &head.features_off) {
         out.push_str(&format!(
             "\n// Written with these features on: without them, the file holds no test.\n#![cfg({predicate})]\n"
         ));
@@ -266,9 +270,14 @@ pub fn file(head: &FileHead, tests: &[TestFn]) -> String {
     out
 }
 
-/// The `cfg` predicate that holds when every feature of `features` is on.
-fn features_cfg(features: &[String]) -> Option<String> {
-    let each: Vec<String> = features.iter().map(|f| format!("feature = {f:?}")).collect();
+/// The `cfg` predicate that holds when every feature of `on` is on and every one of `off`
+/// is off.
+fn features_cfg(on: &[String], off: &[String]) -> Option<String> {
+    let each: Vec<String> = on
+        .iter()
+        .map(|f| format!("feature = {f:?}"))
+        .chain(off.iter().map(|f| format!("not(feature = {f:?})")))
+        .collect();
     match each.len() {
         0 => None,
         1 => Some(each[0].clone()),
@@ -1731,6 +1740,11 @@ mod tests {
             features: features.iter().map(|f| f.to_string()).collect(),
             ..FileHead::default()
         };
+        let bare = FileHead { features_off: vec!["std".into()], ..head(&["alloc"]) };
+        assert!(
+            file(&bare, std::slice::from_ref(&t))
+                .contains("\n#![cfg(all(feature = \"alloc\", not(feature = \"std\")))]\n")
+        );
         let text = file(&head(&["check", "cb58"]), std::slice::from_ref(&t));
         assert!(
             text.starts_with(

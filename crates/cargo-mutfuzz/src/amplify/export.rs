@@ -70,6 +70,7 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         eprintln!("{note}");
     }
     let file = format!("mutfuzz_{}.rs", args.target);
+    let gate = features.gate(&package.root.join("Cargo.toml"), &package.name);
     let head = test_writer::FileHead {
         doc: format!(
             "//! Tests written by `cargo mutfuzz export {}` for `{}`: the inputs of the target's corpus\n\
@@ -77,7 +78,8 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
             args.target, package.name
         ),
         include: tests.include.clone(),
-        features: features.needed(&package.root.join("Cargo.toml"), &package.name),
+        features: gate.0,
+        features_off: gate.1,
     };
     let copy = verify::Copy::make(&built.ws, &package, &features)?;
     let (kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;

@@ -220,11 +220,12 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     );
     let copy = verify::Copy::make(&ws, &package, &features)?;
     let test_like = write::test_args(args, &package, &features);
-    let needed = features.needed(&package.root.join("Cargo.toml"), &package.name);
+    let (on, off) = features.gate(&package.root.join("Cargo.toml"), &package.name);
     let head = mutfuzz_api::test_writer::FileHead {
         doc: mutfuzz_api::test_writer::amplify_header(&package.name),
         include: tests.include.clone(),
-        features: needed.clone(),
+        features: on.clone(),
+        features_off: off.clone(),
     };
     let verified = verify::verify(&copy, &head, tests.written, &tests.kills, &aimed, &test_like)?;
     let target_file = package.root.join("tests").join(verify::FILE);
@@ -241,12 +242,15 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     if let Some(note) = verify::undeclared_note(&package.root, verify::FILE) {
         eprintln!("{note}");
     }
-    if !needed.is_empty() {
+    if !on.is_empty() || !off.is_empty() {
+        let named = on.iter().map(|f| format!("`{f}` on")).chain(off.iter().map(|f| format!("`{f}` off")));
         eprintln!(
-            "note: the tests call code behind features the defaults leave off: the file is \
-             `#![cfg(...)]` on {}, so a plain `cargo test` skips it; run it with `cargo test {} --test {}`",
-            needed.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
-            features.cargo_args().join(" "),
+            "note: the tests were written with features a plain build differs in: the file is \
+             `#![cfg(...)]` on {}, so a plain `cargo test` skips it; run it with \
+             `cargo test -p {} {} --test {}`",
+            named.collect::<Vec<_>>().join(", "),
+            package.name,
+            features.describe(),
             verify::FILE.trim_end_matches(".rs")
         );
     }
@@ -308,7 +312,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
 fn chosen_features(given: Option<&Features>, recorded: &Features) -> (Features, Option<String>) {
     match given {
         None => (recorded.clone(), None),
-        Some(given) if given == recorded => (given.clone(), None),
+        Some(given) if given.same_as(recorded) => (given.clone(), None),
         Some(given) => (
             given.clone(),
             Some(format!(

@@ -148,7 +148,7 @@ fn merge_tests(inputs: &[PathBuf], output: &Path, min_score: Option<f64>) -> Res
         }
     }
     let flags = &files[order[0]].feature_flags;
-    if let Some(&i) = order[1..].iter().find(|&&i| files[i].feature_flags != *flags) {
+    if let Some(&i) = order[1..].iter().find(|&&i| !files[i].feature_flags.same_as(flags)) {
         return Err(usage(format!(
             "{} ran with {} and {} with {}: merge the shards of one run",
             inputs[order[0]].display(),

@@ -126,6 +126,19 @@ impl Features {
         args
     }
 
+    /// Whether both turn on the same features the same way, however they were written
+    /// (`--features a,b` is `--features b --features a`).
+    pub fn same_as(&self, other: &Features) -> bool {
+        let sorted = |f: &Features| {
+            let mut named = f.named(None);
+            named.sort();
+            named
+        };
+        sorted(self) == sorted(other)
+            && self.all_features == other.all_features
+            && self.no_default_features == other.no_default_features
+    }
+
     /// As a command line would give them: `--features check,cb58`; `the default features`
     /// with none.
     pub fn describe(&self) -> String {
@@ -239,16 +252,28 @@ impl Features {
         }
     }
 
-    /// The features tests written with these flags may need beyond the defaults, for the
-    /// file's `#![cfg(…)]`: those named (not a dependency's), or with `--all-features`
-    /// every feature the defaults leave off. Empty with the defaults.
-    pub fn needed(&self, manifest: &Path, package: &str) -> Vec<String> {
-        if self.all_features {
-            let table = Table::read(manifest);
-            let default = Features::default().enabled(manifest, package);
-            return table.features.into_iter().map(|(f, _)| f).filter(|f| !default.contains(f)).collect();
-        }
-        self.named(Some(package)).into_iter().filter(|f| !f.contains('/')).collect()
+    /// What tests written with these flags may depend on that a plain build differs in,
+    /// for the file's `#![cfg(…)]`: the features they turn on that the defaults leave off
+    /// (an optional dependency's own included), and those the defaults turn on that they
+    /// leave off (`--no-default-features`). Both empty with the defaults.
+    /// A feature another of them turns on is left out of each list (`check` turns on
+    /// the optional dependency `sha2`: the gate names `check`).
+    pub fn gate(&self, manifest: &Path, package: &str) -> (Vec<String>, Vec<String>) {
+        let table = Table::read(manifest);
+        let on = self.enabled(manifest, package);
+        let default = Features::default().enabled(manifest, package);
+        let apart = |a: &BTreeSet<String>, b: &BTreeSet<String>| -> Vec<String> {
+            let differ: Vec<&String> = a.difference(b).filter(|f| *f != "default").collect();
+            let implied = |f: &String| {
+                differ.iter().any(|&g| {
+                    g != f
+                        && table.closure([g.clone()]).contains(f)
+                        && !table.closure([f.clone()]).contains(g)
+                })
+            };
+            differ.iter().filter(|f| !implied(f)).map(|f| (*f).clone()).collect()
+        };
+        (apart(&on, &default), apart(&default, &on))
     }
 }
 
@@ -317,9 +342,23 @@ mod tests {
         let bare_all = Features { all_features: true, no_default_features: true, ..Features::default() };
         assert_eq!(bare_all.describe(), "--all-features --no-default-features");
         assert_eq!(Features::default().describe(), "the default features");
-        assert_eq!(checked.needed(&m, "bs58"), ["check", "cb58"]);
-        assert_eq!(all.needed(&m, "bs58"), ["cb58", "check", "sha2", "smallvec", "tinyvec"]);
-        assert!(Features::default().needed(&m, "bs58").is_empty());
+        let reordered = Features {
+            features: vec!["cb58".into(), "bs58/check".into(), "check".into()],
+            ..Features::default()
+        };
+        assert!(checked.same_as(&reordered) && !checked.same_as(&Features::default()));
+        let gate = |f: &Features| f.gate(&m, "bs58");
+        // `sha2` is left out: `check` turns it on.
+        assert_eq!(gate(&checked), (vec!["cb58".to_owned(), "check".to_owned()], vec![]));
+        assert_eq!(gate(&all).0, ["cb58", "check", "smallvec", "tinyvec"]);
+        assert_eq!(gate(&Features::default()), (vec![], vec![]));
+        // A dependency's feature gates on the dependency; no default features, on `std` off.
+        let dep = Features { features: vec!["smallvec/union".into()], ..Default::default() };
+        assert_eq!(gate(&dep), (vec!["smallvec".to_owned()], vec![]));
+        assert_eq!(gate(&bare), (vec![], vec!["std".to_owned()]));
+        // A feature the defaults turn on already needs no gate.
+        let std = Features { features: vec!["std".into()], ..Default::default() };
+        assert_eq!(gate(&std), (vec![], vec![]));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The user's workspace as cargo describes it (root, target dir, the packages to mutate),
 //! and what is made of it before any build: the paths under `target/mutfuzz/`
-//! (`layout`), the feature flags and what they turn on (`features`), the scratch copy (`scratch`, `dev_deps`, `fs_util`), the engine crates
-//! written out (`engine`) and the lock on `target/mutfuzz/` (`lock`).
+//! (`layout`), the feature flags and what they turn on (`features`), the scratch copy
+//! (`scratch`, `dev_deps`, `fs_util`), the engine crates written out (`engine`) and the
+//! lock on `target/mutfuzz/` (`lock`).
 
 pub(crate) mod dev_deps;
 pub(crate) mod engine;

@@ -411,7 +411,7 @@ mod tests {
         let head = FileHead {
             doc: "//! Tests.\n".into(),
             include: Some(Include { main: "../mutfuzz/src/main.rs".into(), extern_crates: Vec::new() }),
-            features: Vec::new(),
+            ..FileHead::default()
         };
         let text = file(&head, &[one.clone(), two]);
         assert!(
