@@ -243,12 +243,16 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         eprintln!("{note}");
     }
     if !on.is_empty() || !off.is_empty() {
-        let named = on.iter().map(|f| format!("`{f}` on")).chain(off.iter().map(|f| format!("`{f}` off")));
+        let quoted = |fs: &[String]| fs.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+        let gate = match (on.is_empty(), off.is_empty()) {
+            (false, true) => quoted(&on),
+            (true, false) => format!("{} off", quoted(&off)),
+            _ => format!("{}, with {} off", quoted(&on), quoted(&off)),
+        };
         eprintln!(
             "note: the tests were written with features a plain build differs in: the file is \
-             `#![cfg(...)]` on {}, so a plain `cargo test` skips it; run it with \
+             `#![cfg(...)]` on {gate}, so a plain `cargo test` skips it; run it with \
              `cargo test -p {} {} --test {}`",
-            named.collect::<Vec<_>>().join(", "),
             package.name,
             features.describe(),
             verify::FILE.trim_end_matches(".rs")
