@@ -832,17 +832,7 @@ impl Planner<'_> {
             .api
             .functions
             .iter()
-            .filter(|m| {
-                m.owner.as_deref() == Some(def.name.as_str())
-                    && m.receiver == Some(Receiver::Value)
-                    && m.params.is_empty()
-                    && m.generics.is_empty()
-                    && m.trait_.is_none()
-                    && m.blocker.is_none()
-                    && m.effect.is_none()
-                    && self.signature_effect(m).is_none()
-                    && !excluded.contains_key(&m.key())
-            })
+            .filter(|m| self.consumes(m, def, excluded) && m.params.is_empty() && m.generics.is_empty())
             .filter_map(|m| {
                 let out = m.output.as_ref()?;
                 let mut names = Vec::new();
@@ -864,6 +854,18 @@ impl Planner<'_> {
         (finished, unmade.into_iter().filter_map(Result::err).collect())
     }
 
+    /// Whether `m` is a method of the builder `def` that takes it by value, of its own
+    /// (not a trait's), callable and not excluded: a finisher or a step.
+    fn consumes(&self, m: &Function, def: &TypeDef, excluded: &Exclusions) -> bool {
+        m.owner.as_deref() == Some(def.name.as_str())
+            && m.receiver == Some(Receiver::Value)
+            && m.trait_.is_none()
+            && m.blocker.is_none()
+            && m.effect.is_none()
+            && self.signature_effect(m).is_none()
+            && !excluded.contains_key(&m.key())
+    }
+
     /// The steps of the builder `def` (`fn with_check(self) -> Self`): its methods taking
     /// it by value and returning it, each a call that rebinds the builder, or why one is
     /// skipped, for a step whose parameter cannot be made.
@@ -871,16 +873,7 @@ impl Planner<'_> {
         self.api
             .functions
             .iter()
-            .filter(|m| {
-                m.owner.as_deref() == Some(def.name.as_str())
-                    && m.receiver == Some(Receiver::Value)
-                    && m.trait_.is_none()
-                    && m.blocker.is_none()
-                    && m.effect.is_none()
-                    && self.signature_effect(m).is_none()
-                    && !excluded.contains_key(&m.key())
-                    && self.returns_self(m, &def.name) == Some(false)
-            })
+            .filter(|m| self.consumes(m, def, excluded) && self.returns_self(m, &def.name) == Some(false))
             .filter_map(|m| match self.call(&Function { output: None, ..m.clone() }) {
                 Ok(step) => Some(Ok(Call { rebinds: true, ..step })),
                 // Listed once, by its first try, as other items are.
