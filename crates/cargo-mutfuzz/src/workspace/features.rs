@@ -52,16 +52,16 @@ impl Table {
             .filter_map(|v| v.strip_prefix("dep:"))
             .map(str::to_owned)
             .collect();
+        // Optional build-dependencies have an implicit feature too (dev-dependencies
+        // cannot be optional).
+        const KINDS: [&str; 3] = ["dependencies", "build-dependencies", "build_dependencies"];
         let mut tables: Vec<&dyn toml_edit::TableLike> = Vec::new();
-        if let Some(d) = doc.get("dependencies").and_then(|d| d.as_table_like()) {
-            tables.push(d);
-        }
+        let mut scopes: Vec<&dyn toml_edit::TableLike> = vec![doc.as_table()];
         if let Some(targets) = doc.get("target").and_then(|t| t.as_table_like()) {
-            for (_, target) in targets.iter() {
-                if let Some(d) = target.get("dependencies").and_then(|d| d.as_table_like()) {
-                    tables.push(d);
-                }
-            }
+            scopes.extend(targets.iter().filter_map(|(_, target)| target.as_table_like()));
+        }
+        for scope in scopes {
+            tables.extend(KINDS.iter().filter_map(|k| scope.get(k).and_then(|d| d.as_table_like())));
         }
         for deps in tables {
             for (name, dep) in deps.iter() {
@@ -248,7 +248,10 @@ impl Features {
         Features {
             features: if features.is_empty() { Vec::new() } else { vec![features.join(",")] },
             all_features: false,
-            no_default_features: dep.get("default-features").and_then(|d| d.as_bool()) == Some(false),
+            // Cargo also reads the older spelling `default_features`.
+            no_default_features: ["default-features", "default_features"]
+                .iter()
+                .any(|k| dep.get(k).and_then(|d| d.as_bool()) == Some(false)),
         }
     }
 
@@ -323,6 +326,19 @@ mod tests {
     }
 
     #[test]
+    fn an_optional_build_dependency_is_a_feature_too() {
+        let (_dir, m) = manifest(
+            "[package]\nname = \"p\"\n[build-dependencies]\ncc = { version = \"1\", optional = true }\n\
+             [target.'cfg(unix)'.build-dependencies]\npkg-config = { version = \"0.3\", optional = true }\n\
+             [features]\nvendored = [\"cc\"]\n",
+        );
+        let all = Features { all_features: true, ..Features::default() };
+        assert_eq!(all.enabled(&m, "p").into_iter().collect::<Vec<_>>(), ["cc", "pkg-config", "vendored"]);
+        let vendored = Features { features: vec!["vendored".into()], ..Features::default() };
+        assert_eq!(vendored.gate(&m, "p"), (vec!["vendored".to_owned()], vec![]));
+    }
+
+    #[test]
     fn a_harness_depends_on_the_package_with_the_same_features() {
         let (_dir, m) = manifest(BS58);
         let dep = |f: &Features| f.dependency("..", &m, "bs58");
@@ -373,6 +389,9 @@ mod tests {
         );
         let (_dir, plain) = manifest("[dependencies]\nmine = { path = \"..\", package = \"bs58\" }\n");
         assert!(Features::of_dependency(&plain, "bs58").is_default());
+        // The older spelling, which cargo still reads.
+        let (_dir, old) = manifest("[dependencies]\nbs58 = { path = \"..\", default_features = false }\n");
+        assert!(Features::of_dependency(&old, "bs58").no_default_features);
     }
 
     #[test]
