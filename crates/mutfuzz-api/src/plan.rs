@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::names::camel;
+use crate::render::replace_ident;
 use crate::scan::{Api, DrivenTrait, Function, Receiver, TypeDef};
 use crate::ty::{Bound, Ty};
 
@@ -1066,6 +1067,19 @@ impl Planner<'_> {
                     bad("is a `Cow` of something other than `str`")
                 }
             }
+            // A range: its two ends, each made as a parameter of their type is, and
+            // joined by the range's operator (`usize::from(r.0)..=usize::from(r.1)`).
+            Ty::Path { .. }
+                if matches!(ty.name(), Some("Range" | "RangeInclusive")) && ty.args().len() == 1 =>
+            {
+                let end = self.arg(name, &ty.args()[0], generics, owner)?;
+                if end.convert.is_some() || end.mutated {
+                    return bad("is a range of values that need building");
+                }
+                let op = if ty.name() == Some("Range") { ".." } else { "..=" };
+                let at = |i: u8| replace_ident(&end.expr, name, &format!("{name}.{i}"));
+                Ok(Arg::simple(name, format!("({0}, {0})", end.gen_ty), format!("{}{op}{}", at(0), at(1))))
+            }
             // A size or an index: drawn below 65,536, since a full-range size asks for
             // more memory than any machine has and the original aborts on most inputs.
             _ if ty.plain_name() == Some("usize") => {
@@ -1539,6 +1553,15 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
                 | "Borrow"
         )
     });
+    // `impl RangeBounds<T>`: an inclusive range of `T`, which any pair of ends makes.
+    if names.contains("RangeBounds") {
+        let elem = arg_of("RangeBounds").filter(|t| INTEGERS.contains(t) || *t == "char");
+        let plain = names.iter().all(|n| VALUE_TRAITS.contains(n) || *n == "RangeBounds");
+        return match elem {
+            Some(t) if plain => vec![Ty::named("RangeInclusive", vec![Ty::named(t, vec![])])],
+            _ => Vec::new(),
+        };
+    }
     if names.contains("AsRef") || names.contains("Borrow") || names.contains("Into") {
         let target = arg_of("AsRef").or_else(|| arg_of("Borrow")).or_else(|| arg_of("Into"));
         let one = match target {
@@ -2213,6 +2236,8 @@ mod tests {
         );
         assert_eq!(t(&[]).as_deref(), Some("i64"));
         assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
+        assert_eq!(t(&[bound("RangeBounds", Some("usize"))]).as_deref(), Some("RangeInclusive<usize>"));
+        assert_eq!(t(&[bound("RangeBounds", Some("String"))]), None);
         assert_eq!(t(&[bound("AsRef", Some("Options"))]).as_deref(), Some("Options"));
         assert_eq!(t(&[bound("FromIterator", Some("char"))]).as_deref(), Some("String"));
         assert_eq!(t(&[bound("FromIterator", Some("u8"))]).as_deref(), Some("Vec<u8>"));

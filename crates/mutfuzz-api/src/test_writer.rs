@@ -681,7 +681,9 @@ impl Writer<'_> {
             matches!(&bounds[..], [b] if b.name == "AsRef"
                 && matches!(&b.args[..], [Ty::Slice(item)] if item.plain_name() == Some("u8")))
         });
-        self.typed_ints.set(generic);
+        // `RangeBounds<u32>` names its ends' type already: `1..=2` needs no suffix.
+        let ends_named = bounds.is_some_and(|bounds| bounds.iter().any(|b| b.name == "RangeBounds"));
+        self.typed_ints.set(generic && !ends_named);
         self.bytes_by_ref.set(as_ref_bytes);
         let arg = self.arg(a, v, Some(ty), false);
         self.typed_ints.set(false);
@@ -847,8 +849,33 @@ impl Writer<'_> {
             let (_, expr) = set.consts.iter().find(|(c, _)| c == variant).ok_or("an unknown constant")?;
             return Ok(expr.clone());
         }
+        if let Some(range) = self.range(a, v)? {
+            return Ok(range);
+        }
         let own = self.owned(a, v)?;
         Ok(replace_ident(expr, name, &own))
+    }
+
+    /// A range the harness joined from a pair of ends (`r.0..=r.1`), written with each
+    /// end as its own argument would be: `3..=9`, `'a'..'f'`.
+    fn range(&self, a: &Arg, v: &Value) -> Result<Option<String>, String> {
+        let name = a.name.as_str();
+        let (Value::Tuple(ends), None) = (v, &a.convert) else { return Ok(None) };
+        let Some((op, left)) = ["..=", ".."].iter().find_map(|op| Some((*op, a.expr.split_once(op)?.0)))
+        else {
+            return Ok(None);
+        };
+        let end_ty = split_types(a.gen_ty.trim_start_matches('(').trim_end_matches(')'));
+        let first = format!("{name}.0");
+        if ends.len() != 2 || end_ty.len() != 2 || !left.contains(&first) {
+            return Ok(None);
+        }
+        let end = Arg::simple(name, end_ty[0].clone(), left.replace(&first, name));
+        Ok(Some(format!(
+            "{}{op}{}",
+            self.arg(&end, &ends[0], None, false)?,
+            self.arg(&end, &ends[1], None, false)?
+        )))
     }
 
     /// An `IntoIterator` of borrowed items (which the harness borrowed from a `Vec`) as
@@ -1662,6 +1689,34 @@ mod tests {
         let kept = Kept { target: "quote", value: &s(""), ending: r#""\"''\"""#, kills: &[] };
         let t = write(&plan, &module, &kept, &mut taken).unwrap();
         assert!(t.text.contains("assert_eq!(k::quote(\"\"), \"''\");"), "{}", t.text);
+    }
+
+    #[test]
+    fn a_range_parameter_is_made_from_two_ends_and_written_as_a_range() {
+        let (plan, module) = api("use std::ops::{Range, RangeBounds, RangeInclusive};\n\
+             pub fn width(r: impl RangeBounds<u32>) -> u64 { 0 }\n\
+             pub fn letters(r: RangeInclusive<char>) -> String { String::new() }\n\
+             pub fn sum(r: Range<u8>) -> u32 { 0 }\n\
+             pub fn cut<R: RangeBounds<usize>>(v: &[u8], r: R) -> usize { 0 }\n");
+        assert!(module.text.contains("k::width(r.0..=r.1)"), "{}", module.text);
+        assert!(module.text.contains("k::letters(r.0..=r.1)"), "{}", module.text);
+        assert!(module.text.contains("k::sum(r.0..r.1)"), "{}", module.text);
+        assert!(module.text.contains("usize::from(r.0)..=usize::from(r.1)"), "{}", module.text);
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, value: Value| {
+            write(&plan, &module, &Kept { target, value: &value, ending: "2", kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one("width", Value::Tuple(vec![int("1", "u32"), int("2", "u32")]));
+        assert!(t.contains("assert_eq!(k::width(1..=2), 2);"), "{t}");
+        let t = one("sum", Value::Tuple(vec![int("0", "u8"), int("2", "u8")]));
+        assert!(t.contains("assert_eq!(k::sum(0..2), 2);"), "{t}");
+        let t = one("letters", Value::Tuple(vec![Value::Char('a'), Value::Char('c')]));
+        assert!(t.contains("k::letters('a'..='c')"), "{t}");
+        let ends = Value::Tuple(vec![int("0", "u16"), int("3", "u16")]);
+        let t = one("cut", Value::Tuple(vec![Value::Seq(vec![int("7", "u8")]), ends]));
+        assert!(t.contains("assert_eq!(k::cut(&[7], 0..=3), 2);"), "{t}");
     }
 
     #[test]
