@@ -947,40 +947,37 @@ impl Planner<'_> {
         // `impl Trait` arguments.
         if let Ty::Impl(bounds) = ty {
             if let Some(b) = bounds.iter().find(|b| iterates(b)) {
-                let item = item_of(bounds).cloned();
+                // Items of any type (`choice<I: IntoIterator>(iter: I) -> Option<I::Item>`):
+                // numbers, which every such function accepts.
+                let item = item_of(bounds).cloned().unwrap_or_else(|| Ty::named("i64", vec![]));
                 // `String::chars` is double-ended, but not of an exact size.
                 let exact = bounds.iter().any(|b| b.name == "ExactSizeIterator");
-                return match item {
-                    Some(t) if t.plain_name() == Some("char") && !exact => {
-                        Ok(Arg::simple(name, "String".into(), format!("{name}.chars()")))
-                    }
-                    Some(t) => {
-                        let inner = self.arg(name, &t, generics, owner)?;
-                        // Borrowed items (`IntoIterator<Item = &str>`): borrowed from a `Vec`.
-                        if b.name == "IntoIterator"
-                            && inner.convert.is_none()
-                            && inner.expr == format!("&{name}")
-                            && let Ty::Ref { inner: item, .. } = &t
-                        {
-                            let map = match &**item {
-                                i if i.plain_name() == Some("str") => ".map(String::as_str)",
-                                Ty::Slice(_) => ".map(Vec::as_slice)",
-                                _ => "",
-                            };
-                            return Ok(Arg::simple(
-                                name,
-                                format!("Vec<{}>", inner.gen_ty),
-                                format!("{name}.iter(){map}"),
-                            ));
-                        }
-                        if inner.convert.is_some() || inner.expr != name {
-                            return bad("iterates over values that need building");
-                        }
-                        let into = if b.name == "IntoIterator" { "" } else { ".into_iter()" };
-                        Ok(Arg::simple(name, format!("Vec<{}>", inner.gen_ty), format!("{name}{into}")))
-                    }
-                    None => bad("has no item type"),
-                };
+                if item.plain_name() == Some("char") && !exact {
+                    return Ok(Arg::simple(name, "String".into(), format!("{name}.chars()")));
+                }
+                let inner = self.arg(name, &item, generics, owner)?;
+                // Borrowed items (`IntoIterator<Item = &str>`): borrowed from a `Vec`.
+                if b.name == "IntoIterator"
+                    && inner.convert.is_none()
+                    && inner.expr == format!("&{name}")
+                    && let Ty::Ref { inner: item, .. } = &item
+                {
+                    let map = match &**item {
+                        i if i.plain_name() == Some("str") => ".map(String::as_str)",
+                        Ty::Slice(_) => ".map(Vec::as_slice)",
+                        _ => "",
+                    };
+                    return Ok(Arg::simple(
+                        name,
+                        format!("Vec<{}>", inner.gen_ty),
+                        format!("{name}.iter(){map}"),
+                    ));
+                }
+                if inner.convert.is_some() || inner.expr != name {
+                    return bad("iterates over values that need building");
+                }
+                let into = if b.name == "IntoIterator" { "" } else { ".into_iter()" };
+                return Ok(Arg::simple(name, format!("Vec<{}>", inner.gen_ty), format!("{name}{into}")));
             }
             if bounds.iter().any(|b| b.parenthesized) {
                 return bad("is a closure");
@@ -1596,6 +1593,8 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
         let item = item_of(bounds);
         let elem = match item.and_then(Ty::plain_name) {
             Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
+            // Items of any type: numbers.
+            None if item.is_none() => Ty::named("i64", vec![]),
             // A type parameter of its own (bounded elsewhere by value traits).
             Some(n) if n.chars().next().is_some_and(char::is_uppercase) => Ty::named("i64", vec![]),
             _ => return Vec::new(),
@@ -2238,6 +2237,8 @@ mod tests {
         assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
         assert_eq!(t(&[bound("RangeBounds", Some("usize"))]).as_deref(), Some("RangeInclusive<usize>"));
         assert_eq!(t(&[bound("RangeBounds", Some("String"))]), None);
+        // An iterator whose items no bound names: of numbers.
+        assert_eq!(t(&[bound("IntoIterator", None)]).as_deref(), Some("Vec<i64>"));
         assert_eq!(t(&[bound("AsRef", Some("Options"))]).as_deref(), Some("Options"));
         assert_eq!(t(&[bound("FromIterator", Some("char"))]).as_deref(), Some("String"));
         assert_eq!(t(&[bound("FromIterator", Some("u8"))]).as_deref(), Some("Vec<u8>"));
