@@ -494,7 +494,11 @@ impl Writer<'_> {
         let mut mutated = Vec::new();
         for ((a, v), (_, ty)) in call.args.iter().zip(args).zip(&call.function.params) {
             if a.mutated {
-                let own = self.owned(a, v)?;
+                // `let mut slice = vec![…]` for a `&mut [T]`: its literals say `T`.
+                self.typed_ints.set(generic_param(&call.function, ty));
+                let own = self.owned(a, v);
+                self.typed_ints.set(false);
+                let own = own?;
                 lines.push(format!("let mut {} = {own};", a.name));
                 rendered.push(format!("&mut {}", a.name));
                 mutated.push(a.name.clone());
@@ -665,11 +669,7 @@ impl Writer<'_> {
     /// An argument of `f`, whose integer and `f32` literals carry their type where the
     /// parameter is generic, and in every argument of a function tried at a further type.
     fn generic_arg(&self, f: &Function, a: &Arg, v: &Value, ty: &Ty) -> Result<String, String> {
-        let mut names = Vec::new();
-        ty.names(&mut names);
-        let generic = matches!(ty, Ty::Impl(_))
-            || f.instantiated.is_some()
-            || f.generics.iter().any(|(g, _)| names.iter().any(|n| n == g));
+        let generic = generic_param(f, ty);
         let bounds = match ty {
             Ty::Impl(bounds) => Some(bounds),
             Ty::Path { segments, args, .. } if segments.len() == 1 && args.is_empty() => {
@@ -966,6 +966,10 @@ impl Writer<'_> {
             Value::Unit => "()".into(),
             Value::Seq(items) => {
                 let e = inner(ty);
+                // Where a generic parameter takes it, `vec![]` leaves its items' type open.
+                if items.is_empty() && self.typed_ints.get() && ty.starts_with("Vec<") {
+                    return Ok(format!("Vec::<{e}>::new()"));
+                }
                 if ty == "Vec<u8>"
                     && let Some(text) = byte_string(items)
                 {
@@ -1012,6 +1016,16 @@ impl Writer<'_> {
             Value::Opaque(text) => return Err(format!("a value with no source form ({text})")),
         })
     }
+}
+
+/// Whether `f`'s parameter of type `ty` is generic (an `impl Trait`, a type parameter, or
+/// any of an instantiated method's): an untyped literal passed to it may infer another type.
+fn generic_param(f: &Function, ty: &Ty) -> bool {
+    let mut names = Vec::new();
+    ty.names(&mut names);
+    matches!(ty, Ty::Impl(_))
+        || f.instantiated.is_some()
+        || f.generics.iter().any(|(g, _)| names.iter().any(|n| n == g))
 }
 
 /// From how many equal elements a list is written `[x; n]`.
@@ -1717,6 +1731,23 @@ mod tests {
         let ends = Value::Tuple(vec![int("0", "u16"), int("3", "u16")]);
         let t = one("cut", Value::Tuple(vec![Value::Seq(vec![int("7", "u8")]), ends]));
         assert!(t.contains("assert_eq!(k::cut(&[7], 0..=3), 2);"), "{t}");
+    }
+
+    #[test]
+    fn literals_of_a_generic_parameter_say_their_type() {
+        let (plan, module) = api("pub fn choice<I: IntoIterator>(iter: I) -> Option<I::Item> { None }\n\
+             pub fn shuffle<T>(slice: &mut [T]) {}\n");
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, value: Value, ending: &str| {
+            write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one("choice", Value::Seq(vec![]), "\"None\"");
+        assert!(t.contains("k::choice(Vec::<i64>::new())"), "{t}");
+        let big = int("7155785184261965967", "i64");
+        let t = one("shuffle", Value::Seq(vec![big, int("-5", "i64")]), "[-5, 7155785184261965967]");
+        assert!(t.contains("vec![7155785184261965967i64, -5i64]"), "{t}");
     }
 
     #[test]
