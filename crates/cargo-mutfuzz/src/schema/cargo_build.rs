@@ -256,13 +256,57 @@ pub fn harness_command(scratch: &Scratch, manifest: &Path, dev: bool) -> Result<
     set_profile(&mut cmd, dev);
     // Edge coverage for the crate under test and its dependencies: this binary runs
     // as the rustc wrapper (see `rustc_wrapper`), keeping any wrapper the user had.
-    let me = std::env::current_exe().context("cannot find the cargo-mutfuzz executable")?;
+    let me = wrapper_copy(&scratch.layout.wrapper())?;
     if let Some(inner) = std::env::var_os("RUSTC_WRAPPER") {
         cmd.env(crate::schema::rustc_wrapper::INNER_ENV, inner);
     }
     cmd.env("RUSTC_WRAPPER", me).env(crate::schema::rustc_wrapper::ENV, "1");
     cmd.arg("--target").arg(host_triple()?);
     Ok(cmd)
+}
+
+/// This executable, copied into `dir` once per build of it, for cargo to run as the rustc
+/// wrapper: cargo runs the wrapper for each crate, and a `cargo install` that replaces
+/// this binary during a long run (an `eval` builds harnesses for minutes) would leave
+/// every later build failing to start `cargo-mutfuzz (deleted)`. Chosen once per process,
+/// while the executable is still there; copies of other builds are removed.
+fn wrapper_copy(dir: &Path) -> Result<PathBuf> {
+    static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    if let Some(copy) = COPY.get() {
+        return Ok(copy.clone());
+    }
+    let me = std::env::current_exe().context("cannot find the cargo-mutfuzz executable")?;
+    let copy = copy_of_build(&me, dir)
+        .with_context(|| format!("cannot copy {} into {}", me.display(), dir.display()))?;
+    Ok(COPY.get_or_init(|| copy).clone())
+}
+
+/// `exe` copied into `dir` under a name that tells its build apart (size and mtime), unless
+/// that copy is there already; other copies in `dir` are removed.
+fn copy_of_build(exe: &Path, dir: &Path) -> Result<PathBuf> {
+    let meta = std::fs::metadata(exe)?;
+    let mtime = meta.modified()?.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let name = format!("cargo-mutfuzz-{}-{}", meta.len(), mtime.as_nanos());
+    let copy = dir.join(&name);
+    if !copy.exists() {
+        std::fs::create_dir_all(dir)?;
+        let tmp = dir.join(format!(".{name}.{}", std::process::id()));
+        std::fs::copy(exe, &tmp)?;
+        std::fs::rename(&tmp, &copy)?;
+        // Another process may be copying into a hidden file right now: those go only
+        // once they are an hour old (left by an interrupted copy).
+        let stale = |e: &std::fs::DirEntry| {
+            e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok())
+                > Some(std::time::Duration::from_secs(3600))
+        };
+        for entry in std::fs::read_dir(dir)?.flatten() {
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            if entry.file_name() != name.as_str() && (!hidden || stale(&entry)) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(copy)
 }
 
 /// Choose the harness's profile on a `cargo build` command, forcing what the engine needs.
@@ -371,6 +415,25 @@ pub fn strip_colours(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wrapper_is_a_copy_per_build_and_older_copies_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("cargo-mutfuzz");
+        std::fs::write(&exe, b"build one").unwrap();
+        let wrappers = dir.path().join("wrapper");
+        let first = copy_of_build(&exe, &wrappers).unwrap();
+        assert_eq!(std::fs::read(&first).unwrap(), b"build one");
+        assert_eq!(copy_of_build(&exe, &wrappers).unwrap(), first);
+        // A new build (another size) replaces it, and the original may then go.
+        std::fs::write(&exe, b"build number two").unwrap();
+        let second = copy_of_build(&exe, &wrappers).unwrap();
+        assert_ne!(second, first);
+        assert!(!first.exists());
+        std::fs::remove_file(&exe).unwrap();
+        assert_eq!(std::fs::read(&second).unwrap(), b"build number two");
+        assert_eq!(std::fs::read_dir(&wrappers).unwrap().count(), 1);
+    }
 
     #[test]
     fn colour_codes_are_removed_whole() {

@@ -48,10 +48,23 @@ const TMP: &str = "tmp";
 const AUTO_CHECK: &str = "auto-check";
 /// `amplify`'s harness, campaigns and shrunk inputs.
 const AMPLIFY: &str = "amplify";
+/// The copy of this executable that harness builds run as their rustc wrapper.
+const WRAPPER: &str = "wrapper";
 
 /// Names a fuzz target may not have: each is a directory of ours.
-pub const RESERVED: [&str; 10] =
-    [WORK, SCHEMA_TARGET, HARNESS_TARGET, ENGINE, BASELINE, EVAL, VIABILITY, TMP, AUTO_CHECK, AMPLIFY];
+pub const RESERVED: [&str; 11] = [
+    WORK,
+    SCHEMA_TARGET,
+    HARNESS_TARGET,
+    ENGINE,
+    BASELINE,
+    EVAL,
+    VIABILITY,
+    TMP,
+    AUTO_CHECK,
+    AMPLIFY,
+    WRAPPER,
+];
 
 /// `target/mutfuzz/` of one workspace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +97,11 @@ impl Layout {
     /// cargo cannot see (a rustc wrapper adds it), so they never share the schema's.
     pub fn harness_target(&self) -> PathBuf {
         self.root.join(HARNESS_TARGET)
+    }
+
+    /// Where the copy of this executable that harness builds run as their rustc wrapper is.
+    pub fn wrapper(&self) -> PathBuf {
+        self.root.join(WRAPPER)
     }
 
     /// `amplify`'s directory.
@@ -161,6 +179,9 @@ mod tests {
             l.root().join("eval"),
             l.viability(),
             l.tmp(),
+            l.auto_check(),
+            l.amplify(),
+            l.wrapper(),
         ];
         assert_eq!(l.eval("sort"), Path::new("/t/mutfuzz/eval/sort"));
         for (dir, name) in ours.iter().zip(RESERVED) {
