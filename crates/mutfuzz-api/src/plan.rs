@@ -1591,12 +1591,12 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
     }
     if bounds.iter().any(iterates) {
         let item = item_of(bounds);
-        let elem = match item.and_then(Ty::plain_name) {
-            Some(n) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
+        let elem = match item.map(Ty::plain_name) {
             // Items of any type: numbers.
-            None if item.is_none() => Ty::named("i64", vec![]),
+            None => Ty::named("i64", vec![]),
+            Some(Some(n)) if INTEGERS.contains(&n) || PRIMITIVES.contains(&n) => Ty::named(n, vec![]),
             // A type parameter of its own (bounded elsewhere by value traits).
-            Some(n) if n.chars().next().is_some_and(char::is_uppercase) => Ty::named("i64", vec![]),
+            Some(Some(n)) if n.chars().next().is_some_and(char::is_uppercase) => Ty::named("i64", vec![]),
             _ => return Vec::new(),
         };
         return vec![Ty::named("Vec", vec![elem])];
