@@ -304,10 +304,9 @@ fn a_crate_whose_tests_fail_unmutated_is_refused_as_test_refuses_it() {
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let out = krate.mutfuzz(&["amplify", "--trials", "100"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("the crate's tests do not build or fail with no mutant active"),
-        "{}",
-        stderr(&out)
-    );
+    let err = stderr(&out);
+    assert!(err.contains("`cargo mutfuzz test` stopped before any mutant ran: test "), "{err}");
+    assert!(err.contains("with no mutant active (see "), "{err}");
+    assert!(err.contains("make it pass (or skip it: `-- --skip NAME`), run `cargo mutfuzz test`"), "{err}");
     assert!(!root.join("tests/mutfuzz_amplified.rs").exists());
 }

@@ -1412,10 +1412,14 @@ const VALUE_TRAITS: [&str; 14] = [
     "Unpin",
 ];
 
-/// `api` with each generic type whose parameters are all types (no lifetime, no const)
-/// put at concrete ones, the first a parameter with its bounds is tried at: `Slab<T>`
-/// becomes `Slab::<i64>` (a path that serves as a type and in an expression), and its
-/// methods' `T` an `i64`. A collection generic over its items is most crates' main type.
+/// The value an integer const parameter of a type is put at: `ArrayVec::<i64, 16>`.
+const CONST_ARG: usize = 16;
+
+/// `api` with each generic type whose parameters are all types or integer consts (no
+/// lifetime) put at concrete ones, the first a parameter with its bounds is tried at:
+/// `Slab<T>` becomes `Slab::<i64>` (a path that serves as a type and in an expression),
+/// and its methods' `T` an `i64`; a const at [`CONST_ARG`]. A collection generic over its
+/// items is most crates' main type.
 fn concrete_types(api: &Api) -> Api {
     let mut api = api.clone();
     let mut put: BTreeMap<String, Vec<(String, Ty)>> = BTreeMap::new();
@@ -1435,8 +1439,14 @@ fn concrete_types(api: &Api) -> Api {
                 instance(bounds).filter(|_| items).map(|t| (name.clone(), t))
             })
             .collect();
-        let Some(chosen) = chosen else { continue };
-        let args: Vec<String> = chosen.iter().map(|(_, t)| t.to_string()).collect();
+        let Some(mut chosen) = chosen else { continue };
+        let mut args: Vec<String> = chosen.iter().map(|(_, t)| t.to_string()).collect();
+        // An integer const parameter, a capacity most often: small enough that a few
+        // calls fill it, so that what happens when it is full is tried too.
+        for (at, name, _) in &def.const_params {
+            args.insert((*at).min(args.len()), CONST_ARG.to_string());
+            chosen.push((name.clone(), Ty::named(&CONST_ARG.to_string(), vec![])));
+        }
         def.path = Some(format!("{path}::<{}>", args.join(", ")));
         def.generic = false;
         // What its constructors are made of names the parameters too.
@@ -1510,7 +1520,7 @@ fn item_of(bounds: &[Bound]) -> Option<&Ty> {
 
 /// Whether a bound makes an iterator of a parameter: `IntoIterator`, `Iterator`,
 /// `DoubleEndedIterator`, … (its items by `Item`, maybe on another bound).
-fn iterates(b: &Bound) -> bool {
+pub fn iterates(b: &Bound) -> bool {
     b.name == "IntoIterator" || ITERATOR_TRAITS.contains(&b.name.as_str())
 }
 
@@ -2221,6 +2231,34 @@ mod tests {
         assert_eq!(bag.methods.len(), 2);
         // A type that borrows is not built.
         assert!(p.skipped.iter().any(|s| s.item == "View::len"), "{:?}", p.skipped);
+    }
+
+    #[test]
+    fn a_type_with_an_integer_const_parameter_is_built_at_a_small_capacity() {
+        let api = api("#[derive(Debug)] pub struct Ring<T, const CAP: usize> { items: [Option<T>; CAP] }\n\
+             impl<T, const CAP: usize> Ring<T, CAP> {\n\
+                 pub fn new() -> Self { todo!() }\n\
+                 pub fn push(&mut self, item: T) -> bool { false }\n\
+                 pub fn all(&self) -> [Option<T>; CAP] { todo!() }\n\
+             }\n\
+             #[derive(Debug)] pub struct Text<const N: u8>([u8; 4]);\n\
+             impl<const N: u8> Text<N> { pub fn new() -> Self { todo!() } pub fn len(&self) -> u8 { N } }\n\
+             #[derive(Debug)] pub struct Flag<const ON: bool>;\n\
+             impl<const ON: bool> Flag<ON> { pub fn new() -> Self { Flag } pub fn on(&self) -> bool { ON } }\n");
+        let p = plan(&api, &Exclusions::new());
+        // A `bool` const has no small value to choose: the type stays generic.
+        let paths: Vec<&str> = p.types.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(paths, ["k::Ring::<i64, 16>", "k::Text::<16>"]);
+        let module = crate::render::render(&p, "k").text;
+        for rendered in
+            ["MakeRing::New => k::Ring::<i64, 16>::new(),", "MakeText::New => k::Text::<16>::new(),"]
+        {
+            assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
+        let ring = &p.types[0];
+        let methods: Vec<&str> = ring.methods.iter().map(|m| m.function.name.as_str()).collect();
+        assert_eq!(methods, ["all", "push"]);
+        assert_eq!(ring.methods[0].function.output.as_ref().unwrap().to_string(), "[Option<i64>; 16]");
     }
 
     #[test]

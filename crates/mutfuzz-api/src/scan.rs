@@ -210,8 +210,13 @@ pub struct TypeDef {
     /// Its type parameters in order: name, bounds, and whether it has a default. Unless
     /// `fixed_generic`, the plan may build it at concrete types (`Slab::<i64>`).
     pub type_params: Vec<(String, Vec<Bound>, bool)>,
-    /// It stays generic: a lifetime or const parameter, or a second definition of its
-    /// name (behind another `cfg`, in another module) with other parameters.
+    /// Its integer const parameters: where they stand among the type parameters, name
+    /// and type (`ArrayVec<T, const CAP: usize>`: `(1, "CAP", "usize")`). The plan may
+    /// build it at a small capacity (`ArrayVec::<i64, 16>`).
+    pub const_params: Vec<(usize, String, String)>,
+    /// It stays generic: a lifetime or a const parameter not of an integer type, or a
+    /// second definition of its name (behind another `cfg`, in another module) with
+    /// other parameters.
     pub fixed_generic: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
@@ -315,7 +320,8 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             continue;
         };
         let Some(t) = api.types.get(&name) else { continue };
-        let only_consts = t.fixed_generic && t.type_params.iter().all(|(.., default)| *default);
+        let only_consts = (t.fixed_generic || !t.const_params.is_empty())
+            && t.type_params.iter().all(|(.., default)| *default);
         if !only_consts || matches!(ty, Ty::Path { lifetimes: true, .. }) || api.types.contains_key(alias) {
             continue;
         }
@@ -1010,7 +1016,24 @@ impl Walk<'_> {
             syn::GenericParam::Type(t) => t.default.is_none(),
             _ => true,
         });
-        entry.fixed_generic |= generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Type(_)));
+        let mut consts = Vec::new();
+        for (i, p) in
+            generics.params.iter().filter(|p| !matches!(p, syn::GenericParam::Lifetime(_))).enumerate()
+        {
+            if let syn::GenericParam::Const(c) = p {
+                match Ty::from_syn(&c.ty).plain_name() {
+                    Some(t) if crate::plan::INTEGERS.contains(&t) && c.default.is_none() => {
+                        consts.push((i, c.ident.to_string(), t.to_owned()))
+                    }
+                    _ => entry.fixed_generic = true,
+                }
+            }
+        }
+        entry.fixed_generic |= generics.params.iter().any(|p| matches!(p, syn::GenericParam::Lifetime(_)));
+        if again && entry.const_params != consts {
+            entry.fixed_generic = true;
+        }
+        entry.const_params = consts;
         let mut params = Vec::new();
         for t in generics.type_params() {
             let mut b = bounds(t.bounds.iter());

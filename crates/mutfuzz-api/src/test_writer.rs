@@ -9,7 +9,9 @@ pub mod hand;
 use std::collections::BTreeSet;
 
 use crate::names::snake;
-use crate::plan::{Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan};
+use crate::plan::{
+    Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, instance, iterates,
+};
 use crate::render::{Generated, TargetKind, collected, method_variants, replace_ident};
 use crate::scan::Function;
 use crate::ty::Ty;
@@ -59,28 +61,71 @@ pub struct TestFn {
     pub harness: bool,
     /// The paths it names through a `use` line of the file (`harness::Order`).
     pub uses: Vec<String>,
+    /// Its arguments as a name's end, where they are short literals (`2_9` of
+    /// `checked_pow(2, 9)`): what tells apart tests of one function better than a number.
+    pub args_name: Option<String>,
 }
 
-/// Numbers the tests of one base name again, in order (`triple`, `triple_2`, …), so that
-/// tests dropped after they were written leave no gaps.
+/// Names the tests of one base name again, in order, so that tests dropped after they
+/// were written leave no gaps: one alone is named for its base (`triple`); several are
+/// told apart by their arguments (`triple_2`, `triple_minus_1`) where each has its own,
+/// else numbered (`triple`, `triple_2`, …).
 pub fn renumber<'a>(tests: impl IntoIterator<Item = &'a mut TestFn>) {
+    let mut tests: Vec<&mut TestFn> = tests.into_iter().collect();
+    let mut groups: std::collections::BTreeMap<&str, Vec<Option<&str>>> = Default::default();
+    for t in &tests {
+        groups.entry(t.base.as_str()).or_default().push(t.args_name.as_deref());
+    }
+    let by_args: BTreeSet<String> = groups
+        .iter()
+        .filter(|(_, names)| {
+            let distinct: BTreeSet<_> = names.iter().flatten().collect();
+            names.len() > 1 && distinct.len() == names.len()
+        })
+        .map(|(base, _)| (*base).to_owned())
+        .collect();
     let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
     let mut taken = BTreeSet::new();
-    for t in tests {
+    for t in &mut tests {
+        let by_args = t.args_name.as_deref().filter(|_| by_args.contains(&t.base));
+        let mut name =
+            by_args.map(|a| format!("{}_{a}", t.base)).filter(|n| !taken.contains(n)).unwrap_or_default();
         let n = seen.entry(t.base.clone()).or_insert(0);
-        let mut name;
-        loop {
+        while name.is_empty() || !taken.insert(name.clone()) {
             *n += 1;
             name = if *n == 1 { t.base.clone() } else { format!("{}_{n}", t.base) };
-            if taken.insert(name.clone()) {
-                break;
-            }
         }
         if name != t.name {
             t.text = t.text.replacen(&format!("fn {}()", t.name), &format!("fn {name}()"), 1);
             t.name = name;
         }
     }
+}
+
+/// `args` as the end of a test's name, where each is a short literal: `2_9`,
+/// `minus_1_true`, `empty`, `a`; `None` where any is something else.
+fn args_name(args: &[&Value]) -> Option<String> {
+    fn one(v: &Value) -> Option<String> {
+        Some(match v {
+            Value::Int(digits, _) => match digits.strip_prefix('-') {
+                Some(d) => format!("minus_{d}"),
+                None => digits.clone(),
+            },
+            Value::Bool(b) => b.to_string(),
+            Value::Char(c) if c.is_ascii_alphanumeric() => c.to_ascii_lowercase().to_string(),
+            Value::Str(s) if s.is_empty() => "empty".to_owned(),
+            Value::Str(s) if s.len() <= 8 && s.bytes().all(|b| b.is_ascii_alphanumeric()) => s.to_lowercase(),
+            Value::Seq(items) | Value::Array(items) if items.is_empty() => "empty".to_owned(),
+            Value::Option(None) => "none".to_owned(),
+            Value::Option(Some(v)) => one(v)?,
+            _ => return None,
+        })
+    }
+    if args.is_empty() || args.len() > 3 {
+        return None;
+    }
+    let name = args.iter().map(|a| one(a)).collect::<Option<Vec<_>>>()?.join("_");
+    (name.len() <= 20).then_some(name)
 }
 
 /// Writes `kept` as a test; an error says why it cannot be written.
@@ -107,6 +152,7 @@ pub fn write(
         let body = vec![format!("assert!({}.is_err());", w.failing_make(ty, kept.value)?)];
         return Ok(finish(format!("make_{}", snake(&ty.name)), body, kept, None, taken));
     }
+    let mut by_args = None;
     let (base, body) = match kind {
         TargetKind::Call(i) => {
             let call = &plan.calls[i];
@@ -127,6 +173,9 @@ pub fn write(
             }
             if let Some(a) = &call.adapter {
                 name = format!("{name}_{}", a.method());
+            }
+            if steps.is_empty() {
+                by_args = args_name(&args);
             }
             (name, w.single(call, &args, &steps, kept.ending, panic)?)
         }
@@ -163,6 +212,7 @@ pub fn write(
         }
     };
     let mut test = finish(base, body, kept, panic, taken);
+    test.args_name = by_args;
     if let TargetKind::Call(i) = kind
         && method_syntax(&plan.calls[i].function)
     {
@@ -198,7 +248,7 @@ fn finish(
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
-    TestFn { name, text, base, harness: false, uses: Vec::new() }
+    TestFn { name, text, base, harness: false, uses: Vec::new(), args_name: None }
 }
 
 /// The header of `amplify`'s file for `package`.
@@ -550,8 +600,12 @@ impl Writer<'_> {
 
     /// Assertions on `call`'s result (written `call_text`) as the target rendered it.
     fn expect_output(&self, call_text: &str, m: &Call, ending: &str) -> Result<Vec<String>, String> {
-        let (call, ty) = (call_text, m.function.output.as_ref());
+        let output = concrete_output(&m.function);
+        let (call, ty) = (call_text, output.as_ref());
         Ok(match &m.output {
+            Output::Value(_) if let Some(line) = ty.and_then(|t| special_float(call, t, ending)) => {
+                vec![line]
+            }
             Output::Unit => vec![format!("{call};")],
             Output::Value(_) if let Some(bytes) = ty.and_then(|t| byte_string_result(t, ending)) => {
                 vec![format!("assert_eq!({call}, {bytes});")]
@@ -1113,6 +1167,29 @@ fn plain(ty: &Ty) -> bool {
     }
 }
 
+/// `f`'s result type with each type parameter at the type the harness made it:
+/// `checked_pow`'s `Option<T>` is an `Option<i64>`, which compares with `Some(512)`.
+fn concrete_output(f: &Function) -> Option<Ty> {
+    let pairs: Vec<(String, Ty)> = f
+        .generics
+        .iter()
+        .filter(|(_, bounds)| !bounds.iter().any(iterates))
+        .filter_map(|(g, bounds)| Some((g.clone(), instance(bounds)?)))
+        .collect();
+    f.output.as_ref().map(|t| t.substitute_all(&pairs))
+}
+
+/// The assertion on a float result that no literal is: `f32::INFINITY`, or `is_nan()`.
+fn special_float(call: &str, ty: &Ty, text: &str) -> Option<String> {
+    let float = ty.plain_name().filter(|n| matches!(*n, "f32" | "f64"))?;
+    Some(match text {
+        "NaN" => format!("assert!({call}.is_nan());"),
+        "inf" => format!("assert_eq!({call}, {float}::INFINITY);"),
+        "-inf" => format!("assert_eq!({call}, {float}::NEG_INFINITY);"),
+        _ => return None,
+    })
+}
+
 /// A `Vec<u8>` result whose bytes are mostly text, as a byte string to compare it with
 /// (`b"'\0'"` rather than `[39, 0, 39]`).
 fn byte_string_result(ty: &Ty, text: &str) -> Option<String> {
@@ -1479,12 +1556,37 @@ mod tests {
             base: base.into(),
             harness: false,
             uses: Vec::new(),
+            args_name: None,
         };
         let mut tests = vec![t("f_2", "f"), t("f_4", "f"), t("g", "g"), t("f_2_2", "f_2")];
         renumber(&mut tests);
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["f", "f_2", "g", "f_2_2"]);
         assert_eq!(tests[1].text, "#[test]\nfn f_2() {\n    f_4_helper();\n}\n");
+
+        // Told apart by their arguments where each has its own; a group with one
+        // alike, or without, numbered.
+        let named = |name: &str, base: &str, args: Option<&str>| TestFn {
+            args_name: args.map(str::to_owned),
+            ..t(name, base)
+        };
+        let mut tests = vec![
+            named("pow", "pow", Some("2_9")),
+            named("pow_2", "pow", Some("minus_1_3")),
+            named("inv", "inv", Some("0")),
+            named("inv_2", "inv", None),
+            named("len", "len", Some("empty")),
+            named("neg", "neg", Some("1")),
+            named("neg_2", "neg", Some("1")),
+        ];
+        renumber(&mut tests);
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["pow_2_9", "pow_minus_1_3", "inv", "inv_2", "len", "neg", "neg_2"]);
+        let args = |v: &[Value]| args_name(&v.iter().collect::<Vec<_>>());
+        assert_eq!(args(&[int("-1", "i32"), Value::Bool(true)]).as_deref(), Some("minus_1_true"));
+        assert_eq!(args(&[s(""), Value::Char('Q'), Value::Option(None)]).as_deref(), Some("empty_q_none"));
+        assert_eq!(args(&[s("a b")]), None);
+        assert_eq!(args(&[int("7155785184261965967", "i64"), int("1", "i64")]), None);
     }
 
     #[test]
@@ -1751,6 +1853,28 @@ mod tests {
     }
 
     #[test]
+    fn a_generic_result_is_compared_by_value_at_the_type_the_harness_made() {
+        let (plan, module) = api("pub trait Num {}\n\
+             pub fn checked_pow<T: Clone + Num>(base: T, exp: usize) -> Option<T> { None }\n\
+             pub fn double<T: Copy + std::ops::Add<Output = T>>(x: T) -> T { x + x }\n\
+             pub fn inv(x: f32) -> f32 { 1.0 / x }\n");
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, value: Value, ending: &str| {
+            write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one("checked_pow", Value::Tuple(vec![int("2", "i64"), int("9", "usize")]), "Some(512)");
+        assert!(t.contains("assert_eq!(k::checked_pow(2i64, 9), Some(512));"), "{t}");
+        let t = one("double", int("-4", "i64"), "-8");
+        assert!(t.contains("assert_eq!(k::double(-4i64), -8);"), "{t}");
+        let t = one("inv", Value::Float(0.0, "f32".into()), "inf");
+        assert!(t.contains("assert_eq!(k::inv(0.0), f32::INFINITY);"), "{t}");
+        let t = one("inv", Value::Float(f64::NAN, "f32".into()), "NaN");
+        assert!(t.contains("assert!(k::inv(f32::NAN).is_nan());"), "{t}");
+    }
+
+    #[test]
     fn a_call_sequence_builds_the_value_and_checks_each_result() {
         let (plan, module) = api("#[derive(Debug, Clone)] pub struct Counter { n: u32 }\n\
              impl Counter { pub fn new(limit: u32) -> Counter { todo!() }\n\
@@ -1820,6 +1944,7 @@ mod tests {
             base: "encode".into(),
             harness: false,
             uses: Vec::new(),
+            args_name: None,
         };
         let head = |features: &[&str]| FileHead {
             doc: "//! Tests.\n".into(),
@@ -1934,6 +2059,7 @@ mod tests {
             base: "f".into(),
             harness: false,
             uses: Vec::new(),
+            args_name: None,
         };
         let t = without_assertions(t);
         assert_eq!(

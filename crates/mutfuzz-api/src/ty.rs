@@ -169,7 +169,11 @@ impl Ty {
             },
             Ty::Ref { mutable, inner } => Ty::Ref { mutable: *mutable, inner: Box::new(inner.map_paths(f)) },
             Ty::Slice(t) => Ty::Slice(Box::new(t.map_paths(f))),
-            Ty::Array(t, n) => Ty::Array(Box::new(t.map_paths(f)), n.clone()),
+            // `[T; CAP]`: a const parameter's name is a path too.
+            Ty::Array(t, n) => {
+                let n = f(&Ty::named(n, vec![])).map_or_else(|| n.clone(), |to| to.to_string());
+                Ty::Array(Box::new(t.map_paths(f)), n)
+            }
             Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| t.map_paths(f)).collect()),
             other => other.clone(),
         }

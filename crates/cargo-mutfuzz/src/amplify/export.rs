@@ -82,7 +82,8 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         features_off: gate.1,
     };
     let copy = verify::Copy::make(&built.ws, &package, &features)?;
-    let (kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;
+    let (mut kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;
+    test_writer::renumber(&mut kept);
     if kept.is_empty() {
         eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));
         return Ok(exit_code::SUCCESS);

@@ -47,10 +47,12 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let package = harness::single_package(&ws)?.clone();
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let survivors = Survivors::read(&results)?;
-    if survivors.baseline_failed() {
+    if let Some(failure) = survivors.baseline_failed() {
         return Err(exit_code::baseline(anyhow!(
-            "the crate's tests do not build or fail with no mutant active (see {}): fix them, run `cargo mutfuzz test`, then amplify",
-            results.join("outcomes.json").display()
+            "`cargo mutfuzz test` stopped before any mutant ran: {} (see {}); {}, run `cargo mutfuzz test`, then amplify",
+            failure.describe(),
+            results.join("outcomes.json").display(),
+            failure.remedy()
         )));
     }
     let (missed, uncovered, timeouts) = survivors.counts();

@@ -9,7 +9,7 @@ use anyhow::Result;
 use mutfuzz_mutate::Mutant;
 
 use crate::console::exit_code;
-use crate::testing::outcome::{Outcome, OutcomesFile};
+use crate::testing::outcome::{BaselineFailed, Outcome, OutcomesFile};
 
 /// The test run's result and its survivors.
 pub struct Survivors {
@@ -41,8 +41,8 @@ impl Survivors {
     }
 
     /// Whether the crate's tests failed with no mutant (then there is nothing to amplify).
-    pub fn baseline_failed(&self) -> bool {
-        self.file.baseline.as_ref().is_some_and(|b| b.failure.is_some())
+    pub fn baseline_failed(&self) -> Option<&BaselineFailed> {
+        self.file.baseline.as_ref().and_then(|b| b.failure.as_ref())
     }
 
     /// Checks that the results describe the mutants found now: the sources have not

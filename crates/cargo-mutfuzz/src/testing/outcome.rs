@@ -202,6 +202,28 @@ pub struct BaselineFailed {
     pub output: String,
 }
 
+impl BaselineFailed {
+    /// What failed, for a message: `the package does not build`, `test t (in lib) did
+    /// not finish within 5m00s`.
+    pub fn describe(&self) -> String {
+        match &self.test {
+            Some(test) => format!("test {test} {} with no mutant active", self.reason),
+            None => format!("the package {}", self.reason),
+        }
+    }
+
+    /// What to do about it, for a message.
+    pub fn remedy(&self) -> &'static str {
+        match &self.test {
+            Some(_) if self.reason.starts_with("did not finish") => {
+                "give it longer (`--baseline-timeout SECS`) or skip it (`-- --skip NAME`)"
+            }
+            Some(_) => "make it pass (or skip it: `-- --skip NAME`)",
+            None => "fix the build",
+        }
+    }
+}
+
 impl BaselineSummary {
     /// A baseline that failed.
     pub fn failed(test: Option<String>, reason: &str, output: String) -> BaselineSummary {
@@ -286,6 +308,23 @@ impl std::fmt::Display for Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_baseline_failure_says_what_failed_and_what_to_do() {
+        let hung = BaselineSummary::failed(
+            Some("slow (in lib)".into()),
+            "did not finish within 5m00s",
+            String::new(),
+        );
+        let hung = hung.failure.unwrap();
+        assert_eq!(hung.describe(), "test slow (in lib) did not finish within 5m00s with no mutant active");
+        assert!(hung.remedy().contains("--baseline-timeout"), "{}", hung.remedy());
+        let build = BaselineSummary::failed(None, "does not build", String::new()).failure.unwrap();
+        assert_eq!(
+            (build.describe().as_str(), build.remedy()),
+            ("the package does not build", "fix the build")
+        );
+    }
 
     fn summary(caught: usize, missed: usize, timeout: usize, not_covered: usize) -> Summary {
         Summary { caught, missed, timeout, not_covered, ..Summary::default() }
