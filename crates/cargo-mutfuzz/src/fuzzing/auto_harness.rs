@@ -59,14 +59,47 @@ pub fn generate(package: &Package, layout: &Layout, features: &Features) -> Resu
             return Ok(Checked { harness, text, rounds: round });
         }
         let mut placed = false;
-        for (line, message) in &errors {
+        for (line, message, _) in &errors {
             if let Some(item) = line.and_then(|l| harness.module.item_at(l)) {
                 excluded.entry(item.to_owned()).or_insert_with(|| format!("does not compile: {message}"));
                 placed = true;
             }
         }
         if !placed {
-            let (_, message) = &errors[0];
+            // At the targets' list: a type built at parameters its impls do not accept
+            // (`BinaryHeap<i64, i64, 16>`, whose `K: Kind` only the impls ask). Its
+            // constructors and associated functions go, and with them what needs it.
+            let unplaced: Vec<&str> = errors
+                .iter()
+                .filter(|(line, ..)| line.is_none_or(|l| harness.module.item_at(l).is_none()))
+                .map(|(.., rendered)| rendered.as_str())
+                .collect();
+            let named = |path: &str| {
+                // As rustc shows it: `k::Ring<i64, i64, 16>`, or `Ring<i64, i64, 16>` alone.
+                let shown = path.replace("::<", "<");
+                let head = shown.find('<').unwrap_or(shown.len());
+                let tail = shown[..head].rfind("::").map_or(&shown[..], |at| &shown[at + 2..]);
+                unplaced.iter().any(|m| m.contains(&format!("`{tail}`")) || m.contains(&format!("::{tail}`")))
+            };
+            let why = |path: &str| format!("does not compile: `{path}` does not meet its impls' bounds");
+            for t in harness.plan.types.iter().filter(|t| named(&t.path)) {
+                for c in &t.constructors {
+                    excluded.entry(format!("{}::{}", t.path, c.variant)).or_insert_with(|| why(&t.path));
+                    placed = true;
+                }
+            }
+            for call in &harness.plan.calls {
+                if let Some((owner, _)) = call.function.path.rsplit_once("::")
+                    && named(owner)
+                {
+                    excluded.entry(call.key()).or_insert_with(|| why(owner));
+                    placed = true;
+                }
+            }
+        }
+        if !placed {
+            let (_, message, rendered) = &errors[0];
+            let message = if errors[0].0.is_some() { message } else { rendered };
             bail!(
                 "the generated harness does not compile, and the error is in no one item: {message}\n\
                  (the generated module is {})",
@@ -110,8 +143,8 @@ pub fn main_rs(package: &str) -> String {
     )
 }
 
-/// `cargo check`'s errors in the generated module: (line in it, message).
-fn check(dir: &Path, layout: &Layout) -> Result<Vec<(Option<usize>, String)>> {
+/// `cargo check`'s errors in the generated module: (line in it, message, as rendered).
+fn check(dir: &Path, layout: &Layout) -> Result<Vec<(Option<usize>, String, String)>> {
     let out = Command::new(cargo())
         .args(["check", "--quiet", "--message-format=json", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
@@ -131,14 +164,26 @@ fn check(dir: &Path, layout: &Layout) -> Result<Vec<(Option<usize>, String)>> {
         if message.starts_with("aborting due to") {
             continue;
         }
+        let rendered = msg["message"]["rendered"].as_str().unwrap_or(&message).to_owned();
+        // An error of another target, before the generated code compiles: the crate's own
+        // (or a dependency's), as a plain `cargo build` would show it.
+        let harness = Path::new(msg["target"]["src_path"].as_str().unwrap_or("")) == dir.join("src/main.rs");
+        if !harness {
+            let package =
+                msg["package_id"].as_str().and_then(|id| id.rsplit(['#', '/']).next()).unwrap_or("?");
+            bail!(
+                "{package} does not build with this toolchain, before any generated code (`cargo build` \
+                 fails the same way; fix it first):\n{}",
+                rendered.trim_end()
+            );
+        }
         let spans = msg["message"]["spans"].as_array().cloned().unwrap_or_default();
         let line = spans
             .iter()
             .filter(|s| s["file_name"].as_str().is_some_and(|f| f.ends_with(MODULE)))
             .find_map(|s| s["line_start"].as_u64())
             .map(|l| l as usize);
-        let rendered = msg["message"]["rendered"].as_str().unwrap_or(&message).to_owned();
-        errors.push((line, if line.is_some() { message } else { rendered }));
+        errors.push((line, message, rendered));
     }
     if errors.is_empty() && !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -142,6 +142,42 @@ impl MakeUnit {
     }
 }
 
+/// `api_zoo::window::Window::<16>`, built through a constructor of its API.
+#[derive(Debug, Gen)]
+pub enum MakeWindow {
+    New,
+    Default,
+}
+
+impl MakeWindow {
+    pub fn make(self) -> api_zoo::window::Window<16> {
+        match self {
+            MakeWindow::New => api_zoo::window::Window::<16>::new(),
+            MakeWindow::Default => Default::default(),
+        }
+    }
+}
+
+/// One call of a method of `api_zoo::window::Window::<16>`.
+#[derive(Debug, Gen)]
+pub enum WindowCall {
+    Push { reading: u32 },
+}
+
+/// A `api_zoo::window::Window::<16>` built by a constructor, then a sequence of its methods; every result is
+/// rendered.
+pub fn window_calls((window, calls): (MakeWindow, Vec<WindowCall>)) -> Vec<String> {
+    let mut window = window.make();
+    let mut out = Vec::new();
+    for call in calls {
+        out.push(match call {
+            WindowCall::Push { reading } => format!("{:?}", window.push(reading)),
+        });
+    }
+    out.push(mutfuzz::debug_unaddressed(&window));
+    out
+}
+
 mutfuzz::generated_targets!(
     halve,
     largest,
@@ -152,5 +188,6 @@ mutfuzz::generated_targets!(
     word_counts,
     weighted,
     counter_from_str,
-    counter_calls
+    counter_calls,
+    window_calls
 );
