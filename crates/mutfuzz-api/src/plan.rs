@@ -1222,7 +1222,9 @@ impl Planner<'_> {
     fn iterator_item(&self, ty: &Ty, owner: Option<&str>) -> Option<Ty> {
         match ty {
             Ty::Impl(bounds) => item_of(bounds).cloned(),
-            _ => self.own_type(ty, owner).and_then(|def| def.iterator_item.clone()),
+            _ => {
+                self.own_type(ty, owner).filter(|def| !def.shadowed).and_then(|def| def.iterator_item.clone())
+            }
         }
     }
 
@@ -2259,6 +2261,28 @@ mod tests {
         let methods: Vec<&str> = ring.methods.iter().map(|m| m.function.name.as_str()).collect();
         assert_eq!(methods, ["all", "push"]);
         assert_eq!(ring.methods[0].function.output.as_ref().unwrap().to_string(), "[Option<i64>; 16]");
+    }
+
+    #[test]
+    fn items_of_an_iterator_type_whose_name_another_module_shares_are_not_taken_for_values() {
+        // The public `pairs::Iter` yields values; the private `queue::Iter` that `Queue::iter`
+        // returns yields references, and its test may not compare them with literals.
+        let api = api("pub mod pairs {\n\
+                 #[derive(Debug)] pub struct Iter(Vec<u8>);\n\
+                 impl Iterator for Iter { type Item = u8; fn next(&mut self) -> Option<u8> { self.0.pop() } }\n\
+                 impl Iter { pub fn new() -> Iter { Iter(Vec::new()) } }\n\
+             }\n\
+             mod queue {\n\
+                 #[derive(Debug)] pub struct Iter<'a>(std::slice::Iter<'a, u8>);\n\
+                 impl<'a> Iterator for Iter<'a> { type Item = &'a u8; fn next(&mut self) -> Option<&'a u8> { self.0.next() } }\n\
+                 #[derive(Debug)] pub struct Queue(Vec<u8>);\n\
+                 impl Queue { pub fn new() -> Queue { Queue(Vec::new()) } pub fn iter(&self) -> Iter<'_> { Iter(self.0.iter()) } }\n\
+             }\n\
+             pub use queue::Queue;\n");
+        let p = plan(&api, &Exclusions::new());
+        let queue = p.types.iter().find(|t| t.name == "Queue").unwrap();
+        let iter = queue.methods.iter().find(|m| m.function.name == "iter").unwrap();
+        assert_eq!((iter.output.clone(), iter.items_by_value), (Output::Collected, false));
     }
 
     #[test]

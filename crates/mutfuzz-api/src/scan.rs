@@ -218,6 +218,10 @@ pub struct TypeDef {
     /// second definition of its name (behind another `cfg`, in another module) with
     /// other parameters.
     pub fixed_generic: bool,
+    /// Another type of its name, in another module, is not driven: a signature naming it
+    /// may mean either, so nothing is taken from this one's impls for it (an iterator's
+    /// item type).
+    pub shadowed: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
     /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
@@ -301,6 +305,16 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         let path = Some(format!("{krate}::{path}"));
         types.insert(own.clone(), TypeDef { name: own.clone(), path, ..def.clone() });
         renamed.insert((name.clone(), *module), own);
+    }
+    // A type of the name that no one can name from outside (`deque::Iter` in a private
+    // module, beside the public `Iter`) still is what signatures beside it mean.
+    for (name, module) in walk.types.keys() {
+        if homes.get(name) != Some(module)
+            && !renamed.contains_key(&(name.clone(), *module))
+            && let Some(t) = types.get_mut(name)
+        {
+            t.shadowed = true;
+        }
     }
     let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types };
 

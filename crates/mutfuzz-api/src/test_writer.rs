@@ -64,6 +64,19 @@ pub struct TestFn {
     /// Its arguments as a name's end, where they are short literals (`2_9` of
     /// `checked_pow(2, 9)`): what tells apart tests of one function better than a number.
     pub args_name: Option<String>,
+    /// The same test without the assertions on a call sequence's last state (its
+    /// `Debug` and `Display`), which the check keeps instead where it catches as much.
+    pub lean: Option<String>,
+}
+
+impl TestFn {
+    /// This test in its lean form, under its own name.
+    pub fn leaner(self) -> TestFn {
+        match self.lean.clone() {
+            Some(text) => TestFn { text, lean: None, ..self },
+            None => self,
+        }
+    }
 }
 
 /// Names the tests of one base name again, in order, so that tests dropped after they
@@ -96,7 +109,9 @@ pub fn renumber<'a>(tests: impl IntoIterator<Item = &'a mut TestFn>) {
             name = if *n == 1 { t.base.clone() } else { format!("{}_{n}", t.base) };
         }
         if name != t.name {
-            t.text = t.text.replacen(&format!("fn {}()", t.name), &format!("fn {name}()"), 1);
+            let (from, to) = (format!("fn {}()", t.name), format!("fn {name}()"));
+            t.text = t.text.replacen(&from, &to, 1);
+            t.lean = t.lean.as_deref().map(|lean| lean.replacen(&from, &to, 1));
             t.name = name;
         }
     }
@@ -152,7 +167,7 @@ pub fn write(
         let body = vec![format!("assert!({}.is_err());", w.failing_make(ty, kept.value)?)];
         return Ok(finish(format!("make_{}", snake(&ty.name)), body, kept, None, taken));
     }
-    let mut by_args = None;
+    let (mut by_args, mut lean_body) = (None, None);
     let (base, body) = match kind {
         TargetKind::Call(i) => {
             let call = &plan.calls[i];
@@ -198,7 +213,15 @@ pub fn write(
             let body = w.expect_debug(&call, kept.ending, panic)?;
             (format!("{}_{}", snake(&ty.name), snake(&ctor.variant)), body)
         }
-        TargetKind::Calls(t) => w.sequence(&plan.types[t], kept.value, kept.ending, panic)?,
+        TargetKind::Calls(t) => {
+            let (name, body, state) = w.sequence(&plan.types[t], kept.value, kept.ending, panic)?;
+            // Without the last state's assertions, if anything else is asserted.
+            let lean = &body[..body.len() - state];
+            if state > 0 && lean.iter().any(|l| l.starts_with("assert")) {
+                lean_body = Some(lean.to_vec());
+            }
+            (name, body)
+        }
         TargetKind::Make(t) => {
             let ty = &plan.types[t];
             let made = w.make(ty, kept.value)?;
@@ -213,6 +236,7 @@ pub fn write(
     };
     let mut test = finish(base, body, kept, panic, taken);
     test.args_name = by_args;
+    test.lean = lean_body.map(|body| text_of(&test.name, &body, kept, panic));
     if let TargetKind::Call(i) = kind
         && method_syntax(&plan.calls[i].function)
     {
@@ -235,6 +259,12 @@ fn finish(
         name = format!("{base}_{n}");
         n += 1;
     }
+    let text = text_of(&name, &body, kept, panic);
+    TestFn { name, text, base, harness: false, uses: Vec::new(), args_name: None, lean: None }
+}
+
+/// The text of test `name`: its comment, attributes and body.
+fn text_of(name: &str, body: &[String], kept: &Kept<'_>, panic: Option<&str>) -> String {
     let mut text = String::new();
     for k in kept.kills {
         push_wrapped_comment(&mut text, &format!("Kills {k}"));
@@ -248,7 +278,7 @@ fn finish(
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
-    TestFn { name, text, base, harness: false, uses: Vec::new(), args_name: None }
+    text
 }
 
 /// The header of `amplify`'s file for `package`.
@@ -661,7 +691,7 @@ impl Writer<'_> {
         value: &Value,
         ending: &str,
         panic: Option<&str>,
-    ) -> Result<(String, Vec<String>), String> {
+    ) -> Result<(String, Vec<String>, usize), String> {
         let Value::Tuple(parts) = value else {
             return Err("the input does not have the target's shape".into());
         };
@@ -702,6 +732,7 @@ impl Writer<'_> {
             }
         }
         let mut rest = results.iter().skip(calls.len());
+        let before_state = lines.len();
         if panic.is_none() {
             if t.debug {
                 let text = rest.next().ok_or("the recorded result is shorter than the calls")?;
@@ -717,7 +748,8 @@ impl Writer<'_> {
         }
         names.truncate(3);
         let name = if names.is_empty() { binding.clone() } else { format!("{binding}_{}", names.join("_")) };
-        Ok((name, lines))
+        let state = lines.len() - before_state;
+        Ok((name, lines, state))
     }
 
     /// An argument of `f`, whose integer and `f32` literals carry their type where the
@@ -1389,6 +1421,7 @@ pub fn without_assertions(mut t: TestFn) -> TestFn {
     }
     out.push_str(rest);
     t.text = out;
+    t.lean = None;
     t
 }
 
@@ -1557,6 +1590,7 @@ mod tests {
             harness: false,
             uses: Vec::new(),
             args_name: None,
+            lean: None,
         };
         let mut tests = vec![t("f_2", "f"), t("f_4", "f"), t("g", "g"), t("f_2_2", "f_2")];
         renumber(&mut tests);
@@ -1901,6 +1935,17 @@ mod tests {
              assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n    \
              assert_eq!(format!(\"{counter:?}\"), \"Counter { n: 1 }\");\n}\n"
         );
+        // Its lean form, which the check tries first, asserts the calls' results alone.
+        let mut renamed = vec![t.clone()];
+        renamed[0].base = "counter".into();
+        renumber(&mut renamed);
+        let lean = renamed.remove(0).leaner();
+        assert_eq!(
+            lean.text,
+            "#[test]\nfn counter() {\n    let mut counter = k::Counter::new(3);\n    assert!(counter.step());\n    \
+             assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n}\n"
+        );
+        assert_eq!(lean.lean, None);
     }
 
     #[test]
@@ -1945,6 +1990,7 @@ mod tests {
             harness: false,
             uses: Vec::new(),
             args_name: None,
+            lean: None,
         };
         let head = |features: &[&str]| FileHead {
             doc: "//! Tests.\n".into(),
@@ -2060,6 +2106,7 @@ mod tests {
             harness: false,
             uses: Vec::new(),
             args_name: None,
+            lean: None,
         };
         let t = without_assertions(t);
         assert_eq!(

@@ -175,6 +175,11 @@ pub fn declares_tests_only(doc: &toml_edit::DocumentMut) -> bool {
 
 /// Checks `tests` (each written for the survivors in `written_for`) in `copy`, with the
 /// test run's options `like`.
+///
+/// A call sequence's test is checked lean first, without its assertions on the last
+/// state (most kills show in a call's result): where a survivor it was written for is
+/// then caught by no test, its full form is checked on those survivors, and kept if it
+/// catches one.
 pub fn verify(
     copy: &Copy,
     head: &FileHead,
@@ -185,40 +190,56 @@ pub fn verify(
 ) -> Result<Verified> {
     let (tests, mut dropped) = passing(copy, FILE, head, tests)?;
     copy.only_written_tests(FILE)?;
-    let out = copy.root.join("mutfuzz.out");
-    let mut args = like_args(like);
-    args.package =
-        PackageChoice { manifest_path: Some(copy.package.join("Cargo.toml")), packages: Vec::new() };
-    args.output = Some(out.clone());
-    let code = crate::testing::run(&args, Some(survivors))?;
-    if code == crate::console::exit_code::BASELINE_FAILED {
-        // The same exit code as the `test` it ran: the build or a run without mutants failed.
-        return Err(crate::console::exit_code::baseline(anyhow::anyhow!(
-            "the check's `cargo mutfuzz test` in the copy with the written tests did not get past \
-             the build and run without mutants (its error is above; results in {}); nothing was written",
-            out.display()
-        )));
-    }
-    let after: OutcomesFile = serde_json::from_str(
-        &std::fs::read_to_string(out.join("outcomes.json")).context("the check wrote no outcomes.json")?,
-    )?;
-    let mut caught: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
-    for o in after.outcomes.iter().filter(|o| o.outcome == Outcome::Caught) {
-        for t in &o.failing_tests {
-            let name = t.rsplit("::").next().unwrap_or(t);
-            caught.entry(name.to_owned()).or_default().insert(o.mutant.id);
+    let mut lean: Vec<bool> = tests.iter().map(|t| t.lean.is_some()).collect();
+    let forms = |lean: &[bool]| -> Vec<TestFn> {
+        tests.iter().zip(lean).map(|(t, &l)| if l { t.clone().leaner() } else { t.clone() }).collect()
+    };
+    let mut after = mutation_check(copy, head, &forms(&lean), survivors, like, "mutfuzz.out")?;
+    let detected = |after: &OutcomesFile| -> BTreeSet<u32> {
+        after
+            .outcomes
+            .iter()
+            .filter(|o| matches!(o.outcome, Outcome::Caught | Outcome::Timeout))
+            .map(|o| o.mutant.id)
+            .collect()
+    };
+    let first = detected(&after);
+    let mut again = BTreeSet::new();
+    let mut swapped = Vec::new();
+    for (i, t) in tests.iter().enumerate() {
+        let missing: Vec<u32> = written_for
+            .get(&t.name)
+            .into_iter()
+            .flatten()
+            .filter(|id| !first.contains(id))
+            .copied()
+            .collect();
+        if lean[i] && !missing.is_empty() {
+            lean[i] = false;
+            swapped.push(i);
+            again.extend(missing);
         }
     }
-    // A test that makes its mutant run away is caught as `timeout`, naming no test: the
-    // survivors it was written for that now time out are its.
-    let timed_out: BTreeSet<u32> =
-        after.outcomes.iter().filter(|o| o.outcome == Outcome::Timeout).map(|o| o.mutant.id).collect();
+    if !again.is_empty() {
+        let full = mutation_check(copy, head, &forms(&lean), &again, like, "mutfuzz.out-full")?;
+        let credited = credits(&full, written_for);
+        // A full form that catches nothing more than its lean one goes back to lean.
+        for i in swapped {
+            if credited.get(&tests[i].name).is_none_or(|ids| ids.is_disjoint(&again)) {
+                lean[i] = true;
+            }
+        }
+        let by_id: BTreeMap<u32, _> = full.outcomes.into_iter().map(|o| (o.mutant.id, o)).collect();
+        for o in &mut after.outcomes {
+            if let Some(checked) = by_id.get(&o.mutant.id) {
+                *o = checked.clone();
+            }
+        }
+    }
+    let mut caught = credits(&after, written_for);
     let mut kept = Vec::new();
-    for t in tests {
-        let mut ids = caught.remove(&t.name).unwrap_or_default();
-        if let Some(mine) = written_for.get(&t.name) {
-            ids.extend(mine.intersection(&timed_out));
-        }
+    for t in forms(&lean) {
+        let ids = caught.remove(&t.name).unwrap_or_default();
         if ids.is_empty() {
             dropped.push((t.name.clone(), "catches none of the mutants it was written for".to_owned()));
         } else {
@@ -228,6 +249,60 @@ pub fn verify(
     test_writer::renumber(kept.iter_mut().map(|(t, _)| t));
     let text = test_writer::file(head, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
     Ok(Verified { kept, dropped, text, after })
+}
+
+/// The mutation test of `tests` alone in `copy`, on the survivors `ids`, its results in
+/// `<copy>/<out>`.
+fn mutation_check(
+    copy: &Copy,
+    head: &FileHead,
+    tests: &[TestFn],
+    ids: &BTreeSet<u32>,
+    like: &TestSettings,
+    out: &str,
+) -> Result<OutcomesFile> {
+    copy.write_test(FILE, &test_writer::file(head, tests))?;
+    let out = copy.root.join(out);
+    let mut args = like_args(like);
+    args.package =
+        PackageChoice { manifest_path: Some(copy.package.join("Cargo.toml")), packages: Vec::new() };
+    args.output = Some(out.clone());
+    let code = crate::testing::run(&args, Some(ids))?;
+    if code == crate::console::exit_code::BASELINE_FAILED {
+        // The same exit code as the `test` it ran: the build or a run without mutants failed.
+        return Err(crate::console::exit_code::baseline(anyhow::anyhow!(
+            "the check's `cargo mutfuzz test` in the copy with the written tests did not get past \
+             the build and run without mutants (its error is above; results in {}); nothing was written",
+            out.display()
+        )));
+    }
+    Ok(serde_json::from_str(
+        &std::fs::read_to_string(out.join("outcomes.json")).context("the check wrote no outcomes.json")?,
+    )?)
+}
+
+/// The survivors each test catches: those it failed first on, and those it was written
+/// for that now time out (a runaway names no test).
+fn credits(
+    after: &OutcomesFile,
+    written_for: &BTreeMap<String, BTreeSet<u32>>,
+) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut caught: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for o in after.outcomes.iter().filter(|o| o.outcome == Outcome::Caught) {
+        for t in &o.failing_tests {
+            let name = t.rsplit("::").next().unwrap_or(t);
+            caught.entry(name.to_owned()).or_default().insert(o.mutant.id);
+        }
+    }
+    let timed_out: BTreeSet<u32> =
+        after.outcomes.iter().filter(|o| o.outcome == Outcome::Timeout).map(|o| o.mutant.id).collect();
+    for (name, mine) in written_for {
+        let runaways: Vec<u32> = mine.intersection(&timed_out).copied().collect();
+        if !runaways.is_empty() {
+            caught.entry(name.clone()).or_default().extend(runaways);
+        }
+    }
+    caught
 }
 
 /// The tests that compile and pass on the code as it is, in `copy`'s `tests/<file>`;
@@ -272,6 +347,18 @@ pub fn passing(
     let text = test_writer::file(head, &tests);
     copy.write_test(file, &text)?;
     Ok((tests, dropped))
+}
+
+/// The line of `span` in the file `name`, or of the macro call it was expanded from
+/// (`assert_eq!`'s comparison is in `core`, its call in the test).
+fn line_in(span: &serde_json::Value, name: &str) -> Option<u64> {
+    let mut span = span;
+    loop {
+        if span["file_name"].as_str().is_some_and(|f| f.ends_with(name)) {
+            return span["line_start"].as_u64();
+        }
+        span = span.get("expansion")?.get("span")?;
+    }
 }
 
 /// The options of the check's mutation test: those of the user's run that still apply.
@@ -349,10 +436,7 @@ fn run_tests(copy: &Copy, name: &str) -> Result<BTreeMap<String, String>> {
         if let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) {
             if msg["reason"] == "compiler-message" && msg["message"]["level"] == "error" {
                 let spans = msg["message"]["spans"].as_array().cloned().unwrap_or_default();
-                let at = spans
-                    .iter()
-                    .filter(|s| s["file_name"].as_str().is_some_and(|f| f.ends_with(name)))
-                    .find_map(|s| s["line_start"].as_u64());
+                let at = spans.iter().find_map(|s| line_in(s, name));
                 let why = msg["message"]["message"].as_str().unwrap_or("does not compile");
                 match at.and_then(|l| test_at_line(&text, l as usize)) {
                     Some(name) => {
@@ -509,6 +593,20 @@ mod tests {
         assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
         assert_eq!(undeclared_note(dir.path(), FILE), None);
+    }
+
+    #[test]
+    fn an_error_inside_a_macro_is_placed_at_the_macros_call_in_the_test() {
+        // `assert_eq!` of values that do not compare: rustc's span is in `core`, expanded
+        // from the test's line.
+        let span = serde_json::json!({
+            "file_name": "/rustc/abc/library/core/src/cmp.rs",
+            "line_start": 1876,
+            "expansion": { "span": { "file_name": "tests/mutfuzz_amplified.rs", "line_start": 25 } }
+        });
+        assert_eq!(line_in(&span, FILE), Some(25));
+        let elsewhere = serde_json::json!({ "file_name": "src/lib.rs", "line_start": 3 });
+        assert_eq!(line_in(&elsewhere, FILE), None);
     }
 
     #[test]

@@ -87,8 +87,15 @@ pub fn write(h: &HandHarness, kept: &Kept<'_>, taken: &mut BTreeSet<String>) -> 
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
-    let test =
-        TestFn { name, text, base, harness: true, uses: w.uses.into_iter().collect(), args_name: None };
+    let test = TestFn {
+        name,
+        text,
+        base,
+        harness: true,
+        uses: w.uses.into_iter().collect(),
+        args_name: None,
+        lean: None,
+    };
     Ok(Written { test, private: w.private })
 }
 
