@@ -129,9 +129,15 @@ impl Function {
     /// What an exclusion names: the path, with the type tried for a generic one
     /// (`itoa::Buffer::format::<u128>`).
     pub fn key(&self) -> String {
+        // The types the plan names for a parameter only the result has
+        // (`factor_into_iter::<Vec<i64>, Vec<i64>>`) are not part of the item's name.
+        let path = match self.path.rfind("::<") {
+            Some(at) if self.path.ends_with('>') => &self.path[..at],
+            _ => &self.path,
+        };
         match &self.instantiated {
-            Some(t) => format!("{}::<{t}>", self.path),
-            None => self.path.clone(),
+            Some(t) => format!("{path}::<{t}>"),
+            None => path.to_owned(),
         }
     }
 
@@ -1528,6 +1534,22 @@ mod tests {
             fs::write(p, text).unwrap();
         }
         read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::from(["std".to_owned()])).unwrap()
+    }
+
+    #[test]
+    fn an_items_key_leaves_out_the_types_a_call_names_for_its_result() {
+        let f = |path: &str, instantiated: Option<&str>| Function {
+            path: path.to_owned(),
+            instantiated: instantiated.map(str::to_owned),
+            ..api(&[("src/lib.rs", "pub fn f() {}\n")]).functions[0].clone()
+        };
+        // A key excluded after a failed compile must be the one the plan looks up.
+        assert_eq!(
+            f("k::Either::factor_into_iter::<Vec<i64>, Vec<i64>>", None).key(),
+            "k::Either::factor_into_iter"
+        );
+        assert_eq!(f("k::Slab::<i64>::new", None).key(), "k::Slab::<i64>::new");
+        assert_eq!(f("k::Buffer::format", Some("u128")).key(), "k::Buffer::format::<u128>");
     }
 
     #[test]
