@@ -606,7 +606,7 @@ impl Writer<'_> {
         }
         call_text.push_str(&call.adapter_call());
         if panic.is_some() {
-            lines.push(format!("{call_text};"));
+            lines.push(discarded(&call_text, &call.output));
             return Ok(lines);
         }
         if !mutated.is_empty() {
@@ -666,7 +666,7 @@ impl Writer<'_> {
 
     fn expect_debug(&self, call: &str, ending: &str, panic: Option<&str>) -> Result<Vec<String>, String> {
         if panic.is_some() {
-            return Ok(vec![format!("{call};")]);
+            return Ok(vec![format!("let _ = {call};")]);
         }
         Ok(vec![assert_debug(call, &unquote(ending)?)])
     }
@@ -679,7 +679,7 @@ impl Writer<'_> {
         _string: bool,
     ) -> Result<Vec<String>, String> {
         if panic.is_some() {
-            return Ok(vec![format!("{call};")]);
+            return Ok(vec![format!("let _ = {call};")]);
         }
         Ok(vec![format!("assert_eq!({call}, {});", long_literal(ending))])
     }
@@ -727,7 +727,7 @@ impl Writer<'_> {
             }
             let call = m.method_call(&binding, &args);
             match results.get(i) {
-                None => lines.push(format!("{call};")),
+                None => lines.push(discarded(&call, &m.output)),
                 Some(text) => lines.extend(self.sequence_step(&call, m, text)?),
             }
         }
@@ -1202,6 +1202,15 @@ fn plain(ty: &Ty) -> bool {
                 })
         }
         _ => false,
+    }
+}
+
+/// A call whose result is not asserted (it panics first): `let _ =` where there is one,
+/// which may be `#[must_use]`.
+fn discarded(call: &str, output: &Output) -> String {
+    match output {
+        Output::Unit => format!("{call};"),
+        _ => format!("let _ = {call};"),
     }
 }
 
@@ -1834,7 +1843,8 @@ mod tests {
         .unwrap();
         assert_eq!(
             t.text,
-            "#[test]\n#[should_panic(expected = \"too short\")]\nfn nth() {\n    k::nth(\"\", 0);\n}\n"
+            // Its result, which it never returns, may be `#[must_use]`.
+            "#[test]\n#[should_panic(expected = \"too short\")]\nfn nth() {\n    let _ = k::nth(\"\", 0);\n}\n"
         );
         let t = write(
             &plan,
