@@ -640,7 +640,9 @@ impl Writer<'_> {
             Output::Value(_) if let Some(bytes) = ty.and_then(|t| byte_string_result(t, ending)) => {
                 vec![format!("assert_eq!({call}, {bytes});")]
             }
-            Output::Value(_) if ty.is_some_and(plain) && literal(ending) => vec![assert_value(call, ending)],
+            Output::Value(_) if ty.is_some_and(plain) && literal(ending) => {
+                vec![assert_value(call, &with_paths(ty, ending))]
+            }
             Output::Value(_) => vec![assert_debug(call, ending)],
             Output::Sorted(_) | Output::Debug { sorted: true } => {
                 return Err("the result holds a hash container".into());
@@ -648,7 +650,7 @@ impl Writer<'_> {
             Output::Debug { sorted: false } => {
                 let text = unquote(ending)?;
                 if ty.is_some_and(plain) && literal(&text) {
-                    vec![assert_value(call, &text)]
+                    vec![assert_value(call, &with_paths(ty, &text))]
                 } else {
                     vec![assert_debug(call, &text)]
                 }
@@ -795,8 +797,10 @@ impl Writer<'_> {
             Output::Collected if cut(text) => vec![format!("let _ = {};", collected(call))],
             Output::Collected => vec![assert_collected(call, text, m.items_by_value)],
             _ if m.adapter == Some(Adapter::SizeHint) && literal(text) => vec![assert_value(call, text)],
-            _ if concrete_output(&m.function).as_ref().is_some_and(plain) && literal(text) => {
-                vec![assert_value(call, text)]
+            _ if let Some(ty) = concrete_output(&m.function).filter(plain)
+                && literal(text) =>
+            {
+                vec![assert_value(call, &with_paths(Some(&ty), text))]
             }
             _ => vec![assert_debug(call, text)],
         })
@@ -1173,7 +1177,9 @@ fn plain(ty: &Ty) -> bool {
     match ty {
         Ty::Ref { inner, .. } => matches!(inner.plain_name(), Some("str")) || plain(inner),
         Ty::Path { .. } => match (ty.name(), ty.args()) {
-            (Some(n), []) => INTEGERS.contains(&n) || PRIMITIVES.contains(&n) || n == "str",
+            (Some(n), []) => {
+                INTEGERS.contains(&n) || PRIMITIVES.contains(&n) || matches!(n, "str" | "Ordering")
+            }
             (Some("Option"), [a]) => {
                 let str_ref =
                     matches!(a, Ty::Ref { inner, mutable: false } if inner.plain_name() == Some("str"));
@@ -1203,6 +1209,21 @@ fn plain(ty: &Ty) -> bool {
         }
         _ => false,
     }
+}
+
+/// `text`, a value's `Debug`, as source where `ty` holds an `Ordering`, whose `Debug`
+/// is its variant alone: `Some(Greater)` is `Some(std::cmp::Ordering::Greater)`.
+fn with_paths(ty: Option<&Ty>, text: &str) -> String {
+    let mut names = Vec::new();
+    if let Some(ty) = ty {
+        ty.names(&mut names);
+    }
+    if !names.iter().any(|n| n == "Ordering") {
+        return text.to_owned();
+    }
+    ["Less", "Equal", "Greater"]
+        .iter()
+        .fold(text.to_owned(), |text, v| text.replace(v, &format!("std::cmp::Ordering::{v}")))
 }
 
 /// A call whose result is not asserted (it panics first): `let _ =` where there is one,
@@ -1912,7 +1933,8 @@ mod tests {
              pub fn double<T: Copy + std::ops::Add<Output = T>>(x: T) -> T { x + x }\n\
              pub fn inv(x: f32) -> f32 { 1.0 / x }\n\
              pub fn push<T: Copy>(x: T) -> Result<(), T> { Err(x) }\n\
-             pub fn parse(s: &str) -> Result<u8, std::num::ParseIntError> { s.parse() }\n");
+             pub fn parse(s: &str) -> Result<u8, std::num::ParseIntError> { s.parse() }\n\
+             pub fn order(a: u8, b: u8) -> Option<std::cmp::Ordering> { a.partial_cmp(&b) }\n");
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, value: Value, ending: &str| {
             write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
@@ -1932,6 +1954,8 @@ mod tests {
         assert!(t.contains("assert_eq!(k::push(3i64), Err(3));"), "{t}");
         let t = one("parse", s("x"), "\"Err(ParseIntError { kind: InvalidDigit })\"");
         assert!(t.contains("format!(\"{:?}\", k::parse(\"x\"))"), "{t}");
+        let t = one("order", Value::Tuple(vec![int("2", "u8"), int("1", "u8")]), "\"Some(Greater)\"");
+        assert!(t.contains("assert_eq!(k::order(2, 1), Some(std::cmp::Ordering::Greater));"), "{t}");
     }
 
     #[test]
