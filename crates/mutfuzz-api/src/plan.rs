@@ -920,6 +920,65 @@ impl Planner<'_> {
         Ok(Function { path: format!("{}::<{}>", f.path, named.join(", ")), output, ..f.clone() })
     }
 
+    /// A closure for parameter `name` bounded by `bound` (`Fn(&T) -> bool`, `FnMut(T) -> T`,
+    /// `FnOnce(&mut T)`) over numbers, made from a generated number `name`: a predicate
+    /// compares its first argument with it (`|x| *x > name`), a map adds it
+    /// (`|x| x.wrapping_add(name)`), one taking `&mut` adds it in place, one taking
+    /// nothing returns it. A written test shows the number: `|x| *x > 3`. The error says
+    /// which closure is not made.
+    fn closure(&self, name: &str, bound: &Bound, generics: &[(String, Vec<Bound>)]) -> Result<Arg, String> {
+        let x = if name == "x" { "y" } else { "x" };
+        let int =
+            |t: &Ty| t.plain_name().filter(|n| INTEGERS.contains(n) && *n != "usize").map(str::to_owned);
+        // The first argument: how many references deep, whether the last is `&mut`, its number type.
+        let first = match bound.args.first() {
+            None => None,
+            Some(arg) => {
+                let (mut t, mut depth, mut mutable) = (self.concrete(arg, generics)?, 0, false);
+                while let Ty::Ref { inner, mutable: m } = t {
+                    (t, depth, mutable) = (*inner, depth + 1, m);
+                }
+                Some((depth, mutable, int(&t).ok_or(format!("taking `{arg}`, not a number"))?))
+            }
+        };
+        let output = match bound.assoc.iter().find(|(n, _)| n == "Output") {
+            None => None,
+            // A result only the function's own parameters name (`map_left<F, M>` where
+            // `F: FnOnce(L) -> M`) is the type the plan names for it.
+            Some((_, t)) => Some(self.concrete(t, generics)?),
+        };
+        let params = |rest: &str| {
+            let others = bound.args.len().saturating_sub(1);
+            std::iter::once(rest.to_owned())
+                .chain(std::iter::repeat_n("_".to_owned(), others))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (gen_ty, body) = match (&first, output.as_ref()) {
+            (Some((depth, _, t)), Some(o)) if o.plain_name() == Some("bool") => {
+                (t.clone(), format!("{}{x} > {name}", "*".repeat(*depth)))
+            }
+            (Some((depth, _, t)), Some(o)) if int(o).is_some() => {
+                // A method call sees through the references.
+                let o = int(o).unwrap_or_default();
+                let value =
+                    if *t == o { x.to_owned() } else { format!("({}{x} as {o})", "*".repeat(*depth)) };
+                (o, format!("{value}.wrapping_add({name})"))
+            }
+            (Some((depth @ 1.., true, t)), None) => {
+                (t.clone(), format!("{}{x} = {x}.wrapping_add({name})", "*".repeat(*depth)))
+            }
+            (None, Some(o)) if int(o).is_some() || o.plain_name() == Some("bool") => {
+                (o.plain_name().unwrap_or_default().to_owned(), name.to_owned())
+            }
+            _ => {
+                return Err("of a shape not made (numbers in, a number, a `bool` or a change out)".to_owned());
+            }
+        };
+        let x = if first.is_some() { params(x) } else { String::new() };
+        Ok(Arg::simple(name, gen_ty, format!("|{x}| {body}")))
+    }
+
     /// `ty` with its type parameters (and `impl Trait`s) replaced by concrete types.
     fn concrete(&self, ty: &Ty, generics: &[(String, Vec<Bound>)]) -> Result<Ty, String> {
         let mut ty = ty.clone();
@@ -979,8 +1038,8 @@ impl Planner<'_> {
                 let into = if b.name == "IntoIterator" { "" } else { ".into_iter()" };
                 return Ok(Arg::simple(name, format!("Vec<{}>", inner.gen_ty), format!("{name}{into}")));
             }
-            if bounds.iter().any(|b| b.parenthesized) {
-                return bad("is a closure");
+            if let Some(b) = bounds.iter().find(|b| b.parenthesized) {
+                return self.closure(name, b, generics).or_else(|why| bad(&format!("is a closure {why}")));
             }
             let concrete = instance(bounds)
                 .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
@@ -989,6 +1048,11 @@ impl Planner<'_> {
         if let Some(n) = ty.plain_name()
             && let Some((_, bounds)) = generics.iter().find(|(g, _)| g == n)
         {
+            if let Some(b) = bounds.iter().find(|b| b.parenthesized) {
+                return self
+                    .closure(name, b, generics)
+                    .map_err(|why| format!("parameter `{name}: {n}` is a closure {why}"));
+            }
             if bounds.iter().any(iterates) {
                 return self.arg(name, &Ty::Impl(bounds.clone()), generics, owner);
             }
@@ -1948,7 +2012,7 @@ mod tests {
                  pub fn with_check(self) -> Encode<'a, I> { self }\n\
                  pub fn with_check_version(self, expected_ver: u8) -> Encode<'a, I> { self }\n\
                  pub fn as_cb58(self, expected_ver: Option<u8>) -> Self { self }\n\
-                 pub fn with_hook(self, f: impl Fn(u8) -> u8) -> Self { self }\n\
+                 pub fn with_hook(self, f: impl Fn(&str) -> usize) -> Self { self }\n\
                  pub fn into_string(self) -> String { String::new() }\n\
              }\n");
         let h = crate::generate(&api, "k", &Exclusions::new());
@@ -1972,7 +2036,10 @@ mod tests {
         // The steps are driven; one whose parameter cannot be made is listed, with why.
         let skipped: Vec<(&str, &str)> =
             h.plan.skipped.iter().map(|s| (s.item.as_str(), s.reason.as_str())).collect();
-        assert_eq!(skipped, [("Encode::with_hook", "parameter `f: impl Fn` is a closure")]);
+        assert_eq!(
+            skipped,
+            [("Encode::with_hook", "parameter `f: impl Fn` is a closure taking `&str`, not a number")]
+        );
         assert_eq!(h.driven(), 6, "`encode`, `into_string` and four steps");
         let module = &h.module.text;
         syn::parse_file(module).unwrap();

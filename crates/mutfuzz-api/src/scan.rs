@@ -116,6 +116,12 @@ impl Function {
     /// Puts each pair's type in for the name in its parameters and result, all at once.
     pub fn substitute_types(&mut self, pairs: &[(String, Ty)]) {
         self.map_types(|t| t.substitute_all(pairs));
+        // And in its own parameters' bounds: `F: FnOnce(L) -> M` of `Either<L, R>`.
+        for b in self.generics.iter_mut().flat_map(|(_, bounds)| bounds) {
+            for t in b.args.iter_mut().chain(b.assoc.iter_mut().map(|(_, t)| t)) {
+                *t = t.substitute_all(pairs);
+            }
+        }
     }
 
     /// Puts `f` of each type in its parameters and result.

@@ -769,8 +769,10 @@ impl Writer<'_> {
             matches!(&bounds[..], [b] if b.name == "AsRef"
                 && matches!(&b.args[..], [Ty::Slice(item)] if item.plain_name() == Some("u8")))
         });
-        // `RangeBounds<u32>` names its ends' type already: `1..=2` needs no suffix.
-        let ends_named = bounds.is_some_and(|bounds| bounds.iter().any(|b| b.name == "RangeBounds"));
+        // `RangeBounds<u32>` names its ends' type already: `1..=2` needs no suffix; nor
+        // does a closure's number, which its arguments' type gives.
+        let ends_named =
+            bounds.is_some_and(|bounds| bounds.iter().any(|b| b.name == "RangeBounds" || b.parenthesized));
         self.typed_ints.set(generic && !ends_named);
         self.bytes_by_ref.set(as_ref_bytes);
         let arg = self.arg(a, v, Some(ty), false);
@@ -1956,6 +1958,39 @@ mod tests {
         assert!(t.contains("format!(\"{:?}\", k::parse(\"x\"))"), "{t}");
         let t = one("order", Value::Tuple(vec![int("2", "u8"), int("1", "u8")]), "\"Some(Greater)\"");
         assert!(t.contains("assert_eq!(k::order(2, 1), Some(std::cmp::Ordering::Greater));"), "{t}");
+    }
+
+    #[test]
+    fn a_closure_parameter_is_made_from_a_number_and_written_with_it() {
+        let (plan, module) = api("pub fn count_if(v: &[u8], pred: impl Fn(&u8) -> bool) -> usize { 0 }\n\
+             pub fn apply<F: FnOnce(i32) -> i64>(n: i32, f: F) -> i64 { f(n) }\n\
+             pub fn bump(v: &mut Vec<u16>, f: impl FnMut(&mut u16)) {}\n\
+             pub fn make(f: impl Fn() -> u32) -> u32 { f() }\n\
+             pub fn named(f: impl Fn(&str) -> bool) -> bool { false }\n");
+        for closure in [
+            "k::count_if(&v, |x| *x > pred)",
+            "k::apply(n, |x| (x as i64).wrapping_add(f))",
+            "k::bump(&mut v, |x| *x = x.wrapping_add(f))",
+            "k::make(|| f)",
+        ] {
+            assert!(module.text.contains(closure), "no `{closure}` in:\n{}", module.text);
+        }
+        let why: Vec<&str> = plan.skipped.iter().map(|s| s.reason.as_str()).collect();
+        assert_eq!(why, ["parameter `f: impl Fn` is a closure taking `&str`, not a number"]);
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, value: Value, ending: &str| {
+            write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one(
+            "count_if",
+            Value::Tuple(vec![Value::Seq(vec![int("1", "u8"), int("2", "u8")]), int("1", "u8")]),
+            "1",
+        );
+        assert!(t.contains("assert_eq!(k::count_if(&[1, 2], |x| *x > 1), 1);"), "{t}");
+        let t = one("apply", Value::Tuple(vec![int("-2", "i32"), int("5", "i64")]), "3");
+        assert!(t.contains("assert_eq!(k::apply(-2, |x| (x as i64).wrapping_add(5)), 3);"), "{t}");
     }
 
     #[test]

@@ -223,6 +223,10 @@ fn arguments(a: &syn::PathArguments) -> (Vec<Ty>, Vec<(String, Ty)>, bool, bool)
         }
         syn::PathArguments::Parenthesized(p) => {
             args.extend(p.inputs.iter().map(|a| Ty::from_syn(&a.ty)));
+            // `Fn(A) -> B`: the result as the trait's `Output`.
+            if let syn::ReturnType::Type(_, t) = &p.output {
+                assoc.push(("Output".to_owned(), Ty::from_syn(t)));
+            }
             return (args, assoc, lifetimes, true);
         }
     }

@@ -9,6 +9,11 @@ pub fn halve(value: u8) -> u8 {
     <u8 as api_zoo::Halve>::halve(value)
 }
 
+/// `api_zoo::apply`
+pub fn apply((x, f): (u8, u8)) -> u8 {
+    api_zoo::apply(x, |x| x.wrapping_add(f))
+}
+
 /// `api_zoo::largest`
 pub fn largest(items: Vec<i64>) -> Option<i64> {
     api_zoo::largest(&items)
@@ -180,6 +185,7 @@ pub fn window_calls((window, calls): (MakeWindow, Vec<WindowCall>)) -> Vec<Strin
 
 mutfuzz::generated_targets!(
     halve,
+    apply,
     largest,
     sort_count,
     first_word,
