@@ -33,6 +33,7 @@ pub enum Value {
     Tuple(Vec<Value>),
     Array(Vec<Value>),
     Option(Option<Box<Value>>),
+    Result(Result<Box<Value>, Box<Value>>),
     /// A variant of a generated enum (`MakeX`, `XCall`): its name and fields in order.
     Variant(String, Vec<Value>),
     Unit,
@@ -1085,6 +1086,13 @@ impl Writer<'_> {
             }
             Value::Option(None) => "None".into(),
             Value::Option(Some(i)) => format!("Some({})", self.literal(i, &inner(ty))?),
+            Value::Result(r) => {
+                let types = split_types(&inner(ty));
+                match r {
+                    Ok(v) => format!("Ok({})", self.literal(v, types.first().map_or("", String::as_str))?),
+                    Err(e) => format!("Err({})", self.literal(e, types.get(1).map_or("", String::as_str))?),
+                }
+            }
             Value::Tuple(items) => {
                 let types = split_types(ty.trim_start_matches('(').trim_end_matches(')'));
                 let items: Vec<String> = items
@@ -1936,7 +1944,8 @@ mod tests {
              pub fn inv(x: f32) -> f32 { 1.0 / x }\n\
              pub fn push<T: Copy>(x: T) -> Result<(), T> { Err(x) }\n\
              pub fn parse(s: &str) -> Result<u8, std::num::ParseIntError> { s.parse() }\n\
-             pub fn order(a: u8, b: u8) -> Option<std::cmp::Ordering> { a.partial_cmp(&b) }\n");
+             pub fn order(a: u8, b: u8) -> Option<std::cmp::Ordering> { a.partial_cmp(&b) }\n\
+             pub fn pick(r: Result<u8, bool>) -> u8 { 0 }\n");
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, value: Value, ending: &str| {
             write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
@@ -1956,6 +1965,8 @@ mod tests {
         assert!(t.contains("assert_eq!(k::push(3i64), Err(3));"), "{t}");
         let t = one("parse", s("x"), "\"Err(ParseIntError { kind: InvalidDigit })\"");
         assert!(t.contains("format!(\"{:?}\", k::parse(\"x\"))"), "{t}");
+        let t = one("pick", Value::Result(Err(Box::new(Value::Bool(true)))), "0");
+        assert!(t.contains("assert_eq!(k::pick(Err(true)), 0);"), "{t}");
         let t = one("order", Value::Tuple(vec![int("2", "u8"), int("1", "u8")]), "\"Some(Greater)\"");
         assert!(t.contains("assert_eq!(k::order(2, 1), Some(std::cmp::Ordering::Greater));"), "{t}");
     }

@@ -403,6 +403,10 @@ fn value(tree: &ValueTree) -> Value {
         ValueTree::Tuple(items) => Value::Tuple(all(items)),
         ValueTree::Array(items) => Value::Array(all(items)),
         ValueTree::Option(o) => Value::Option(o.as_ref().map(|v| Box::new(value(v)))),
+        ValueTree::Result(r) => Value::Result(match r {
+            Ok(v) => Ok(Box::new(value(v))),
+            Err(e) => Err(Box::new(value(e))),
+        }),
         ValueTree::Variant { variant, fields, .. } => Value::Variant(
             variant.clone(),
             match fields {
