@@ -641,8 +641,12 @@ impl Writer<'_> {
             Output::Value(_) if let Some(bytes) = ty.and_then(|t| byte_string_result(t, ending)) => {
                 vec![format!("assert_eq!({call}, {bytes});")]
             }
-            Output::Value(_) if ty.is_some_and(plain) && literal(ending) => {
-                vec![assert_value(call, &with_paths(ty, ending))]
+            Output::Value(_)
+                if ty.is_some_and(plain)
+                    && literal(ending)
+                    && let Some(text) = with_paths(ty, ending) =>
+            {
+                vec![assert_value(call, &text)]
             }
             Output::Value(_) => vec![assert_debug(call, ending)],
             Output::Sorted(_) | Output::Debug { sorted: true } => {
@@ -650,8 +654,11 @@ impl Writer<'_> {
             }
             Output::Debug { sorted: false } => {
                 let text = unquote(ending)?;
-                if ty.is_some_and(plain) && literal(&text) {
-                    vec![assert_value(call, &with_paths(ty, &text))]
+                if ty.is_some_and(plain)
+                    && literal(&text)
+                    && let Some(text) = with_paths(ty, &text)
+                {
+                    vec![assert_value(call, &text)]
                 } else {
                     vec![assert_debug(call, &text)]
                 }
@@ -772,8 +779,9 @@ impl Writer<'_> {
         });
         // `RangeBounds<u32>` names its ends' type already: `1..=2` needs no suffix; nor
         // does a closure's number, which its arguments' type gives.
-        let ends_named =
-            bounds.is_some_and(|bounds| bounds.iter().any(|b| b.name == "RangeBounds" || b.parenthesized));
+        let ends_named = bounds.is_some_and(|bounds| {
+            bounds.iter().any(|b| b.name == "RangeBounds" || (b.parenthesized && !b.args.is_empty()))
+        });
         self.typed_ints.set(generic && !ends_named);
         self.bytes_by_ref.set(as_ref_bytes);
         let arg = self.arg(a, v, Some(ty), false);
@@ -801,9 +809,10 @@ impl Writer<'_> {
             Output::Collected => vec![assert_collected(call, text, m.items_by_value)],
             _ if m.adapter == Some(Adapter::SizeHint) && literal(text) => vec![assert_value(call, text)],
             _ if let Some(ty) = concrete_output(&m.function).filter(plain)
-                && literal(text) =>
+                && literal(text)
+                && let Some(text) = with_paths(Some(&ty), text) =>
             {
-                vec![assert_value(call, &with_paths(Some(&ty), text))]
+                vec![assert_value(call, &text)]
             }
             _ => vec![assert_debug(call, text)],
         })
@@ -1199,11 +1208,12 @@ fn plain(ty: &Ty) -> bool {
             }
             (Some("Vec"), [a]) => a.args().is_empty() && plain(a) && !matches!(a, Ty::Ref { .. }),
             (Some("Cow"), [a]) => a.plain_name() == Some("str"),
-            // `Ok(())`, `Err(3)`.
+            // `Ok(())`, `Err(3)`: a `Result` compares only with its own type, so no
+            // `String` or `Vec` that a literal would be another type of.
             (Some("Result"), [ok, err]) => [ok, err].iter().all(|t| match t {
                 Ty::Tuple(items) => items.is_empty(),
                 Ty::Ref { .. } => false,
-                t => plain(t),
+                t => plain(t) && t.args().is_empty() && t.plain_name() != Some("String"),
             }),
             _ => false,
         },
@@ -1222,18 +1232,34 @@ fn plain(ty: &Ty) -> bool {
 }
 
 /// `text`, a value's `Debug`, as source where `ty` holds an `Ordering`, whose `Debug`
-/// is its variant alone: `Some(Greater)` is `Some(std::cmp::Ordering::Greater)`.
-fn with_paths(ty: Option<&Ty>, text: &str) -> String {
+/// is its variant alone: `Some(Greater)` is `Some(std::cmp::Ordering::Greater)`. `None`
+/// where the text names anything else (an atomic `Ordering`'s `SeqCst`).
+fn with_paths(ty: Option<&Ty>, text: &str) -> Option<String> {
     let mut names = Vec::new();
     if let Some(ty) = ty {
         ty.names(&mut names);
     }
     if !names.iter().any(|n| n == "Ordering") {
-        return text.to_owned();
+        return Some(text.to_owned());
     }
-    ["Less", "Equal", "Greater"]
-        .iter()
-        .fold(text.to_owned(), |text, v| text.replace(v, &format!("std::cmp::Ordering::{v}")))
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        match word.as_str() {
+            "Less" | "Equal" | "Greater" => out.push_str(&format!("std::cmp::Ordering::{word}")),
+            "Some" | "None" | "Ok" | "Err" => out.push_str(&word),
+            w if w.starts_with(|c: char| c.is_alphabetic()) => return None,
+            w => out.push_str(w),
+        }
+        word.clear();
+        out.push(c);
+    }
+    out.pop();
+    Some(out)
 }
 
 /// A call whose result is not asserted (it panics first): `let _ =` where there is one,
@@ -1320,8 +1346,10 @@ fn assert_collected(call: &str, text: &str, by_value: bool) -> String {
         Ok(e) => plain_literal(&e),
         Err(_) => false,
     };
-    // Fewer items than the harness takes: the iterator ended, and needs no bound.
-    let ended = items.len() < crate::render::ITEMS_RENDERED;
+    // Fewer items than the harness takes: the iterator ended, and needs no bound. Only
+    // where every item reads as Rust, so that none was miscounted (`->` in an item).
+    let ended = items.len() < crate::render::ITEMS_RENDERED
+        && items.iter().all(|i| syn::parse_str::<syn::Expr>(i).is_ok());
     if by_value && !items.is_empty() && ended && items.iter().all(plain) {
         format!("assert_eq!({call}.collect::<Vec<_>>(), {});", long_literal(text))
     } else if ended {
@@ -1945,7 +1973,8 @@ mod tests {
              pub fn push<T: Copy>(x: T) -> Result<(), T> { Err(x) }\n\
              pub fn parse(s: &str) -> Result<u8, std::num::ParseIntError> { s.parse() }\n\
              pub fn order(a: u8, b: u8) -> Option<std::cmp::Ordering> { a.partial_cmp(&b) }\n\
-             pub fn pick(r: Result<u8, bool>) -> u8 { 0 }\n");
+             pub fn pick(r: Result<u8, bool>) -> u8 { 0 }\n\
+             pub fn text(n: u8) -> Result<String, u8> { Err(n) }\n");
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, value: Value, ending: &str| {
             write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
@@ -1965,6 +1994,13 @@ mod tests {
         assert!(t.contains("assert_eq!(k::push(3i64), Err(3));"), "{t}");
         let t = one("parse", s("x"), "\"Err(ParseIntError { kind: InvalidDigit })\"");
         assert!(t.contains("format!(\"{:?}\", k::parse(\"x\"))"), "{t}");
+        // Not a `Result` of a `String`, which a string literal is not.
+        let t = one("text", int("1", "u8"), "Ok(\"a\")");
+        assert!(t.contains("assert_eq!(format!(\"{:?}\", k::text(1)), \"Ok(\\\"a\\\")\");"), "{t}");
+        // An `Ordering` whose text names another variant is no `std::cmp::Ordering`.
+        let ordering = Ty::named("Ordering", vec![]);
+        assert_eq!(with_paths(Some(&ordering), "SeqCst"), None);
+        assert_eq!(with_paths(Some(&ordering), "Ok(Less)").as_deref(), Some("Ok(std::cmp::Ordering::Less)"));
         let t = one("pick", Value::Result(Err(Box::new(Value::Bool(true)))), "0");
         assert!(t.contains("assert_eq!(k::pick(Err(true)), 0);"), "{t}");
         let t = one("order", Value::Tuple(vec![int("2", "u8"), int("1", "u8")]), "\"Some(Greater)\"");
@@ -2002,6 +2038,17 @@ mod tests {
         assert!(t.contains("assert_eq!(k::count_if(&[1, 2], |x| *x > 1), 1);"), "{t}");
         let t = one("apply", Value::Tuple(vec![int("-2", "i32"), int("5", "i64")]), "3");
         assert!(t.contains("assert_eq!(k::apply(-2, |x| (x as i64).wrapping_add(5)), 3);"), "{t}");
+    }
+
+    #[test]
+    fn an_iterator_is_collected_whole_only_where_its_items_were_counted_surely() {
+        assert_eq!(
+            assert_collected("it()", "[1, 2]", false),
+            "assert_eq!(format!(\"{:?}\", it().collect::<Vec<_>>()), \"[1, 2]\");"
+        );
+        // `->` reads as a bracket: the count may be short, and the bound stays.
+        let arrows = assert_collected("it()", "[a -> b, c]", false);
+        assert!(arrows.contains("it().take(64).collect::<Vec<_>>()"), "{arrows}");
     }
 
     #[test]

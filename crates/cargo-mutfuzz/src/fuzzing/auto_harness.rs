@@ -166,14 +166,16 @@ fn check(dir: &Path, layout: &Layout) -> Result<Vec<(Option<usize>, String, Stri
         }
         let rendered = msg["message"]["rendered"].as_str().unwrap_or(&message).to_owned();
         // An error of another target, before the generated code compiles: the crate's own
-        // (or a dependency's), as a plain `cargo build` would show it.
-        let harness = Path::new(msg["target"]["src_path"].as_str().unwrap_or("")) == dir.join("src/main.rs");
+        // (or a dependency's), as a build of it with these features would show it.
+        let src = Path::new(msg["target"]["src_path"].as_str().unwrap_or(""));
+        let main = dir.join("src/main.rs");
+        let harness =
+            src == main || src.canonicalize().ok().is_some_and(|s| main.canonicalize().is_ok_and(|m| s == m));
         if !harness {
-            let package =
-                msg["package_id"].as_str().and_then(|id| id.rsplit(['#', '/']).next()).unwrap_or("?");
+            let target = msg["target"]["name"].as_str().unwrap_or("?");
             bail!(
-                "{package} does not build with this toolchain, before any generated code (`cargo build` \
-                 fails the same way; fix it first):\n{}",
+                "`{target}` does not build with this toolchain and these features, before any generated \
+                 code (fix it first):\n{}",
                 rendered.trim_end()
             );
         }

@@ -213,13 +213,14 @@ impl BaselineFailed {
     }
 
     /// What to do about it, for a message.
-    pub fn remedy(&self) -> &'static str {
+    pub fn remedy(&self) -> String {
         match &self.test {
-            Some(_) if self.reason.starts_with("did not finish") => {
-                "give it longer (`--baseline-timeout SECS`) or skip it (`-- --skip NAME`)"
+            Some(test) if self.reason.starts_with("did not finish") => {
+                let name = test.split(" (in ").next().unwrap_or(test);
+                format!("give it longer (`--baseline-timeout SECS`) or skip it (`-- --skip {name}`)")
             }
-            Some(_) => "make it pass (or skip it: `-- --skip NAME`)",
-            None => "fix the build",
+            Some(_) => "fix what `cargo mutfuzz test` reported".to_owned(),
+            None => "fix the build".to_owned(),
         }
     }
 }
@@ -318,12 +319,11 @@ mod tests {
         );
         let hung = hung.failure.unwrap();
         assert_eq!(hung.describe(), "test slow (in lib) did not finish within 5m00s with no mutant active");
-        assert!(hung.remedy().contains("--baseline-timeout"), "{}", hung.remedy());
+        let skip = "give it longer (`--baseline-timeout SECS`) or skip it (`-- --skip slow`)";
+        assert_eq!(hung.remedy(), skip);
         let build = BaselineSummary::failed(None, "does not build", String::new()).failure.unwrap();
-        assert_eq!(
-            (build.describe().as_str(), build.remedy()),
-            ("the package does not build", "fix the build")
-        );
+        assert_eq!(build.describe(), "the package does not build");
+        assert_eq!(build.remedy(), "fix the build");
     }
 
     fn summary(caught: usize, missed: usize, timeout: usize, not_covered: usize) -> Summary {
