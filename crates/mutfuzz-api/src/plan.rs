@@ -16,6 +16,9 @@ pub struct Call {
     pub function: Function,
     /// One per parameter, in order.
     pub args: Vec<Arg>,
+    /// The function's result at the types the harness makes its parameters
+    /// (`checked_pow`'s `Option<T>` is an `Option<i64>`).
+    pub result: Option<Ty>,
     pub output: Output,
     /// For a method returning an iterator: what the sequence does with it, if not take
     /// its first items; for a function returning a builder: the method that finishes it.
@@ -246,8 +249,7 @@ const ITERATOR_TRAITS: [&str; 4] = ["Iterator", "DoubleEndedIterator", "ExactSiz
 /// `Type::constructor` variant) → reason.
 pub type Exclusions = BTreeMap<String, String>;
 
-pub(crate) const INTEGERS: [&str; 12] =
-    ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
+pub(crate) use crate::ty::INTEGERS;
 pub(crate) const PRIMITIVES: [&str; 5] = ["bool", "char", "f32", "f64", "String"];
 /// std containers the engine generates, with the path the harness names them by.
 const CONTAINERS: [(&str, &str); 9] = [
@@ -705,9 +707,10 @@ impl Planner<'_> {
     fn call(&self, f: &Function) -> Result<Call, String> {
         let args = self.args(f)?;
         let f = &self.turbofished(f)?;
-        let output = match &f.output {
+        let result = f.output.as_ref().map(|t| self.concrete(t, &f.generics)).transpose()?;
+        let output = match &result {
             None => Output::Unit,
-            Some(t) => self.output(&self.concrete(t, &f.generics)?, f.owner.as_deref())?,
+            Some(t) => self.output(t, f.owner.as_deref())?,
         };
         // Only a crate type's `Debug` is masked: std's show no addresses but a pointer's.
         let masked = matches!(output, Output::Value(_) | Output::Debug { sorted: false })
@@ -732,6 +735,7 @@ impl Planner<'_> {
         Ok(Call {
             function: f.clone(),
             args,
+            result,
             output,
             adapter: None,
             masked,
@@ -928,8 +932,7 @@ impl Planner<'_> {
     /// which closure is not made.
     fn closure(&self, name: &str, bound: &Bound, generics: &[(String, Vec<Bound>)]) -> Result<Arg, String> {
         let x = if name == "x" { "y" } else { "x" };
-        let int =
-            |t: &Ty| t.plain_name().filter(|n| INTEGERS.contains(n) && *n != "usize").map(str::to_owned);
+        let int = |t: &Ty| t.plain_name().filter(|n| INTEGERS.contains(n)).map(str::to_owned);
         // The first argument: how many references deep, whether the last is `&mut`, its number type.
         let first = match bound.args.first() {
             None => None,
@@ -1509,7 +1512,7 @@ fn concrete_types(api: &Api) -> Api {
         let mut args: Vec<String> = chosen.iter().map(|(_, t)| t.to_string()).collect();
         // An integer const parameter, a capacity most often: small enough that a few
         // calls fill it, so that what happens when it is full is tried too.
-        for (at, name, _) in &def.const_params {
+        for (at, name) in &def.const_params {
             args.insert((*at).min(args.len()), CONST_ARG.to_string());
             chosen.push((name.clone(), Ty::named(&CONST_ARG.to_string(), vec![])));
         }
@@ -1586,7 +1589,7 @@ fn item_of(bounds: &[Bound]) -> Option<&Ty> {
 
 /// Whether a bound makes an iterator of a parameter: `IntoIterator`, `Iterator`,
 /// `DoubleEndedIterator`, … (its items by `Item`, maybe on another bound).
-pub fn iterates(b: &Bound) -> bool {
+fn iterates(b: &Bound) -> bool {
     b.name == "IntoIterator" || ITERATOR_TRAITS.contains(&b.name.as_str())
 }
 

@@ -11,7 +11,7 @@ use quote::ToTokens;
 
 use crate::error::Error;
 use crate::names::camel;
-use crate::ty::{Bound, Ty, bounds};
+use crate::ty::{Bound, INTEGERS, Ty, bounds};
 
 /// A crate's public API as its users see it.
 #[derive(Clone, Debug, Default)]
@@ -222,10 +222,10 @@ pub struct TypeDef {
     /// Its type parameters in order: name, bounds, and whether it has a default. Unless
     /// `fixed_generic`, the plan may build it at concrete types (`Slab::<i64>`).
     pub type_params: Vec<(String, Vec<Bound>, bool)>,
-    /// Its integer const parameters: where they stand among the type parameters, name
-    /// and type (`ArrayVec<T, const CAP: usize>`: `(1, "CAP", "usize")`). The plan may
-    /// build it at a small capacity (`ArrayVec::<i64, 16>`).
-    pub const_params: Vec<(usize, String, String)>,
+    /// Its integer const parameters: where they stand among the type parameters, and
+    /// name (`ArrayVec<T, const CAP: usize>`: `(1, "CAP")`). The plan may build it at a
+    /// small capacity (`ArrayVec::<i64, 16>`).
+    pub const_params: Vec<(usize, String)>,
     /// It stays generic: a lifetime or a const parameter not of an integer type, or a
     /// second definition of its name (behind another `cfg`, in another module) with
     /// other parameters.
@@ -1048,8 +1048,8 @@ impl Walk<'_> {
         {
             if let syn::GenericParam::Const(c) = p {
                 match Ty::from_syn(&c.ty).plain_name() {
-                    Some(t) if crate::plan::INTEGERS.contains(&t) && c.default.is_none() => {
-                        consts.push((i, c.ident.to_string(), t.to_owned()))
+                    Some(t) if INTEGERS.contains(&t) && c.default.is_none() => {
+                        consts.push((i, c.ident.to_string()))
                     }
                     _ => entry.fixed_generic = true,
                 }

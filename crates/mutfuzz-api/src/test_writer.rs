@@ -9,9 +9,7 @@ pub mod hand;
 use std::collections::BTreeSet;
 
 use crate::names::snake;
-use crate::plan::{
-    Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, instance, iterates,
-};
+use crate::plan::{Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan};
 use crate::render::{Generated, TargetKind, collected, method_variants, replace_ident};
 use crate::scan::Function;
 use crate::ty::Ty;
@@ -72,11 +70,11 @@ pub struct TestFn {
 
 impl TestFn {
     /// This test in its lean form, under its own name.
-    pub fn leaner(self) -> TestFn {
-        match self.lean.clone() {
-            Some(text) => TestFn { text, lean: None, ..self },
-            None => self,
+    pub fn leaner(mut self) -> TestFn {
+        if let Some(text) = self.lean.take() {
+            self.text = text;
         }
+        self
     }
 }
 
@@ -633,8 +631,7 @@ impl Writer<'_> {
 
     /// Assertions on `call`'s result (written `call_text`) as the target rendered it.
     fn expect_output(&self, call_text: &str, m: &Call, ending: &str) -> Result<Vec<String>, String> {
-        let output = concrete_output(&m.function);
-        let (call, ty) = (call_text, output.as_ref());
+        let (call, ty) = (call_text, m.result.as_ref());
         Ok(match &m.output {
             Output::Value(_) if let Some(line) = ty.and_then(|t| special_float(call, t, ending)) => {
                 vec![line]
@@ -810,9 +807,9 @@ impl Writer<'_> {
             Output::Collected if cut(text) => vec![format!("let _ = {};", collected(call))],
             Output::Collected => vec![assert_collected(call, text, m.items_by_value)],
             _ if m.adapter == Some(Adapter::SizeHint) && literal(text) => vec![assert_value(call, text)],
-            _ if let Some(ty) = concrete_output(&m.function).filter(plain)
+            _ if let Some(ty) = m.result.as_ref().filter(|t| plain(t))
                 && literal(text)
-                && let Some(text) = with_paths(Some(&ty), text) =>
+                && let Some(text) = with_paths(Some(ty), text) =>
             {
                 vec![assert_value(call, &text)]
             }
@@ -1271,18 +1268,6 @@ fn discarded(call: &str, output: &Output) -> String {
         Output::Unit => format!("{call};"),
         _ => format!("let _ = {call};"),
     }
-}
-
-/// `f`'s result type with each type parameter at the type the harness made it:
-/// `checked_pow`'s `Option<T>` is an `Option<i64>`, which compares with `Some(512)`.
-fn concrete_output(f: &Function) -> Option<Ty> {
-    let pairs: Vec<(String, Ty)> = f
-        .generics
-        .iter()
-        .filter(|(_, bounds)| !bounds.iter().any(iterates))
-        .filter_map(|(g, bounds)| Some((g.clone(), instance(bounds)?)))
-        .collect();
-    f.output.as_ref().map(|t| t.substitute_all(&pairs))
 }
 
 /// The assertion on a float result that no literal is: `f32::INFINITY`, or `is_nan()`.
@@ -2015,12 +2000,14 @@ mod tests {
              pub fn apply<F: FnOnce(i32) -> i64>(n: i32, f: F) -> i64 { f(n) }\n\
              pub fn bump(v: &mut Vec<u16>, f: impl FnMut(&mut u16)) {}\n\
              pub fn make(f: impl Fn() -> u32) -> u32 { f() }\n\
+             pub fn index_of(p: impl Fn(usize) -> bool) -> usize { 0 }\n\
              pub fn named(f: impl Fn(&str) -> bool) -> bool { false }\n");
         for closure in [
             "k::count_if(&v, |x| *x > pred)",
             "k::apply(n, |x| (x as i64).wrapping_add(f))",
             "k::bump(&mut v, |x| *x = x.wrapping_add(f))",
             "k::make(|| f)",
+            "k::index_of(|x| x > p)",
         ] {
             assert!(module.text.contains(closure), "no `{closure}` in:\n{}", module.text);
         }

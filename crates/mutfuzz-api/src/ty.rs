@@ -5,6 +5,10 @@ use std::fmt;
 
 use quote::ToTokens;
 
+/// The integer types' names.
+pub(crate) const INTEGERS: [&str; 12] =
+    ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
+
 /// A type as a signature writes it, without lifetimes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {

@@ -195,15 +195,12 @@ pub fn verify(
         tests.iter().zip(lean).map(|(t, &l)| if l { t.clone().leaner() } else { t.clone() }).collect()
     };
     let mut after = mutation_check(copy, head, &forms(&lean), survivors, like, "mutfuzz.out")?;
-    let detected = |after: &OutcomesFile| -> BTreeSet<u32> {
-        after
-            .outcomes
-            .iter()
-            .filter(|o| matches!(o.outcome, Outcome::Caught | Outcome::Timeout))
-            .map(|o| o.mutant.id)
-            .collect()
-    };
-    let first = detected(&after);
+    let first: BTreeSet<u32> = after
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.outcome, Outcome::Caught | Outcome::Timeout))
+        .map(|o| o.mutant.id)
+        .collect();
     let mut again = BTreeSet::new();
     let mut swapped = Vec::new();
     for (i, t) in tests.iter().enumerate() {

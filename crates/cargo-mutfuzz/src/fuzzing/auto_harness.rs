@@ -82,14 +82,17 @@ pub fn generate(package: &Package, layout: &Layout, features: &Features) -> Resu
                 unplaced.iter().any(|m| m.contains(&format!("`{tail}`")) || m.contains(&format!("::{tail}`")))
             };
             let why = |path: &str| format!("does not compile: `{path}` does not meet its impls' bounds");
-            for t in harness.plan.types.iter().filter(|t| named(&t.path)) {
+            // Only a type the plan put parameters in: one the crate wrote whole is not it.
+            for t in harness.plan.types.iter().filter(|t| t.path.contains("::<") && named(&t.path)) {
                 for c in &t.constructors {
                     excluded.entry(format!("{}::{}", t.path, c.variant)).or_insert_with(|| why(&t.path));
                     placed = true;
                 }
             }
             for call in &harness.plan.calls {
-                if let Some((owner, _)) = call.function.path.rsplit_once("::")
+                // The key has no turbofish of the call's own (`f::<Vec<i64>>`) to split in.
+                if let Some((owner, _)) = call.function.key().rsplit_once("::")
+                    && owner.contains("::<")
                     && named(owner)
                 {
                     excluded.entry(call.key()).or_insert_with(|| why(owner));
