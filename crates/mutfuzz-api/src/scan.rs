@@ -61,6 +61,10 @@ pub struct Function {
     /// Whether the first parameter is the receiver of such a method (`false` for an
     /// associated function of the trait, which has none).
     pub self_param: bool,
+    /// The bounds its impl puts on its type's parameters, by the type's names for them
+    /// (`T: FloatCore` of `impl<T: FloatCore> OrderedFloat<T>`): it exists only where
+    /// the types put in meet them.
+    pub requires: Vec<(String, Vec<Bound>)>,
 }
 
 /// A std trait whose implementations' methods a type's call sequence drives: their
@@ -244,6 +248,12 @@ pub struct TypeDef {
     pub iterator_methods: BTreeSet<String>,
     /// Its own `Iterator` impl's `type Item`.
     pub iterator_item: Option<Ty>,
+    /// The bounds that impl puts on its parameters (`L: Iterator` of `impl<L, R> Iterator
+    /// for Either<L, R>`).
+    pub iterator_requires: Vec<(String, Vec<Bound>)>,
+    /// The bounds its main inherent impl (the one with the most public functions) puts on
+    /// its parameters: the plan builds it at types that meet them (`OrderedFloat::<f64>`).
+    pub impl_bounds: Vec<(String, Vec<Bound>)>,
     /// Field type names (for `hashed` through other crate types).
     pub field_types: Vec<String>,
     /// A struct whose fields are all public, named and not `#[non_exhaustive]`: they
@@ -431,10 +441,12 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
     }
     api.functions.extend(extensions.into_iter().map(|(_, f)| f));
+    let mut inherent: BTreeMap<String, Vec<InherentImpl>> = BTreeMap::new();
     for mut imp in walk.impls {
         // A driven trait implemented for a reference (an operator: `impl BitAnd for &Set`)
         // is the type's too: its `self` is the value borrowed, and its `Self` the
         // reference. Other traits' impls hold no functions, and add no trait to the type.
+        let inherent_impl = imp.trait_.is_none();
         let by_ref = match &imp.self_ty {
             Ty::Ref { inner, mutable: false } if imp.trait_.is_some() => Some(inner.as_ref().clone()),
             _ => None,
@@ -463,7 +475,23 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             .filter_map(|(arg, (param, ..))| Some((arg.plain_name()?, param.as_str())))
             .filter(|(own, param)| own != param && imp.params.iter().any(|p| p == own))
             .collect();
+        // The bounds the impl puts on the type's parameters, by the type's names for them.
+        let requires: Vec<(String, Vec<Bound>)> = imp
+            .self_ty
+            .args()
+            .iter()
+            .zip(&def.type_params)
+            .filter_map(|(arg, (param, ..))| {
+                let (_, bounds) =
+                    imp.param_bounds.iter().find(|(p, _)| Some(p.as_str()) == arg.plain_name())?;
+                (!bounds.is_empty()).then(|| (param.clone(), bounds.clone()))
+            })
+            .collect();
+        if inherent_impl {
+            inherent.entry(name.clone()).or_default().push((imp.functions.len(), requires.clone()));
+        }
         for f in &mut imp.functions {
+            f.requires = requires.clone();
             // A method's own parameter of that name is another type.
             let pairs: Vec<(String, Ty)> = renamed
                 .iter()
@@ -482,6 +510,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                 "Iterator" => {
                     def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone()));
                     def.iterator_item = item;
+                    def.iterator_requires = requires;
                 }
                 _ => {}
             }
@@ -502,6 +531,11 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             f.path = format!("{type_path}::{}", f.name);
             f.owner = Some(name.clone());
             api.functions.push(f);
+        }
+    }
+    for (name, impls) in inherent {
+        if let Some(def) = api.types.get_mut(&name) {
+            def.impl_bounds = impl_bounds(&def.type_params, &impls);
         }
     }
     // A trait's method is called by its name: one of that name per type (the inherent
@@ -537,6 +571,38 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
 struct FoundFn {
     module: usize,
     function: Function,
+}
+
+/// An inherent impl of a generic type: how many public functions it holds, and the
+/// bounds it puts on the type's parameters.
+type InherentImpl = (usize, Vec<(String, Vec<Bound>)>);
+
+/// For each of a type's parameters, the bounds under which the most public functions of
+/// its inherent `impls` exist: `T: FloatCore` where `impl<T: FloatCore> NotNan<T>` holds
+/// `new` and `impl<T> NotNan<T>` holds `into_inner`; none where an unbounded impl holds
+/// more. Ties go to the fewer bounds.
+fn impl_bounds(params: &[(String, Vec<Bound>, bool)], impls: &[InherentImpl]) -> Vec<(String, Vec<Bound>)> {
+    let names = |bounds: &[Bound]| bounds.iter().map(|b| b.name.clone()).collect::<BTreeSet<String>>();
+    let mut out = Vec::new();
+    for (param, ..) in params {
+        let of = |requires: &[(String, Vec<Bound>)]| {
+            requires.iter().find(|(p, _)| p == param).map(|(_, bs)| bs.clone()).unwrap_or_default()
+        };
+        let enabled = |chosen: &BTreeSet<String>| -> usize {
+            impls.iter().filter(|(_, req)| names(&of(req)).is_subset(chosen)).map(|(n, _)| n).sum()
+        };
+        // The first of the best: `max_by_key` would take the last.
+        let best = impls
+            .iter()
+            .map(|(_, req)| of(req))
+            .rev()
+            .max_by_key(|bs| (enabled(&names(bs)), std::cmp::Reverse(bs.len())))
+            .filter(|bs| enabled(&names(bs)) > enabled(&BTreeSet::new()));
+        if let Some(bounds) = best {
+            out.push((param.clone(), bounds));
+        }
+    }
+    out
 }
 
 /// The methods of the crate's public traits (without parameters) implemented by
@@ -696,6 +762,7 @@ fn blanket_instances(impls: &[FoundImpl], own_traits: &BTreeSet<String>) -> Vec<
                 })
                 .collect();
             out.push(FoundImpl {
+                param_bounds: Vec::new(),
                 module: imp.module,
                 self_ty: ty.clone(),
                 params: Vec::new(),
@@ -733,6 +800,8 @@ struct FoundImpl {
     consts: Vec<(String, Ty)>,
     /// Its associated types (`type Item = u8;`): name, type.
     assoc_types: Vec<(String, Ty)>,
+    /// Its type parameters with their bounds (`where` clauses too).
+    param_bounds: Vec<(String, Vec<Bound>)>,
 }
 
 impl FoundImpl {
@@ -955,6 +1024,7 @@ impl Walk<'_> {
                     }
                     let params = i.generics.type_params().map(|p| p.ident.to_string()).collect();
                     self.impls.push(FoundImpl {
+                        param_bounds: generic_params(&i.generics),
                         module: me,
                         self_ty,
                         params,
@@ -1488,6 +1558,7 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         trait_: None,
         extension: None,
         self_param: false,
+        requires: Vec::new(),
     }
 }
 

@@ -1076,11 +1076,19 @@ impl Writer<'_> {
                 {
                     return Ok(if self.bytes_by_ref.get() { text } else { format!("{text}.to_vec()") });
                 }
-                let items: Vec<String> =
+                let mut written: Vec<String> =
                     items.iter().map(|i| self.literal(i, &e)).collect::<Result<_, _>>()?;
-                if let Some((item, n)) = repeated(&items).filter(|_| ty.starts_with("Vec<")) {
-                    format!("vec![{item}; {n}]")
-                } else if ty.starts_with("Vec<") || !ty.contains('<') {
+                if let Some((item, n)) = repeated(&written).filter(|_| ty.starts_with("Vec<")) {
+                    return Ok(format!("vec![{item}; {n}]"));
+                }
+                // The first number's suffix types them all: `vec![128u8, 128, 1]`.
+                for (w, item) in written.iter_mut().zip(items).skip(1) {
+                    if let Value::Int(digits, t) = item {
+                        *w = int_literal(digits, t);
+                    }
+                }
+                let items = written;
+                if ty.starts_with("Vec<") || !ty.contains('<') {
                     format!("vec![{}]", items.join(", "))
                 } else {
                     format!("{}::from([{}])", ty.split('<').next().unwrap_or(ty), items.join(", "))
@@ -1795,7 +1803,7 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert_eq!(
             t.text,
-            "#[test]\nfn encode_into_string() {\n    assert_eq!(k::encode(vec![1u8, 2u8]).into_string(), \"5\");\n}\n"
+            "#[test]\nfn encode_into_string() {\n    assert_eq!(k::encode(vec![1u8, 2]).into_string(), \"5\");\n}\n"
         );
     }
 
@@ -1948,7 +1956,7 @@ mod tests {
         assert!(t.contains("k::choice(Vec::<i64>::new())"), "{t}");
         let big = int("7155785184261965967", "i64");
         let t = one("shuffle", Value::Seq(vec![big, int("-5", "i64")]), "[-5, 7155785184261965967]");
-        assert!(t.contains("vec![7155785184261965967i64, -5i64]"), "{t}");
+        assert!(t.contains("vec![7155785184261965967i64, -5]"), "{t}");
     }
 
     #[test]
