@@ -1358,6 +1358,11 @@ impl Planner<'_> {
                         return None;
                     }
                     (*path).to_owned()
+                } else if self.api.types.contains_key(last)
+                    && let Some(std_path) = std_path(segments)
+                {
+                    // `io::Error` is std's, though the crate names an error of its own so.
+                    std_path
                 } else {
                     let def = self.api.types.get(last)?;
                     if def.generic {
@@ -1597,6 +1602,17 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
         })?;
         Some(format!("is for `{param}: {}` only, and the harness puts `{param}` at `{ty}`", b.name))
     })
+}
+
+/// The full path of a type written through a std module (`io::Error`, `fmt::Error`,
+/// `std::num::ParseIntError`): not the crate's type of that name.
+fn std_path(segments: &[String]) -> Option<String> {
+    let (first, _) = segments.split_first().filter(|_| segments.len() > 1)?;
+    match first.as_str() {
+        "std" | "core" | "alloc" => Some(segments.join("::")),
+        "io" | "fmt" | "num" | "error" | "string" | "str" => Some(format!("std::{}", segments.join("::"))),
+        _ => None,
+    }
 }
 
 /// Traits no number implements.
@@ -2481,7 +2497,8 @@ mod tests {
         let api = api("use std::io::{self, BufRead, Read, Write};\n\
              pub fn read_u<R: Read>(r: &mut R) -> io::Result<u64> { Ok(0) }\n\
              pub fn lines(r: impl BufRead) -> usize { 0 }\n\
-             pub fn write_u<W: Write>(w: &mut W, v: u64) -> io::Result<usize> { Ok(0) }\n\
+             pub fn write_u<W: Write>(w: &mut W, v: u64) -> Result<usize, io::Error> { Ok(0) }\n\
+             #[derive(Debug)] pub struct Error;\n\
              pub fn open(p: &std::path::Path) -> usize { 0 }\n");
         let p = plan(&api, &Exclusions::new());
         let args = |path: &str| -> Vec<(String, String, bool)> {
@@ -2493,6 +2510,9 @@ mod tests {
         assert_eq!(args("k::read_u"), [arg("Vec<u8>", "&mut std::io::Cursor::new(r)", false)]);
         assert_eq!(args("k::lines"), [arg("Vec<u8>", "std::io::Cursor::new(r)", false)]);
         assert_eq!(args("k::write_u"), [arg("Vec<u8>", "&mut w", true), arg("u64", "v", false)]);
+        // Its `io::Error` is not the crate's `Error`.
+        let module = crate::generate(&api, "k", &Exclusions::new()).module.text;
+        assert!(module.contains("-> (Result<usize, std::io::Error>, Vec<u8>) {"), "{module}");
         let skipped: Vec<(&str, &str)> =
             p.skipped.iter().map(|s| (s.item.as_str(), s.reason.as_str())).collect();
         assert_eq!(skipped, [("open", "touches the file system")]);
