@@ -38,6 +38,9 @@ pub struct Call {
     /// the finisher (`bs58::encode(input).with_check().into_string()`), each one that
     /// [rebinds](Self::rebinds) the builder.
     pub steps: Vec<Call>,
+    /// A method of a `Copy` type taking `self`: called on the value itself, which lives on
+    /// (`not_nan.as_f32()`, not `not_nan.clone().as_f32()`).
+    pub copies: bool,
 }
 
 /// A method called on a result before it is rendered: on an iterator, so that its own
@@ -97,6 +100,9 @@ impl Call {
         }
         if self.rebinds {
             return format!("{value} = {}", self.function.call_moving(value, args));
+        }
+        if self.copies {
+            return format!("{}{}", self.function.call_moving(value, args), self.adapter_call());
         }
         format!("{}{}", self.function.call(value, args), self.adapter_call())
     }
@@ -435,6 +441,9 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         {
             methods.push(call);
         }
+        for m in &mut methods {
+            m.copies = def.traits.contains("Copy");
+        }
         out.types.push(Buildable {
             path: def.path.clone().unwrap_or_default(),
             name,
@@ -744,6 +753,7 @@ impl Planner<'_> {
             items_by_value,
             rebinds: false,
             steps: Vec::new(),
+            copies: false,
         })
     }
 
@@ -2033,19 +2043,28 @@ mod tests {
                 (c.function.path.clone(), c.function.params.iter().map(|(_, t)| t.to_string()).collect())
             })
             .collect();
-        // The first impl, for `str`; `Self` is `str`, and `self` its first parameter.
-        assert_eq!(calls, [("<str as k::ToSnake>::to_snake".to_owned(), vec!["&str".to_owned()])]);
+        // `loud`, an associated function, of each crate type's impl; `to_snake` of the
+        // first impl, for `str`, where `Self` is `str`, and `self` its first parameter.
+        let call =
+            |path: &str, params: &[&str]| (path.to_owned(), params.iter().map(|p| p.to_string()).collect());
+        assert_eq!(
+            calls,
+            [
+                call("<k::Mute as k::Shout>::loud", &[]),
+                call("<k::Word as k::Shout>::loud", &[]),
+                call("<str as k::ToSnake>::to_snake", &["&str"])
+            ]
+        );
         // `Self::Owned` of `str`.
-        assert_eq!(p.calls[0].function.output.as_ref().map(Ty::to_string).as_deref(), Some("String"));
+        assert_eq!(p.calls[2].function.output.as_ref().map(Ty::to_string).as_deref(), Some("String"));
         // On a crate type it is a method of its sequence, called through the trait.
         let word = p.types.iter().find(|t| t.name == "Word").unwrap();
         let methods: Vec<String> = word.methods.iter().map(|c| c.function.key()).collect();
         assert_eq!(methods, ["k::Word::shout"]);
         assert_eq!(word.methods[0].function.call("word", &["3".into()]), "k::Shout::shout(word.clone(), 3)");
-        // What is not driven is listed: the method of a type nothing builds, and `loud`,
-        // which no impl drives (it has no receiver; the generic impl is not read).
+        // What is not driven is listed: the method of a type nothing builds.
         let skipped: Vec<&str> = p.skipped.iter().map(|s| s.item.as_str()).collect();
-        assert_eq!(skipped, ["Mute::shout", "Shout::loud"], "{:?}", p.skipped);
+        assert_eq!(skipped, ["Mute::shout"], "{:?}", p.skipped);
         let module = crate::render::render(&p, "k").text;
         assert!(module.contains("<str as k::ToSnake>::to_snake(&value)"), "{module}");
         assert!(module.contains("k::Shout::shout(word.clone(), times)"), "{module}");
@@ -2551,6 +2570,62 @@ mod tests {
         assert_eq!(
             skipped,
             [("Either::next", "is for `L: Iterator` only, and the harness puts `L` at `i64`")]
+        );
+    }
+
+    #[test]
+    fn a_crate_traits_associated_functions_and_provided_methods_are_driven() {
+        let api = api("pub trait Order { fn read(buf: &[u8]) -> u16; fn twice(buf: &[u8]) -> u32 { 0 } }\n\
+             #[derive(Debug)] pub enum Big {}\n\
+             impl Order for Big { fn read(buf: &[u8]) -> u16 { 0 } }\n\
+             #[derive(Debug)] pub enum Little {}\n\
+             impl Order for Little { fn read(buf: &[u8]) -> u16 { 1 } }\n\
+             pub trait ReadExt: std::io::Read { fn read_one(&mut self) -> u8 { 0 } }\n\
+             impl<R: std::io::Read + ?Sized> ReadExt for R {}\n");
+        let h = crate::generate(&api, "k", &Exclusions::new());
+        let paths: Vec<&str> = h.plan.calls.iter().map(|c| c.function.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "<k::Big as k::Order>::read",
+                "<k::Big as k::Order>::twice",
+                "<k::Little as k::Order>::read",
+                "<k::Little as k::Order>::twice",
+                "k::ReadExt::read_one"
+            ]
+        );
+        // Named for the type where two impls share a function's name.
+        assert_eq!(h.module.targets, ["big_read", "big_twice", "little_read", "little_twice", "read_one"]);
+        let reader = &h.plan.calls[4].args[0];
+        assert_eq!(reader.expr, "&mut std::io::Cursor::new(value)");
+    }
+
+    #[test]
+    fn a_copy_types_method_taking_self_is_called_on_the_value() {
+        let api = api("#[derive(Clone, Copy, Debug)] pub struct P(u8);\n\
+             #[derive(Clone, Debug)] pub struct S(u8);\n\
+             impl P { pub fn new(x: u8) -> P { P(x) } pub fn twice(self) -> u8 { 0 } }\n\
+             impl S { pub fn new(x: u8) -> S { S(x) } pub fn twice(self) -> u8 { 0 } }\n");
+        let p = plan(&api, &Exclusions::new());
+        let calls: Vec<String> = p.types.iter().map(|t| t.methods[0].method_call("v", &[])).collect();
+        assert_eq!(calls, ["v.twice()", "v.clone().twice()"]);
+    }
+
+    #[test]
+    fn a_hash_tables_capacity_is_not_compared() {
+        let api = api("use std::collections::hash_map::RandomState;\n\
+             #[derive(Clone, Debug)] pub struct Map<K, S = RandomState>(Vec<K>, S);\n\
+             impl<K> Map<K> { pub fn new() -> Self { todo!() } }\n\
+             impl<K, S> Map<K, S> { pub fn capacity(&self) -> usize { 0 } pub fn len(&self) -> usize { 0 } }\n");
+        let p = plan(&api, &Exclusions::new());
+        let methods: Vec<&str> = p.types[0].methods.iter().map(|c| c.function.name.as_str()).collect();
+        assert_eq!(methods, ["len"]);
+        let skipped: Vec<&str> = p.skipped.iter().map(|s| s.reason.as_str()).collect();
+        assert_eq!(
+            skipped,
+            [
+                "returns what differs from run to run: a capacity that depends on the hasher's random keys (`RandomState`)"
+            ]
         );
     }
 

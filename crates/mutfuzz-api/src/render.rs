@@ -146,8 +146,19 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
         let wanted = match &f.owner {
             Some(owner) => format!("{}_{own}", snake(owner)),
             None if free_names.iter().filter(|n| **n == own).count() > 1 => match &f.extension {
-                // `<u8 as k::Halve>::halve` → `halve_halve`.
-                Some(tr) => format!("{}_{own}", snake(tr.rsplit("::").next().unwrap_or_default())),
+                // `<k::BigEndian as k::ByteOrder>::read_u16` → `big_endian_read_u16`, a
+                // crate type's; `<u8 as k::Halve>::halve` → `halve_halve`.
+                Some(tr) => {
+                    let self_ty =
+                        f.path.strip_prefix('<').and_then(|p| p.split(" as ").next()).unwrap_or_default();
+                    let self_ty = self_ty.rsplit("::").next().unwrap_or_default();
+                    let by = if self_ty.starts_with(char::is_uppercase) {
+                        self_ty
+                    } else {
+                        tr.rsplit("::").next().unwrap_or_default()
+                    };
+                    format!("{}_{own}", snake(by))
+                }
                 None => finished(call, f.suffixed(&path_name(&f.path))),
             },
             None => own,

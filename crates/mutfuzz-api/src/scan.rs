@@ -240,6 +240,9 @@ pub struct TypeDef {
     pub shadowed: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
+    /// It is generic over a hasher that defaults to std's `RandomState`: its `capacity`
+    /// after removals depends on the random keys.
+    pub random_hasher: bool,
     /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
     /// sequence compares its hash with another value's.
     pub hash_impl: bool,
@@ -299,6 +302,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         types: BTreeMap::new(),
         own_traits: BTreeSet::new(),
         pub_traits: BTreeMap::new(),
+        provided: BTreeMap::new(),
         aliases: Vec::new(),
     };
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
@@ -418,7 +422,8 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         }
     }
     walk.impls.extend(blanket_instances(&walk.impls, &walk.own_traits));
-    let extensions = extension_methods(&walk.impls, &walk.pub_traits, &walk.own_traits, &exported, &api);
+    let extensions =
+        extension_methods(&walk.impls, &walk.pub_traits, &walk.own_traits, &walk.provided, &exported, &api);
     for f in walk.fns {
         if extensions.iter().any(|(listed, _)| *listed == f.function.name) {
             // A trait's method driven below, by an impl.
@@ -528,6 +533,9 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             if f.trait_.is_some_and(|t| walk.own_traits.contains(t.name)) {
                 continue;
             }
+            if def.random_hasher && f.name == "capacity" && f.blocker.is_none() {
+                f.blocker = Some("returns what differs from run to run: a capacity that depends on the hasher's random keys (`RandomState`)".to_owned());
+            }
             f.path = format!("{type_path}::{}", f.name);
             f.owner = Some(name.clone());
             api.functions.push(f);
@@ -620,6 +628,7 @@ fn extension_methods(
     impls: &[FoundImpl],
     pub_traits: &BTreeMap<String, Vec<usize>>,
     own_traits: &BTreeSet<String>,
+    provided: &BTreeMap<String, Vec<Function>>,
     exported: &BTreeMap<Def, String>,
     api: &Api,
 ) -> Vec<(String, Function)> {
@@ -651,12 +660,22 @@ fn extension_methods(
             None if named.iter().any(|n| api.types.contains_key(n) || n == "Self") => continue,
             None => None,
         };
-        for f in &imp.trait_fns {
+        // The impl's methods, and those the trait provides that it does not write
+        // (byteorder's `impl<R: io::Read + ?Sized> ReadBytesExt for R {}`).
+        let written: BTreeSet<&str> = imp.trait_fns.iter().map(|f| f.name.as_str()).collect();
+        let defaults =
+            provided.get(&tr.name).into_iter().flatten().filter(|f| !written.contains(f.name.as_str()));
+        for f in imp.trait_fns.iter().chain(defaults) {
             let listed = format!("{}::{}", tr.name, f.name);
             let mut f = f.clone();
             f.extension = Some(trait_path.clone());
             if let Some((owner, type_path)) = &own {
                 if f.receiver.is_none() {
+                    // An associated function, of this type's impl: called through its
+                    // qualified path (`<byteorder::BigEndian as byteorder::ByteOrder>::read_u16`).
+                    f.substitute_types(&[("Self".to_owned(), imp.self_ty.clone())]);
+                    f.path = format!("<{type_path} as {trait_path}>::{}", f.name);
+                    out.push((listed, f));
                     continue;
                 }
                 f.path = format!("{type_path}::{}", f.name);
@@ -824,6 +843,8 @@ struct Walk<'a> {
     own_traits: BTreeSet<String>,
     /// The public traits without parameters, by name, with the modules defining one.
     pub_traits: BTreeMap<String, Vec<usize>>,
+    /// The methods those traits provide (a default body), by trait name.
+    provided: BTreeMap<String, Vec<Function>>,
     /// Public type aliases without parameters: module, name, the type it names.
     aliases: Vec<(usize, String, Ty)>,
 }
@@ -1051,6 +1072,15 @@ impl Walk<'_> {
                         self.pub_traits.entry(name.clone()).or_default().push(me);
                     }
                     for it in &t.items {
+                        if let syn::TraitItem::Fn(f) = it
+                            && t.generics.params.is_empty()
+                            && self.active(&f.attrs)
+                            && let Some(body) = &f.default
+                        {
+                            let provided =
+                                function(&f.sig, &f.attrs, body.to_token_stream().to_string(), file);
+                            self.provided.entry(name.clone()).or_default().push(provided);
+                        }
                         if let syn::TraitItem::Fn(f) = it {
                             let mut function = function(&f.sig, &f.attrs, String::new(), file);
                             function.name = format!("{name}::{}", f.sig.ident);
@@ -1142,6 +1172,11 @@ impl Walk<'_> {
                     }
                 }
             }
+            // `S = RandomState` (or `S: BuildHasher`): a hash table's layout, and so its
+            // capacity after removals, differs from run to run.
+            let default = t.default.as_ref().map(|(_, d)| Ty::from_syn(d));
+            entry.random_hasher |= default.as_ref().and_then(Ty::name) == Some("RandomState")
+                || b.iter().any(|b| b.name == "BuildHasher");
             params.push((t.ident.to_string(), b, t.default.is_some()));
         }
         if again && entry.type_params != params {

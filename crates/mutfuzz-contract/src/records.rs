@@ -206,17 +206,28 @@ impl NondeterministicRecord {
         crate::write_atomic(path, text.as_bytes())
     }
 
-    /// The one line that says so, naming `target`.
+    /// The one line that says so, naming `target`: each rendering from a little before
+    /// where the two first differ.
     pub fn describe(&self, target: &str) -> String {
+        let same = self.first.chars().zip(self.second.chars()).take_while(|(a, b)| a == b).count();
+        let from = same.saturating_sub(DIFFERENCE_CONTEXT);
+        let near = |text: &str| {
+            let at = text.char_indices().nth(from).map_or(text.len(), |(i, _)| i);
+            let rest = shorten(&text[at..]);
+            if from > 0 { format!("…{rest}") } else { rest }
+        };
         format!(
             "target {target} is nondeterministic (input {} gave `{}` then `{}`): judged by panics and \
              runaways only",
             self.input,
-            shorten(&self.first),
-            shorten(&self.second)
+            near(&self.first),
+            near(&self.second)
         )
     }
 }
+
+/// How many chars the two renderings share that the message shows before they differ.
+const DIFFERENCE_CONTEXT: usize = 20;
 
 /// At most 80 chars of a rendering, for a one-line message.
 fn shorten(text: &str) -> String {
@@ -448,6 +459,18 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("x…`): judged by panics and runaways only"), "{text}");
+        // A long common start is cut: the message shows where they differ.
+        let common = format!("[{}", "1, ".repeat(60));
+        let r = NondeterministicRecord {
+            input: "ab".into(),
+            first: format!("{common}7, 8]"),
+            second: format!("{common}9, 8]"),
+        };
+        assert!(
+            r.describe("t").contains("gave `…, 1, 1, 1, 1, 1, 1, 7, 8]` then `…, 1, 1, 1, 1, 1, 1, 9, 8]`"),
+            "{}",
+            r.describe("t")
+        );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nondeterministic.json");
         assert_eq!(NondeterministicRecord::read(&path).unwrap(), None);
