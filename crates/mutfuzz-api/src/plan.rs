@@ -1368,7 +1368,11 @@ impl Planner<'_> {
                         return None;
                     }
                     (*path).to_owned()
-                } else if self.api.types.contains_key(last)
+                } else if let Some(def) = self.api.types.get(last)
+                    && !def
+                        .path
+                        .as_deref()
+                        .is_some_and(|p| p.ends_with(&format!("::{}", segments.join("::"))))
                     && let Some(std_path) = std_path(segments)
                 {
                     // `io::Error` is std's, though the crate names an error of its own so.
@@ -1540,16 +1544,25 @@ fn concrete_types(api: &Api) -> Api {
             .type_params
             .iter()
             .filter(|(.., default)| !default)
-            .map(|(name, bounds, _)| {
-                let mut bounds = bounds.clone();
+            .map(|(name, own, _)| {
+                let mut bounds = own.clone();
                 bounds
                     .extend(def.impl_bounds.iter().filter(|(p, _)| p == name).flat_map(|(_, bs)| bs.clone()));
-                let items = bounds.iter().all(|b| {
-                    let n = b.name.as_str();
-                    b.args.is_empty()
-                        && (VALUE_TRAITS.contains(&n) || FLOAT_TRAITS.contains(&n) || IO_TRAITS.contains(&n))
-                });
-                instance(&bounds).filter(|_| items).map(|t| (name.clone(), t))
+                let at = |bounds: &[Bound]| {
+                    let items = bounds.iter().all(|b| {
+                        let n = b.name.as_str();
+                        b.args.is_empty()
+                            && (VALUE_TRAITS.contains(&n)
+                                || FLOAT_TRAITS.contains(&n)
+                                || IO_TRAITS.contains(&n))
+                    });
+                    instance(bounds).filter(|_| items)
+                };
+                // Where the impls ask a trait the plan does not know (num-traits' `PrimInt`),
+                // the type's own bounds, and the compile check keeps what compiles; not
+                // where a number cannot meet them (`I: AsRef<[u8]>` of a builder).
+                let numbers_may = !bounds.iter().any(|b| NOT_NUMBER_TRAITS.contains(&b.name.as_str()));
+                at(&bounds).or_else(|| at(own).filter(|_| numbers_may)).map(|t| (name.clone(), t))
             })
             .collect();
         let Some(mut chosen) = chosen else { continue };
@@ -1562,6 +1575,17 @@ fn concrete_types(api: &Api) -> Api {
         }
         def.path = Some(format!("{path}::<{}>", args.join(", ")));
         def.generic = false;
+        // A derived `Copy` holds only where the parameters are `Copy` (a `Cursor` is not).
+        let copy = |t: &Ty| {
+            t.plain_name().is_some_and(|n| {
+                INTEGERS.contains(&n)
+                    || matches!(n, "f32" | "f64" | "bool" | "char")
+                    || n.parse::<usize>().is_ok()
+            })
+        };
+        if !chosen.iter().all(|(_, t)| copy(t)) {
+            def.traits.remove("Copy");
+        }
         // `impl<L: Iterator, R> Iterator for Either<L, R>` is no iterator at `L = i64`.
         if unmet(&def.iterator_requires, &chosen).is_some() {
             def.iterator_item = None;
@@ -1615,12 +1639,13 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
 }
 
 /// The full path of a type written through a std module (`io::Error`, `fmt::Error`,
-/// `std::num::ParseIntError`): not the crate's type of that name.
+/// `core::num::ParseIntError` as `std::…`), which the caller reads as std's where the
+/// crate's type of that name is not at that path.
 fn std_path(segments: &[String]) -> Option<String> {
-    let (first, _) = segments.split_first().filter(|_| segments.len() > 1)?;
+    let (first, rest) = segments.split_first().filter(|_| segments.len() > 1)?;
     match first.as_str() {
-        "std" | "core" | "alloc" => Some(segments.join("::")),
-        "io" | "fmt" | "num" | "error" | "string" | "str" => Some(format!("std::{}", segments.join("::"))),
+        "std" | "core" | "alloc" => Some(format!("std::{}", rest.join("::"))),
+        "io" | "fmt" | "num" => Some(format!("std::{}", segments.join("::"))),
         _ => None,
     }
 }
@@ -1708,8 +1733,9 @@ pub fn instance(bounds: &[Bound]) -> Option<Ty> {
     instances(bounds).into_iter().next()
 }
 
-/// The types a parameter with `bounds` is tried at: one by the common bounds, or each of
-/// [`TRIED`] for a trait the plan does not know; none when nothing can meet them.
+/// The types a parameter with `bounds` is tried at: one by the common bounds (`f64` for
+/// num-traits' float traits, a buffer in memory for I/O ones), or each of [`TRIED`] for a
+/// trait the plan does not know; none when nothing can meet them.
 fn instances(bounds: &[Bound]) -> Vec<Ty> {
     const VALUE: [&str; 14] = VALUE_TRAITS;
     const NUMERIC: [&str; 8] = ["Add", "Sub", "Mul", "Div", "Rem", "Neg", "Sum", "Product"];
@@ -1799,7 +1825,7 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
         return vec![Ty::named("i64", vec![])];
     }
     if names.iter().any(|n| FLOAT_TRAITS.contains(n)) {
-        return ["f64", "f32"].map(|t| Ty::named(t, vec![])).to_vec();
+        return vec![Ty::named("f64", vec![])];
     }
     // A trait of the crate (or another) that numbers may implement: tried at each of
     // `TRIED`, and the compile check leaves out the tries that do not meet it.
@@ -1813,16 +1839,20 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
 const IO_TRAITS: [&str; 4] = ["Read", "BufRead", "Seek", "Write"];
 
 /// For bounds naming an I/O trait, the buffer in memory that meets them (`Some(None)`:
-/// none does, as with `Read + Clone`): a reader is a `Cursor` over the generated bytes,
+/// none does, as with `Read + Copy`): a reader is a `Cursor` over the generated bytes,
 /// a writer a `Vec<u8>` the call writes into. A `File` or a socket would touch the world;
 /// these are what a crate's own tests pass.
 fn io_instance(names: &BTreeSet<&str>) -> Option<Option<Ty>> {
     if !names.iter().any(|n| IO_TRAITS.contains(n)) {
         return None;
     }
-    let plain = names
-        .iter()
-        .all(|n| IO_TRAITS.contains(n) || matches!(*n, "Debug" | "Send" | "Sync" | "Sized" | "Unpin"));
+    let plain = names.iter().all(|n| {
+        IO_TRAITS.contains(n)
+            || matches!(
+                *n,
+                "Debug" | "Send" | "Sync" | "Sized" | "Unpin" | "Clone" | "Default" | "PartialEq" | "Eq"
+            )
+    });
     Some(plain.then(|| {
         if names.iter().all(|n| *n != "Read" && *n != "BufRead" && *n != "Seek") {
             Ty::named("Vec", vec![Ty::named("u8", vec![])])
@@ -2549,12 +2579,22 @@ mod tests {
              #[derive(Clone, Debug)] pub enum Either<L, R> { Left(L), Right(R) }\n\
              impl<L, R> Either<L, R> { pub fn is_left(&self) -> bool { true } }\n\
              impl<L, R> Iterator for Either<L, R> where L: Iterator, R: Iterator<Item = L::Item> {\n\
-             type Item = L::Item; fn next(&mut self) -> Option<L::Item> { None } }\n");
+             type Item = L::Item; fn next(&mut self) -> Option<L::Item> { None } }\n\
+             pub trait PrimInt {}\n\
+             #[derive(Clone, Debug)] pub struct Wrap<T>(T);\n\
+             impl<T: PrimInt> Wrap<T> { pub fn new(v: T) -> Self { Wrap(v) } }\n");
         let p = plan(&api, &Exclusions::new());
         let paths: Vec<&str> = p.types.iter().map(|t| t.path.as_str()).collect();
+        // A trait the plan does not know leaves the type at its own bounds' type, for the
+        // compile check to judge.
         assert_eq!(
             paths,
-            ["k::Either::<i64, i64>", "k::Ordered::<f64>", "k::Source::<std::io::Cursor<Vec<u8>>>"]
+            [
+                "k::Either::<i64, i64>",
+                "k::Ordered::<f64>",
+                "k::Source::<std::io::Cursor<Vec<u8>>>",
+                "k::Wrap::<i64>"
+            ]
         );
         let methods =
             |i: usize| p.types[i].methods.iter().map(|c| c.function.name.as_str()).collect::<Vec<_>>();
@@ -2655,7 +2695,11 @@ mod tests {
             Some("std::io::Cursor<Vec<u8>>")
         );
         assert_eq!(t(&[bound("Write", None), bound("Debug", None)]).as_deref(), Some("Vec<u8>"));
-        assert_eq!(t(&[bound("Read", None), bound("Clone", None)]), None);
+        assert_eq!(
+            t(&[bound("Read", None), bound("Clone", None)]).as_deref(),
+            Some("std::io::Cursor<Vec<u8>>")
+        );
+        assert_eq!(t(&[bound("Read", None), bound("Copy", None)]), None);
         assert_eq!(t(&[bound("FloatCore", None), bound("Display", None)]).as_deref(), Some("f64"));
     }
 }

@@ -149,14 +149,14 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
                 // `<k::BigEndian as k::ByteOrder>::read_u16` → `big_endian_read_u16`, a
                 // crate type's; `<u8 as k::Halve>::halve` → `halve_halve`.
                 Some(tr) => {
-                    let self_ty =
+                    let self_path =
                         f.path.strip_prefix('<').and_then(|p| p.split(" as ").next()).unwrap_or_default();
-                    let self_ty = self_ty.rsplit("::").next().unwrap_or_default();
-                    let by = if self_ty.starts_with(char::is_uppercase) {
-                        self_ty
-                    } else {
-                        tr.rsplit("::").next().unwrap_or_default()
-                    };
+                    // A crate type's path (`k::BigEndian`), not `u8`, `String` or `Vec<u8>`.
+                    let own_type = self_path
+                        .strip_prefix(&format!("{}::", plan.krate))
+                        .map(|p| p.rsplit("::").next().unwrap_or(p))
+                        .filter(|t| t.chars().all(|c| c.is_alphanumeric() || c == '_'));
+                    let by = own_type.unwrap_or_else(|| tr.rsplit("::").next().unwrap_or_default());
                     format!("{}_{own}", snake(by))
                 }
                 None => finished(call, f.suffixed(&path_name(&f.path))),

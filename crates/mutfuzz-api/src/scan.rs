@@ -254,8 +254,9 @@ pub struct TypeDef {
     /// The bounds that impl puts on its parameters (`L: Iterator` of `impl<L, R> Iterator
     /// for Either<L, R>`).
     pub iterator_requires: Vec<(String, Vec<Bound>)>,
-    /// The bounds its main inherent impl (the one with the most public functions) puts on
-    /// its parameters: the plan builds it at types that meet them (`OrderedFloat::<f64>`).
+    /// For each parameter, the bounds of its inherent impls under which the most of their
+    /// public functions exist (see `impl_bounds`): the plan builds it at types that meet
+    /// them (`NotNan::<f64>`).
     pub impl_bounds: Vec<(String, Vec<Bound>)>,
     /// Field type names (for `hashed` through other crate types).
     pub field_types: Vec<String>,
@@ -623,7 +624,12 @@ fn impl_bounds(params: &[(String, Vec<Bound>, bool)], impls: &[InherentImpl]) ->
 /// - for every type meeting std bounds (`impl<T: AsRef<[u8]>> ToHex for T`), as generic
 ///   free functions (`hex::ToHex::encode_hex(&value)`, `value: T`);
 /// - for one of the crate's types (`impl Shape for Circle`), as methods of that type,
-///   called through the trait's path (`k::Shape::area(&circle)`).
+///   called through the trait's path (`k::Shape::area(&circle)`), and its associated
+///   functions as free functions of their own, through the qualified path
+///   (`<byteorder::BigEndian as byteorder::ByteOrder>::read_u16(&buf)`), one per type.
+///
+/// The methods the trait provides (a default body) count as each impl's where it does not
+/// write them (byteorder's `impl<R: io::Read + ?Sized> ReadBytesExt for R {}`).
 fn extension_methods(
     impls: &[FoundImpl],
     pub_traits: &BTreeMap<String, Vec<usize>>,
@@ -633,6 +639,9 @@ fn extension_methods(
     api: &Api,
 ) -> Vec<(String, Function)> {
     let mut out: Vec<(String, Function)> = Vec::new();
+    // The trait methods driven for a type from elsewhere, by listed name: of two impls,
+    // the first (a crate type's associated functions are each its own).
+    let mut foreign: BTreeSet<String> = BTreeSet::new();
     for imp in impls {
         let Some(tr) = imp.trait_.as_ref().filter(|t| t.args.is_empty()) else { continue };
         // Over the types meeting std bounds alone (`impl<T: AsRef<[u8]>> ToHex for T`):
@@ -683,9 +692,7 @@ fn extension_methods(
                 out.push((listed, f));
                 continue;
             }
-            if out.iter().any(|(l, f)| *l == listed && f.owner.is_none())
-                || (blanket.is_some() && f.receiver.is_none())
-            {
+            if foreign.contains(&listed) || (blanket.is_some() && f.receiver.is_none()) {
                 continue;
             }
             // A method takes its receiver as the first parameter; an associated function
@@ -729,6 +736,7 @@ fn extension_methods(
                 // Qualified: `Self` is not inferred through a deref (`&String` is no `&str`).
                 f.path = format!("<{} as {trait_path}>::{}", imp.self_ty, f.name);
             }
+            foreign.insert(listed.clone());
             out.push((listed, f));
         }
     }
