@@ -176,10 +176,13 @@ pub enum CtorKind {
     From,
     TryFrom,
     /// `FromIterator`: a `Vec` of items, collected. `item` says how one item is made (as
-    /// a parameter of its type is) and `ty` names its type, which a written test states.
+    /// a parameter of its type is) and `ty` names its type, which a written test states;
+    /// `array` when the type is also `From` an array of them, which a test writes instead
+    /// (`IndexMap::<i64, i64>::from([(0, 1)])`).
     FromIter {
         item: Arg,
         ty: String,
+        array: bool,
     },
     /// A struct literal of its public fields.
     Literal,
@@ -689,7 +692,8 @@ impl Planner<'_> {
                 Some(n) => format!("FromIter{}", camel(n)),
                 None => "FromIter".to_owned(),
             };
-            ctor(variant, CtorKind::FromIter { item: one, ty }, vec![arg]);
+            let array = def.from.iter().any(|f| matches!(f, Ty::Array(elem, _) if **elem == *item));
+            ctor(variant, CtorKind::FromIter { item: one, ty, array }, vec![arg]);
         }
         out
     }
@@ -905,18 +909,34 @@ impl Planner<'_> {
 
     /// `f` called with its result's type named where no argument decides it
     /// (`hex::ToHex::encode_hex::<String>`): a written test compares the result with a
-    /// literal, which leaves that type unknown.
+    /// literal, which leaves that type unknown. A parameter nothing else names, a marker
+    /// bounded by a crate trait (byteorder's `read_u16::<T: ByteOrder>`), is put at a
+    /// crate type implementing it.
     fn turbofished(&self, f: &Function) -> Result<Function, String> {
         let mut in_params = Vec::new();
         for (_, t) in &f.params {
             t.names(&mut in_params);
+        }
+        // Named by another parameter's bound (`U` of `F: Fn(T) -> U`), it is no marker.
+        let mut in_bounds = Vec::new();
+        for b in f.generics.iter().flat_map(|(_, bs)| bs) {
+            for t in b.args.iter().chain(b.assoc.iter().map(|(_, t)| t)) {
+                t.names(&mut in_bounds);
+            }
         }
         let mut in_output = Vec::new();
         if let Some(o) = &f.output {
             o.names(&mut in_output);
         }
         let own = &f.generics[..f.signature_generics.min(f.generics.len())];
-        let output_only = |g: &String| in_output.contains(g) && !in_params.contains(g);
+        // A try at another type (`instantiations`) has put it in where it was named.
+        let marker = |g: &String| {
+            f.instantiated.is_none()
+                && !in_params.contains(g)
+                && !in_output.contains(g)
+                && !in_bounds.contains(g)
+        };
+        let output_only = |g: &String| (in_output.contains(g) && !in_params.contains(g)) || marker(g);
         // A function with an `impl Trait` parameter takes no turbofish.
         let impls = f.params.iter().any(|(_, t)| matches!(t, Ty::Impl(_)));
         if impls || !own.iter().any(|(g, _)| output_only(g)) {
@@ -929,12 +949,30 @@ impl Planner<'_> {
                 named.push("_".to_owned());
                 continue;
             }
-            let ty = instance(bounds)
-                .ok_or_else(|| format!("no known type meets `{g}: {}`", bound_list(bounds)))?;
+            let ty = match marker(g) {
+                true => self.implementor(bounds).or_else(|| instance(bounds)),
+                false => instance(bounds),
+            };
+            let ty = ty.ok_or_else(|| format!("no known type meets `{g}: {}`", bound_list(bounds)))?;
             named.push(ty.to_string());
             output = output.map(|o| o.substitute(g, &ty));
         }
         Ok(Function { path: format!("{}::<{}>", f.path, named.join(", ")), output, ..f.clone() })
+    }
+
+    /// The first public crate type (by name) implementing every crate trait of `bounds`,
+    /// if they name one.
+    fn implementor(&self, bounds: &[Bound]) -> Option<Ty> {
+        let own: Vec<&str> =
+            bounds.iter().map(|b| b.name.as_str()).filter(|n| self.api.own_traits.contains(*n)).collect();
+        if own.is_empty() {
+            return None;
+        }
+        let path = self.api.types.values().find_map(|d| {
+            d.path.as_ref().filter(|_| !d.generic && own.iter().all(|n| d.traits.contains(*n)))
+        })?;
+        let segments = path.split("::").map(str::to_owned).collect();
+        Some(Ty::Path { segments, args: Vec::new(), assoc: Vec::new(), lifetimes: false })
     }
 
     /// A closure for parameter `name` bounded by `bound` (`Fn(&T) -> bool`, `FnMut(T) -> T`,
@@ -1096,6 +1134,15 @@ impl Planner<'_> {
             return self.arg(name, &concrete, generics, owner);
         }
         match ty {
+            // `&mut impl fmt::Write`: a reference to the type that meets the bounds.
+            Ty::Ref { mutable, inner } if let Ty::Impl(bounds) = &**inner => {
+                if bounds.iter().any(|b| iterates(b) || b.parenthesized) {
+                    return bad("borrows an iterator or a closure");
+                }
+                let concrete = instance(bounds)
+                    .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
+                self.arg(name, &Ty::Ref { mutable: *mutable, inner: Box::new(concrete) }, generics, owner)
+            }
             Ty::Ref { mutable, inner } => {
                 let (gen_ty, convert) = match &**inner {
                     Ty::Path { .. } if inner.plain_name() == Some("str") => {
@@ -1363,9 +1410,11 @@ impl Planner<'_> {
                     last.to_owned()
                 } else if let Some((_, path)) = CONTAINERS.iter().find(|(n, _)| *n == last) {
                     // `Result<T>` is a module's alias (`pub type Result<T> = …`), whose error
-                    // type is not named here.
-                    if last == "Result" && args.len() == 1 {
-                        return None;
+                    // type is not named here; `fmt::Result` is std's.
+                    if last == "Result" && args.len() < 2 {
+                        let fmt =
+                            args.is_empty() && segments.len() > 1 && segments[segments.len() - 2] == "fmt";
+                        return fmt.then(|| "std::fmt::Result".to_owned());
                     }
                     (*path).to_owned()
                 } else if let Some(def) = self.api.types.get(last)
@@ -1766,6 +1815,11 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
     });
     if let Some(io) = io_instance(&names) {
         return io.into_iter().collect();
+    }
+    // A text writer: a `String` the call writes into.
+    if names.contains(crate::ty::FMT_WRITE) {
+        let plain = names.iter().all(|n| *n == crate::ty::FMT_WRITE || VALUE_TRAITS.contains(n));
+        return if plain { vec![Ty::named("String", vec![])] } else { Vec::new() };
     }
     // `impl RangeBounds<T>`: an inclusive range of `T`, which any pair of ends makes.
     if names.contains("RangeBounds") {
@@ -2548,7 +2602,9 @@ mod tests {
              pub fn lines(r: impl BufRead) -> usize { 0 }\n\
              pub fn write_u<W: Write>(w: &mut W, v: u64) -> Result<usize, io::Error> { Ok(0) }\n\
              #[derive(Debug)] pub struct Error;\n\
-             pub fn open(p: &std::path::Path) -> usize { 0 }\n");
+             pub fn open(p: &std::path::Path) -> usize { 0 }\n\
+             pub fn hex<W: std::fmt::Write>(out: &mut W, b: u8) -> std::fmt::Result { Ok(()) }\n\
+             pub fn dump(out: &mut impl std::fmt::Write) -> std::fmt::Result { Ok(()) }\n");
         let p = plan(&api, &Exclusions::new());
         let args = |path: &str| -> Vec<(String, String, bool)> {
             let call = p.calls.iter().find(|c| c.function.path == path).expect(path);
@@ -2559,9 +2615,13 @@ mod tests {
         assert_eq!(args("k::read_u"), [arg("Vec<u8>", "&mut std::io::Cursor::new(r)", false)]);
         assert_eq!(args("k::lines"), [arg("Vec<u8>", "std::io::Cursor::new(r)", false)]);
         assert_eq!(args("k::write_u"), [arg("Vec<u8>", "&mut w", true), arg("u64", "v", false)]);
+        // A text writer is a `String`, not taken for an I/O one.
+        assert_eq!(args("k::hex"), [arg("String", "&mut out", true), arg("u8", "b", false)]);
+        assert_eq!(args("k::dump"), [arg("String", "&mut out", true)]);
         // Its `io::Error` is not the crate's `Error`.
         let module = crate::generate(&api, "k", &Exclusions::new()).module.text;
         assert!(module.contains("-> (Result<usize, std::io::Error>, Vec<u8>) {"), "{module}");
+        assert!(module.contains("-> (std::fmt::Result, String) {"), "{module}");
         let skipped: Vec<(&str, &str)> =
             p.skipped.iter().map(|s| (s.item.as_str(), s.reason.as_str())).collect();
         assert_eq!(skipped, [("open", "touches the file system")]);
@@ -2620,10 +2680,14 @@ mod tests {
              impl Order for Big { fn read(buf: &[u8]) -> u16 { 0 } }\n\
              #[derive(Debug)] pub enum Little {}\n\
              impl Order for Little { fn read(buf: &[u8]) -> u16 { 1 } }\n\
-             pub trait ReadExt: std::io::Read { fn read_one(&mut self) -> u8 { 0 } }\n\
+             pub trait ReadExt: std::io::Read {\n\
+                 fn read_one(&mut self) -> u8 { 0 }\n\
+                 fn read_in<T: Order>(&mut self) -> u16 { 0 }\n\
+             }\n\
              impl<R: std::io::Read + ?Sized> ReadExt for R {}\n");
         let h = crate::generate(&api, "k", &Exclusions::new());
         let paths: Vec<&str> = h.plan.calls.iter().map(|c| c.function.path.as_str()).collect();
+        // A parameter only a crate trait bounds is put at the first type implementing it.
         assert_eq!(
             paths,
             [
@@ -2631,12 +2695,16 @@ mod tests {
                 "<k::Big as k::Order>::twice",
                 "<k::Little as k::Order>::read",
                 "<k::Little as k::Order>::twice",
+                "k::ReadExt::read_in::<k::Big>",
                 "k::ReadExt::read_one"
             ]
         );
         // Named for the type where two impls share a function's name.
-        assert_eq!(h.module.targets, ["big_read", "big_twice", "little_read", "little_twice", "read_one"]);
-        let reader = &h.plan.calls[4].args[0];
+        assert_eq!(
+            h.module.targets,
+            ["big_read", "big_twice", "little_read", "little_twice", "read_in", "read_one"]
+        );
+        let reader = &h.plan.calls[5].args[0];
         assert_eq!(reader.expr, "&mut std::io::Cursor::new(value)");
     }
 

@@ -23,6 +23,9 @@ pub struct Api {
     /// The crate's types (public or not: a private type's traits still decide what a
     /// public function returns), by name.
     pub types: BTreeMap<String, TypeDef>,
+    /// Every trait the crate defines, by name: a parameter bounded by one is put at a
+    /// crate type implementing it (`read_u16::<byteorder::BigEndian>`).
+    pub own_traits: BTreeSet<String>,
 }
 
 /// A function or method of the API.
@@ -343,7 +346,8 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             t.shadowed = true;
         }
     }
-    let mut api = Api { krate: krate.to_owned(), functions: Vec::new(), types };
+    let mut api =
+        Api { krate: krate.to_owned(), functions: Vec::new(), types, own_traits: walk.own_traits.clone() };
 
     for (def, path) in &exported {
         if let Def::Item(module, name) = def

@@ -174,9 +174,11 @@ pub fn write(
             let call = &plan.calls[i];
             let mut args = params(kept.value, call.args.len() + usize::from(!call.steps.is_empty()))?;
             let steps = if call.steps.is_empty() { Vec::new() } else { steps_of(call, args.pop())? };
-            let mut name = match call.function.extension {
-                Some(_) => call.function.name.clone(),
-                None => test_name(&call.function.path),
+            let mut name = match (&call.function.extension, w.imported(&call.function)) {
+                // `big_endian_read_u16` of `BigEndian::read_u16`.
+                (_, Some((path, _))) => test_name(&path),
+                (Some(_), None) => call.function.name.clone(),
+                (None, None) => test_name(&call.function.path),
             };
             // A finished builder's test is named for its calls: `encode_with_check_into_string`.
             let mut named = Vec::new();
@@ -238,10 +240,13 @@ pub fn write(
     let mut test = finish(base, body, kept, panic, taken);
     test.args_name = by_args;
     test.lean = lean_body.map(|body| text_of(&test.name, &body, kept, panic));
-    if let TargetKind::Call(i) = kind
-        && method_syntax(&plan.calls[i].function)
-    {
-        test.uses.extend(plan.calls[i].function.extension.clone());
+    if let TargetKind::Call(i) = kind {
+        let f = &plan.calls[i].function;
+        match w.imported(f) {
+            Some((_, tr)) => test.uses.push(tr),
+            None if method_syntax(f) => test.uses.extend(f.extension.clone()),
+            None => {}
+        }
     }
     Ok(test)
 }
@@ -383,6 +388,34 @@ fn use_lines(tests: &[TestFn]) -> String {
     }
     out
 }
+
+/// Methods of the prelude's traits, which a type's path could mean beside a crate trait's.
+const PRELUDE_METHODS: [&str; 24] = [
+    "as_mut",
+    "as_ref",
+    "clone",
+    "clone_from",
+    "cmp",
+    "default",
+    "eq",
+    "extend",
+    "fmt",
+    "from",
+    "from_iter",
+    "hash",
+    "into",
+    "into_iter",
+    "max",
+    "min",
+    "ne",
+    "next",
+    "partial_cmp",
+    "to_owned",
+    "to_string",
+    "try_from",
+    "try_into",
+    "drop",
+];
 
 /// Methods of `str`, its own and those of the prelude's traits: a crate trait's method
 /// of one of these names, called with the method syntax, would call `str`'s (or be
@@ -561,6 +594,29 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// `<k::Big as k::Order>::read` as a person writes it, `k::Big::read` with the trait
+    /// imported (its path the second), where the name can mean nothing else: no function
+    /// of the type's own or of another of its traits has it, nor a prelude trait.
+    fn imported(&self, f: &Function) -> Option<(String, String)> {
+        let (ty, rest) = f.path.strip_prefix('<')?.split_once(" as ")?;
+        let (tr, tail) = rest.split_once(">::")?;
+        let p = self.plan;
+        // A std type's own methods are not known here (`<str as k::ToSnake>::trim`).
+        let crate_type = ty.strip_prefix(&p.krate).is_some_and(|t| t.starts_with("::"));
+        if !crate_type || ty.contains('<') || tr.contains('<') || PRELUDE_METHODS.contains(&f.name.as_str()) {
+            return None;
+        }
+        let functions = p.calls.iter().chain(p.types.iter().flat_map(|t| &t.methods)).map(|c| &c.function);
+        let others = format!("<{ty} as ");
+        let own = format!("{ty}::{}", f.name);
+        let clash = functions
+            .filter(|g| g.name == f.name && g.path != f.path)
+            .any(|g| g.path.starts_with(&others) || g.path.split("::<").next() == Some(&own));
+        let ty_name = ty.rsplit("::").next().unwrap_or(ty);
+        let skipped = p.skipped.iter().any(|s| s.item.ends_with(&format!("{ty_name}::{}", f.name)));
+        (!clash && !skipped).then(|| (format!("{ty}::{tail}"), tr.to_owned()))
+    }
+
     /// A single call's test body, the builder's `steps` chained after it.
     fn single(
         &self,
@@ -593,7 +649,11 @@ impl Writer<'_> {
             Some((value, rest)) if method_syntax(&call.function) => {
                 format!("{value}.{}({})", call.function.name, rest.join(", "))
             }
-            _ => format!("{}({})", call.function.path, rendered.join(", ")),
+            _ => {
+                let path =
+                    self.imported(&call.function).map_or_else(|| call.function.path.clone(), |(p, _)| p);
+                format!("{path}({})", rendered.join(", "))
+            }
         };
         for (step, values) in steps {
             let args: Vec<String> = step
@@ -818,8 +878,14 @@ impl Writer<'_> {
     }
 
     /// `path` collected from the items in `items`, each made as `item` says, their type
-    /// `ty` stated: a type may collect from more than one item type.
-    fn collected_from(&self, item: &Arg, ty: &str, items: &Value, path: &str) -> Result<String, String> {
+    /// `ty` stated: a type may collect from more than one item type. From an array where
+    /// the type is `From` one.
+    fn collected_from(
+        &self,
+        (item, ty, array): (&Arg, &str, bool),
+        items: &Value,
+        path: &str,
+    ) -> Result<String, String> {
         let Value::Seq(items) = items else { return Err("the items are not a list".into()) };
         let mut written: Vec<String> =
             items.iter().map(|v| self.arg(item, v, None, false)).collect::<Result<_, _>>()?;
@@ -829,7 +895,10 @@ impl Writer<'_> {
         if INTEGERS.contains(&ty) && first.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()) {
             first.push_str(ty);
         }
-        Ok(format!("vec![{}].into_iter().collect::<{path}>()", written.join(", ")))
+        Ok(match array {
+            true => format!("{path}::from([{}])", written.join(", ")),
+            false => format!("vec![{}].into_iter().collect::<{path}>()", written.join(", ")),
+        })
     }
 
     /// The expression that builds `t` the way the `Make…` variant in `value` does.
@@ -851,7 +920,9 @@ impl Writer<'_> {
             CtorKind::Default => format!("{}::default()", t.path),
             CtorKind::FromStr => format!("{}.parse::<{}>().unwrap()", args[0], t.path),
             CtorKind::From => format!("{}::from({})", t.path, args[0]),
-            CtorKind::FromIter { item, ty } => self.collected_from(item, ty, &fields[0], &t.path)?,
+            CtorKind::FromIter { item, ty, array } => {
+                self.collected_from((item, ty, *array), &fields[0], &t.path)?
+            }
             CtorKind::TryFrom => format!("{}::try_from({}).unwrap()", t.path, args[0]),
             CtorKind::Literal => {
                 let fields: Vec<String> = c.args.iter().zip(&args).map(|(a, v)| field(&a.name, v)).collect();
@@ -1063,6 +1134,7 @@ impl Writer<'_> {
             Value::Float(f, t) => float_literal(*f, t),
             Value::Bool(b) => b.to_string(),
             Value::Char(c) => format!("{c:?}"),
+            Value::Str(s) if s.is_empty() => "String::new()".into(),
             Value::Str(s) => format!("{s:?}.to_owned()"),
             Value::Unit => "()".into(),
             Value::Seq(items) => {
@@ -1204,7 +1276,11 @@ fn plain(ty: &Ty) -> bool {
         Ty::Ref { inner, .. } => matches!(inner.plain_name(), Some("str")) || plain(inner),
         Ty::Path { .. } => match (ty.name(), ty.args()) {
             (Some(n), []) => {
-                INTEGERS.contains(&n) || PRIMITIVES.contains(&n) || matches!(n, "str" | "Ordering")
+                INTEGERS.contains(&n)
+                    || PRIMITIVES.contains(&n)
+                    || matches!(n, "str" | "Ordering")
+                    // `fmt::Result`: `Ok(())`.
+                    || (n == "Result" && matches!(ty, Ty::Path { segments, .. } if segments.iter().any(|s| s == "fmt")))
             }
             (Some("Option"), [a]) => {
                 let str_ref =
@@ -2200,6 +2276,38 @@ mod tests {
     }
 
     #[test]
+    fn a_crate_types_trait_function_is_called_on_the_type_with_the_trait_imported() {
+        let (plan, module) =
+            api("pub trait Order { fn read(buf: &[u8]) -> u16; fn len(buf: &[u8]) -> usize; }\n\
+             #[derive(Debug)] pub enum Big {}\n\
+             impl Order for Big { fn read(buf: &[u8]) -> u16 { 0 } fn len(buf: &[u8]) -> usize { 0 } }\n\
+             impl Big { pub fn len(buf: &[u8]) -> usize { 1 } }\n");
+        let mut taken = BTreeSet::new();
+        let value = Value::Seq(vec![int("1", "u8"), int("2", "u8")]);
+        let kept = Kept { target: "read", value: &value, ending: "258", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert_eq!(t.name, "big_read");
+        assert!(t.text.contains("assert_eq!(k::Big::read(&[1, 2]), 258);"), "{}", t.text);
+        assert_eq!(t.uses, ["k::Order"]);
+        // `Big::len` is its own function: the trait's stays qualified.
+        let kept = Kept { target: "len", value: &value, ending: "0", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("assert_eq!(<k::Big as k::Order>::len(&[1, 2]), 0);"), "{}", t.text);
+        assert!(t.uses.is_empty());
+    }
+
+    #[test]
+    fn a_text_writer_starts_empty_and_a_fmt_result_is_compared_by_value() {
+        let (plan, module) =
+            api("pub fn hex<W: std::fmt::Write>(out: &mut W, b: u8) -> std::fmt::Result { Ok(()) }\n");
+        let value = Value::Tuple(vec![s(""), int("1", "u8")]);
+        let kept = Kept { target: "hex", value: &value, ending: r#"(Ok(()), "01")"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let body = "    let mut out = String::new();\n    assert_eq!(k::hex(&mut out, 1), Ok(()));\n    assert_eq!(out, \"01\");\n";
+        assert!(t.text.ends_with(&format!("{body}}}\n")), "{}", t.text);
+    }
+
+    #[test]
     fn borrowed_items_of_an_into_iterator_are_written_as_an_array() {
         let (plan, module) =
             api("pub fn join<'a, I: IntoIterator<Item = &'a str>>(words: I) -> String { String::new() }\n\
@@ -2365,6 +2473,23 @@ mod tests {
         let kept = Kept { target: "set_calls", value: &empty, ending: r#"["Set([])"]"#, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         let built = "let set = std::iter::empty::<usize>().collect::<k::Set>();";
+        assert!(t.text.contains(built), "{}", t.text);
+        // A type `From` an array of its items is built from one.
+        let (plan, module) = api("#[derive(Debug)] pub struct Map<K, V>(Vec<(K, V)>);\n\
+             impl<K, V> Map<K, V> { pub fn len(&self) -> usize { self.0.len() } }\n\
+             impl<K, V> FromIterator<(K, V)> for Map<K, V> {\n\
+                 fn from_iter<I: IntoIterator<Item = (K, V)>>(i: I) -> Self { Map(i.into_iter().collect()) }\n\
+             }\n\
+             impl<K, V, const N: usize> From<[(K, V); N]> for Map<K, V> {\n\
+                 fn from(a: [(K, V); N]) -> Self { Map(a.into_iter().collect()) }\n\
+             }\n");
+        let pair = Value::Tuple(vec![int("0", "i64"), int("1", "i64")]);
+        let make = Value::Variant("FromIter".into(), vec![Value::Seq(vec![pair])]);
+        let value = Value::Tuple(vec![make, Value::Seq(vec![Value::Variant("Len".into(), vec![])])]);
+        let kept =
+            Kept { target: "map_calls", value: &value, ending: r#"["1", "Map([(0, 1)])"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let built = "let map = k::Map::<i64, i64>::from([(0, 1)]);";
         assert!(t.text.contains(built), "{}", t.text);
     }
 

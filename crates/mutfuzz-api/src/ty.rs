@@ -194,13 +194,20 @@ impl Ty {
     }
 }
 
+/// The name a bound on `fmt::Write` (or `std::fmt::Write`) keeps.
+pub const FMT_WRITE: &str = "fmt::Write";
+
 /// The trait bounds of a bound list (lifetimes dropped).
 pub fn bounds<'a>(list: impl Iterator<Item = &'a syn::TypeParamBound>) -> Vec<Bound> {
     list.filter_map(|b| match b {
         syn::TypeParamBound::Trait(t) if t.maybe.is_none() => {
             let last = t.path.segments.last()?;
             let (args, assoc, _, parenthesized) = arguments(&last.arguments);
-            Some(Bound { name: last.ident.to_string(), args, assoc, parenthesized })
+            // `fmt::Write` is told apart from `io::Write`, which it shares its name with.
+            let n = t.path.segments.len();
+            let fmt = n > 1 && last.ident == "Write" && t.path.segments[n - 2].ident == "fmt";
+            let name = if fmt { FMT_WRITE.to_owned() } else { last.ident.to_string() };
+            Some(Bound { name, args, assoc, parenthesized })
         }
         _ => None,
     })

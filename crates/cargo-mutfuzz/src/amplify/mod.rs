@@ -88,7 +88,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     mutfuzz_contract::write_atomic(&mutants_file, list.as_bytes())?;
 
     // Fuzz every target at the survivors only.
-    let fuzz = fuzz_args(args, &mutants_file);
+    let fuzz = fuzz_args(args, &mutants_file, targets.len());
     let campaigns = dir.join("campaigns");
     if campaigns.exists() && !args.resume {
         std::fs::remove_dir_all(&campaigns)
@@ -432,13 +432,26 @@ pub fn build_aimed(
     Ok((generated, built, targets, aimed))
 }
 
-/// The fuzz options of the campaign: every target, the survivors only.
-fn fuzz_args(args: &AmplifySettings, mutants_file: &Path) -> FuzzSettings {
+/// The fuzz options of the campaign: every one of the `targets`, the survivors only.
+fn fuzz_args(args: &AmplifySettings, mutants_file: &Path, targets: usize) -> FuzzSettings {
     let mut words: Vec<String> = vec!["fuzz".into(), "--all".into()];
     match (args.trials, args.time) {
         (Some(n), _) => words.extend(["--trials".into(), n.to_string()]),
         (None, time) => {
-            words.extend(["--time".into(), format!("{}s", time.map_or(300, |t| t.as_secs().max(1)))])
+            let asked = time.map_or(300, |t| t.as_secs().max(1));
+            // A generated harness may have more targets than the time has seconds
+            // (byteorder's 191 in 3m): each still gets its slice of a second.
+            let least = all::MIN_SLICE_SECS * targets as u64;
+            if asked < least {
+                let secs = |n: u64| duration(std::time::Duration::from_secs(n));
+                eprintln!(
+                    "{} need at least {}, a second each: fuzzing for that instead of {}",
+                    count(targets, "target"),
+                    secs(least),
+                    secs(asked)
+                );
+            }
+            words.extend(["--time".into(), format!("{}s", asked.max(least))])
         }
     }
     if args.cpu_time {

@@ -246,12 +246,15 @@ fn unzigzag(n: u64) -> i64 {
 
 /// Decodes an 8-byte float choice.
 ///
-/// The low 4 bits pick a class so that havoc on raw bytes and fresh draws both
-/// reach interesting floats often: 1/16 special values, 7/16 small dyadic
-/// rationals (`n / 2^d`, e.g. 3, 1.5, -0.25), and 8/16 raw IEEE bit patterns.
+/// Bits 4 to 7 (the first byte's high half) pick a class so that havoc on raw bytes and
+/// fresh draws both reach interesting floats often: 1/16 special values, 7/16 small
+/// dyadic rationals (`n / 2^d`, e.g. 3, 1.5, -0.25), and 8/16 raw IEEE bit patterns. The
+/// class is the first byte's most significant half because the shrinker orders inputs by
+/// their bytes, first byte first: a special value then comes before any rational, and a
+/// rational (1.0) before any raw pattern (the subnormal `4e-323` that a low first byte
+/// would give).
 pub(crate) fn decode_f64(raw: u64) -> f64 {
-    let tag = raw & 0xF;
-    let rest = raw >> 4;
+    let (tag, rest) = (raw >> 4 & 0xF, raw & 0xF | raw >> 8 << 4);
     match tag {
         0 => SPECIAL_F64[(rest % SPECIAL_F64.len() as u64) as usize],
         1..=7 => {
@@ -265,8 +268,7 @@ pub(crate) fn decode_f64(raw: u64) -> f64 {
 
 /// Decodes a 4-byte float choice, with the same classes as [`decode_f64`].
 pub(crate) fn decode_f32(raw: u32) -> f32 {
-    let tag = raw & 0xF;
-    let rest = raw >> 4;
+    let (tag, rest) = (raw >> 4 & 0xF, raw & 0xF | raw >> 8 << 4);
     match tag {
         0 => SPECIAL_F32[(rest % SPECIAL_F32.len() as u32) as usize],
         1..=7 => {
@@ -384,6 +386,10 @@ mod tests {
     #[test]
     fn small_float_class_gives_dyadic_rationals() {
         // tag 1, numerator zigzag(6) = 3, shift 1 → 1.5
-        assert_eq!(decode_f64(1 | (6 << 4) | (1 << 20)), 1.5);
+        assert_eq!(decode_f64(6 | (1 << 4) | (1 << 20)), 1.5);
+        assert_eq!(decode_f32(6 | (1 << 4) | (1 << 20)), 1.5);
+        // Bytes `22 00 …`: 1.0, below every raw pattern (first byte from `80`).
+        assert_eq!(decode_f64(0x22), 1.0);
+        assert_eq!(decode_f64(0x80), f64::from_bits(0x80));
     }
 }

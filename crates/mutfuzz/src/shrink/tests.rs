@@ -131,3 +131,15 @@ fn element_and_char_ranges_include_the_continuation_byte_of_optional_ones() {
     assert_eq!(char_ranges(&(0..11), 0, 5), [0..5, 5..10]);
     assert_eq!(char_ranges(&(0..9), 1, 2), vec![Range { start: 4, end: 9 }]);
 }
+
+#[test]
+fn a_float_shrinks_to_a_number_a_person_writes() {
+    // Killed by any positive float: a raw bit pattern shrinks to a special value, not to
+    // the subnormal whose bits are smallest.
+    let kills = |x: &f64| *x > 0.0 && x.is_finite();
+    let input = fresh::<f64>(|x| kills(x) && x.fract() != 0.0 && *x > 1e6);
+    assert_eq!(value::<f64>(&run::<f64>(&input, kills).input.into_bytes()), 0.5);
+    let kills = |x: &f64| *x > 2.0 && x.is_finite() && x.fract() != 0.0;
+    let input = fresh::<f64>(|x| kills(x) && *x > 1e6);
+    assert_eq!(value::<f64>(&run::<f64>(&input, kills).input.into_bytes()), 2.5);
+}
