@@ -692,7 +692,14 @@ impl Planner<'_> {
                 Some(n) => format!("FromIter{}", camel(n)),
                 None => "FromIter".to_owned(),
             };
-            let array = def.from.iter().any(|f| matches!(f, Ty::Array(elem, _) if **elem == *item));
+            // Only an array of any length (`From<[(K, V); N]>` with the impl's `N`), not
+            // a fixed one (`[u8; 4]`, or the type's own capacity).
+            let array = def.from.iter().any(|f| {
+                matches!(f, Ty::Array(elem, n) if **elem == *item
+                    && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    && !n.starts_with(|c: char| c.is_ascii_digit())
+                    && !def.const_params.iter().any(|(_, c)| c == n))
+            });
             ctor(variant, CtorKind::FromIter { item: one, ty, array }, vec![arg]);
         }
         out
@@ -960,16 +967,20 @@ impl Planner<'_> {
         Ok(Function { path: format!("{}::<{}>", f.path, named.join(", ")), output, ..f.clone() })
     }
 
-    /// The first public crate type (by name) implementing every crate trait of `bounds`,
-    /// if they name one.
+    /// The first public crate type (by name) implementing every crate trait of `bounds`
+    /// and the value traits among them, if they name a crate trait.
     fn implementor(&self, bounds: &[Bound]) -> Option<Ty> {
-        let own: Vec<&str> =
-            bounds.iter().map(|b| b.name.as_str()).filter(|n| self.api.own_traits.contains(*n)).collect();
-        if own.is_empty() {
+        let auto = ["Sized", "Send", "Sync", "Unpin"];
+        let asked: Vec<&str> = bounds
+            .iter()
+            .map(|b| b.name.as_str())
+            .filter(|n| self.api.own_traits.contains(*n) || (VALUE_TRAITS.contains(n) && !auto.contains(n)))
+            .collect();
+        if !asked.iter().any(|n| self.api.own_traits.contains(*n)) {
             return None;
         }
         let path = self.api.types.values().find_map(|d| {
-            d.path.as_ref().filter(|_| !d.generic && own.iter().all(|n| d.traits.contains(*n)))
+            d.path.as_ref().filter(|_| !d.generic && asked.iter().all(|n| d.traits.contains(*n)))
         })?;
         let segments = path.split("::").map(str::to_owned).collect();
         Some(Ty::Path { segments, args: Vec::new(), assoc: Vec::new(), lifetimes: false })
@@ -1134,14 +1145,15 @@ impl Planner<'_> {
             return self.arg(name, &concrete, generics, owner);
         }
         match ty {
-            // `&mut impl fmt::Write`: a reference to the type that meets the bounds.
-            Ty::Ref { mutable, inner } if let Ty::Impl(bounds) = &**inner => {
+            // `&mut impl fmt::Write`: a reference to the type that meets the bounds (a
+            // shared one would be written `&"ab"`, a `str`, which no `impl` takes).
+            Ty::Ref { mutable: true, inner } if let Ty::Impl(bounds) = &**inner => {
                 if bounds.iter().any(|b| iterates(b) || b.parenthesized) {
                     return bad("borrows an iterator or a closure");
                 }
                 let concrete = instance(bounds)
                     .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
-                self.arg(name, &Ty::Ref { mutable: *mutable, inner: Box::new(concrete) }, generics, owner)
+                self.arg(name, &Ty::Ref { mutable: true, inner: Box::new(concrete) }, generics, owner)
             }
             Ty::Ref { mutable, inner } => {
                 let (gen_ty, convert) = match &**inner {
@@ -2681,7 +2693,7 @@ mod tests {
              #[derive(Debug)] pub enum Little {}\n\
              impl Order for Little { fn read(buf: &[u8]) -> u16 { 1 } }\n\
              pub trait ReadExt: std::io::Read {\n\
-                 fn read_one(&mut self) -> u8 { 0 }\n\
+                 fn read_one(&mut self) -> u8 where Self: Sized { 0 }\n\
                  fn read_in<T: Order>(&mut self) -> u16 { 0 }\n\
              }\n\
              impl<R: std::io::Read + ?Sized> ReadExt for R {}\n");

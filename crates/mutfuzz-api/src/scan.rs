@@ -1596,7 +1596,8 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         receiver,
         params,
         output,
-        signature_generics: generics.len(),
+        // The declared ones, first: a `where` clause's `Self: Sized` is none.
+        signature_generics: sig.generics.type_params().count(),
         generics,
         blocker,
         effect: effect(&body),

@@ -391,8 +391,25 @@ fn use_lines(tests: &[TestFn]) -> String {
     out
 }
 
-/// Methods of the prelude's traits, which a type's path could mean beside a crate trait's.
-const PRELUDE_METHODS: [&str; 24] = [
+/// Methods of the prelude's traits (`Ord`'s, `Iterator`'s most used), which a type's path
+/// could mean beside a crate trait's.
+const PRELUDE_METHODS: [&str; 40] = [
+    "clamp",
+    "clone_into",
+    "collect",
+    "count",
+    "ge",
+    "gt",
+    "last",
+    "le",
+    "len",
+    "lt",
+    "map",
+    "next_back",
+    "nth",
+    "rev",
+    "size_hint",
+    "sum",
     "as_mut",
     "as_ref",
     "clone",
@@ -694,9 +711,13 @@ impl Writer<'_> {
         let clash = functions
             .filter(|g| g.name == f.name && g.path != f.path)
             .any(|g| g.path.starts_with(&others) || g.path.split("::<").next() == Some(&own));
+        // An inherent function returning the type is a constructor only.
+        let ctor = p.types.iter().flat_map(|t| &t.constructors).any(
+            |c| matches!(&c.kind, CtorKind::Function { path, .. } if path.split("::<").next() == Some(&own)),
+        );
         let ty_name = ty.rsplit("::").next().unwrap_or(ty);
         let skipped = p.skipped.iter().any(|s| s.item.ends_with(&format!("{ty_name}::{}", f.name)));
-        (!clash && !skipped).then(|| (format!("{ty}::{tail}"), tr.to_owned()))
+        (!clash && !ctor && !skipped).then(|| (format!("{ty}::{tail}"), tr.to_owned()))
     }
 
     /// A single call's test body, the builder's `steps` chained after it.
@@ -2645,6 +2666,19 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         let built = "let map = k::Map::<i64, i64>::from([(0, 1)]);";
         assert!(t.text.contains(built), "{}", t.text);
+        // Not `From` an array of one length only.
+        let (plan, _) = api("#[derive(Debug)] pub struct Key(Vec<u8>);\n\
+             impl FromIterator<u8> for Key { fn from_iter<I: IntoIterator<Item = u8>>(i: I) -> Self { Key(vec![]) } }\n\
+             impl From<[u8; 4]> for Key { fn from(a: [u8; 4]) -> Self { Key(a.to_vec()) } }\n");
+        let kinds: Vec<bool> = plan.types[0]
+            .constructors
+            .iter()
+            .filter_map(|c| match c.kind {
+                CtorKind::FromIter { array, .. } => Some(array),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, [false]);
     }
 
     #[test]
