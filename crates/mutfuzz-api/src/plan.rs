@@ -1424,9 +1424,7 @@ impl Planner<'_> {
                     // `Result<T>` is a module's alias (`pub type Result<T> = …`), whose error
                     // type is not named here; `fmt::Result` is std's.
                     if last == "Result" && args.len() < 2 {
-                        let fmt =
-                            args.is_empty() && segments.len() > 1 && segments[segments.len() - 2] == "fmt";
-                        return fmt.then(|| "std::fmt::Result".to_owned());
+                        return ty.is_fmt_result().then(|| "std::fmt::Result".to_owned());
                     }
                     (*path).to_owned()
                 } else if let Some(def) = self.api.types.get(last)

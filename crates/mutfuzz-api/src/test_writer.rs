@@ -1396,7 +1396,7 @@ fn plain(ty: &Ty) -> bool {
                     || PRIMITIVES.contains(&n)
                     || matches!(n, "str" | "Ordering")
                     // `fmt::Result`: `Ok(())`.
-                    || (n == "Result" && matches!(ty, Ty::Path { segments, .. } if segments.iter().any(|s| s == "fmt")))
+                    || ty.is_fmt_result()
             }
             (Some("Option"), [a]) => {
                 let str_ref =

@@ -189,6 +189,12 @@ impl Ty {
     }
 
     /// A one-segment path type.
+    /// Whether it is `fmt::Result` (or `std::fmt::Result`), std's alias without arguments.
+    pub fn is_fmt_result(&self) -> bool {
+        matches!(self, Ty::Path { segments, args, .. }
+            if args.is_empty() && segments.ends_with(&["fmt".to_owned(), "Result".to_owned()]))
+    }
+
     pub fn named(name: &str, args: Vec<Ty>) -> Ty {
         Ty::Path { segments: vec![name.to_owned()], args, assoc: Vec::new(), lifetimes: false }
     }
