@@ -86,6 +86,16 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let before = tree(root);
 
+    // A budget too small for the generated targets fails before their harness is built.
+    let out = krate.mutfuzz(&["eval", "--survivors", "--time", "1s", "--seeds", "1"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--time 1 gives each of the ") && err.contains(" targets less than 1 second"),
+        "{err}"
+    );
+    assert!(!err.contains("Caps per harness process"), "{err}");
+
     // The infection feedback against plain Mu2, aimed at the same survivors: each run's
     // kills are survivors only.
     let out = krate.mutfuzz(&["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
@@ -163,10 +173,12 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     );
 
     // Only the equivalent mutants are left: another amplify writes nothing new, and says
-    // that no survivor is left to a target it cannot reach.
-    let out = krate.mutfuzz(&["amplify", "--trials", "500", "--seed", "1"]);
+    // that no survivor is left to a target it cannot reach. Five trials are too few for
+    // every target to have its least: it fuzzes that least instead.
+    let out = krate.mutfuzz(&["amplify", "--trials", "5", "--seed", "1"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
+    assert!(err.contains(" trials, 10 trials each: fuzzing for that instead of 5 trials"), "{err}");
     assert!(err.contains("Amplifying the tests of textstats: 4 survivors (4 missed"), "{err}");
     assert!(err.contains("0 of 4 survivors killed"), "{err}");
     assert_eq!(fs::read_to_string(root.join("tests/mutfuzz_amplified.rs")).unwrap(), text);

@@ -277,16 +277,28 @@ fn text_of(name: &str, body: &[String], kept: &Kept<'_>, panic: Option<&str>) ->
     for k in kept.kills {
         push_wrapped_comment(&mut text, &format!("Kills {k}"));
     }
-    text.push_str("#[test]\n");
-    if let Some(message) = panic {
-        text.push_str(&format!("#[should_panic(expected = {message:?})]\n"));
-    }
+    text.push_str(&attributes(panic));
     text.push_str(&format!("fn {name}() {{\n"));
     for line in body {
         text.push_str(&format!("    {line}\n"));
     }
     text.push_str("}\n");
     text
+}
+
+/// A test's attributes: `#[test]`, and `#[should_panic]` when it expects the `panic`
+/// message. A panic on arithmetic overflow happens only where overflow checks are on, as
+/// in the dev profile where the test was checked: such a test is for debug builds only,
+/// or `cargo test --release` would fail it. A division's overflow is checked always.
+pub(crate) fn attributes(panic: Option<&str>) -> String {
+    let Some(message) = panic else { return "#[test]\n".to_owned() };
+    let overflow = message.strip_prefix("attempt to ").and_then(|m| m.strip_suffix(" with overflow"));
+    let gate = if overflow.is_some_and(|op| !matches!(op, "divide" | "calculate the remainder")) {
+        "#[cfg(debug_assertions)]\n"
+    } else {
+        ""
+    };
+    format!("{gate}#[test]\n#[should_panic(expected = {message:?})]\n")
 }
 
 /// The header of `amplify`'s file for `package`.
@@ -2781,5 +2793,19 @@ mod tests {
         let mut short = String::new();
         push_wrapped_comment(&mut short, "Kills src/lib.rs:1:1: replace + with -");
         assert_eq!(short, "// Kills src/lib.rs:1:1: replace + with -\n");
+    }
+
+    #[test]
+    fn a_test_that_expects_an_overflow_check_is_for_debug_builds_only() {
+        assert_eq!(attributes(None), "#[test]\n");
+        assert_eq!(
+            attributes(Some("attempt to shift left with overflow")),
+            "#[cfg(debug_assertions)]\n#[test]\n#[should_panic(expected = \"attempt to shift left with overflow\")]\n"
+        );
+        // Checked in every profile.
+        for message in ["attempt to divide with overflow", "attempt to divide by zero", "index out of bounds"]
+        {
+            assert!(attributes(Some(message)).starts_with("#[test]\n#[should_panic"), "{message}");
+        }
     }
 }

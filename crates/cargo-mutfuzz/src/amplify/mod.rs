@@ -76,8 +76,16 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     // The harness: the user's, else one generated from the API into target/.
     let layout = Layout::new(&ws.target_dir);
     let dir = layout.amplify();
-    let (generated, built, targets, aimed) =
-        build_aimed(&ws, &package, &args.package, &survivors, &features, args.no_sandbox)?;
+    let (generated, built, targets, aimed) = build_aimed(
+        &ws,
+        &package,
+        &args.package,
+        &survivors,
+        &features,
+        args.no_sandbox,
+        // Raised to what the targets need, with a note, once they are built.
+        &|_| Ok(()),
+    )?;
     if aimed.is_empty() {
         eprintln!("No survivor builds with the harness (all unviable there): nothing to fuzz");
         return Ok(exit_code::SUCCESS);
@@ -413,7 +421,9 @@ pub fn shrunk(
 
 /// The harness (the user's, else one generated from the API into `target/`, reading the
 /// API and building the package with `features`) built with its targets, and the
-/// survivors that are viable with it: what `amplify` and `eval --survivors` fuzz at.
+/// survivors that are viable with it: what `amplify` and `eval --survivors` fuzz at. A
+/// generated harness's number of targets is known before its build, and goes to
+/// `check_targets` then: a budget too small for them fails before minutes of building.
 pub fn build_aimed(
     ws: &Workspace,
     package: &crate::workspace::Package,
@@ -421,9 +431,13 @@ pub fn build_aimed(
     survivors: &Survivors,
     features: &Features,
     no_sandbox: bool,
+    check_targets: &dyn Fn(usize) -> Result<()>,
 ) -> Result<(write::Generated, harness::Built, Vec<String>, BTreeSet<u32>)> {
     let layout = Layout::new(&ws.target_dir);
     let generated = write::harness(ws, package, &layout, features)?;
+    if generated.location.is_some() {
+        check_targets(generated.harness.module.targets.len())?;
+    }
     let (built, targets) =
         harness::build_all_with(package_args, generated.location.as_ref(), false, no_sandbox)?;
     survivors.check_catalog(&built.discovery.mutants)?;
@@ -435,25 +449,11 @@ pub fn build_aimed(
 /// The fuzz options of the campaign: every one of the `targets`, the survivors only.
 fn fuzz_args(args: &AmplifySettings, mutants_file: &Path, targets: usize) -> FuzzSettings {
     let mut words: Vec<String> = vec!["fuzz".into(), "--all".into()];
-    match (args.trials, args.time) {
-        (Some(n), _) => words.extend(["--trials".into(), n.to_string()]),
-        (None, time) => {
-            let asked = time.map_or(300, |t| t.as_secs().max(1));
-            // A generated harness may have more targets than the time has seconds
-            // (byteorder's 191 in 3m): each still gets its slice of a second.
-            let least = all::MIN_SLICE_SECS * targets as u64;
-            if asked < least {
-                let secs = |n: u64| duration(std::time::Duration::from_secs(n));
-                eprintln!(
-                    "{} need at least {}, a second each: fuzzing for that instead of {}",
-                    count(targets, "target"),
-                    secs(least),
-                    secs(asked)
-                );
-            }
-            words.extend(["--time".into(), format!("{}s", asked.max(least))])
-        }
+    let (budget, note) = least_budget(args.trials, args.time, targets);
+    if let Some(note) = note {
+        eprintln!("{note}");
     }
+    words.extend(budget);
     if args.cpu_time {
         words.push("--cpu-time".into());
     }
@@ -470,9 +470,71 @@ fn fuzz_args(args: &AmplifySettings, mutants_file: &Path, targets: usize) -> Fuz
     (args.fuzz_settings)(&words)
 }
 
+/// The budget flag `fuzz --all` gets: the user's `--trials` or `--time` (five minutes by
+/// default), raised to the least every one of `targets` needs for its smallest slice, with
+/// a note when it was. A generated harness may have more targets than the time has
+/// seconds (byteorder's 191 in 3m), and failing after its build would waste the build.
+fn least_budget(
+    trials: Option<u64>,
+    time: Option<std::time::Duration>,
+    targets: usize,
+) -> ([String; 2], Option<String>) {
+    let (flag, asked, min, unit, show): (_, _, _, _, fn(u64) -> String) = match (trials, time) {
+        (Some(asked), _) => {
+            ("--trials", asked, all::MIN_SLICE_TRIALS, "trial", |t| count(t as usize, "trial"))
+        }
+        (None, time) => {
+            ("--time", time.map_or(300, |t| t.as_secs().max(1)), all::MIN_SLICE_SECS, "second", |s| {
+                duration(std::time::Duration::from_secs(s))
+            })
+        }
+    };
+    let least = min * targets as u64;
+    let note = (asked < least).then(|| {
+        format!(
+            "{} need at least {}, {} each: fuzzing for that instead of {}",
+            count(targets, "target"),
+            show(least),
+            count(min as usize, unit),
+            show(asked)
+        )
+    });
+    let value = match flag {
+        "--trials" => asked.max(least).to_string(),
+        _ => format!("{}s", asked.max(least)),
+    };
+    ([flag.to_owned(), value], note)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_budget_too_small_for_every_target_is_raised_to_the_least_with_a_note() {
+        let secs = |s| Some(std::time::Duration::from_secs(s));
+        assert_eq!(least_budget(None, secs(180), 120), (["--time".into(), "180s".into()], None));
+        assert_eq!(
+            least_budget(None, secs(180), 191),
+            (
+                ["--time".into(), "191s".into()],
+                Some(
+                    "191 targets need at least 3m11s, 1 second each: fuzzing for that instead of 3m00s"
+                        .into()
+                )
+            )
+        );
+        // No --time: five minutes.
+        assert_eq!(least_budget(None, None, 3).0, ["--time", "300s"]);
+        assert_eq!(least_budget(Some(500), None, 7), (["--trials".into(), "500".into()], None));
+        assert_eq!(
+            least_budget(Some(69), secs(1), 7),
+            (
+                ["--trials".into(), "70".into()],
+                Some("7 targets need at least 70 trials, 10 trials each: fuzzing for that instead of 69 trials".into())
+            )
+        );
+    }
 
     #[test]
     fn a_cap_keeps_the_covers_first_picks_and_names_the_survivors_only_the_rest_kill() {

@@ -457,9 +457,11 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     if args.seeds == 0 {
         return Err(exit_code::usage(anyhow::anyhow!("--seeds must be at least 1")));
     }
+    let budget = FuzzSettings::from(&configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?);
     // Built once: every run fuzzes and is scored on the same schema and mutants.
     let (built, targets, aimed) = if args.survivors {
-        let (built, targets, aimed) = build_for_survivors(args)?;
+        let (built, targets, aimed) =
+            build_for_survivors(args, &|n| all::budget(&budget, Some(n)).map(drop))?;
         (built, Some(targets), Some(aimed))
     } else if args.all {
         let (built, targets) = harness::build_all(&args.package, false, args.no_sandbox)?;
@@ -468,10 +470,7 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
         (harness::build(&args.package, &args.target, false, args.no_sandbox)?, None, None)
     };
     if let Some(targets) = &targets {
-        all::budget(
-            &FuzzSettings::from(&configs[0].fuzz_args("", 0, args.time).map_err(|e| anyhow::anyhow!(e))?),
-            Some(targets.len()),
-        )?;
+        all::budget(&budget, Some(targets.len()))?;
     }
     // `@` is in no target's name: the whole harness's runs never mix with a target's.
     let eval_dir = built.layout.eval(match (args.survivors, args.all) {
@@ -650,8 +649,11 @@ fn score_all_run(built: &Built, targets: &[String], dir: &RunDir, scoring: &Scor
 
 /// The harness for `--survivors` (the package's own, else one generated from its API, as
 /// `amplify` builds it), its targets, and the survivors of `cargo mutfuzz test` that are
-/// viable with it.
-fn build_for_survivors(args: &EvalArgs) -> Result<(Built, Vec<String>, BTreeSet<u32>)> {
+/// viable with it; `check_targets` as [`crate::amplify::build_aimed`] calls it.
+fn build_for_survivors(
+    args: &EvalArgs,
+    check_targets: &dyn Fn(usize) -> Result<()>,
+) -> Result<(Built, Vec<String>, BTreeSet<u32>)> {
     let ws = crate::workspace::Workspace::open(&args.package)?;
     let package = harness::single_package(&ws)?.clone();
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
@@ -663,6 +665,7 @@ fn build_for_survivors(args: &EvalArgs) -> Result<(Built, Vec<String>, BTreeSet<
         &survivors,
         &survivors.file.feature_flags,
         args.no_sandbox,
+        check_targets,
     )?;
     if aimed.is_empty() {
         return Err(exit_code::usage(anyhow::anyhow!(

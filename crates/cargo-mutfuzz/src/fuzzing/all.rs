@@ -119,12 +119,13 @@ pub fn budget(args: &FuzzSettings, targets: Option<usize>) -> Result<(Unit, u64,
     };
     if let Some(targets) = targets.filter(|&n| slices::rounds(total, n, min).is_none()) {
         let (flag, what) = match unit {
-            Unit::Trials => ("--trials", "trials"),
-            Unit::Seconds => ("--time", "seconds"),
+            Unit::Trials => ("--trials", "trial"),
+            Unit::Seconds => ("--time", "second"),
         };
         return Err(exit_code::usage(anyhow::anyhow!(
-            "{flag} {total} gives each of the {targets} targets less than {min} {what}: give at least {} \
+            "{flag} {total} gives each of the {targets} targets less than {}: give at least {} \
              (or fuzz fewer targets, one at a time)",
+            console::count(min as usize, what),
             min * targets as u64
         )));
     }

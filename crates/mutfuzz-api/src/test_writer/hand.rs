@@ -78,10 +78,7 @@ pub fn write(h: &HandHarness, kept: &Kept<'_>, taken: &mut BTreeSet<String>) -> 
     for k in kept.kills {
         text.push_str(&format!("// Kills {k}\n"));
     }
-    text.push_str("#[test]\n");
-    if let Some(message) = panic {
-        text.push_str(&format!("#[should_panic(expected = {message:?})]\n"));
-    }
+    text.push_str(&super::attributes(panic));
     text.push_str(&format!("fn {name}() {{\n"));
     for line in body {
         text.push_str(&format!("    {line}\n"));
