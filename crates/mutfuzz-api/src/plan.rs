@@ -246,6 +246,19 @@ pub struct Plan {
     pub skipped: Vec<Skipped>,
     /// Items found in the API (functions and methods).
     pub found: usize,
+    /// Enums a test may compare a result with by value.
+    pub enums: Vec<ValueEnum>,
+}
+
+/// A crate enum whose `Debug` is derived, so that its text is a variant as written
+/// (`PreContext(11)`), and which is `PartialEq`: a test writes the text back as source
+/// (`Err(k::Incomplete::PreContext(11))`) and compares by value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueEnum {
+    pub name: String,
+    pub path: String,
+    /// Its variants that users can write, with their fields' types.
+    pub variants: Vec<(String, Vec<Ty>)>,
 }
 
 /// `Hash`, whose method a call sequence reaches through `mutfuzz::same_hash`.
@@ -524,6 +537,26 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .collect();
     out.skipped.sort();
     out.skipped.dedup();
+    out.enums = api
+        .types
+        .iter()
+        .filter(|(name, d)| {
+            // Not renamed apart from another type of its name: a signature's name means it.
+            d.debug_derived
+                && d.traits.contains("PartialEq")
+                && !d.generic
+                && !d.shadowed
+                && !d.variants.is_empty()
+                && d.name == **name
+        })
+        .filter_map(|(name, d)| {
+            let variants = d
+                .variants
+                .iter()
+                .map(|(v, fields, _)| (v.clone(), fields.iter().map(|(_, t)| t.clone()).collect()));
+            Some(ValueEnum { name: name.clone(), path: d.path.clone()?, variants: variants.collect() })
+        })
+        .collect();
     out.found = api_in
         .functions
         .iter()
@@ -747,8 +780,15 @@ impl Planner<'_> {
                     let mut names = Vec::new();
                     item.names(&mut names);
                     // A `&str` compares with a string literal as it is.
+                    let str_ref =
+                        |t: &Ty| matches!(t, Ty::Ref { inner, .. } if inner.plain_name() == Some("str"));
                     let value = match &item {
-                        Ty::Ref { inner, .. } => inner.plain_name() == Some("str"),
+                        Ty::Ref { .. } => str_ref(&item),
+                        // A tuple compares only with its own type: no `&str` for a
+                        // `String` in it.
+                        Ty::Tuple(parts) => {
+                            parts.iter().all(|t| str_ref(t) || t.plain_name().is_some_and(|n| n != "String"))
+                        }
                         _ => true,
                     };
                     value && names.iter().all(|n| !self.api.types.contains_key(n))
@@ -2603,6 +2643,17 @@ mod tests {
         let queue = p.types.iter().find(|t| t.name == "Queue").unwrap();
         let iter = queue.methods.iter().find(|m| m.function.name == "iter").unwrap();
         assert_eq!((iter.output.clone(), iter.items_by_value), (Output::Collected, false));
+    }
+
+    #[test]
+    fn an_iterator_of_tuples_compares_with_literals_unless_a_string_is_in_them() {
+        let api = api(
+            "pub fn indices(s: &str) -> impl Iterator<Item = (usize, &str)> { s.split(' ').map(|w| (0, w)) }\n\
+             pub fn owned(s: &str) -> impl Iterator<Item = (usize, String)> { std::iter::empty() }\n",
+        );
+        let p = plan(&api, &Exclusions::new());
+        let by_value = |name: &str| p.calls.iter().find(|c| c.function.name == name).unwrap().items_by_value;
+        assert_eq!((by_value("indices"), by_value("owned")), (true, false));
     }
 
     #[test]

@@ -218,6 +218,8 @@ pub struct TypeDef {
     pub path: Option<String>,
     /// Traits derived or implemented, by last segment (`Debug`, `FromStr`, …).
     pub traits: BTreeSet<String>,
+    /// Its `Debug` is derived: the text is the value as written (its variant, fields).
+    pub debug_derived: bool,
     /// `From<T>` / `TryFrom<T>` impls: the `T`s.
     pub from: Vec<Ty>,
     pub try_from: Vec<Ty>,
@@ -1148,6 +1150,8 @@ impl Walk<'_> {
             .types
             .entry((name.clone(), module))
             .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
+        // Of every definition of the name (behind other `cfg`s), or none.
+        entry.debug_derived = traits.contains("Debug") && (entry.debug_derived || !again);
         entry.traits.append(&mut traits);
         // Parameters with defaults (`struct BitVec<B = u32>`) leave it nameable as `BitVec`.
         entry.generic |= generics.params.iter().any(|p| match p {

@@ -6,10 +6,10 @@
 
 pub mod hand;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::names::snake;
-use crate::plan::{Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan};
+use crate::plan::{Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, ValueEnum};
 use crate::render::{Generated, TargetKind, collected, method_variants, replace_ident};
 use crate::scan::Function;
 use crate::ty::Ty;
@@ -827,9 +827,9 @@ impl Writer<'_> {
                 vec![format!("assert_eq!({call}, {bytes});")]
             }
             Output::Value(_)
-                if ty.is_some_and(plain)
+                if ty.is_some_and(|t| plain(t, &self.plan.enums))
                     && literal(ending)
-                    && let Some(text) = with_paths(ty, ending) =>
+                    && let Some(text) = with_paths(ty, ending, &self.plan.enums) =>
             {
                 vec![assert_value(call, &text)]
             }
@@ -839,11 +839,11 @@ impl Writer<'_> {
             }
             Output::Debug { sorted: false } => {
                 let text = unquote(ending)?;
-                if let Some(line) = ty.and_then(|t| ok_value(call, t, &text)) {
+                if let Some(line) = ty.and_then(|t| ok_value(call, t, &text, &self.plan.enums)) {
                     vec![line]
-                } else if ty.is_some_and(plain)
+                } else if ty.is_some_and(|t| plain(t, &self.plan.enums))
                     && literal(&text)
-                    && let Some(text) = with_paths(ty, &text)
+                    && let Some(text) = with_paths(ty, &text, &self.plan.enums)
                 {
                     vec![assert_value(call, &text)]
                 } else {
@@ -995,9 +995,9 @@ impl Writer<'_> {
             Output::Collected if cut(text) => vec![format!("let _ = {};", collected(call))],
             Output::Collected => vec![assert_collected(call, text, m.items_by_value)],
             _ if m.adapter == Some(Adapter::SizeHint) && literal(text) => vec![assert_value(call, text)],
-            _ if let Some(ty) = m.result.as_ref().filter(|t| plain(t))
+            _ if let Some(ty) = m.result.as_ref().filter(|t| plain(t, &self.plan.enums))
                 && literal(text)
-                && let Some(text) = with_paths(Some(ty), text) =>
+                && let Some(text) = with_paths(Some(ty), text, &self.plan.enums) =>
             {
                 vec![assert_value(call, &text)]
             }
@@ -1397,9 +1397,10 @@ fn field(name: &str, value: &str) -> String {
 }
 
 /// Whether a result of type `ty` compares by value with the literal its `Debug` text is:
-/// primitives, strings (a `Cow<str>` too: it equals a `&str`), and `Option`s and `Vec`s
-/// of them.
-fn plain(ty: &Ty) -> bool {
+/// primitives, strings (a `Cow<str>` too: it equals a `&str`), the crate's `enums` whose
+/// variants hold such values, and `Option`s and `Vec`s of them.
+fn plain(ty: &Ty, enums: &[ValueEnum]) -> bool {
+    let plain = |t: &Ty| plain(t, enums);
     match ty {
         Ty::Ref { inner, .. } => matches!(inner.plain_name(), Some("str")) || plain(inner),
         Ty::Path { .. } => match (ty.name(), ty.args()) {
@@ -1409,6 +1410,7 @@ fn plain(ty: &Ty) -> bool {
                     || matches!(n, "str" | "Ordering")
                     // `fmt::Result`: `Ok(())`.
                     || ty.is_fmt_result()
+                    || value_enum(ty, enums).is_some()
             }
             (Some("Option"), [a]) => {
                 let str_ref =
@@ -1419,12 +1421,20 @@ fn plain(ty: &Ty) -> bool {
             }
             (Some("Vec"), [a]) => a.args().is_empty() && plain(a) && !matches!(a, Ty::Ref { .. }),
             (Some("Cow"), [a]) => a.plain_name() == Some("str"),
-            // `Ok(())`, `Err(3)`: a `Result` compares only with its own type, so no
-            // `String` or `Vec` that a literal would be another type of.
-            (Some("Result"), [ok, err]) => [ok, err].iter().all(|t| match t {
-                Ty::Tuple(items) => items.is_empty(),
-                Ty::Ref { .. } => false,
-                t => plain(t) && t.args().is_empty() && t.plain_name() != Some("String"),
+            // `Ok(())`, `Err(3)`, `Ok(Some(2))`: a `Result` compares only with its own type,
+            // so no `String` or `Vec` that a literal would be another type of.
+            (Some("Result"), [ok, err]) => [ok, err].iter().all(|t| {
+                let bare = |t: &Ty| {
+                    !matches!(t, Ty::Ref { .. })
+                        && plain(t)
+                        && t.args().is_empty()
+                        && t.plain_name() != Some("String")
+                };
+                match t {
+                    Ty::Tuple(items) => items.is_empty(),
+                    t if t.name() == Some("Option") => t.args().iter().all(bare),
+                    t => bare(t),
+                }
             }),
             _ => false,
         },
@@ -1442,32 +1452,96 @@ fn plain(ty: &Ty) -> bool {
     }
 }
 
-/// `text`, a value's `Debug`, as source where `ty` holds an `Ordering`, whose `Debug`
-/// is its variant alone: `Some(Greater)` is `Some(std::cmp::Ordering::Greater)`. `None`
-/// where the text names anything else (an atomic `Ordering`'s `SeqCst`).
-fn with_paths(ty: Option<&Ty>, text: &str) -> Option<String> {
-    let mut names = Vec::new();
-    if let Some(ty) = ty {
-        ty.names(&mut names);
+/// The crate enum of `enums` that `ty` names, where its variants' fields are numbers,
+/// `char`s or `bool`s (a `String`'s text is a `&str`, a `Vec`'s an array). Named alone or through `crate::` (a path through another
+/// crate is that crate's type of the name: `io::Error`).
+fn value_enum<'e>(ty: &Ty, enums: &'e [ValueEnum]) -> Option<&'e ValueEnum> {
+    let Ty::Path { segments, args, .. } = ty else { return None };
+    let own = segments.len() == 1 || matches!(segments[0].as_str(), "crate" | "self" | "super");
+    let name = segments.last()?;
+    if !own || !args.is_empty() {
+        return None;
     }
-    if !names.iter().any(|n| n == "Ordering") {
+    enums
+        .iter()
+        .find(|e| &e.name == name)
+        .filter(|e| e.variants.iter().all(|(_, fields)| fields.iter().all(scalar)))
+}
+
+fn scalar(ty: &Ty) -> bool {
+    ty.plain_name().is_some_and(|n| INTEGERS.contains(&n) || (PRIMITIVES.contains(&n) && n != "String"))
+}
+
+/// `text`, a value's `Debug`, as source where `ty` holds an `Ordering` or one of the
+/// crate's `enums`, whose `Debug` is the variant alone: `Some(Greater)` is
+/// `Some(std::cmp::Ordering::Greater)`, `Err(PreContext(11))` is
+/// `Err(k::Incomplete::PreContext(11))`. `None` where the text names anything else (an
+/// atomic `Ordering`'s `SeqCst`), or a variant two of them have.
+fn with_paths(ty: Option<&Ty>, text: &str, enums: &[ValueEnum]) -> Option<String> {
+    fn parts<'t>(ty: &'t Ty, out: &mut Vec<&'t Ty>) {
+        out.push(ty);
+        match ty {
+            Ty::Path { args, .. } => args.iter().for_each(|a| parts(a, out)),
+            Ty::Ref { inner, .. } | Ty::Slice(inner) | Ty::Array(inner, _) => parts(inner, out),
+            Ty::Tuple(items) => items.iter().for_each(|t| parts(t, out)),
+            Ty::Impl(_) | Ty::Other(_) => {}
+        }
+    }
+    let mut types = Vec::new();
+    if let Some(ty) = ty {
+        parts(ty, &mut types);
+    }
+    let mut variants: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    if types.iter().any(|t| t.name() == Some("Ordering")) {
+        for v in ["Less", "Equal", "Greater"] {
+            variants.entry(v).or_default().push(format!("std::cmp::Ordering::{v}"));
+        }
+    }
+    for e in types.iter().filter_map(|t| value_enum(t, enums)) {
+        for (v, _) in &e.variants {
+            let path = format!("{}::{v}", e.path);
+            let paths = variants.entry(v.as_str()).or_default();
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    if variants.is_empty() {
         return Some(text.to_owned());
     }
     let mut out = String::new();
     let mut word = String::new();
-    for c in text.chars().chain(std::iter::once(' ')) {
+    let mut chars = text.chars().chain(std::iter::once(' ')).peekable();
+    while let Some(c) = chars.next() {
         if c.is_alphanumeric() || c == '_' {
             word.push(c);
             continue;
         }
-        match word.as_str() {
-            "Less" | "Equal" | "Greater" => out.push_str(&format!("std::cmp::Ordering::{word}")),
-            "Some" | "None" | "Ok" | "Err" => out.push_str(&word),
-            w if w.starts_with(|c: char| c.is_alphabetic()) => return None,
-            w => out.push_str(w),
+        // A named field (`offset: 3`) is written as it is.
+        let field = c == ':' && chars.peek() != Some(&':');
+        match (word.as_str(), variants.get(word.as_str()).map(Vec::as_slice)) {
+            ("Some" | "None" | "Ok" | "Err" | "true" | "false", _) => out.push_str(&word),
+            (w, _) if field => out.push_str(w),
+            (_, Some([path])) => out.push_str(path),
+            (w, _) if w.starts_with(|c: char| c.is_alphabetic()) => return None,
+            (w, _) => out.push_str(w),
         }
         word.clear();
         out.push(c);
+        // A string's or a char's text is written as it is.
+        if c == '"' || c == '\'' {
+            let mut escaped = false;
+            for d in chars.by_ref() {
+                out.push(d);
+                if escaped {
+                    escaped = false;
+                } else if d == '\\' {
+                    escaped = true;
+                } else if d == c {
+                    break;
+                }
+            }
+        }
     }
     out.pop();
     Some(out)
@@ -1549,7 +1623,10 @@ fn assert_collected(call: &str, text: &str, by_value: bool) -> String {
     // where every item reads as Rust, so that none was miscounted (`->` in an item).
     let ended = items.len() < crate::render::ITEMS_RENDERED
         && items.iter().all(|i| syn::parse_str::<syn::Expr>(i).is_ok());
-    if by_value && !items.is_empty() && ended && items.iter().all(plain) {
+    if text == "[]" {
+        // No items: `[]` would leave their type to infer, and a count needs none.
+        format!("assert_eq!({call}.count(), 0);")
+    } else if by_value && !items.is_empty() && ended && items.iter().all(plain) {
         format!("assert_eq!({call}.collect::<Vec<_>>(), {});", long_literal(text))
     } else if ended {
         assert_debug(&format!("{call}.collect::<Vec<_>>()"), text)
@@ -1558,9 +1635,11 @@ fn assert_collected(call: &str, text: &str, by_value: bool) -> String {
     }
 }
 
-/// A literal (negated, or in `Some`), or `None`: what compares with a result as written.
+/// A literal (negated, in `Some` or a tuple), or `None`: what compares with a result as
+/// written.
 fn plain_literal(e: &syn::Expr) -> bool {
     match e {
+        syn::Expr::Tuple(t) => !t.elems.is_empty() && t.elems.iter().all(plain_literal),
         syn::Expr::Lit(l) => !matches!(l.lit, syn::Lit::Verbatim(_)),
         syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && plain_literal(&u.expr),
         syn::Expr::Path(p) => p.path.is_ident("None"),
@@ -1582,13 +1661,13 @@ fn cut(text: &str) -> bool {
 /// A `Result` whose error type compares with nothing (`io::Result<u16>`) that was `Ok`:
 /// unwrapped, and the value compared where it is plain (`assert_eq!(call.unwrap(), 258);`,
 /// `call.unwrap();` for `Ok(())`).
-fn ok_value(call: &str, ty: &Ty, text: &str) -> Option<String> {
+fn ok_value(call: &str, ty: &Ty, text: &str, enums: &[ValueEnum]) -> Option<String> {
     let ok = ty.args().first().filter(|_| ty.name() == Some("Result"))?;
     let inner = text.strip_prefix("Ok(")?.strip_suffix(')')?;
     match ok {
         Ty::Tuple(items) if items.is_empty() && inner == "()" => Some(format!("{call}.unwrap();")),
-        _ if plain(ok) && literal(inner) => {
-            with_paths(Some(ok), inner).map(|v| assert_value(&format!("{call}.unwrap()"), &v))
+        _ if plain(ok, enums) && literal(inner) => {
+            with_paths(Some(ok), inner, enums).map(|v| assert_value(&format!("{call}.unwrap()"), &v))
         }
         _ => None,
     }
@@ -2213,12 +2292,78 @@ mod tests {
         assert!(t.contains("assert_eq!(format!(\"{:?}\", k::text(1)), \"Ok(\\\"a\\\")\");"), "{t}");
         // An `Ordering` whose text names another variant is no `std::cmp::Ordering`.
         let ordering = Ty::named("Ordering", vec![]);
-        assert_eq!(with_paths(Some(&ordering), "SeqCst"), None);
-        assert_eq!(with_paths(Some(&ordering), "Ok(Less)").as_deref(), Some("Ok(std::cmp::Ordering::Less)"));
+        assert_eq!(with_paths(Some(&ordering), "SeqCst", &[]), None);
+        assert_eq!(
+            with_paths(Some(&ordering), "Ok(Less)", &[]).as_deref(),
+            Some("Ok(std::cmp::Ordering::Less)")
+        );
         let t = one("pick", Value::Result(Err(Box::new(Value::Bool(true)))), "0");
         assert!(t.contains("assert_eq!(k::pick(Err(true)), 0);"), "{t}");
         let t = one("order", Value::Tuple(vec![int("2", "u8"), int("1", "u8")]), "\"Some(Greater)\"");
         assert!(t.contains("assert_eq!(k::order(2, 1), Some(std::cmp::Ordering::Greater));"), "{t}");
+    }
+
+    #[test]
+    fn a_crate_enum_with_derived_debug_and_partial_eq_is_compared_by_value() {
+        let (plan, module) = api(
+            "#[derive(Debug, PartialEq)] pub enum Incomplete { PreContext(usize), NextChunk, At { offset: u8, early: bool } }\n\
+             #[derive(Debug, PartialEq)] pub enum Texty { Msg(String) }\n\
+             #[derive(Debug)] pub enum Opaque { A }\n\
+             pub fn next(n: u8) -> Result<Option<usize>, Incomplete> { Ok(None) }\n\
+             pub fn texty(n: u8) -> Result<u8, Texty> { Ok(n) }\n\
+             pub fn opaque(n: u8) -> Result<u8, Opaque> { Ok(n) }\n",
+        );
+        let names: Vec<&str> = plan.enums.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["Incomplete", "Texty"]);
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, ending: &str| {
+            let value = int("3", "u8");
+            write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one("next", "Err(PreContext(11))");
+        assert!(t.contains("assert_eq!(k::next(3), Err(k::Incomplete::PreContext(11)));"), "{t}");
+        let t = one("next", "Ok(Some(2))");
+        assert!(t.contains("assert_eq!(k::next(3), Ok(Some(2)));"), "{t}");
+        // A named field keeps its name.
+        let t = one("next", "Err(At { offset: 2, early: true })");
+        assert!(t.contains("Err(k::Incomplete::At { offset: 2, early: true })"), "{t}");
+        // Not an enum holding a `String` (a literal is a `&str`), nor one whose `Debug`
+        // is written by hand.
+        let t = one("texty", "Err(Msg(\"a\"))");
+        assert!(t.contains("format!(\"{:?}\", k::texty(3))"), "{t}");
+        let t = one("opaque", "Err(A)");
+        assert!(t.contains("format!(\"{:?}\", k::opaque(3))"), "{t}");
+        let e = |name: &str, variants: &[&str]| ValueEnum {
+            name: name.into(),
+            path: format!("k::{name}"),
+            variants: variants.iter().map(|v| (v.to_string(), vec![Ty::named("u8", vec![])])).collect(),
+        };
+        let enums = [e("Error", &["Bad"]), e("Other", &["Bad", "Good"])];
+        let error = Ty::Path {
+            segments: vec!["io".into(), "Error".into()],
+            args: vec![],
+            assoc: vec![],
+            lifetimes: false,
+        };
+        assert!(!plain(&error, &enums));
+        let own = Ty::named("Error", vec![]);
+        assert_eq!(
+            with_paths(Some(&own), "Bad { code: 3 }", &enums).as_deref(),
+            Some("k::Error::Bad { code: 3 }")
+        );
+        assert_eq!(
+            with_paths(Some(&own), "Bad(\"a, b\")", &enums).as_deref(),
+            Some("k::Error::Bad(\"a, b\")")
+        );
+        // A variant that two of the result's enums have is not written.
+        let both = Ty::named("Result", vec![own.clone(), Ty::named("Other", vec![])]);
+        assert_eq!(with_paths(Some(&both), "Err(Bad(1))", &enums), None);
+        assert_eq!(
+            with_paths(Some(&both), "Err(Good(1))", &enums).as_deref(),
+            Some("Err(k::Other::Good(1))")
+        );
     }
 
     #[test]
@@ -2265,6 +2410,11 @@ mod tests {
         // `->` reads as a bracket: the count may be short, and the bound stays.
         let arrows = assert_collected("it()", "[a -> b, c]", false);
         assert!(arrows.contains("it().take(64).collect::<Vec<_>>()"), "{arrows}");
+        assert_eq!(assert_collected("it()", "[]", true), "assert_eq!(it().count(), 0);");
+        assert_eq!(
+            assert_collected("it()", "[(0, \"a\"), (1, \"b c\")]", true),
+            "assert_eq!(it().collect::<Vec<_>>(), [(0, \"a\"), (1, \"b c\")]);"
+        );
     }
 
     #[test]

@@ -64,7 +64,9 @@ pub fn write(h: &HandHarness, kept: &Kept<'_>, taken: &mut BTreeSet<String>) -> 
     let panic = kept.ending.strip_prefix("panic: ");
     match (&target.output, panic) {
         (_, Some(_)) | (None, None) => body.push(format!("{call};")),
-        (Some(ty), None) if plain(ty) && literal(kept.ending) => body.push(assert_value(&call, kept.ending)),
+        (Some(ty), None) if plain(ty, &[]) && literal(kept.ending) => {
+            body.push(assert_value(&call, kept.ending))
+        }
         (Some(_), None) => body.push(assert_debug(&call, kept.ending)),
     }
     let base = kept.target.to_owned();
