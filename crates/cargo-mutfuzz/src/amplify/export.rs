@@ -81,7 +81,7 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         features: gate.0,
         features_off: gate.1,
     };
-    let copy = verify::Copy::make(&built.ws, &package, &features)?;
+    let copy = verify::Copy::make(&built.ws, &package, &features, &file)?;
     let (mut kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;
     test_writer::renumber(&mut kept);
     if kept.is_empty() {

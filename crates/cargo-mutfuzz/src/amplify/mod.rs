@@ -62,6 +62,10 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         );
         return Ok(exit_code::SUCCESS);
     }
+    let made = std::fs::metadata(results.join("outcomes.json"))
+        .and_then(|m| m.modified())
+        .with_context(|| format!("failed to read the time of {}", results.join("outcomes.json").display()))?;
+    let file = verify::file_name(&package.root.join("tests"), made, &results)?;
     let (features, note) = chosen_features(args.features.as_ref(), &survivors.file.feature_flags);
     if let Some(note) = note {
         eprintln!("{note}");
@@ -228,7 +232,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         "Checking {} in a copy of the workspace: they must pass, then catch their survivors",
         count(tests.written.len(), "written test")
     );
-    let copy = verify::Copy::make(&ws, &package, &features)?;
+    let copy = verify::Copy::make(&ws, &package, &features, &file)?;
     let test_like = write::test_args(args, &package, &features);
     let (on, off) = features.gate(&package.root.join("Cargo.toml"), &package.name);
     let head = mutfuzz_api::test_writer::FileHead {
@@ -238,7 +242,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         features_off: off.clone(),
     };
     let verified = verify::verify(&copy, &head, tests.written, &tests.kills, &aimed, &test_like)?;
-    let target_file = package.root.join("tests").join(verify::FILE);
+    let target_file = package.root.join("tests").join(&file);
     if verified.kept.is_empty() {
         print_dropped(&verified, &tests.why);
         eprintln!("No written test catches the mutants it was written for: nothing written");
@@ -249,7 +253,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     }
     let text = crate::fuzzing::auto_harness::rustfmt(&verified.text, &package.root);
     mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
-    if let Some(note) = verify::undeclared_note(&package.root, verify::FILE) {
+    if let Some(note) = verify::undeclared_note(&package.root, &file) {
         eprintln!("{note}");
     }
     if !on.is_empty() || !off.is_empty() {
@@ -265,7 +269,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
              `cargo test -p {} {} --test {}`",
             package.name,
             features.describe(),
-            verify::FILE.trim_end_matches(".rs")
+            file.trim_end_matches(".rs")
         );
     }
 
@@ -315,7 +319,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         lines as f64 / verified.kept.len() as f64
     );
     print_dropped(&verified, &tests.why);
-    write::record(&results, &survivors, &verified, &caught, &killed, &reached)?;
+    write::record(&results, &file, &survivors, &verified, &caught, &killed, &reached)?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
     Ok(exit_code::SUCCESS)
 }

@@ -17,8 +17,31 @@ use crate::workspace::PackageChoice;
 use crate::workspace::scratch::copy_tree;
 use crate::workspace::{Features, Package, Workspace};
 
-/// The test file's name, under the package's `tests/`.
+/// The test file's name, under the package's `tests/`; a later run that has more to add
+/// writes `mutfuzz_amplified_2.rs`, and so on.
 pub const FILE: &str = "mutfuzz_amplified.rs";
+
+/// The name of the file this run writes under `tests`: the first of [`FILE`],
+/// `mutfuzz_amplified_2.rs`, … that is not there, so that no earlier run's tests (which
+/// `cargo mutfuzz test` has counted since) are lost. An error where one of them is newer
+/// than the results `made` at: its tests are not in them, and their survivors would
+/// get the same tests again.
+pub fn file_name(tests: &Path, made: std::time::SystemTime, results: &Path) -> Result<String> {
+    let name = |n: usize| if n == 1 { FILE.to_owned() } else { FILE.replace(".rs", &format!("_{n}.rs")) };
+    for n in 1.. {
+        let path = tests.join(name(n));
+        let Ok(meta) = std::fs::metadata(&path) else { return Ok(name(n)) };
+        if meta.modified().is_ok_and(|written| written > made) {
+            return Err(crate::console::exit_code::usage(anyhow::anyhow!(
+                "{} was written after `cargo mutfuzz test` made {}: the mutants its tests catch are \
+                 survivors there, and would get tests again. Run `cargo mutfuzz test`, then amplify",
+                path.display(),
+                results.display()
+            )));
+        }
+    }
+    unreachable!("some name is free")
+}
 
 /// At most this many rounds of dropping tests that do not compile or fail.
 const MAX_ROUNDS: usize = 6;
@@ -43,6 +66,8 @@ pub struct Verified {
 /// manifest made a workspace of its own), kept between runs so its builds are incremental
 /// and removed with the rest of `target/`.
 pub struct Copy {
+    /// The name of the test file under `tests/` (see [`file_name`]).
+    pub file: String,
     root: PathBuf,
     package: PathBuf,
     /// `--config` values pointing the engine crates at the copy this binary carries, when
@@ -57,7 +82,7 @@ impl Copy {
     /// Copies `ws` (without build output, results, `.git`, or the harness's corpus and
     /// build output: its sources stay, for tests that include it), where tests are built
     /// with `features`.
-    pub fn make(ws: &Workspace, package: &Package, features: &Features) -> Result<Copy> {
+    pub fn make(ws: &Workspace, package: &Package, features: &Features, file: &str) -> Result<Copy> {
         let layout = crate::workspace::layout::Layout::new(&ws.target_dir);
         // Named for the workspace: a target dir outside it may serve several.
         let key = mutfuzz_contract::content_name(ws.root.to_string_lossy().as_bytes());
@@ -88,7 +113,13 @@ impl Copy {
                 engine_patch.push(format!("patch.crates-io.{name}.path={:?}", path.to_string_lossy()));
             }
         }
-        Ok(Copy { package: package_copy, root, engine_patch, feature_args: features.cargo_args() })
+        Ok(Copy {
+            file: file.to_owned(),
+            package: package_copy,
+            root,
+            engine_patch,
+            feature_args: features.cargo_args(),
+        })
     }
 
     /// Writes `tests/<name>` into the copy, declaring it as a test target when the
@@ -188,8 +219,8 @@ pub fn verify(
     survivors: &BTreeSet<u32>,
     like: &TestSettings,
 ) -> Result<Verified> {
-    let (tests, mut dropped) = passing(copy, FILE, head, tests)?;
-    copy.only_written_tests(FILE)?;
+    let (tests, mut dropped) = passing(copy, &copy.file, head, tests)?;
+    copy.only_written_tests(&copy.file)?;
     let mut lean: Vec<bool> = tests.iter().map(|t| t.lean.is_some()).collect();
     let forms = |lean: &[bool]| -> Vec<TestFn> {
         tests.iter().zip(lean).map(|(t, &l)| if l { t.clone().leaner() } else { t.clone() }).collect()
@@ -258,7 +289,7 @@ fn mutation_check(
     like: &TestSettings,
     out: &str,
 ) -> Result<OutcomesFile> {
-    copy.write_test(FILE, &test_writer::file(head, tests))?;
+    copy.write_test(&copy.file, &test_writer::file(head, tests))?;
     let out = copy.root.join(out);
     let mut args = like_args(like);
     args.package =
@@ -570,11 +601,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_run_writes_the_first_free_name_unless_an_earlier_file_is_newer_than_the_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let results = dir.path().join("mutfuzz.out");
+        let long_ago = std::time::SystemTime::UNIX_EPOCH;
+        assert_eq!(file_name(dir.path(), long_ago, &results).unwrap(), FILE);
+        std::fs::write(dir.path().join(FILE), "").unwrap();
+        let now = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        assert_eq!(file_name(dir.path(), now, &results).unwrap(), "mutfuzz_amplified_2.rs");
+        std::fs::write(dir.path().join("mutfuzz_amplified_2.rs"), "").unwrap();
+        assert_eq!(file_name(dir.path(), now, &results).unwrap(), "mutfuzz_amplified_3.rs");
+        let err = file_name(dir.path(), long_ago, &results).unwrap_err().to_string();
+        assert!(err.contains("mutfuzz_amplified.rs was written after `cargo mutfuzz test` made"), "{err}");
+    }
+
+    #[test]
     fn a_package_with_autotests_off_gets_the_test_declared_in_the_copy_and_a_note() {
         let dir = tempfile::tempdir().unwrap();
         let manifest = "[package]\nname = \"p\"\nversion = \"0.1.0\"\nautotests = false\n\n[[test]]\nname = \"old\"\npath = \"tests/old.rs\"\n";
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
         let copy = Copy {
+            file: FILE.to_owned(),
             root: dir.path().to_owned(),
             package: dir.path().to_owned(),
             engine_patch: Vec::new(),
@@ -614,6 +661,7 @@ mod tests {
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         let copy = Copy {
+            file: FILE.to_owned(),
             root: dir.path().to_owned(),
             package: dir.path().to_owned(),
             engine_patch: Vec::new(),
@@ -639,6 +687,7 @@ mod tests {
             [[bin]]\nname = \"tool\"\n\n[[test]]\nname = \"slow\"\n\n[[bench]]\nname = \"b\"\n";
         std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
         let copy = Copy {
+            file: FILE.to_owned(),
             root: dir.path().to_owned(),
             package: dir.path().to_owned(),
             engine_patch: Vec::new(),

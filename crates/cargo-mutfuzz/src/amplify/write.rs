@@ -438,6 +438,9 @@ pub fn test_args(args: &super::AmplifySettings, package: &Package, features: &Fe
 /// the survivors left, for the report.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct AmplifiedFile {
+    /// The file under `tests/` (`None`, from an older build: the first name).
+    #[serde(default)]
+    pub file: Option<String>,
     /// Each written test and the survivors it catches.
     pub tests: Vec<AmplifiedTest>,
     /// Survivors no written test catches, though a target's input killed them.
@@ -453,7 +456,8 @@ impl AmplifiedFile {
     /// What the report says of mutant `id`, if amplify did something about it.
     pub fn note(&self, id: u32) -> Option<String> {
         if let Some(t) = self.tests.iter().find(|t| t.catches.contains(&id)) {
-            return Some(format!("gained a test: {} in tests/{}", t.name, super::verify::FILE));
+            let file = self.file.as_deref().unwrap_or(super::verify::FILE);
+            return Some(format!("gained a test: {} in tests/{file}", t.name));
         }
         if self.unreached.contains(&id) {
             return Some("no fuzz target reaches it (cargo mutfuzz amplify)".to_owned());
@@ -482,6 +486,7 @@ pub struct AmplifiedTest {
 /// Writes `amplified.json` into the results directory.
 pub fn record(
     results: &Path,
+    test_file: &str,
     survivors: &Survivors,
     verified: &Verified,
     caught: &BTreeSet<u32>,
@@ -489,6 +494,7 @@ pub fn record(
     reached: &BTreeSet<u32>,
 ) -> Result<()> {
     let file = AmplifiedFile {
+        file: Some(test_file.to_owned()),
         tests: verified
             .kept
             .iter()
@@ -510,6 +516,7 @@ mod tests {
     #[test]
     fn the_report_says_of_each_survivor_what_amplify_did_about_it() {
         let file = AmplifiedFile {
+            file: None,
             tests: vec![AmplifiedTest { name: "encode".into(), catches: vec![1] }],
             killed_untested: vec![2],
             not_killed: vec![3, 4],
