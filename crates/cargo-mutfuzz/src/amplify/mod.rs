@@ -47,6 +47,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let package = harness::single_package(&ws)?.clone();
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let survivors = Survivors::read(&results)?;
+    survivors.check_package(&package.name, &results)?;
     if let Some(failure) = survivors.baseline_failed() {
         return Err(exit_code::baseline(anyhow!(
             "`cargo mutfuzz test` stopped before any mutant ran: {} (see {}); {}, run `cargo mutfuzz test`, then amplify",

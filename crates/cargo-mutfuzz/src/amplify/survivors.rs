@@ -45,6 +45,22 @@ impl Survivors {
         self.file.baseline.as_ref().and_then(|b| b.failure.as_ref())
     }
 
+    /// Checks that the results are of `package` alone: a whole workspace's results number
+    /// every member's mutants together, which the package's own catalog does not.
+    pub fn check_package(&self, package: &str, dir: &Path) -> Result<()> {
+        let others: BTreeSet<&str> =
+            self.file.outcomes.iter().map(|o| o.mutant.package.as_str()).filter(|p| *p != package).collect();
+        if others.is_empty() {
+            return Ok(());
+        }
+        Err(exit_code::usage(anyhow::anyhow!(
+            "{} holds the results of more packages than {package} (also {}): run `cargo mutfuzz test -p \
+             {package}`, then amplify",
+            dir.display(),
+            others.into_iter().collect::<Vec<_>>().join(", ")
+        )))
+    }
+
     /// Checks that the results describe the mutants found now: the sources have not
     /// changed since the test run.
     pub fn check_catalog(&self, mutants: &[Mutant]) -> Result<()> {
@@ -90,5 +106,48 @@ mod tests {
         assert!(!alive(Outcome::Timeout, Some("fuel or depth exhausted")));
         assert!(!alive(Outcome::Caught, None));
         assert!(!alive(Outcome::Unviable, None));
+    }
+
+    #[test]
+    fn a_whole_workspaces_results_are_refused_with_the_command_for_one_package() {
+        let outcome = |id: u32, package: &str| {
+            let mut mutant = crate::report::tests::mutant(id, "src/lib.rs", 1, "f");
+            mutant.package = package.to_owned();
+            crate::testing::outcome::MutantOutcome {
+                mutant,
+                outcome: Outcome::Missed,
+                tests_run: 0,
+                failing_tests: Vec::new(),
+                covered_by: Vec::new(),
+                killed_by: Vec::new(),
+                seconds: 0.0,
+                detail: None,
+                lint_risk: None,
+                previously_caught: false,
+                from_history: false,
+            }
+        };
+        let file = OutcomesFile {
+            mutfuzz_version: String::new(),
+            summary: Default::default(),
+            total_seconds: 0.0,
+            schema_build: Vec::new(),
+            schema_build_cached: false,
+            baseline: None,
+            shard: None,
+            feature_flags: Default::default(),
+            tests: Vec::new(),
+            outcomes: vec![outcome(1, "calc"), outcome(2, "other")],
+        };
+        let survivors = Survivors { file, ids: BTreeSet::from([1, 2]) };
+        let err = survivors.check_package("calc", Path::new("mutfuzz.out")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "mutfuzz.out holds the results of more packages than calc (also other): run `cargo mutfuzz \
+             test -p calc`, then amplify"
+        );
+        let mut alone = survivors;
+        alone.file.outcomes.truncate(1);
+        assert!(alone.check_package("calc", Path::new("mutfuzz.out")).is_ok());
     }
 }

@@ -658,6 +658,7 @@ fn build_for_survivors(
     let package = harness::single_package(&ws)?.clone();
     let results = args.results.clone().unwrap_or_else(|| ws.root.join("mutfuzz.out"));
     let survivors = Survivors::read(&results)?;
+    survivors.check_package(&package.name, &results)?;
     let (_, built, targets, aimed) = crate::amplify::build_aimed(
         &ws,
         &package,

@@ -314,7 +314,12 @@ pub fn score_corpus(
         .count();
     let format =
         if how.format == InputFormat::Mutfuzz { String::new() } else { format!(" (format {})", how.format) };
-    eprintln!("Scoring {viable} viable mutants on {inputs} inputs from {}{format}", corpus.display());
+    eprintln!(
+        "Scoring {} on {} from {}{format}",
+        crate::console::count(viable, "viable mutant"),
+        crate::console::count(inputs, "input"),
+        corpus.display()
+    );
     let log = built.state.harness_log();
     let viable_catalog = if selection.is_all() {
         built.state.viable()

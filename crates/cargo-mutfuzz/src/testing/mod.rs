@@ -483,7 +483,11 @@ fn mutation_test(
         seconds: baseline_time.as_secs_f64(),
         failure: None,
     });
-    console.message(&format!("Baseline: {} tests passed in {}", cases.len(), duration(baseline_time)));
+    console.message(&format!(
+        "Baseline: {} passed in {}",
+        crate::console::count(cases.len(), "test"),
+        duration(baseline_time)
+    ));
     results.tests = cases
         .iter()
         .zip(&records)
