@@ -1520,7 +1520,9 @@ fn with_paths(ty: Option<&Ty>, text: &str, enums: &[ValueEnum]) -> Option<String
         // A named field (`offset: 3`) is written as it is.
         let field = c == ':' && chars.peek() != Some(&':');
         match (word.as_str(), variants.get(word.as_str()).map(Vec::as_slice)) {
-            ("Some" | "None" | "Ok" | "Err" | "true" | "false", _) => out.push_str(&word),
+            // A crate's variant named `None` would be read as the prelude's.
+            ("Some" | "None" | "Ok" | "Err" | "true" | "false", Some(_)) => return None,
+            ("Some" | "None" | "Ok" | "Err" | "true" | "false", None) => out.push_str(&word),
             (w, _) if field => out.push_str(w),
             (_, Some([path])) => out.push_str(path),
             (w, _) if w.starts_with(|c: char| c.is_alphabetic()) => return None,
@@ -2364,6 +2366,8 @@ mod tests {
             with_paths(Some(&both), "Err(Good(1))", &enums).as_deref(),
             Some("Err(k::Other::Good(1))")
         );
+        let mode = [e("Mode", &["None", "All"])];
+        assert_eq!(with_paths(Some(&Ty::named("Mode", vec![])), "None", &mode), None);
     }
 
     #[test]
