@@ -540,14 +540,13 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     out.enums = api
         .types
         .iter()
-        .filter(|(name, d)| {
-            // Not renamed apart from another type of its name: a signature's name means it.
+        .filter(|(_, d)| {
             d.debug_derived
                 && d.traits.contains("PartialEq")
                 && !d.generic
                 && !d.shadowed
+                && !d.homonym
                 && !d.variants.is_empty()
-                && d.name == **name
         })
         .filter_map(|(name, d)| {
             let variants = d
@@ -784,11 +783,15 @@ impl Planner<'_> {
                         |t: &Ty| matches!(t, Ty::Ref { inner, .. } if inner.plain_name() == Some("str"));
                     let value = match &item {
                         Ty::Ref { .. } => str_ref(&item),
-                        // A tuple compares only with its own type: no `&str` for a
-                        // `String` in it.
-                        Ty::Tuple(parts) => {
-                            parts.iter().all(|t| str_ref(t) || t.plain_name().is_some_and(|n| n != "String"))
-                        }
+                        // A tuple compares only with its own type: numbers, `bool`s,
+                        // `char`s and `&str`s, whose literals are their values (no `&str`
+                        // for a `String`, no `OsString`).
+                        Ty::Tuple(parts) => parts.iter().all(|t| {
+                            str_ref(t)
+                                || t.plain_name().is_some_and(|n| {
+                                    INTEGERS.contains(&n) || (PRIMITIVES.contains(&n) && n != "String")
+                                })
+                        }),
                         _ => true,
                     };
                     value && names.iter().all(|n| !self.api.types.contains_key(n))
@@ -2647,13 +2650,16 @@ mod tests {
 
     #[test]
     fn an_iterator_of_tuples_compares_with_literals_unless_a_string_is_in_them() {
+        // An `OsString` or a `NonZeroUsize` has no literal either.
         let api = api(
             "pub fn indices(s: &str) -> impl Iterator<Item = (usize, &str)> { s.split(' ').map(|w| (0, w)) }\n\
-             pub fn owned(s: &str) -> impl Iterator<Item = (usize, String)> { std::iter::empty() }\n",
+             pub fn owned(s: &str) -> impl Iterator<Item = (usize, String)> { std::iter::empty() }\n\
+             pub fn os(s: &str) -> impl Iterator<Item = (char, std::ffi::OsString)> { std::iter::empty() }\n\
+             pub fn nonzero(s: &str) -> impl Iterator<Item = (bool, NonZeroUsize)> { std::iter::empty() }\n",
         );
         let p = plan(&api, &Exclusions::new());
         let by_value = |name: &str| p.calls.iter().find(|c| c.function.name == name).unwrap().items_by_value;
-        assert_eq!((by_value("indices"), by_value("owned")), (true, false));
+        assert_eq!(["indices", "owned", "os", "nonzero"].map(by_value), [true, false, false, false]);
     }
 
     #[test]

@@ -243,6 +243,9 @@ pub struct TypeDef {
     /// may mean either, so nothing is taken from this one's impls for it (an iterator's
     /// item type).
     pub shadowed: bool,
+    /// Its name is another definition's too (behind another `cfg`, or in another module,
+    /// renamed or not): a signature's `Error` may mean either, with other variants.
+    pub homonym: bool,
     /// A field's type names a std hash container (its `Debug` order is random).
     pub hashed: bool,
     /// It is generic over a hasher that defaults to std's `RandomState`: its `capacity`
@@ -346,6 +349,17 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
             && let Some(t) = types.get_mut(name)
         {
             t.shadowed = true;
+        }
+    }
+    let mut modules_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for (name, _) in walk.types.keys() {
+        *modules_of.entry(name).or_default() += 1;
+    }
+    for key in walk.types.keys() {
+        if modules_of[key.0.as_str()] > 1
+            && let Some(t) = types.get_mut(renamed.get(key).unwrap_or(&key.0))
+        {
+            t.homonym = true;
         }
     }
     let mut api =
@@ -1151,7 +1165,8 @@ impl Walk<'_> {
             .entry((name.clone(), module))
             .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
         // Of every definition of the name (behind other `cfg`s), or none.
-        entry.debug_derived = traits.contains("Debug") && (entry.debug_derived || !again);
+        entry.debug_derived = std_derives(attrs).contains("Debug") && (entry.debug_derived || !again);
+        entry.homonym |= again;
         entry.traits.append(&mut traits);
         // Parameters with defaults (`struct BitVec<B = u32>`) leave it nameable as `BitVec`.
         entry.generic |= generics.params.iter().any(|p| match p {
@@ -1505,6 +1520,24 @@ fn is_pub(vis: &syn::Visibility) -> bool {
 /// `#[doc(hidden)]`: not part of the documented API.
 fn is_hidden(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| a.path().is_ident("doc") && a.meta.to_token_stream().to_string().contains("hidden"))
+}
+
+/// The traits std derives in `attrs`: `Debug`, not `derive_more::Debug`, whose text is
+/// the crate's own.
+fn std_derives(attrs: &[syn::Attribute]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for a in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = a.parse_nested_meta(|m| {
+            let segments: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            if let [.., last] = &segments[..]
+                && (segments.len() == 1 || matches!(segments[0].as_str(), "std" | "core" | "alloc"))
+            {
+                out.insert(last.clone());
+            }
+            Ok(())
+        });
+    }
+    out
 }
 
 fn derives(attrs: &[syn::Attribute]) -> BTreeSet<String> {

@@ -827,11 +827,11 @@ impl Writer<'_> {
                 vec![format!("assert_eq!({call}, {bytes});")]
             }
             Output::Value(_)
-                if ty.is_some_and(|t| plain(t, &self.plan.enums))
+                if let Some(ty) = ty.filter(|t| plain(t, &self.plan.enums))
                     && literal(ending)
-                    && let Some(text) = with_paths(ty, ending, &self.plan.enums) =>
+                    && let Some(text) = with_paths(Some(ty), ending, &self.plan.enums) =>
             {
-                vec![assert_value(call, &text)]
+                vec![assert_value(&dereferenced(call, ty), &text)]
             }
             Output::Value(_) => vec![assert_debug(call, ending)],
             Output::Sorted(_) | Output::Debug { sorted: true } => {
@@ -841,11 +841,11 @@ impl Writer<'_> {
                 let text = unquote(ending)?;
                 if let Some(line) = ty.and_then(|t| ok_value(call, t, &text, &self.plan.enums)) {
                     vec![line]
-                } else if ty.is_some_and(|t| plain(t, &self.plan.enums))
+                } else if let Some(ty) = ty.filter(|t| plain(t, &self.plan.enums))
                     && literal(&text)
-                    && let Some(text) = with_paths(ty, &text, &self.plan.enums)
+                    && let Some(text) = with_paths(Some(ty), &text, &self.plan.enums)
                 {
-                    vec![assert_value(call, &text)]
+                    vec![assert_value(&dereferenced(call, ty), &text)]
                 } else {
                     vec![assert_debug(call, &text)]
                 }
@@ -999,7 +999,7 @@ impl Writer<'_> {
                 && literal(text)
                 && let Some(text) = with_paths(Some(ty), text, &self.plan.enums) =>
             {
-                vec![assert_value(call, &text)]
+                vec![assert_value(&dereferenced(call, ty), &text)]
             }
             _ => vec![assert_debug(call, text)],
         })
@@ -1588,6 +1588,17 @@ fn byte_string_result(ty: &Ty, text: &str) -> Option<String> {
 /// Whether `Debug` text reads back as the same value in Rust source.
 fn literal(text: &str) -> bool {
     !text.contains("NaN") && !text.contains("inf") && syn::parse_str::<syn::Expr>(text).is_ok()
+}
+
+/// `call`, of type `ty`, as the value a literal compares with: a `&u8` or a `&Kind`
+/// does not equal `3` or `Kind::A`, where a `&str` and a `&[u8]` equal theirs as they are.
+fn dereferenced(call: &str, ty: &Ty) -> String {
+    match ty {
+        Ty::Ref { inner, .. } if !matches!(**inner, Ty::Slice(_)) && inner.plain_name() != Some("str") => {
+            format!("*{}", dereferenced(call, inner))
+        }
+        _ => call.to_owned(),
+    }
 }
 
 fn assert_value(expr: &str, text: &str) -> String {
@@ -2313,8 +2324,17 @@ mod tests {
              #[derive(Debug)] pub enum Opaque { A }\n\
              pub fn next(n: u8) -> Result<Option<usize>, Incomplete> { Ok(None) }\n\
              pub fn texty(n: u8) -> Result<u8, Texty> { Ok(n) }\n\
-             pub fn opaque(n: u8) -> Result<u8, Opaque> { Ok(n) }\n",
+             pub fn opaque(n: u8) -> Result<u8, Opaque> { Ok(n) }\n\
+             pub fn kind(n: u8) -> &'static Incomplete { &Incomplete::NextChunk }\n\
+             pub fn small(n: u8) -> &'static u8 { &0 }\n\
+             #[cfg(unix)] #[derive(Debug, PartialEq)] pub enum Twice { A }\n\
+             #[cfg(windows)] #[derive(Debug)] pub enum Twice { B(String) }\n\
+             #[derive(Debug, PartialEq)] pub enum Error { Bad }\n\
+             pub mod m { #[derive(Debug, PartialEq)] pub enum Error { Worse } }\n\
+             #[derive(derive_more::Debug, PartialEq)] pub enum Shown { A }\n",
         );
+        // Not an enum whose name another definition has (behind another `cfg`, in another
+        // module), nor one whose `Debug` another crate derives.
         let names: Vec<&str> = plan.enums.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["Incomplete", "Texty"]);
         let mut taken = BTreeSet::new();
@@ -2337,6 +2357,11 @@ mod tests {
         assert!(t.contains("format!(\"{:?}\", k::texty(3))"), "{t}");
         let t = one("opaque", "Err(A)");
         assert!(t.contains("format!(\"{:?}\", k::opaque(3))"), "{t}");
+        // A reference is compared by the value it points to.
+        let t = one("kind", "\"NextChunk\"");
+        assert!(t.contains("assert_eq!(*k::kind(3), k::Incomplete::NextChunk);"), "{t}");
+        let t = one("small", "\"0\"");
+        assert!(t.contains("assert_eq!(*k::small(3), 0);"), "{t}");
         let e = |name: &str, variants: &[&str]| ValueEnum {
             name: name.into(),
             path: format!("k::{name}"),
@@ -2351,10 +2376,7 @@ mod tests {
         };
         assert!(!plain(&error, &enums));
         let own = Ty::named("Error", vec![]);
-        assert_eq!(
-            with_paths(Some(&own), "Bad { code: 3 }", &enums).as_deref(),
-            Some("k::Error::Bad { code: 3 }")
-        );
+        assert_eq!(with_paths(Some(&own), "Bad(3)", &enums).as_deref(), Some("k::Error::Bad(3)"));
         assert_eq!(
             with_paths(Some(&own), "Bad(\"a, b\")", &enums).as_deref(),
             Some("k::Error::Bad(\"a, b\")")

@@ -484,12 +484,12 @@ fn least_budget(
     time: Option<std::time::Duration>,
     targets: usize,
 ) -> ([String; 2], Option<String>) {
-    let (flag, asked, min, unit, show): (_, _, _, _, fn(u64) -> String) = match (trials, time) {
+    let (flag, suffix, asked, min, unit, show): (_, _, _, _, _, fn(u64) -> String) = match (trials, time) {
         (Some(asked), _) => {
-            ("--trials", asked, all::MIN_SLICE_TRIALS, "trial", |t| count(t as usize, "trial"))
+            ("--trials", "", asked, all::MIN_SLICE_TRIALS, "trial", |t| count(t as usize, "trial"))
         }
         (None, time) => {
-            ("--time", time.map_or(300, |t| t.as_secs().max(1)), all::MIN_SLICE_SECS, "second", |s| {
+            ("--time", "s", time.map_or(300, |t| t.as_secs().max(1)), all::MIN_SLICE_SECS, "second", |s| {
                 duration(std::time::Duration::from_secs(s))
             })
         }
@@ -497,18 +497,15 @@ fn least_budget(
     let least = min * targets as u64;
     let note = (asked < least).then(|| {
         format!(
-            "{} need at least {}, {} each: fuzzing for that instead of {}",
+            "{} {} at least {}, {} each: fuzzing for that instead of {}",
             count(targets, "target"),
+            if targets == 1 { "needs" } else { "need" },
             show(least),
             count(min as usize, unit),
             show(asked)
         )
     });
-    let value = match flag {
-        "--trials" => asked.max(least).to_string(),
-        _ => format!("{}s", asked.max(least)),
-    };
-    ([flag.to_owned(), value], note)
+    ([flag.to_owned(), format!("{}{suffix}", asked.max(least))], note)
 }
 
 #[cfg(test)]
@@ -532,6 +529,10 @@ mod tests {
         // No --time: five minutes.
         assert_eq!(least_budget(None, None, 3).0, ["--time", "300s"]);
         assert_eq!(least_budget(Some(500), None, 7), (["--trials".into(), "500".into()], None));
+        assert_eq!(
+            least_budget(Some(3), None, 1).1.as_deref(),
+            Some("1 target needs at least 10 trials, 10 trials each: fuzzing for that instead of 3 trials")
+        );
         assert_eq!(
             least_budget(Some(69), secs(1), 7),
             (

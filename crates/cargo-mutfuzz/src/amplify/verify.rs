@@ -23,24 +23,31 @@ pub const FILE: &str = "mutfuzz_amplified.rs";
 
 /// The name of the file this run writes under `tests`: the first of [`FILE`],
 /// `mutfuzz_amplified_2.rs`, … that is not there, so that no earlier run's tests (which
-/// `cargo mutfuzz test` has counted since) are lost. An error where one of them is newer
-/// than the results `made` at: its tests are not in them, and their survivors would
+/// `cargo mutfuzz test` has counted since) are lost. An error where any of them is not
+/// older than the results `made` at: its tests are not in them, and their survivors would
 /// get the same tests again.
 pub fn file_name(tests: &Path, made: std::time::SystemTime, results: &Path) -> Result<String> {
     let name = |n: usize| if n == 1 { FILE.to_owned() } else { FILE.replace(".rs", &format!("_{n}.rs")) };
-    for n in 1.. {
-        let path = tests.join(name(n));
-        let Ok(meta) = std::fs::metadata(&path) else { return Ok(name(n)) };
-        if meta.modified().is_ok_and(|written| written > made) {
+    let stem = FILE.trim_end_matches(".rs");
+    let earlier = std::fs::read_dir(tests).into_iter().flatten().flatten().filter(|e| {
+        let file = e.file_name();
+        let file = file.to_string_lossy();
+        file.strip_prefix(stem)
+            .and_then(|rest| rest.strip_suffix(".rs"))
+            .is_some_and(|n| n.is_empty() || n.strip_prefix('_').is_some_and(|n| n.parse::<usize>().is_ok()))
+    });
+    for entry in earlier {
+        // Equal times too: a coarse clock may give the file and the results one stamp.
+        if entry.metadata().and_then(|m| m.modified()).is_ok_and(|written| written >= made) {
             return Err(crate::console::exit_code::usage(anyhow::anyhow!(
                 "{} was written after `cargo mutfuzz test` made {}: the mutants its tests catch are \
                  survivors there, and would get tests again. Run `cargo mutfuzz test`, then amplify",
-                path.display(),
+                entry.path().display(),
                 results.display()
             )));
         }
     }
-    unreachable!("some name is free")
+    Ok((1..).map(name).find(|n| !tests.join(n).exists()).expect("some name is free"))
 }
 
 /// At most this many rounds of dropping tests that do not compile or fail.
@@ -613,6 +620,11 @@ mod tests {
         assert_eq!(file_name(dir.path(), now, &results).unwrap(), "mutfuzz_amplified_3.rs");
         let err = file_name(dir.path(), long_ago, &results).unwrap_err().to_string();
         assert!(err.contains("mutfuzz_amplified.rs was written after `cargo mutfuzz test` made"), "{err}");
+        // Every earlier file is checked, not only those before the first free name.
+        std::fs::remove_file(dir.path().join(FILE)).unwrap();
+        let err = file_name(dir.path(), long_ago, &results).unwrap_err().to_string();
+        assert!(err.contains("mutfuzz_amplified_2.rs was written after"), "{err}");
+        assert_eq!(file_name(dir.path(), now, &results).unwrap(), FILE);
     }
 
     #[test]

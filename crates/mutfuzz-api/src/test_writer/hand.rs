@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use mutfuzz_contract::{Fields, FloatType, MapKind, PointerKind, SeqKind, ValueTree};
 
 use super::{
-    TestFn, assert_debug, assert_value, byte_string_of, float_literal, int_literal, literal, plain, repeated,
+    TestFn, assert_debug, assert_value, byte_string_of, dereferenced, float_literal, int_literal, literal,
+    plain, repeated,
 };
 use crate::hand::{HandHarness, Item};
 
@@ -65,7 +66,7 @@ pub fn write(h: &HandHarness, kept: &Kept<'_>, taken: &mut BTreeSet<String>) -> 
     match (&target.output, panic) {
         (_, Some(_)) | (None, None) => body.push(format!("{call};")),
         (Some(ty), None) if plain(ty, &[]) && literal(kept.ending) => {
-            body.push(assert_value(&call, kept.ending))
+            body.push(assert_value(&dereferenced(&call, ty), kept.ending))
         }
         (Some(_), None) => body.push(assert_debug(&call, kept.ending)),
     }
