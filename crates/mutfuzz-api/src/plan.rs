@@ -811,6 +811,18 @@ impl Planner<'_> {
         })
     }
 
+    /// Whether `ty` is std's `Duration`: through `std`, `core` or `time`, or named alone
+    /// where the crate has no type of the name.
+    fn std_duration(&self, ty: &Ty) -> bool {
+        let Ty::Path { segments, args, .. } = ty else { return false };
+        args.is_empty()
+            && segments.last().is_some_and(|l| l == "Duration")
+            && match segments.first().map(String::as_str) {
+                Some("std" | "core" | "time") if segments.len() > 1 => true,
+                _ => segments.len() == 1 && !self.api.types.contains_key("Duration"),
+            }
+    }
+
     /// The comparison of a value's hash with another's, for a type whose `Hash` is written
     /// by hand: `std::hash::Hash::hash` is generic over its hasher, so the sequence calls
     /// it through `mutfuzz::same_hash`.
@@ -851,7 +863,7 @@ impl Planner<'_> {
                 (has("ExactSizeIterator"), has("DoubleEndedIterator"))
             }
             Ty::Path { segments, .. } if !self_assoc(segments) => {
-                match segments.last().and_then(|n| self.api.types.get(n)) {
+                match own_name(segments).and_then(|n| self.api.types.get(n)) {
                     Some(def) => (
                         def.iterator_methods.contains("size_hint"),
                         def.traits.contains("DoubleEndedIterator"),
@@ -1187,6 +1199,15 @@ impl Planner<'_> {
                 .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
             return self.arg(name, &concrete, generics, owner);
         }
+        // std's `Duration`, from nanoseconds: every `u64` makes one without a panic.
+        let from_nanos = format!("std::time::Duration::from_nanos({name})");
+        match ty {
+            ty if self.std_duration(ty) => return Ok(Arg::simple(name, "u64".into(), from_nanos)),
+            Ty::Ref { mutable: false, inner } if self.std_duration(inner) => {
+                return Ok(Arg::simple(name, "u64".into(), format!("&{from_nanos}")));
+            }
+            _ => {}
+        }
         match ty {
             // `&mut impl fmt::Write`: a reference to the type that meets the bounds (a
             // shared one would be written `&"ab"`, a `str`, which no `impl` takes).
@@ -1215,7 +1236,8 @@ impl Planner<'_> {
                     // `&'static AsciiSet`), or where no constructor builds the type.
                     other
                         if !*mutable
-                            && let Some(def) = other.name().and_then(|n| self.api.types.get(n))
+                            && let Ty::Path { segments, .. } = other
+                            && let Some(def) = own_name(segments).and_then(|n| self.api.types.get(n))
                             && !def.consts.is_empty()
                             && !def.generic
                             && def.path.is_some()
@@ -1337,10 +1359,11 @@ impl Planner<'_> {
                     }
                     return Ok((format!("{path}<{}>", gens.join(", ")), None));
                 }
-                if self.buildable.contains_key(last) {
+                let own = own_name(segments).is_some();
+                if own && self.buildable.contains_key(last) {
                     return Ok((format!("Make{last}"), Some(format!("let {name} = {name}.make();"))));
                 }
-                if let Some(def) = self.api.types.get(last) {
+                if let Some(def) = self.api.types.get(last).filter(|_| own) {
                     return bad(match (&def.path, def.generic) {
                         (None, _) => format!("`{last}` is not public"),
                         (_, true) => format!("`{last}` is generic"),
@@ -1435,7 +1458,7 @@ impl Planner<'_> {
         if self_assoc(segments) {
             return None;
         }
-        let name = segments.last()?;
+        let name = own_name(segments)?;
         self.api.types.get(if name == "Self" { owner? } else { name })
     }
 
@@ -1518,7 +1541,9 @@ impl Planner<'_> {
                 let inner = args.iter().chain(assoc.iter().map(|(_, t)| t)).map(|a| self.render(a, owner));
                 let inner =
                     inner.fold(Rendering { debug: true, display: true, hashed: false }, Rendering::and);
-                let own = if let Some(def) = self.api.types.get(last).filter(|_| !self_assoc(segments)) {
+                let own = if let Some(def) =
+                    self.api.types.get(last).filter(|_| !self_assoc(segments) && own_name(segments).is_some())
+                {
                     Rendering {
                         debug: def.traits.contains("Debug"),
                         display: def.traits.contains("Display"),
@@ -1743,6 +1768,16 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
 /// The full path of a type written through a std module (`io::Error`, `fmt::Error`,
 /// `core::num::ParseIntError` as `std::…`), which the caller reads as std's where the
 /// crate's type of that name is not at that path.
+/// The name by which a path may mean one of the crate's types: its last segment, unless
+/// it goes through std (the scan writes `std::time::Duration` where a module imports it
+/// beside the crate's own `Duration`).
+fn own_name(segments: &[String]) -> Option<&str> {
+    match segments.first().map(String::as_str) {
+        Some("std" | "core" | "alloc") if segments.len() > 1 => None,
+        _ => segments.last().map(String::as_str),
+    }
+}
+
 fn std_path(segments: &[String]) -> Option<String> {
     let (first, rest) = segments.split_first().filter(|_| segments.len() > 1)?;
     match first.as_str() {
@@ -2660,6 +2695,31 @@ mod tests {
         let p = plan(&api, &Exclusions::new());
         let by_value = |name: &str| p.calls.iter().find(|c| c.function.name == name).unwrap().items_by_value;
         assert_eq!(["indices", "owned", "os", "nonzero"].map(by_value), [true, false, false, false]);
+    }
+
+    #[test]
+    fn std_duration_is_told_from_the_crates_type_of_its_name_and_made_from_nanoseconds() {
+        // humantime's modules `use std::time::Duration` beside its own `Duration`.
+        let api = api("mod duration {\n\
+                 use std::time::Duration;\n\
+                 pub fn parse(s: &str) -> Option<Duration> { None }\n\
+                 pub fn seconds(d: Duration) -> u64 { d.as_secs() }\n\
+                 pub fn borrowed(d: &Duration) -> u64 { 0 }\n\
+             }\n\
+             mod wrapper {\n\
+                 #[derive(Debug)] pub struct Duration(std::time::Duration);\n\
+                 impl Duration { pub fn new() -> Duration { Duration(std::time::Duration::ZERO) } }\n\
+                 pub fn own(d: Duration) -> u8 { 0 }\n\
+             }\n\
+             pub use duration::{borrowed, parse, seconds};\n\
+             pub use wrapper::{own, Duration};\n");
+        let p = plan(&api, &Exclusions::new());
+        let call = |name: &str| p.calls.iter().find(|c| c.function.name == name).expect(name);
+        assert_eq!(call("seconds").args[0].expr, "std::time::Duration::from_nanos(d)");
+        assert_eq!(call("borrowed").args[0].expr, "&std::time::Duration::from_nanos(d)");
+        assert_eq!(call("parse").result.as_ref().unwrap().to_string(), "Option<std::time::Duration>");
+        // The crate's own is built as its constructor says.
+        assert_eq!(call("own").args[0].gen_ty, "MakeDuration");
     }
 
     #[test]

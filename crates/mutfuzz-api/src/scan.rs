@@ -290,6 +290,9 @@ struct Module {
     submodules: BTreeMap<String, usize>,
     /// `pub use` entries: (name it is exported as, source path as written, glob).
     uses: Vec<(String, Vec<String>, bool)>,
+    /// Names any `use` brings in from std (`core`, `alloc`), with their paths: the module's
+    /// `Duration` is `std::time::Duration`, whatever type of the crate has the name.
+    std_names: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -317,6 +320,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
     debug_assert_eq!(root, 0);
     let exported = walk.exports();
+    walk.qualify_std_names();
     // Types are told apart by name in the plan and in generated code: of two types with
     // one name (`shlex::Quoter`, `shlex::bytes::Quoter`), the one with the shorter path
     // keeps it, and the other takes its module's name in front (`BytesQuoter`), in its
@@ -1132,10 +1136,19 @@ impl Walk<'_> {
                     self.modules[me].items.insert(name.clone(), Def::Item(me, name.clone()));
                     self.aliases.push((me, name, Ty::from_syn(&t.ty)));
                 }
-                syn::Item::Use(u) if is_pub(&u.vis) && self.active(&u.attrs) && !is_hidden(&u.attrs) => {
+                syn::Item::Use(u) if self.active(&u.attrs) => {
                     let mut out = Vec::new();
                     use_leaves(&u.tree, Vec::new(), &mut out);
-                    self.modules[me].uses.extend(out);
+                    for (name, source, glob) in &out {
+                        if !glob
+                            && matches!(source.first().map(String::as_str), Some("std" | "core" | "alloc"))
+                        {
+                            self.modules[me].std_names.insert(name.clone(), source.clone());
+                        }
+                    }
+                    if is_pub(&u.vis) && !is_hidden(&u.attrs) {
+                        self.modules[me].uses.extend(out);
+                    }
                 }
                 _ => {}
             }
@@ -1224,6 +1237,26 @@ impl Walk<'_> {
     /// Whether `#[cfg]` lets the item in: its predicate evaluated with `test`, `doc`,
     /// `doctest`, `loom` and `miri` off and the features of the set on (`all`, `any` and `not` as
     /// cargo's); a predicate it cannot tell (a target, `debug_assertions`) lets it in.
+    /// Writes out, in the signatures of each module, the std types it imports under the
+    /// name of one of the crate's types (humantime's `use std::time::Duration` beside its
+    /// own `Duration`): the plan tells types apart by name.
+    fn qualify_std_names(&mut self) {
+        let own: BTreeSet<String> = self.types.keys().map(|(name, _)| name.clone()).collect();
+        let modules = &self.modules;
+        let qualify = |module: usize, f: &mut Function| {
+            for (name, path) in modules[module].std_names.iter().filter(|(n, _)| own.contains(*n)) {
+                f.map_types(|t| t.qualified(name, path));
+            }
+        };
+        for found in &mut self.fns {
+            qualify(found.module, &mut found.function);
+        }
+        for imp in &mut self.impls {
+            let module = imp.module;
+            imp.functions.iter_mut().chain(&mut imp.trait_fns).for_each(|f| qualify(module, f));
+        }
+    }
+
     fn active(&self, attrs: &[syn::Attribute]) -> bool {
         attrs
             .iter()

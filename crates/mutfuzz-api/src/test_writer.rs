@@ -201,18 +201,19 @@ pub fn write(
             let ty = &plan.types[t];
             let ctor = &ty.constructors[c];
             let args = params(kept.value, ctor.args.len())?;
-            let (callee, args) = match &ctor.kind {
-                CtorKind::FromStr => (format!("str::parse::<{}>", ty.path), args),
-                CtorKind::Function { path, .. } => (path.clone(), args),
-                _ => return Err("not a fallible constructor".into()),
-            };
+            let from_str = matches!(ctor.kind, CtorKind::FromStr);
             let rendered: Vec<String> = ctor
                 .args
                 .iter()
                 .zip(args)
-                .map(|(a, v)| w.arg(a, v, None, matches!(ctor.kind, CtorKind::FromStr)))
+                .map(|(a, v)| w.arg(a, v, None, from_str))
                 .collect::<Result<_, _>>()?;
-            let call = format!("{callee}({})", rendered.join(", "));
+            let call = match (&ctor.kind, &rendered[..]) {
+                // As a person writes it: `"1h".parse::<humantime::Duration>()`.
+                (CtorKind::FromStr, [text]) => format!("{text}.parse::<{}>()", ty.path),
+                (CtorKind::Function { path, .. }, _) => format!("{path}({})", rendered.join(", ")),
+                _ => return Err("not a fallible constructor".into()),
+            };
             let body = w.expect_debug(&call, kept.ending, panic)?;
             (format!("{}_{}", snake(&ty.name), snake(&ctor.variant)), body)
         }
@@ -1152,6 +1153,12 @@ impl Writer<'_> {
         if let Some(range) = self.range(a, v)? {
             return Ok(range);
         }
+        if let Value::Int(digits, _) = v
+            && let Some(rest) = expr.strip_suffix(&format!("std::time::Duration::from_nanos({name})"))
+            && let Ok(nanos) = digits.parse::<u64>()
+        {
+            return Ok(format!("{rest}{}", duration(nanos)));
+        }
         let own = self.owned(a, v)?;
         Ok(replace_ident(expr, name, &own))
     }
@@ -1390,6 +1397,19 @@ fn byte_string_of(bytes: &[u8]) -> Option<String> {
     }
     out.push('"');
     Some(out)
+}
+
+/// A `Duration` of `nanos` in the largest unit that holds it whole: `from_secs(3600)`,
+/// not `from_nanos(3600000000000)`.
+fn duration(nanos: u64) -> String {
+    if nanos == 0 {
+        return "std::time::Duration::ZERO".to_owned();
+    }
+    let (unit, name) = [(1_000_000_000, "secs"), (1_000_000, "millis"), (1_000, "micros")]
+        .into_iter()
+        .find(|(unit, _)| nanos.is_multiple_of(*unit))
+        .unwrap_or((1, "nanos"));
+    format!("std::time::Duration::from_{name}({})", nanos / unit)
 }
 
 fn field(name: &str, value: &str) -> String {
@@ -2393,6 +2413,27 @@ mod tests {
     }
 
     #[test]
+    fn a_duration_is_written_in_the_largest_unit_that_holds_it_whole() {
+        let (plan, module) = api("pub fn seconds(d: std::time::Duration) -> u64 { d.as_secs() }\n\
+             pub fn borrowed(d: &core::time::Duration) -> u64 { 0 }\n");
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, nanos: &str| {
+            let value = int(nanos, "u64");
+            write(&plan, &module, &Kept { target, value: &value, ending: "1", kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one("seconds", "3600000000000");
+        assert!(t.contains("k::seconds(std::time::Duration::from_secs(3600))"), "{t}");
+        let t = one("borrowed", "1500000");
+        assert!(t.contains("k::borrowed(&std::time::Duration::from_micros(1500))"), "{t}");
+        let t = one("seconds", "0");
+        assert!(t.contains("k::seconds(std::time::Duration::ZERO)"), "{t}");
+        let t = one("seconds", "7");
+        assert!(t.contains("k::seconds(std::time::Duration::from_nanos(7))"), "{t}");
+    }
+
+    #[test]
     fn a_closure_parameter_is_made_from_a_number_and_written_with_it() {
         let (plan, module) = api("pub fn count_if(v: &[u8], pred: impl Fn(&u8) -> bool) -> usize { 0 }\n\
              pub fn apply<F: FnOnce(i32) -> i64>(n: i32, f: F) -> i64 { f(n) }\n\
@@ -2950,6 +2991,15 @@ mod tests {
         let value = Value::Tuple(vec![stamp("a"), stamp("b")]);
         let why = test("span", &value).unwrap_err();
         assert!(why.contains("which of its constructors failed is not known"), "{why}");
+        // The constructor's own target: the parse as a person writes it.
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "stamp_from_str", value: &s("x"), ending: "\"Err(())\"", kills: &[] },
+            &mut taken,
+        )
+        .unwrap();
+        assert!(t.text.contains(r#"format!("{:?}", "x".parse::<k::Stamp>())"#), "{}", t.text);
     }
 
     #[test]

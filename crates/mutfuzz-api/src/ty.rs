@@ -145,6 +145,22 @@ impl Ty {
         })
     }
 
+    /// This type with the path `from` alone written `path` (`Duration` as
+    /// `std::time::Duration`), its arguments kept.
+    pub fn qualified(&self, from: &str, path: &[String]) -> Ty {
+        self.map_paths(&|t| match t {
+            Ty::Path { segments, args, assoc, lifetimes } if segments.len() == 1 && segments[0] == from => {
+                Some(Ty::Path {
+                    segments: path.to_vec(),
+                    args: args.clone(),
+                    assoc: assoc.clone(),
+                    lifetimes: *lifetimes,
+                })
+            }
+            _ => None,
+        })
+    }
+
     /// This path (of any length) named `to` alone, its arguments kept or dropped:
     /// `bytes::Quoter` → `BytesQuoter`.
     pub fn with_name(&self, to: &str, keep_args: bool) -> Ty {
