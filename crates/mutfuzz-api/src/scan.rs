@@ -1113,7 +1113,9 @@ impl Walk<'_> {
                                 function(&f.sig, &f.attrs, body.to_token_stream().to_string(), file);
                             self.provided.entry(name.clone()).or_default().push(provided);
                         }
-                        if let syn::TraitItem::Fn(f) = it {
+                        if let syn::TraitItem::Fn(f) = it
+                            && self.active(&f.attrs)
+                        {
                             let mut function = function(&f.sig, &f.attrs, String::new(), file);
                             function.name = format!("{name}::{}", f.sig.ident);
                             function.blocker = Some(format!(

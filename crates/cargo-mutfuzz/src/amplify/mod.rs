@@ -4,6 +4,7 @@
 //! and checked before the one file is written.
 
 pub mod export;
+mod gate;
 mod settings;
 pub mod survivors;
 pub mod verify;
@@ -217,7 +218,9 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         .filter(|r| r.files.state.nondeterministic().exists())
         .map(|r| r.target.clone())
         .collect();
-    let tests = write::tests(&built, &generated, &package, &chosen, &nondeterministic, &dir)?;
+    let mut tests = write::tests(&built, &generated, &package, &chosen, &nondeterministic, &dir)?;
+    let gated = gate::default_gated(&package, &features)?;
+    tests.written = tests.written.into_iter().map(|t| gate::apply(t, &gated)).collect();
     for note in &tests.notes {
         eprintln!("{note}");
     }

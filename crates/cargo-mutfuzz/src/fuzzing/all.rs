@@ -161,8 +161,15 @@ pub fn fuzz_all(
             notes_shown: HashSet::new(),
         })
         .collect();
+    // `amplify` lists the survivors: only they run.
+    let aimed = match crate::fuzzing::campaign::listed_mutants(args)? {
+        Some(listed) => {
+            format!(", aimed at {} of them", listed.iter().filter(|id| viable.contains(id)).count())
+        }
+        None => String::new(),
+    };
     eprintln!(
-        "Fuzzing {}: {} viable mutants ({} unviable); {} {} in up to {n_rounds} rounds",
+        "Fuzzing {}: {} viable mutants{aimed} ({} unviable); {} {} in up to {n_rounds} rounds",
         crate::console::count(targets.len(), "target"),
         viable.len(),
         built.unviable.len(),
