@@ -598,7 +598,13 @@ impl Planner<'_> {
 
     fn signature_effect(&self, f: &Function) -> Option<&'static str> {
         let mut names = Vec::new();
-        for (_, t) in &f.params {
+        // A `SystemTime` given is a value, made from a number (see `arg`); one returned
+        // may be the clock's.
+        let given_time = |t: &Ty| match t {
+            Ty::Ref { mutable: false, inner } => self.std_time(inner, "SystemTime"),
+            t => self.std_time(t, "SystemTime"),
+        };
+        for (_, t) in f.params.iter().filter(|(_, t)| !given_time(t)) {
             t.names(&mut names);
         }
         for (_, bs) in &f.generics {
@@ -811,15 +817,15 @@ impl Planner<'_> {
         })
     }
 
-    /// Whether `ty` is std's `Duration`: through `std`, `core` or `time`, or named alone
-    /// where the crate has no type of the name.
-    fn std_duration(&self, ty: &Ty) -> bool {
+    /// Whether `ty` is std's `time::{name}` (`Duration`, `SystemTime`): through `std`,
+    /// `core` or `time`, or named alone where the crate has no type of the name.
+    fn std_time(&self, ty: &Ty, name: &str) -> bool {
         let Ty::Path { segments, args, .. } = ty else { return false };
         args.is_empty()
-            && segments.last().is_some_and(|l| l == "Duration")
+            && segments.last().is_some_and(|l| l == name)
             && match segments.first().map(String::as_str) {
                 Some("std" | "core" | "time") if segments.len() > 1 => true,
-                _ => segments.len() == 1 && !self.api.types.contains_key("Duration"),
+                _ => segments.len() == 1 && !self.api.types.contains_key(name),
             }
     }
 
@@ -1199,14 +1205,26 @@ impl Planner<'_> {
                 .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
             return self.arg(name, &concrete, generics, owner);
         }
-        // std's `Duration`, from nanoseconds: every `u64` makes one without a panic.
-        let from_nanos = format!("std::time::Duration::from_nanos({name})");
-        match ty {
-            ty if self.std_duration(ty) => return Ok(Arg::simple(name, "u64".into(), from_nanos)),
-            Ty::Ref { mutable: false, inner } if self.std_duration(inner) => {
-                return Ok(Arg::simple(name, "u64".into(), format!("&{from_nanos}")));
-            }
-            _ => {}
+        // std's `Duration`, from nanoseconds: every `u64` makes one without a panic; a
+        // `SystemTime` as that long after the epoch.
+        let (by_value, inner) = match ty {
+            Ty::Ref { mutable: false, inner } => (false, &**inner),
+            ty => (true, ty),
+        };
+        let time = if self.std_time(inner, "Duration") {
+            Some(format!("std::time::Duration::from_nanos({name})"))
+        } else if self.std_time(inner, "SystemTime") {
+            Some(format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})"))
+        } else {
+            None
+        };
+        if let Some(time) = time {
+            let expr = match by_value {
+                true => time,
+                false if time.contains('+') => format!("&({time})"),
+                false => format!("&{time}"),
+            };
+            return Ok(Arg::simple(name, "u64".into(), expr));
         }
         match ty {
             // `&mut impl fmt::Write`: a reference to the type that meets the bounds (a

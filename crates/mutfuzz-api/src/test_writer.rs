@@ -1153,11 +1153,16 @@ impl Writer<'_> {
         if let Some(range) = self.range(a, v)? {
             return Ok(range);
         }
+        let from_nanos = format!("std::time::Duration::from_nanos({name})");
         if let Value::Int(digits, _) = v
-            && let Some(rest) = expr.strip_suffix(&format!("std::time::Duration::from_nanos({name})"))
+            && expr.contains(&from_nanos)
             && let Ok(nanos) = digits.parse::<u64>()
         {
-            return Ok(format!("{rest}{}", duration(nanos)));
+            let time = expr.replacen(&from_nanos, &duration(nanos), 1);
+            // A `SystemTime` at the epoch itself.
+            return Ok(time
+                .replace("(std::time::UNIX_EPOCH + std::time::Duration::ZERO)", "std::time::UNIX_EPOCH")
+                .replace("std::time::UNIX_EPOCH + std::time::Duration::ZERO", "std::time::UNIX_EPOCH"));
         }
         let own = self.owned(a, v)?;
         Ok(replace_ident(expr, name, &own))
@@ -2413,9 +2418,11 @@ mod tests {
     }
 
     #[test]
-    fn a_duration_is_written_in_the_largest_unit_that_holds_it_whole() {
+    fn a_duration_or_a_system_time_is_written_in_the_largest_unit_that_holds_it_whole() {
         let (plan, module) = api("pub fn seconds(d: std::time::Duration) -> u64 { d.as_secs() }\n\
-             pub fn borrowed(d: &core::time::Duration) -> u64 { 0 }\n");
+             pub fn borrowed(d: &core::time::Duration) -> u64 { 0 }\n\
+             pub fn stamp(t: std::time::SystemTime) -> u64 { 0 }\n\
+             pub fn stamp_ref(t: &std::time::SystemTime) -> u64 { 0 }\n");
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, nanos: &str| {
             let value = int(nanos, "u64");
@@ -2431,6 +2438,11 @@ mod tests {
         assert!(t.contains("k::seconds(std::time::Duration::ZERO)"), "{t}");
         let t = one("seconds", "7");
         assert!(t.contains("k::seconds(std::time::Duration::from_nanos(7))"), "{t}");
+        // A `SystemTime` is that long after the epoch: a value, not the clock's.
+        let t = one("stamp", "60000000000");
+        assert!(t.contains("k::stamp(std::time::UNIX_EPOCH + std::time::Duration::from_secs(60))"), "{t}");
+        let t = one("stamp_ref", "0");
+        assert!(t.contains("k::stamp_ref(&std::time::UNIX_EPOCH)"), "{t}");
     }
 
     #[test]

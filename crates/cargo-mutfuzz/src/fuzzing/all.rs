@@ -161,15 +161,20 @@ pub fn fuzz_all(
             notes_shown: HashSet::new(),
         })
         .collect();
-    // `amplify` lists the survivors: only they run.
-    let aimed = match crate::fuzzing::campaign::listed_mutants(args)? {
-        Some(listed) => {
-            format!(", aimed at {} of them", listed.iter().filter(|id| viable.contains(id)).count())
+    // Aimed at given mutants (`amplify`'s survivors), one kill of each is enough: a slice
+    // aims at those no other target has killed yet, and the rounds end when none is left.
+    let aimed = match &args.mutants_file {
+        Some(file) => {
+            let ids = mutfuzz::harness::read_mutants_file(file)
+                .map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
+            Some(ids.into_iter().filter(|id| viable.contains(id)).collect::<BTreeSet<u32>>())
         }
-        None => String::new(),
-    };
+        None => None,
+    }
+    .filter(|aimed| !aimed.is_empty());
+    let aimed_at = aimed.as_ref().map_or_else(String::new, |ids| format!(", aimed at {}", ids.len()));
     eprintln!(
-        "Fuzzing {}: {} viable mutants{aimed} ({} unviable); {} {} in up to {n_rounds} rounds",
+        "Fuzzing {}: {} viable mutants ({} unviable){aimed_at}; {} {} in up to {n_rounds} rounds",
         crate::console::count(targets.len(), "target"),
         viable.len(),
         built.unviable.len(),
@@ -192,17 +197,6 @@ pub fn fuzz_all(
     let mut failed = None;
     let mut stop = Stop::Budget;
     let mut slice_no = 0u64;
-    // Aimed at given mutants (`amplify`'s survivors), one kill of each is enough: a slice
-    // aims at those no other target has killed yet, and the rounds end when none is left.
-    let aimed = match &args.mutants_file {
-        Some(file) => {
-            let ids = mutfuzz::harness::read_mutants_file(file)
-                .map_err(|e| exit_code::usage(anyhow::anyhow!(e)))?;
-            Some(ids.into_iter().filter(|id| viable.contains(id)).collect::<BTreeSet<u32>>())
-        }
-        None => None,
-    }
-    .filter(|aimed| !aimed.is_empty());
     'rounds: for round in 0..n_rounds {
         let plan = slices::next_round(&arms, left(spent_trials, spent_time), n_rounds - round, min);
         if plan.is_empty() {
