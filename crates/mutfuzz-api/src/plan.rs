@@ -1452,6 +1452,16 @@ impl Planner<'_> {
         if ty.borrows() || matches!(ty, Ty::Impl(_)) {
             return Ok(Output::Debug { sorted });
         }
+        // A crate type that compares with nothing and is shown by hand (humantime's
+        // `Rfc3339Timestamp`, `FormattedDuration`): its `Display` is what the crate
+        // computes, its derived `Debug` only what it was given.
+        if render.display
+            && self.own_type(ty, owner).is_some_and(|def| {
+                def.debug_derived && !def.traits.contains("PartialEq") && !def.traits.contains("Iterator")
+            })
+        {
+            return Ok(Output::Display);
+        }
         match self.nameable(ty, owner) {
             Some(name) if sorted => Ok(Output::Sorted(name)),
             Some(name) => Ok(Output::Value(name)),
@@ -2738,6 +2748,25 @@ mod tests {
         assert_eq!(call("parse").result.as_ref().unwrap().to_string(), "Option<std::time::Duration>");
         // The crate's own is built as its constructor says.
         assert_eq!(call("own").args[0].gen_ty, "MakeDuration");
+    }
+
+    #[test]
+    fn a_crate_type_shown_by_hand_that_compares_with_nothing_is_rendered_by_display() {
+        let api = api("use std::fmt;\n\
+             #[derive(Debug)] pub struct Stamp(u64);\n\
+             impl fmt::Display for Stamp { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"{}s\", self.0) } }\n\
+             #[derive(Debug, PartialEq)] pub struct Same(u64);\n\
+             impl fmt::Display for Same { fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"{}\", self.0) } }\n\
+             #[derive(Debug)] pub struct Plain(u64);\n\
+             pub fn stamp(n: u64) -> Stamp { Stamp(n) }\n\
+             pub fn same(n: u64) -> Same { Same(n) }\n\
+             pub fn plain(n: u64) -> Plain { Plain(n) }\n");
+        let p = plan(&api, &Exclusions::new());
+        let output = |name: &str| p.calls.iter().find(|c| c.function.name == name).unwrap().output.clone();
+        assert_eq!(output("stamp"), Output::Display);
+        // A value that compares keeps its `Debug`, as does one with no `Display`.
+        assert_eq!(output("same"), Output::Value("k::Same".into()));
+        assert_eq!(output("plain"), Output::Value("k::Plain".into()));
     }
 
     #[test]
