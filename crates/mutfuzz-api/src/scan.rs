@@ -1236,9 +1236,6 @@ impl Walk<'_> {
         }
     }
 
-    /// Whether `#[cfg]` lets the item in: its predicate evaluated with `test`, `doc`,
-    /// `doctest`, `loom` and `miri` off and the features of the set on (`all`, `any` and `not` as
-    /// cargo's); a predicate it cannot tell (a target, `debug_assertions`) lets it in.
     /// Writes out, in the signatures of each module, the std types it imports under the
     /// name of one of the crate's types (humantime's `use std::time::Duration` beside its
     /// own `Duration`): the plan tells types apart by name.
@@ -1259,6 +1256,9 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether `#[cfg]` lets the item in: its predicate evaluated with `test`, `doc`,
+    /// `doctest`, `loom` and `miri` off and the features of the set on (`all`, `any` and `not` as
+    /// cargo's); a predicate it cannot tell (a target, `debug_assertions`) lets it in.
     fn active(&self, attrs: &[syn::Attribute]) -> bool {
         attrs
             .iter()
