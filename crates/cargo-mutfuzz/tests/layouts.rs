@@ -189,7 +189,8 @@ fn a_hanging_baseline_ends_with_exit_code_4_naming_the_test() {
     assert!(
         stderr.contains(
             "error: test a_long_pause (in test pause) did not finish within 1.0s without any mutant \
-             (a longer limit: --baseline-timeout SECS"
+             (the baseline notes each mutation site a test runs, which can make a tight loop several \
+             times slower than under `cargo test`: a longer limit, --baseline-timeout SECS"
         ),
         "{stderr}"
     );

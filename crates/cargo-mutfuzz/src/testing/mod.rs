@@ -587,7 +587,10 @@ fn failure_reason(
     if *exit == Exit::TimedOut {
         (
             format!("did not finish within {}", duration(timeout)),
-            " (a longer limit: --baseline-timeout SECS; or skip it: -- --skip NAME)".to_owned(),
+            " (the baseline notes each mutation site a test runs, which can make a tight loop several \
+             times slower than under `cargo test`: a longer limit, --baseline-timeout SECS; or skip it: \
+             -- --skip NAME)"
+                .to_owned(),
         )
     } else if let Exit::TooMuchOutput(_) = exit {
         (
