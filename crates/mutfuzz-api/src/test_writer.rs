@@ -1018,15 +1018,26 @@ impl Writer<'_> {
         let Value::Seq(items) = items else { return Err("the items are not a list".into()) };
         let mut written: Vec<String> =
             items.iter().map(|v| self.arg(item, v, None, false)).collect::<Result<_, _>>()?;
-        let Some(first) = written.first_mut() else {
+        let Some(first) = written.first() else {
             return Ok(format!("std::iter::empty::<{ty}>().collect::<{path}>()"));
         };
-        if INTEGERS.contains(&ty) && first.trim_start_matches('-').chars().all(|c| c.is_ascii_digit()) {
-            first.push_str(ty);
-        }
+        // The first number typed, so that the collection's item type is known.
+        let suffix = match INTEGERS.contains(&ty)
+            && first.trim_start_matches('-').chars().all(|c| c.is_ascii_digit())
+        {
+            true => ty,
+            false => "",
+        };
+        let list = match repeated(&written) {
+            Some((item, n)) => format!("{item}{suffix}; {n}"),
+            None => {
+                written[0].push_str(suffix);
+                written.join(", ")
+            }
+        };
         Ok(match array {
-            true => format!("{path}::from([{}])", written.join(", ")),
-            false => format!("vec![{}].into_iter().collect::<{path}>()", written.join(", ")),
+            true => format!("{path}::from([{list}])"),
+            false => format!("vec![{list}].into_iter().collect::<{path}>()"),
         })
     }
 
@@ -1641,6 +1652,12 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
     let state = if binding == "hash_state" { "hasher_state" } else { "hash_state" };
     let hash = |value: &str| format!("std::hash::BuildHasher::hash_one(&{state}, {value})");
     let check = if text == "true" { "assert_eq" } else { "assert_ne" };
+    // `hash_one` takes any `Hash` by value: a temporary needs no borrow (clippy's
+    // `needless_borrows_for_generic_args`), a binding keeps it.
+    let other = match other.strip_prefix('&') {
+        Some(value) if !value.chars().all(|c| c.is_alphanumeric() || c == '_') => value,
+        _ => other,
+    };
     vec![
         format!("let {state} = std::collections::hash_map::RandomState::new();"),
         format!("{check}!({}, {});", hash(&format!("&{binding}")), hash(other)),
@@ -2890,6 +2907,15 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         let built = "let set = std::iter::empty::<usize>().collect::<k::Set>();";
         assert!(t.text.contains(built), "{}", t.text);
+        // One item many times: `[0usize; 5]`, not five zeros.
+        let zeros = Value::Tuple(vec![
+            Value::Variant("FromIterUsize".into(), vec![Value::Seq(vec![int("0", "u16"); 5])]),
+            Value::Seq(Vec::new()),
+        ]);
+        let kept = Kept { target: "set_calls", value: &zeros, ending: r#"["Set([])"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let built = "let set = vec![0usize; 5].into_iter().collect::<k::Set>();";
+        assert!(t.text.contains(built), "{}", t.text);
         // A type `From` an array of its items is built from one.
         let (plan, module) = api("#[derive(Debug)] pub struct Map<K, V>(Vec<(K, V)>);\n\
              impl<K, V> Map<K, V> { pub fn len(&self) -> usize { self.0.len() } }\n\
@@ -2939,7 +2965,7 @@ mod tests {
         let expected = "    set.push(1);\n    \
                         let hash_state = std::collections::hash_map::RandomState::new();\n    \
                         assert_ne!(std::hash::BuildHasher::hash_one(&hash_state, &set), \
-                        std::hash::BuildHasher::hash_one(&hash_state, &k::Set::new()));\n";
+                        std::hash::BuildHasher::hash_one(&hash_state, k::Set::new()));\n";
         assert!(t.text.contains(expected), "{}", t.text);
         assert_eq!(t.name, "set_push_hash");
     }
