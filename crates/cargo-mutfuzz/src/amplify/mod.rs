@@ -322,6 +322,19 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         count(verified.kept.len(), "test"),
         lines as f64 / verified.kept.len() as f64
     );
+    // More missed than before reads as a loss: say where they come from.
+    let newly_reached = survivors
+        .file
+        .outcomes
+        .iter()
+        .filter(|o| o.outcome == Outcome::NotCovered && checked.get(&o.mutant.id) == Some(&Outcome::Missed))
+        .count();
+    if missed_after > before.missed && newly_reached > 0 {
+        eprintln!(
+            "  ({newly_reached} of the missed were not covered before: the new tests reach them, \
+             and do not catch them)"
+        );
+    }
     print_dropped(&verified, &tests.why);
     write::record(&results, &file, &survivors, &verified, &caught, &killed, &reached)?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
