@@ -1793,9 +1793,6 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
     })
 }
 
-/// The full path of a type written through a std module (`io::Error`, `fmt::Error`,
-/// `core::num::ParseIntError` as `std::…`), which the caller reads as std's where the
-/// crate's type of that name is not at that path.
 /// The name by which a path may mean one of the crate's types: its last segment, unless
 /// it goes through std (the scan writes `std::time::Duration` where a module imports it
 /// beside the crate's own `Duration`).
@@ -1806,6 +1803,9 @@ fn own_name(segments: &[String]) -> Option<&str> {
     }
 }
 
+/// The full path of a type written through a std module (`io::Error`, `fmt::Error`,
+/// `core::num::ParseIntError` as `std::…`), which the caller reads as std's where the
+/// crate's type of that name is not at that path.
 fn std_path(segments: &[String]) -> Option<String> {
     let (first, rest) = segments.split_first().filter(|_| segments.len() > 1)?;
     match first.as_str() {
