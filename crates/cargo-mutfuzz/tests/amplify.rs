@@ -160,11 +160,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
     // Results older than the file: its tests are not in them, so nothing is written again.
     let out = krate.mutfuzz(&["amplify", "--trials", "5"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("mutfuzz_amplified.rs was written after `cargo mutfuzz test` made"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("mutfuzz_amplified.rs is no older than"), "{}", stderr(&out));
 
     // Plain cargo passes them; the mutation test with them catches what amplify said.
     let cargo = std::process::Command::new(env!("CARGO"))

@@ -151,6 +151,9 @@ pub enum Output {
     Collected,
     /// Rendered by `Display`.
     Display,
+    /// Rendered by `Display` and by `Debug`, as `mutfuzz::shown` renders them: a crate
+    /// type shown by hand that compares with nothing.
+    Shown,
     /// Nothing returned.
     Unit,
 }
@@ -601,8 +604,8 @@ impl Planner<'_> {
         // A `SystemTime` given is a value, made from a number (see `arg`); one returned
         // may be the clock's.
         let given_time = |t: &Ty| match t {
-            Ty::Ref { mutable: false, inner } => self.std_time(inner, "SystemTime"),
-            t => self.std_time(t, "SystemTime"),
+            Ty::Ref { mutable: false, inner } => Self::std_time(inner, "SystemTime"),
+            t => Self::std_time(t, "SystemTime"),
         };
         for (_, t) in f.params.iter().filter(|(_, t)| !given_time(t)) {
             t.names(&mut names);
@@ -784,22 +787,9 @@ impl Planner<'_> {
                 |item| {
                     let mut names = Vec::new();
                     item.names(&mut names);
-                    // A `&str` compares with a string literal as it is.
-                    let str_ref =
-                        |t: &Ty| matches!(t, Ty::Ref { inner, .. } if inner.plain_name() == Some("str"));
-                    let value = match &item {
-                        Ty::Ref { .. } => str_ref(&item),
-                        // A tuple compares only with its own type: numbers, `bool`s,
-                        // `char`s and `&str`s, whose literals are their values (no `&str`
-                        // for a `String`, no `OsString`).
-                        Ty::Tuple(parts) => parts.iter().all(|t| {
-                            str_ref(t)
-                                || t.plain_name().is_some_and(|n| {
-                                    INTEGERS.contains(&n) || (PRIMITIVES.contains(&n) && n != "String")
-                                })
-                        }),
-                        _ => true,
-                    };
+                    // A `String` equals a string literal; in a tuple or an `Option` only
+                    // its own type does.
+                    let value = item.plain_name() == Some("String") || literal_typed(&item);
                     value && names.iter().all(|n| !self.api.types.contains_key(n))
                 },
             );
@@ -817,16 +807,15 @@ impl Planner<'_> {
         })
     }
 
-    /// Whether `ty` is std's `time::{name}` (`Duration`, `SystemTime`): through `std`,
-    /// `core` or `time`, or named alone where the crate has no type of the name.
-    fn std_time(&self, ty: &Ty, name: &str) -> bool {
+    /// Whether `ty` is std's `time::{name}` (`Duration`, `SystemTime`): written through
+    /// `std` or `core`, as the scan writes out every name a module imports from there (a
+    /// bare `Duration` or `time::Duration` may be chrono's or the `time` crate's).
+    fn std_time(ty: &Ty, name: &str) -> bool {
         let Ty::Path { segments, args, .. } = ty else { return false };
         args.is_empty()
+            && segments.len() > 1
             && segments.last().is_some_and(|l| l == name)
-            && match segments.first().map(String::as_str) {
-                Some("std" | "core" | "time") if segments.len() > 1 => true,
-                _ => segments.len() == 1 && !self.api.types.contains_key(name),
-            }
+            && matches!(segments[0].as_str(), "std" | "core")
     }
 
     /// The comparison of a value's hash with another's, for a type whose `Hash` is written
@@ -1211,9 +1200,9 @@ impl Planner<'_> {
             Ty::Ref { mutable: false, inner } => (false, &**inner),
             ty => (true, ty),
         };
-        let time = if self.std_time(inner, "Duration") {
+        let time = if Self::std_time(inner, "Duration") {
             Some(format!("std::time::Duration::from_nanos({name})"))
-        } else if self.std_time(inner, "SystemTime") {
+        } else if Self::std_time(inner, "SystemTime") {
             Some(format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})"))
         } else {
             None
@@ -1454,13 +1443,13 @@ impl Planner<'_> {
         }
         // A crate type that compares with nothing and is shown by hand (humantime's
         // `Rfc3339Timestamp`, `FormattedDuration`): its `Display` is what the crate
-        // computes, its derived `Debug` only what it was given.
+        // computes, its derived `Debug` what it was given, which the first may leave out.
         if render.display
             && self.own_type(ty, owner).is_some_and(|def| {
                 def.debug_derived && !def.traits.contains("PartialEq") && !def.traits.contains("Iterator")
             })
         {
-            return Ok(Output::Display);
+            return Ok(if sorted { Output::Display } else { Output::Shown });
         }
         match self.nameable(ty, owner) {
             Some(name) if sorted => Ok(Output::Sorted(name)),
@@ -1791,6 +1780,22 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
         })?;
         Some(format!("is for `{param}: {}` only, and the harness puts `{param}` at `{ty}`", b.name))
     })
+}
+
+/// Whether a value of `ty` equals the literal its `Debug` writes: a number, a `bool`, a
+/// `char`, a `&str`, or a tuple or an `Option` of them (not a `String`, whose literal is
+/// a `&str`, an `OsString` or a `NonZeroUsize`).
+fn literal_typed(ty: &Ty) -> bool {
+    match ty {
+        Ty::Ref { inner, .. } => inner.plain_name() == Some("str"),
+        Ty::Tuple(parts) => !parts.is_empty() && parts.iter().all(literal_typed),
+        Ty::Path { .. } if ty.name() == Some("Option") && ty.args().len() == 1 => {
+            literal_typed(&ty.args()[0])
+        }
+        _ => ty
+            .plain_name()
+            .is_some_and(|n| INTEGERS.contains(&n) || (PRIMITIVES.contains(&n) && n != "String")),
+    }
 }
 
 /// The name by which a path may mean one of the crate's types: its last segment, unless
@@ -2714,15 +2719,18 @@ mod tests {
     #[test]
     fn an_iterator_of_tuples_compares_with_literals_unless_a_string_is_in_them() {
         // An `OsString` or a `NonZeroUsize` has no literal either.
-        let api = api(
-            "pub fn indices(s: &str) -> impl Iterator<Item = (usize, &str)> { s.split(' ').map(|w| (0, w)) }\n\
+        let api = api("use std::ffi::OsString;\n\
+             pub fn indices(s: &str) -> impl Iterator<Item = (usize, &str)> { s.split(' ').map(|w| (0, w)) }\n\
              pub fn owned(s: &str) -> impl Iterator<Item = (usize, String)> { std::iter::empty() }\n\
-             pub fn os(s: &str) -> impl Iterator<Item = (char, std::ffi::OsString)> { std::iter::empty() }\n\
-             pub fn nonzero(s: &str) -> impl Iterator<Item = (bool, NonZeroUsize)> { std::iter::empty() }\n",
-        );
+             pub fn os(s: &str) -> impl Iterator<Item = (char, OsString)> { std::iter::empty() }\n\
+             pub fn nonzero(s: &str) -> impl Iterator<Item = (bool, NonZeroUsize)> { std::iter::empty() }\n\
+             pub fn lone(s: &str) -> impl Iterator<Item = std::num::NonZeroUsize> { std::iter::empty() }\n\
+             pub fn words(s: &str) -> impl Iterator<Item = String> { std::iter::empty() }\n\
+             pub fn maybe(s: &str) -> impl Iterator<Item = Option<u8>> { std::iter::empty() }\n");
         let p = plan(&api, &Exclusions::new());
         let by_value = |name: &str| p.calls.iter().find(|c| c.function.name == name).unwrap().items_by_value;
-        assert_eq!(["indices", "owned", "os", "nonzero"].map(by_value), [true, false, false, false]);
+        let names = ["indices", "owned", "os", "nonzero", "lone", "words", "maybe"];
+        assert_eq!(names.map(by_value), [true, false, false, false, false, true, true]);
     }
 
     #[test]
@@ -2751,6 +2759,33 @@ mod tests {
     }
 
     #[test]
+    fn only_a_duration_imported_from_std_is_made_from_nanoseconds() {
+        let api = api("mod time {\n\
+                 #[derive(Debug)] pub struct Duration(u64);\n\
+                 impl Duration { pub fn new(n: u64) -> Duration { Duration(n) } }\n\
+             }\n\
+             pub fn wait(d: time::Duration) -> u8 { 0 }\n\
+             mod clock { use std::time; pub fn secs(d: time::Duration) -> u64 { d.as_secs() } }\n\
+             mod glob { use std::time::*; pub fn millis(d: Duration) -> u128 { d.as_millis() } }\n\
+             mod chrono_like { use chrono::Duration; pub fn later(d: Duration) -> u8 { 0 } }\n\
+             pub use time::Duration;\n\
+             pub use clock::secs;\n\
+             pub use glob::millis;\n\
+             pub use chrono_like::later;\n");
+        let p = plan(&api, &Exclusions::new());
+        let arg =
+            |name: &str| p.calls.iter().find(|c| c.function.name == name).map(|c| c.args[0].expr.clone());
+        assert_eq!(arg("secs").as_deref(), Some("std::time::Duration::from_nanos(d)"));
+        assert_eq!(arg("millis").as_deref(), Some("std::time::Duration::from_nanos(d)"));
+        // The crate's `time::Duration` is built by its constructor; chrono's is not std's.
+        assert_eq!(
+            p.calls.iter().find(|c| c.function.name == "wait").unwrap().args[0].gen_ty,
+            "MakeDuration"
+        );
+        assert_ne!(arg("later").as_deref(), Some("std::time::Duration::from_nanos(d)"));
+    }
+
+    #[test]
     fn a_crate_type_shown_by_hand_that_compares_with_nothing_is_rendered_by_display() {
         let api = api("use std::fmt;\n\
              #[derive(Debug)] pub struct Stamp(u64);\n\
@@ -2763,7 +2798,7 @@ mod tests {
              pub fn plain(n: u64) -> Plain { Plain(n) }\n");
         let p = plan(&api, &Exclusions::new());
         let output = |name: &str| p.calls.iter().find(|c| c.function.name == name).unwrap().output.clone();
-        assert_eq!(output("stamp"), Output::Display);
+        assert_eq!(output("stamp"), Output::Shown);
         // A value that compares keeps its `Debug`, as does one with no `Display`.
         assert_eq!(output("same"), Output::Value("k::Same".into()));
         assert_eq!(output("plain"), Output::Value("k::Plain".into()));

@@ -339,6 +339,7 @@ fn result(output: &Output, call: &str) -> (String, String) {
         }
         Output::Collected => ("String".into(), format!("mutfuzz::debug_bounded(&{})", collected(call))),
         Output::Display => ("String".into(), format!("{call}.to_string()")),
+        Output::Shown => ("(String, String)".into(), format!("mutfuzz::shown(&{call})")),
         Output::Unit => ("()".into(), call.to_owned()),
     }
 }
@@ -350,6 +351,7 @@ fn rendered(m: &Call, call: &str) -> String {
     }
     match &m.output {
         Output::Display => format!("{call}.to_string()"),
+        Output::Shown => format!("format!(\"{{:?}}\", mutfuzz::shown(&{call}))"),
         Output::Sorted(_) | Output::Debug { sorted: true } => {
             format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))")
         }

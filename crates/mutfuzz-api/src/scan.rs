@@ -293,6 +293,13 @@ struct Module {
     /// Names any `use` brings in from std (`core`, `alloc`), with their paths: the module's
     /// `Duration` is `std::time::Duration`, whatever type of the crate has the name.
     std_names: BTreeMap<String, Vec<String>>,
+    /// Std's time types a `use std::time::*` brings in, where nothing else gives the name.
+    std_glob_names: BTreeMap<String, Vec<String>>,
+    /// Every name a `use` brings in by name, from anywhere: it shadows a glob's.
+    imported: BTreeSet<String>,
+    /// The names a `use` brings in from outside std: `Debug` after `use derive_more::Debug`
+    /// is not std's derive.
+    foreign: BTreeSet<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -904,6 +911,21 @@ impl Walk<'_> {
         mod_path: Vec<String>,
     ) -> Result<usize, Error> {
         let me = self.module(mod_path.clone());
+        // Before the items: a `use` anywhere in the module says what a derive's name is.
+        for item in items {
+            if let syn::Item::Use(u) = item
+                && self.active(&u.attrs)
+            {
+                let mut out = Vec::new();
+                use_leaves(&u.tree, Vec::new(), &mut out);
+                for (name, source, _) in out.into_iter().filter(|(_, _, glob)| !glob) {
+                    if !matches!(source.first().map(String::as_str), Some("std" | "core" | "alloc")) {
+                        self.modules[me].foreign.insert(name.clone());
+                    }
+                    self.modules[me].imported.insert(name);
+                }
+            }
+        }
         for item in items {
             if let syn::Item::Trait(t) = item {
                 self.own_traits.insert(t.ident.to_string());
@@ -1142,10 +1164,17 @@ impl Walk<'_> {
                     let mut out = Vec::new();
                     use_leaves(&u.tree, Vec::new(), &mut out);
                     for (name, source, glob) in &out {
-                        if !glob
-                            && matches!(source.first().map(String::as_str), Some("std" | "core" | "alloc"))
-                        {
+                        if !matches!(source.first().map(String::as_str), Some("std" | "core" | "alloc")) {
+                            continue;
+                        }
+                        if !glob {
                             self.modules[me].std_names.insert(name.clone(), source.clone());
+                        } else if source[1..] == ["time"] {
+                            // `use std::time::*`: an explicit `use` of the name wins.
+                            for name in STD_TIME {
+                                let path = source.iter().cloned().chain([name.to_owned()]).collect();
+                                self.modules[me].std_glob_names.entry(name.to_owned()).or_insert(path);
+                            }
                         }
                     }
                     if is_pub(&u.vis) && !is_hidden(&u.attrs) {
@@ -1180,7 +1209,9 @@ impl Walk<'_> {
             .entry((name.clone(), module))
             .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
         // Of every definition of the name (behind other `cfg`s), or none.
-        entry.debug_derived = std_derives(attrs).contains("Debug") && (entry.debug_derived || !again);
+        let std_debug =
+            std_derives(attrs).contains("Debug") && !self.modules[module].foreign.contains("Debug");
+        entry.debug_derived = std_debug && (entry.debug_derived || !again);
         entry.homonym |= again;
         entry.traits.append(&mut traits);
         // Parameters with defaults (`struct BitVec<B = u32>`) leave it nameable as `BitVec`.
@@ -1236,14 +1267,27 @@ impl Walk<'_> {
         }
     }
 
-    /// Writes out, in the signatures of each module, the std types it imports under the
-    /// name of one of the crate's types (humantime's `use std::time::Duration` beside its
-    /// own `Duration`): the plan tells types apart by name.
+    /// Writes out, in the signatures of each module, the std names it imports where the
+    /// plan reads a type by name: under the name of one of the crate's types (humantime's
+    /// `use std::time::Duration` beside its own `Duration`), std's time types (a bare
+    /// `Duration` may be chrono's), and std modules a path goes through (`time::Duration`
+    /// after `use std::time`, where the crate may have a `time` module of its own).
     fn qualify_std_names(&mut self) {
         let own: BTreeSet<String> = self.types.keys().map(|(name, _)| name.clone()).collect();
+        for (i, module) in self.modules.iter_mut().enumerate() {
+            let globbed = std::mem::take(&mut module.std_glob_names);
+            for (name, path) in globbed {
+                if !module.imported.contains(&name) && !self.types.contains_key(&(name.clone(), i)) {
+                    module.std_names.insert(name, path);
+                }
+            }
+        }
         let modules = &self.modules;
         let qualify = |module: usize, f: &mut Function| {
-            for (name, path) in modules[module].std_names.iter().filter(|(n, _)| own.contains(*n)) {
+            let written_out = modules[module].std_names.iter().filter(|(name, path)| {
+                own.contains(*name) || STD_TIME.contains(&name.as_str()) || !is_type_name(path)
+            });
+            for (name, path) in written_out {
                 f.map_types(|t| t.qualified(name, path));
             }
         };
@@ -1503,6 +1547,16 @@ impl Walk<'_> {
 /// (each step may look its first segment up twice: keep it small).
 const RESOLVE_DEPTH: usize = 8;
 
+/// The time types of std the plan builds from numbers (`Duration::from_nanos`,
+/// `UNIX_EPOCH + …`).
+const STD_TIME: [&str; 2] = ["Duration", "SystemTime"];
+
+/// Whether a `use` path names a type (or trait), not a module: `std::time::Duration`, not
+/// `std::time`.
+fn is_type_name(path: &[String]) -> bool {
+    path.last().and_then(|l| l.chars().next()).is_some_and(char::is_uppercase)
+}
+
 fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(String, Vec<String>, bool)>) {
     match tree {
         syn::UseTree::Path(p) => {
@@ -1695,7 +1749,7 @@ fn file_name(file: &Path) -> String {
 /// (the body only: what its callees do is not followed).
 fn effect(body: &str) -> Option<&'static str> {
     // Token text from `quote` separates path segments as `fs :: read`.
-    const EFFECTS: [(&str, &str); 14] = [
+    const EFFECTS: [(&str, &str); 15] = [
         ("fs ::", "the file system"),
         ("File ::", "the file system"),
         ("OpenOptions", "the file system"),
@@ -1708,6 +1762,8 @@ fn effect(body: &str) -> Option<&'static str> {
         ("SystemTime ::", "the clock"),
         ("Instant ::", "the clock"),
         ("thread :: sleep", "the clock"),
+        // `t.elapsed()` on a `SystemTime` or an `Instant` given.
+        (". elapsed ()", "the clock"),
         ("stdin ()", "standard input"),
         ("println !", "standard output"),
     ];
@@ -1889,6 +1945,18 @@ mod tests {
         let loud = &api.functions[2];
         assert_eq!(loud.params[0].1.to_string(), "&T");
         assert_eq!(loud.generics[0].1[0].name, "Display");
+    }
+
+    #[test]
+    fn a_time_given_whose_age_is_read_touches_the_clock() {
+        let api = api(&[(
+            "src/lib.rs",
+            "use std::time::SystemTime;\n\
+             pub fn age(t: SystemTime) -> u64 { t.elapsed().map_or(0, |d| d.as_secs()) }\n\
+             pub fn since(t: SystemTime) -> u64 { t.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) }\n",
+        )]);
+        let effect = |name: &str| api.functions.iter().find(|f| f.name == name).unwrap().effect;
+        assert_eq!((effect("age"), effect("since")), (Some("the clock"), None));
     }
 
     #[test]

@@ -859,6 +859,7 @@ impl Writer<'_> {
                 vec![assert_collected(call, &text, m.items_by_value)]
             }
             Output::Display => vec![format!("assert_eq!({call}.to_string(), {});", long_literal(ending))],
+            Output::Shown => shown(call, ending, false)?,
         })
     }
 
@@ -988,6 +989,7 @@ impl Writer<'_> {
                 vec![format!("let _ = {call};")]
             }
             Output::Display => vec![format!("assert_eq!({call}.to_string(), {});", string(text))],
+            Output::Shown => shown(call, text, true)?,
             Output::Sorted(_) | Output::Debug { sorted: true } => {
                 return Err("a result holds a hash container".into());
             }
@@ -1653,9 +1655,10 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
     let hash = |value: &str| format!("std::hash::BuildHasher::hash_one(&{state}, {value})");
     let check = if text == "true" { "assert_eq" } else { "assert_ne" };
     // `hash_one` takes any `Hash` by value: a temporary needs no borrow (clippy's
-    // `needless_borrows_for_generic_args`), a binding keeps it.
+    // `needless_borrows_for_generic_args`); a binding or a path (`k::STATIC`, not moved
+    // out of) keeps it.
     let other = match other.strip_prefix('&') {
-        Some(value) if !value.chars().all(|c| c.is_alphanumeric() || c == '_') => value,
+        Some(value) if !value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':') => value,
         _ => other,
     };
     vec![
@@ -1721,11 +1724,40 @@ fn ok_value(call: &str, ty: &Ty, text: &str, enums: &[ValueEnum]) -> Option<Stri
     let inner = text.strip_prefix("Ok(")?.strip_suffix(')')?;
     match ok {
         Ty::Tuple(items) if items.is_empty() && inner == "()" => Some(format!("{call}.unwrap();")),
-        _ if plain(ok, enums) && literal(inner) => {
-            with_paths(Some(ok), inner, enums).map(|v| assert_value(&format!("{call}.unwrap()"), &v))
-        }
+        _ if plain(ok, enums) && literal(inner) => with_paths(Some(ok), inner, enums)
+            .map(|v| assert_value(&dereferenced(&format!("{call}.unwrap()"), ok), &v)),
         _ => None,
     }
+}
+
+/// Assertions on a value `mutfuzz::shown` rendered (`text`, its `Debug`): its `Display`,
+/// then its `Debug` where no address was masked in it. Bound to `shown`, in a block of its
+/// own inside a sequence (whose bindings a later step may use).
+fn shown(call: &str, text: &str, in_block: bool) -> Result<Vec<String>, String> {
+    let strings: Vec<String> = match syn::parse_str::<syn::ExprTuple>(text) {
+        Ok(t) => t
+            .elems
+            .iter()
+            .map(|e| match e {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Ok(s.value()),
+                _ => Err(()),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|()| format!("not a rendered pair of strings: {text}"))?,
+        Err(_) => return Err(format!("not a rendered pair of strings: {text}")),
+    };
+    let [display, debug] = &strings[..] else {
+        return Err(format!("not a rendered pair of strings: {text}"));
+    };
+    let mut lines =
+        vec![format!("let shown = {call};"), format!("assert_eq!(shown.to_string(), {});", string(display))];
+    if !debug.contains(mutfuzz_contract::ADDRESS_MASK) {
+        lines.push(assert_debug("shown", debug));
+    }
+    if in_block {
+        return Ok(vec![format!("{{\n        {}\n    }}", lines.join("\n        "))]);
+    }
+    Ok(lines)
 }
 
 fn assert_debug(expr: &str, text: &str) -> String {
@@ -2373,7 +2405,8 @@ mod tests {
              #[cfg(windows)] #[derive(Debug)] pub enum Twice { B(String) }\n\
              #[derive(Debug, PartialEq)] pub enum Error { Bad }\n\
              pub mod m { #[derive(Debug, PartialEq)] pub enum Error { Worse } }\n\
-             #[derive(derive_more::Debug, PartialEq)] pub enum Shown { A }\n",
+             #[derive(derive_more::Debug, PartialEq)] pub enum Shown { A }\n\
+             pub mod shown { #[derive(Debug, PartialEq)] pub enum Imported { #[debug(\"B\")] A } use derive_more::Debug; }\n",
         );
         // Not an enum whose name another definition has (behind another `cfg`, in another
         // module), nor one whose `Debug` another crate derives.
@@ -2419,6 +2452,10 @@ mod tests {
         assert!(!plain(&error, &enums));
         let own = Ty::named("Error", vec![]);
         assert_eq!(with_paths(Some(&own), "Bad(3)", &enums).as_deref(), Some("k::Error::Bad(3)"));
+        assert_eq!(
+            with_paths(Some(&own), "Bad { code: 3 }", &enums).as_deref(),
+            Some("k::Error::Bad { code: 3 }")
+        );
         assert_eq!(
             with_paths(Some(&own), "Bad(\"a, b\")", &enums).as_deref(),
             Some("k::Error::Bad(\"a, b\")")
@@ -2723,7 +2760,8 @@ mod tests {
     fn an_ok_result_whose_error_compares_with_nothing_is_unwrapped() {
         let (plan, module) = api("use std::io;\n\
              pub fn read_u<R: io::Read>(r: &mut R) -> io::Result<u16> { Ok(0) }\n\
-             pub fn put<W: io::Write>(w: &mut W) -> io::Result<()> { Ok(()) }\n");
+             pub fn put<W: io::Write>(w: &mut W) -> io::Result<()> { Ok(()) }\n\
+             pub fn first(v: &[u8]) -> io::Result<&u8> { v.first().ok_or(io::ErrorKind::Other.into()) }\n");
         let bytes = Value::Seq(vec![int("1", "u8"), int("2", "u8")]);
         let text = |target: &str, value: &Value, ending: &str| {
             let kept = Kept { target, value, ending, kills: &[] };
@@ -2738,6 +2776,9 @@ mod tests {
         assert!(t.contains(r#"format!("{:?}", k::read_u("#), "{t}");
         let t = text("put", &Value::Seq(Vec::new()), r#"("Ok(())", [])"#);
         assert!(t.contains("k::put(&mut w).unwrap();"), "{t}");
+        // A reference is compared by the value it points to.
+        let t = text("first", &bytes, r#""Ok(1)""#);
+        assert!(t.contains("assert_eq!(*k::first(&[1, 2]).unwrap(), 1);"), "{t}");
     }
 
     #[test]
@@ -2968,6 +3009,9 @@ mod tests {
                         std::hash::BuildHasher::hash_one(&hash_state, k::Set::new()));\n";
         assert!(t.text.contains(expected), "{}", t.text);
         assert_eq!(t.name, "set_push_hash");
+        // A static is borrowed, not moved out of.
+        let step = hash_step("set", "&k::EMPTY", "true");
+        assert!(step[1].ends_with("hash_one(&hash_state, &k::EMPTY));"), "{step:?}");
     }
 
     #[test]
@@ -3038,6 +3082,29 @@ mod tests {
         )
         .unwrap();
         assert!(t.text.contains(r#"format!("{:?}", "x".parse::<k::Stamp>())"#), "{}", t.text);
+    }
+
+    #[test]
+    fn a_value_shown_by_hand_is_asserted_on_by_display_and_by_debug() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Stamp(u64);\n\
+             impl Stamp { pub fn new(n: u64) -> Stamp { Stamp(n) } pub fn later(&self) -> Stamp { Stamp(self.0 + 1) } }\n\
+             impl std::fmt::Display for Stamp { fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { write!(f, \"{}s\", self.0) } }\n\
+             pub fn stamp(n: u64) -> Stamp { Stamp(n) }\n");
+        let mut taken = BTreeSet::new();
+        let value = int("3", "u64");
+        let kept = Kept { target: "stamp", value: &value, ending: r#"("3s", "Stamp(3)")"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        let body = "    let shown = k::stamp(3);\n    assert_eq!(shown.to_string(), \"3s\");\n    \
+                    assert_eq!(format!(\"{shown:?}\"), \"Stamp(3)\");\n";
+        assert!(t.text.ends_with(&format!("{body}}}\n")), "{}", t.text);
+        // In a sequence, in a block: the sequence's own bindings stay as they were.
+        let calls = Value::Seq(vec![Value::Variant("Later".into(), vec![])]);
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![int("1", "u64")]), calls]);
+        let ending = r#"["(\"2s\", \"Stamp(2)\")", "Stamp(1)", "1s"]"#;
+        let kept = Kept { target: "stamp_calls", value: &value, ending, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains("    {\n        let shown = stamp.later();\n"), "{}", t.text);
+        assert!(t.text.contains("assert_eq!(stamp.to_string(), \"1s\");"), "{}", t.text);
     }
 
     #[test]

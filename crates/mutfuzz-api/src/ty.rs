@@ -145,18 +145,17 @@ impl Ty {
         })
     }
 
-    /// This type with the path `from` alone written `path` (`Duration` as
-    /// `std::time::Duration`), its arguments kept.
+    /// This type with each path that starts with `from` written through `path`
+    /// (`Duration` as `std::time::Duration`, `time::Duration` as `std::time::Duration`
+    /// where `time` is `std::time`), its arguments kept.
     pub fn qualified(&self, from: &str, path: &[String]) -> Ty {
         self.map_paths(&|t| match t {
-            Ty::Path { segments, args, assoc, lifetimes } if segments.len() == 1 && segments[0] == from => {
-                Some(Ty::Path {
-                    segments: path.to_vec(),
-                    args: args.clone(),
-                    assoc: assoc.clone(),
-                    lifetimes: *lifetimes,
-                })
-            }
+            Ty::Path { segments, args, assoc, lifetimes } if segments[0] == from => Some(Ty::Path {
+                segments: path.iter().chain(&segments[1..]).cloned().collect(),
+                args: args.clone(),
+                assoc: assoc.clone(),
+                lifetimes: *lifetimes,
+            }),
             _ => None,
         })
     }

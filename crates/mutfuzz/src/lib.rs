@@ -178,5 +178,5 @@ pub use same_hash::same_hash;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
 pub use sorted_debug::SortedDebug;
-pub use unaddressed::debug_unaddressed;
+pub use unaddressed::{debug_unaddressed, shown};
 pub use workers::Workers;

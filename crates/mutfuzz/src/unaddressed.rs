@@ -1,6 +1,6 @@
 //! [`debug_unaddressed`]: a value's `Debug` text with the memory addresses in it masked.
 
-use std::fmt::Debug;
+use std::fmt::{Debug, Display};
 
 use mutfuzz_contract::ADDRESS_MASK;
 
@@ -23,6 +23,17 @@ const ADDRESS_DIGITS: usize = 8;
 /// ```
 pub fn debug_unaddressed<T: Debug + ?Sized>(value: &T) -> String {
     mask_addresses(&format!("{value:?}"))
+}
+
+/// `value`'s `Display` text and its `Debug` text unaddressed: a crate type shown by hand
+/// that compares with nothing, whose `Display` is what the crate computes and whose derived
+/// `Debug` shows what the first may leave out.
+///
+/// ```
+/// assert_eq!(mutfuzz::shown(&'a'), ("a".to_owned(), "'a'".to_owned()));
+/// ```
+pub fn shown<T: Display + Debug + ?Sized>(value: &T) -> (String, String) {
+    (value.to_string(), debug_unaddressed(value))
 }
 
 /// `text` with its addresses masked (see [`debug_unaddressed`]).

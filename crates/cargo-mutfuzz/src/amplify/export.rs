@@ -82,7 +82,10 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         features_off: gate.1,
     };
     let copy = verify::Copy::make(&built.ws, &package, &features, &file)?;
-    let (mut kept, dropped) = verify::passing(&copy, &file, &head, tests.written)?;
+    // As `amplify`'s: a test of an item behind a default feature is `cfg`'d on it.
+    let gated = super::gate::default_gated(&package, &features)?;
+    let written = tests.written.into_iter().map(|t| super::gate::apply(t, &gated)).collect();
+    let (mut kept, dropped) = verify::passing(&copy, &file, &head, written)?;
     test_writer::renumber(&mut kept);
     if kept.is_empty() {
         eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));

@@ -9,64 +9,132 @@ use mutfuzz_api::test_writer::TestFn;
 
 use crate::workspace::{Features, Package};
 
-/// The public items only a default feature turns on, by name, with the features each
-/// needs: the API read with every such feature of the run off in turn, against it read
-/// with all of them on. A name that stays (an item of that name outside the feature) is
-/// not gated: an item of it the test may call needs no feature.
-pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<String, BTreeSet<String>>> {
+/// What a name needs: every feature of a set on, or any one of them (an item behind
+/// `cfg(any(feature = "std", feature = "alloc"))`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gate {
+    All(BTreeSet<String>),
+    Any(BTreeSet<String>),
+}
+
+impl Gate {
+    fn predicate(&self) -> String {
+        let (op, set) = match self {
+            Gate::All(set) => ("all", set),
+            Gate::Any(set) => ("any", set),
+        };
+        let features: Vec<String> = set.iter().map(|f| format!("feature = \"{f}\"")).collect();
+        match &features[..] {
+            [one] => one.clone(),
+            all => format!("{op}({})", all.join(", ")),
+        }
+    }
+}
+
+/// The public names (items, enum variants, types with a trait impl) only default
+/// features turn on, with what each needs: the API read with the defaults of the run off
+/// against it read with them on. A feature whose removal alone loses the name is needed;
+/// where none is, the name needs any of those that bring it back alone; a name that
+/// stays (an item of it outside the features) is not gated.
+pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<String, Gate>> {
     let Some(lib) = &package.lib_root else { return Ok(BTreeMap::new()) };
     let manifest = package.root.join("Cargo.toml");
     let on = features.enabled(&manifest, &package.name);
-    let without_default =
-        Features { no_default_features: true, ..features.clone() }.enabled(&manifest, &package.name);
+    let lean = Features { no_default_features: true, ..features.clone() };
+    let without_default = lean.enabled(&manifest, &package.name);
+    let candidates: Vec<&String> =
+        on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).collect();
+    if candidates.is_empty() {
+        return Ok(BTreeMap::new());
+    }
     let krate = package.lib_name.clone().unwrap_or_else(|| package.name.replace('-', "_"));
-    let mut gated: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let candidates = on.iter().filter(|f| *f != "default" && !without_default.contains(*f));
-    let mut full = None;
+    let read = |set: &BTreeSet<String>| -> Result<BTreeMap<String, usize>> {
+        Ok(names(&mutfuzz_api::read(lib, &krate, set)?))
+    };
+    let full = read(&on)?;
+    let bare = read(&without_default)?;
+    let lost: Vec<(&String, usize)> = full
+        .iter()
+        .filter(|(name, n)| bare.get(*name).is_none_or(|m| m < *n))
+        .map(|(k, n)| (k, *n))
+        .collect();
+    if lost.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let mut needs: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut brings: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for feature in candidates {
-        let full = match &full {
-            Some(names) => names,
-            None => full.insert(names(&mutfuzz_api::read(lib, &krate, &on)?)),
-        };
         let mut off = on.clone();
         off.remove(feature);
-        let fewer = names(&mutfuzz_api::read(lib, &krate, &off)?);
-        for (name, n) in full {
-            if fewer.get(name).is_none_or(|m| m < n) {
-                gated.entry(name.clone()).or_default().insert(feature.clone());
+        let fewer = read(&off)?;
+        let alone = Features { features: vec![feature.clone()], ..lean.clone() };
+        let mut with = alone.enabled(&manifest, &package.name);
+        with.extend(without_default.iter().cloned());
+        let more = read(&with)?;
+        for &(name, n) in &lost {
+            if fewer.get(name).is_none_or(|m| *m < n) {
+                needs.entry(name.clone()).or_default().insert(feature.clone());
+            }
+            if more.get(name).is_some_and(|m| *m >= n) {
+                brings.entry(name.clone()).or_default().insert(feature.clone());
             }
         }
     }
-    Ok(gated)
+    let all_candidates: BTreeSet<String> =
+        on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).cloned().collect();
+    Ok(lost
+        .into_iter()
+        .map(|(name, _)| {
+            let gate = match (needs.remove(name), brings.remove(name)) {
+                (Some(all), _) => Gate::All(all),
+                (None, Some(any)) => Gate::Any(any),
+                // Only features together bring it: all of them do.
+                (None, None) => Gate::All(all_candidates.clone()),
+            };
+            (name.clone(), gate)
+        })
+        .collect())
 }
 
-/// How many public functions and types have each name.
+/// The std traits whose use a written test spells with the type's name (`"x".parse::<T>()`,
+/// `T::from(…)`, `T::default()`); `std::error::Error` behind `std` gates no test.
+const WRITTEN_THROUGH_TYPE: [&str; 5] = ["FromStr", "From", "TryFrom", "Default", "FromIterator"];
+
+/// How many public functions, types, enum variants and trait impls have each name (a
+/// type's impls count under its name: `"x".parse::<k::Kind>()` needs `Kind`'s `FromStr`).
 fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     let functions = api.functions.iter().map(|f| f.name.rsplit("::").next().unwrap_or(&f.name));
-    for name in functions.chain(api.types.keys().map(String::as_str)) {
+    let types = api.types.values().flat_map(|t| {
+        let variants = t.variants.iter().map(|(v, _, _)| v.as_str());
+        let written = t.traits.iter().filter(|tr| WRITTEN_THROUGH_TYPE.contains(&tr.as_str())).count();
+        std::iter::repeat_n(t.name.as_str(), 1 + written).chain(variants)
+    });
+    for name in functions.chain(types) {
         *out.entry(name.to_owned()).or_default() += 1;
     }
     out
 }
 
 /// `test` (and its lean form) `#[cfg]` on the features the `gated` names it uses need.
-pub fn apply(mut test: TestFn, gated: &BTreeMap<String, BTreeSet<String>>) -> TestFn {
+pub fn apply(mut test: TestFn, gated: &BTreeMap<String, Gate>) -> TestFn {
+    // The code's words, not the comment's (it names the mutants killed, in any function).
     let needs = |text: &str| -> BTreeSet<String> {
-        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        text.lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_')))
             .filter_map(|word| gated.get(word))
-            .flatten()
-            .cloned()
+            .map(Gate::predicate)
             .collect()
     };
-    let mut features = needs(&test.text);
+    let mut predicates = needs(&test.text);
     if let Some(lean) = &test.lean {
-        features.extend(needs(lean));
+        predicates.extend(needs(lean));
     }
-    if features.is_empty() {
+    if predicates.is_empty() {
         return test;
     }
-    let cfg = match features.iter().map(|f| format!("feature = \"{f}\"")).collect::<Vec<_>>()[..] {
+    let cfg = match predicates.into_iter().collect::<Vec<_>>()[..] {
         [ref one] => format!("#[cfg({one})]\n"),
         ref all => format!("#[cfg(all({}))]\n", all.join(", ")),
     };
@@ -124,7 +192,7 @@ mod tests {
         // `extra` is the run's own (`--features extra`): the file's `cfg` says so.
         let features = Features { features: vec!["extra".into()], ..Features::default() };
         let gated = default_gated(&package, &features).unwrap();
-        let cjk = BTreeSet::from(["cjk".to_owned()]);
+        let cjk = Gate::All(BTreeSet::from(["cjk".to_owned()]));
         // A trait's method too (unicode-width's `UnicodeWidthChar::width_cjk`).
         assert_eq!(gated, BTreeMap::from([("wide_cjk".into(), cjk.clone()), ("width_cjk".into(), cjk)]));
         let test = |text: &str| TestFn {
@@ -144,7 +212,58 @@ mod tests {
             cjk.text,
             "// Kills x\n#[cfg(feature = \"cjk\")]\n#[test]\nfn t() {\n    assert_eq!(w::width_cjk(\"a\"), 1);\n}\n"
         );
-        let plain = apply(test("#[test]\nfn t() {\n    assert_eq!(w::width(\"a\"), 1);\n}\n"), &gated);
+        // Not for a word of the comment, which names the mutants killed.
+        let plain = apply(
+            test(
+                "// Kills replace width_cjk -> usize with 0\n#[test]\nfn t() {\n    assert_eq!(w::width(\"a\"), 1);\n}\n",
+            ),
+            &gated,
+        );
         assert!(!plain.text.contains("cfg"), "{}", plain.text);
+    }
+
+    #[test]
+    fn items_behind_any_feature_variants_and_trait_impls_are_gated() {
+        let (_dir, package) = package(
+            "#[cfg(any(feature = \"std\", feature = \"alloc\"))] pub fn owned() -> u8 { 0 }\n\
+             #[derive(Debug, PartialEq)] pub enum Kind { A, #[cfg(feature = \"std\")] Io }\n\
+             pub struct Level(u8);\n\
+             #[cfg(feature = \"std\")] impl std::str::FromStr for Level {\n\
+                 type Err = (); fn from_str(s: &str) -> Result<Level, ()> { Ok(Level(0)) }\n\
+             }\n\
+             #[cfg(feature = \"std\")] impl std::error::Error for Kind {}\n\
+             #[cfg(all(feature = \"std\", feature = \"fast\"))] pub fn both() -> u8 { 0 }\n",
+            "[package]\nname = \"w\"\nversion = \"0.1.0\"\n\n[features]\ndefault = [\"std\", \"fast\"]\n\
+             std = [\"alloc\"]\nalloc = []\nfast = []\n",
+        );
+        let gated = default_gated(&package, &Features::default()).unwrap();
+        let set = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(
+            gated,
+            BTreeMap::from([
+                ("Io".into(), Gate::All(set(&["std"]))),
+                // `Kind`'s `Error` impl is no name a test writes.
+                ("Level".into(), Gate::All(set(&["std"]))),
+                ("both".into(), Gate::All(set(&["fast", "std"]))),
+                ("owned".into(), Gate::Any(set(&["alloc", "std"]))),
+            ])
+        );
+        let test = TestFn {
+            name: "t".into(),
+            text: "#[test]\nfn t() {\n    assert_eq!(w::owned(), \"0\".parse::<w::Level>().map(|_| 0).unwrap());\n}\n"
+                .into(),
+            base: "t".into(),
+            harness: false,
+            uses: Vec::new(),
+            args_name: None,
+            lean: None,
+        };
+        let text = apply(test, &gated).text;
+        assert!(
+            text.starts_with(
+                "#[cfg(all(any(feature = \"alloc\", feature = \"std\"), feature = \"std\"))]\n#[test]"
+            ),
+            "{text}"
+        );
     }
 }

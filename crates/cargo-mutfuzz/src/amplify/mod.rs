@@ -219,8 +219,6 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         .map(|r| r.target.clone())
         .collect();
     let mut tests = write::tests(&built, &generated, &package, &chosen, &nondeterministic, &dir)?;
-    let gated = gate::default_gated(&package, &features)?;
-    tests.written = tests.written.into_iter().map(|t| gate::apply(t, &gated)).collect();
     for note in &tests.notes {
         eprintln!("{note}");
     }
@@ -232,6 +230,8 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         eprintln!("No test could be written: {}", tests.why.join("; "));
         return Ok(exit_code::SUCCESS);
     }
+    let gated = gate::default_gated(&package, &features)?;
+    tests.written = tests.written.into_iter().map(|t| gate::apply(t, &gated)).collect();
     eprintln!(
         "Checking {} in a copy of the workspace: they must pass, then catch their survivors",
         count(tests.written.len(), "written test")

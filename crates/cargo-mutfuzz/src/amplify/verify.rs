@@ -40,8 +40,8 @@ pub fn file_name(tests: &Path, made: std::time::SystemTime, results: &Path) -> R
         // Equal times too: a coarse clock may give the file and the results one stamp.
         if entry.metadata().and_then(|m| m.modified()).is_ok_and(|written| written >= made) {
             return Err(crate::console::exit_code::usage(anyhow::anyhow!(
-                "{} was written after `cargo mutfuzz test` made {}: the mutants its tests catch are \
-                 survivors there, and would get tests again. Run `cargo mutfuzz test`, then amplify",
+                "{} is no older than {}, the results of `cargo mutfuzz test`: the mutants its tests catch \
+                 are survivors there, and would get tests again. Run `cargo mutfuzz test`, then amplify",
                 entry.path().display(),
                 results.display()
             )));
@@ -619,11 +619,11 @@ mod tests {
         std::fs::write(dir.path().join("mutfuzz_amplified_2.rs"), "").unwrap();
         assert_eq!(file_name(dir.path(), now, &results).unwrap(), "mutfuzz_amplified_3.rs");
         let err = file_name(dir.path(), long_ago, &results).unwrap_err().to_string();
-        assert!(err.contains("mutfuzz_amplified.rs was written after `cargo mutfuzz test` made"), "{err}");
+        assert!(err.contains("mutfuzz_amplified.rs is no older than"), "{err}");
         // Every earlier file is checked, not only those before the first free name.
         std::fs::remove_file(dir.path().join(FILE)).unwrap();
         let err = file_name(dir.path(), long_ago, &results).unwrap_err().to_string();
-        assert!(err.contains("mutfuzz_amplified_2.rs was written after"), "{err}");
+        assert!(err.contains("mutfuzz_amplified_2.rs is no older than"), "{err}");
         assert_eq!(file_name(dir.path(), now, &results).unwrap(), FILE);
     }
 
