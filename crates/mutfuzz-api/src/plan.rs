@@ -751,6 +751,9 @@ impl Planner<'_> {
         fields
             .iter()
             .map(|(name, ty)| {
+                if let Some(time) = std_time_from_nanos(ty, name) {
+                    return Some(Arg::simple(name, "u64".into(), time));
+                }
                 let (gen_ty, convert) = self.owned(name, ty, &[], None).ok()?;
                 // A field of the type itself would make its `Make…` enum contain itself.
                 let mut names = Vec::new();
@@ -1194,20 +1197,11 @@ impl Planner<'_> {
                 .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
             return self.arg(name, &concrete, generics, owner);
         }
-        // std's `Duration`, from nanoseconds: every `u64` makes one without a panic; a
-        // `SystemTime` as that long after the epoch.
         let (by_value, inner) = match ty {
             Ty::Ref { mutable: false, inner } => (false, &**inner),
             ty => (true, ty),
         };
-        let time = if Self::std_time(inner, "Duration") {
-            Some(format!("std::time::Duration::from_nanos({name})"))
-        } else if Self::std_time(inner, "SystemTime") {
-            Some(format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})"))
-        } else {
-            None
-        };
-        if let Some(time) = time {
+        if let Some(time) = std_time_from_nanos(inner, name) {
             let expr = match by_value {
                 true => time,
                 false if time.contains('+') => format!("&({time})"),
@@ -1780,6 +1774,18 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
         })?;
         Some(format!("is for `{param}: {}` only, and the harness puts `{param}` at `{ty}`", b.name))
     })
+}
+
+/// std's `Duration` made from `name` nanoseconds (every `u64` makes one without a
+/// panic), a `SystemTime` as that long after the epoch; `None` for another type.
+fn std_time_from_nanos(ty: &Ty, name: &str) -> Option<String> {
+    if Planner::std_time(ty, "Duration") {
+        Some(format!("std::time::Duration::from_nanos({name})"))
+    } else if Planner::std_time(ty, "SystemTime") {
+        Some(format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})"))
+    } else {
+        None
+    }
 }
 
 /// Whether a value of `ty` equals the literal its `Debug` writes: a number, a `bool`, a
@@ -2768,6 +2774,8 @@ mod tests {
              mod clock { use std::time; pub fn secs(d: time::Duration) -> u64 { d.as_secs() } }\n\
              mod glob { use std::time::*; pub fn millis(d: Duration) -> u128 { d.as_millis() } }\n\
              mod chrono_like { use chrono::Duration; pub fn later(d: Duration) -> u8 { 0 } }\n\
+             mod config { use std::time::Duration; #[derive(Debug)] pub struct Config { pub timeout: Duration } }\n\
+             pub use config::Config;\n\
              pub use time::Duration;\n\
              pub use clock::secs;\n\
              pub use glob::millis;\n\
@@ -2783,6 +2791,11 @@ mod tests {
             "MakeDuration"
         );
         assert_ne!(arg("later").as_deref(), Some("std::time::Duration::from_nanos(d)"));
+        // A field's `Duration` is std's too, not built as the crate's.
+        let config = p.types.iter().find(|t| t.name == "Config").unwrap();
+        let args: Vec<(&str, &str)> =
+            config.constructors[0].args.iter().map(|a| (a.gen_ty.as_str(), a.expr.as_str())).collect();
+        assert_eq!(args, [("u64", "std::time::Duration::from_nanos(timeout)")]);
     }
 
     #[test]

@@ -393,6 +393,16 @@ fn write_const_set(w: &mut Writer, set: &ConstSet) {
     w.line("");
 }
 
+/// Named fields from their arguments: `timeout` alone where the value is the field's
+/// own, else `timeout: std::time::Duration::from_nanos(timeout)`.
+fn named_fields(args: &[Arg]) -> String {
+    let fields: Vec<String> = args
+        .iter()
+        .map(|a| if a.expr == a.name { a.name.clone() } else { format!("{}: {}", a.name, a.expr) })
+        .collect();
+    fields.join(", ")
+}
+
 fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     let make = format!("Make{}", t.name);
     let value = snake(&t.name);
@@ -422,9 +432,9 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::From => format!("{}::from(value)", t.path),
                 CtorKind::FromIter { .. } => format!("{}.collect()", args[0]),
                 CtorKind::TryFrom => reject(&format!("{}::try_from(value)", t.path)),
-                CtorKind::Literal => format!("{} {{ {} }}", t.path, args.join(", ")),
+                CtorKind::Literal => format!("{} {{ {} }}", t.path, named_fields(&c.args)),
                 CtorKind::Variant { name, named: true } => {
-                    format!("{}::{name} {{ {} }}", t.path, args.join(", "))
+                    format!("{}::{name} {{ {} }}", t.path, named_fields(&c.args))
                 }
                 CtorKind::Variant { name, named: false } if args.is_empty() => format!("{}::{name}", t.path),
                 CtorKind::Variant { name, named: false } => {

@@ -1283,20 +1283,33 @@ impl Walk<'_> {
             }
         }
         let modules = &self.modules;
-        let qualify = |module: usize, f: &mut Function| {
-            let written_out = modules[module].std_names.iter().filter(|(name, path)| {
+        let written_out = |module: usize, ty: &Ty| {
+            let names = modules[module].std_names.iter().filter(|(name, path)| {
                 own.contains(*name) || STD_TIME.contains(&name.as_str()) || !is_type_name(path)
             });
-            for (name, path) in written_out {
-                f.map_types(|t| t.qualified(name, path));
-            }
+            names.fold(ty.clone(), |t, (name, path)| t.qualified(name, path))
         };
         for found in &mut self.fns {
-            qualify(found.module, &mut found.function);
+            found.function.map_types(|t| written_out(found.module, t));
         }
         for imp in &mut self.impls {
             let module = imp.module;
-            imp.functions.iter_mut().chain(&mut imp.trait_fns).for_each(|f| qualify(module, f));
+            imp.functions
+                .iter_mut()
+                .chain(&mut imp.trait_fns)
+                .for_each(|f| f.map_types(|t| written_out(module, t)));
+        }
+        // A struct's fields, a variant's, and an alias: built or resolved as the
+        // signatures are (`pub type Stamp = SystemTime;`, `timeout: Duration`).
+        for ((_, module), def) in &mut self.types {
+            for (_, ty) in
+                def.fields.iter_mut().flatten().chain(def.variants.iter_mut().flat_map(|v| &mut v.1))
+            {
+                *ty = written_out(*module, ty);
+            }
+        }
+        for (module, _, ty) in &mut self.aliases {
+            *ty = written_out(*module, ty);
         }
     }
 

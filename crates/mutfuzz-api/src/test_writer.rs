@@ -1099,6 +1099,8 @@ impl Writer<'_> {
         match kind {
             CtorKind::FromStr => self.arg(a, v, None, true),
             CtorKind::Function { .. } => self.arg(a, v, None, false),
+            // A field the harness builds from its value (a `Duration` from nanoseconds).
+            CtorKind::Literal | CtorKind::Variant { .. } if a.expr != a.name => self.arg(a, v, None, false),
             _ => self.owned(a, v),
         }
     }
@@ -2476,7 +2478,9 @@ mod tests {
         let (plan, module) = api("pub fn seconds(d: std::time::Duration) -> u64 { d.as_secs() }\n\
              pub fn borrowed(d: &core::time::Duration) -> u64 { 0 }\n\
              pub fn stamp(t: std::time::SystemTime) -> u64 { 0 }\n\
-             pub fn stamp_ref(t: &std::time::SystemTime) -> u64 { 0 }\n");
+             pub fn stamp_ref(t: &std::time::SystemTime) -> u64 { 0 }\n\
+             #[derive(Debug)] pub struct Config { pub timeout: std::time::Duration }\n\
+             pub fn limit(c: &Config) -> u64 { 0 }\n");
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, nanos: &str| {
             let value = int(nanos, "u64");
@@ -2497,6 +2501,11 @@ mod tests {
         assert!(t.contains("k::stamp(std::time::UNIX_EPOCH + std::time::Duration::from_secs(60))"), "{t}");
         let t = one("stamp_ref", "0");
         assert!(t.contains("k::stamp_ref(&std::time::UNIX_EPOCH)"), "{t}");
+        // A struct's field.
+        let value = Value::Variant("Literal".into(), vec![int("60000000000", "u64")]);
+        let kept = Kept { target: "limit", value: &value, ending: "1", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
+        assert!(t.contains("std::time::Duration::from_secs(60)"), "{t}");
     }
 
     #[test]
