@@ -660,6 +660,32 @@ impl Planner<'_> {
             let Ok(args) = self.args(f) else { continue };
             ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
         }
+        // A free function that returns the type (humantime's `format_duration`), where it
+        // takes none of it: the type's methods are reached through it.
+        for f in self.api.functions.iter().filter(|f| f.owner.is_none() && f.generics.is_empty()) {
+            let own =
+                |t: &Ty| matches!(t, Ty::Path { segments, .. } if own_name(segments) == Some(owner.as_str()));
+            let returned = f.output.as_ref().is_some_and(|o| {
+                own(o) || (matches!(o.name(), Some("Result" | "Option")) && o.args().first().is_some_and(own))
+            });
+            let takes_it = f.params.iter().any(|(_, t)| {
+                let mut names = Vec::new();
+                t.names(&mut names);
+                names.contains(owner)
+            });
+            if !returned
+                || takes_it
+                || f.blocker.is_some()
+                || f.effect.is_some()
+                || self.signature_effect(f).is_some()
+                || excluded.contains_key(&f.key())
+            {
+                continue;
+            }
+            let Some(fallible) = self.returns_self(f, owner) else { continue };
+            let Ok(args) = self.args(f) else { continue };
+            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
+        }
         if let Some(fields) = &def.fields
             && let Some(args) = self.fields(fields, owner)
         {
@@ -2762,6 +2788,33 @@ mod tests {
         assert_eq!(call("parse").result.as_ref().unwrap().to_string(), "Option<std::time::Duration>");
         // The crate's own is built as its constructor says.
         assert_eq!(call("own").args[0].gen_ty, "MakeDuration");
+    }
+
+    #[test]
+    fn a_free_function_returning_a_type_builds_it_for_its_methods() {
+        let api = api("#[derive(Debug)] pub struct Stamp { secs: u64 }\n\
+             impl Stamp { pub fn is_exact(&self) -> bool { self.secs % 60 == 0 } }\n\
+             pub fn stamp(secs: u64) -> Stamp { Stamp { secs } }\n\
+             pub fn parse(s: &str) -> Option<Stamp> { None }\n\
+             pub fn later(s: Stamp) -> Stamp { s }\n\
+             #[derive(Debug)] pub struct Duration(u64);\n\
+             impl Duration { pub fn get(&self) -> u64 { self.0 } }\n\
+             pub fn std_one() -> std::time::Duration { std::time::Duration::ZERO }\n");
+        let p = plan(&api, &Exclusions::new());
+        let stamp = p.types.iter().find(|t| t.name == "Stamp").unwrap();
+        let ctors: Vec<(&str, bool)> = stamp
+            .constructors
+            .iter()
+            .map(|c| match &c.kind {
+                CtorKind::Function { path, fallible } => (path.as_str(), *fallible),
+                _ => ("?", false),
+            })
+            .collect();
+        // Not `later`, which takes one to make one.
+        assert_eq!(ctors, [("k::parse", true), ("k::stamp", false)]);
+        assert!(stamp.methods.iter().any(|m| m.function.name == "is_exact"));
+        // std's `Duration` is not the crate's.
+        assert!(p.types.iter().find(|t| t.name == "Duration").is_none_or(|t| t.constructors.is_empty()));
     }
 
     #[test]
