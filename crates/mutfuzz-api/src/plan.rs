@@ -719,7 +719,10 @@ impl Planner<'_> {
         for (kind, sources) in [(CtorKind::From, &def.from), (CtorKind::TryFrom, &def.try_from)] {
             for (i, source) in sources.iter().enumerate() {
                 let Ok(arg) = self.arg("value", source, &[], None) else { continue };
-                if arg.convert.is_some() || arg.expr != "value" {
+                // The value as it is, or std's `Duration` from nanoseconds.
+                if arg.convert.is_some()
+                    || (arg.expr != "value" && std_time_from_nanos(source, "value").is_none())
+                {
                     continue;
                 }
                 let base = if matches!(kind, CtorKind::From) { "From" } else { "TryFrom" };

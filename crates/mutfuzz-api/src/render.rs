@@ -429,9 +429,9 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 }
                 CtorKind::Default => "Default::default()".to_owned(),
                 CtorKind::FromStr => reject("text.parse()"),
-                CtorKind::From => format!("{}::from(value)", t.path),
+                CtorKind::From => format!("{}::from({})", t.path, args[0]),
                 CtorKind::FromIter { .. } => format!("{}.collect()", args[0]),
-                CtorKind::TryFrom => reject(&format!("{}::try_from(value)", t.path)),
+                CtorKind::TryFrom => reject(&format!("{}::try_from({})", t.path, args[0])),
                 CtorKind::Literal => format!("{} {{ {} }}", t.path, named_fields(&c.args)),
                 CtorKind::Variant { name, named: true } => {
                     format!("{}::{name} {{ {} }}", t.path, named_fields(&c.args))

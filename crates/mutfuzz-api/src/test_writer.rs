@@ -1104,7 +1104,11 @@ impl Writer<'_> {
             CtorKind::FromStr => self.arg(a, v, None, true),
             CtorKind::Function { .. } => self.arg(a, v, None, false),
             // A field the harness builds from its value (a `Duration` from nanoseconds).
-            CtorKind::Literal | CtorKind::Variant { .. } if a.expr != a.name => self.arg(a, v, None, false),
+            CtorKind::Literal | CtorKind::Variant { .. } | CtorKind::From | CtorKind::TryFrom
+                if a.expr != a.name =>
+            {
+                self.arg(a, v, None, false)
+            }
             _ => self.owned(a, v),
         }
     }
@@ -2506,7 +2510,10 @@ mod tests {
              pub fn stamp(t: std::time::SystemTime) -> u64 { 0 }\n\
              pub fn stamp_ref(t: &std::time::SystemTime) -> u64 { 0 }\n\
              #[derive(Debug)] pub struct Config { pub timeout: std::time::Duration }\n\
-             pub fn limit(c: &Config) -> u64 { 0 }\n");
+             pub fn limit(c: &Config) -> u64 { 0 }\n\
+             #[derive(Debug)] pub struct Span(std::time::Duration);\n\
+             impl From<std::time::Duration> for Span { fn from(d: std::time::Duration) -> Span { Span(d) } }\n\
+             pub fn span_ms(s: Span) -> u128 { s.0.as_millis() }\n");
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, nanos: &str| {
             let value = int(nanos, "u64");
@@ -2532,6 +2539,18 @@ mod tests {
         let kept = Kept { target: "limit", value: &value, ending: "1", kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
         assert!(t.contains("std::time::Duration::from_secs(60)"), "{t}");
+        // A crate type made `From` one.
+        let value = Value::Variant("From0".into(), vec![int("2000000", "u64")]);
+        let kept = Kept { target: "span_ms", value: &value, ending: "2", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
+        assert!(t.contains("k::span_ms(k::Span::from(std::time::Duration::from_millis(2)))"), "{t}");
+        // As the harness makes them.
+        for made in [
+            "k::Span::from(std::time::Duration::from_nanos(value))",
+            "timeout: std::time::Duration::from_nanos(timeout)",
+        ] {
+            assert!(module.text.contains(made), "{made}");
+        }
     }
 
     #[test]
