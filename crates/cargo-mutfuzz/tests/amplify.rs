@@ -98,7 +98,7 @@ fn amplify_writes_checked_readable_tests_for_the_survivors_and_nothing_else() {
 
     // The infection feedback against plain Mu2, aimed at the same survivors: each run's
     // kills are survivors only.
-    let out = krate.mutfuzz(&["eval", "--survivors", "--time", "10s", "--seeds", "1"]);
+    let out = krate.mutfuzz(&["eval", "--survivors", "--time", "12s", "--seeds", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let eval: serde_json::Value = serde_json::from_str(
         &fs::read_to_string(root.join("target/mutfuzz/eval/@survivors/eval.json")).unwrap(),
