@@ -79,27 +79,30 @@ impl TestFn {
 }
 
 /// Names the tests of one base name again, in order, so that tests dropped after they
-/// were written leave no gaps: one alone is named for its base (`triple`); several are
-/// told apart by their arguments (`triple_2`, `triple_minus_1`) where each has its own,
-/// else numbered (`triple`, `triple_2`, …).
+/// were written leave no gaps: one alone is named for its base (`triple`); of several,
+/// each whose arguments no other of them shares is named for them (`triple_2`,
+/// `triple_minus_1`), and the rest are numbered (`triple`, `triple_2`, …).
 pub fn renumber<'a>(tests: impl IntoIterator<Item = &'a mut TestFn>) {
     let mut tests: Vec<&mut TestFn> = tests.into_iter().collect();
     let mut groups: std::collections::BTreeMap<&str, Vec<Option<&str>>> = Default::default();
     for t in &tests {
         groups.entry(t.base.as_str()).or_default().push(t.args_name.as_deref());
     }
-    let by_args: BTreeSet<String> = groups
+    let by_args: BTreeSet<(String, String)> = groups
         .iter()
-        .filter(|(_, names)| {
-            let distinct: BTreeSet<_> = names.iter().flatten().collect();
-            names.len() > 1 && distinct.len() == names.len()
+        .filter(|(_, names)| names.len() > 1)
+        .flat_map(|(base, names)| {
+            names
+                .iter()
+                .flatten()
+                .filter(|a| names.iter().flatten().filter(|b| b == a).count() == 1)
+                .map(|a| ((*base).to_owned(), (*a).to_owned()))
         })
-        .map(|(base, _)| (*base).to_owned())
         .collect();
     let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
     let mut taken = BTreeSet::new();
     for t in &mut tests {
-        let by_args = t.args_name.as_deref().filter(|_| by_args.contains(&t.base));
+        let by_args = t.args_name.as_deref().filter(|a| by_args.contains(&(t.base.clone(), (*a).to_owned())));
         let mut name =
             by_args.map(|a| format!("{}_{a}", t.base)).filter(|n| !taken.contains(n)).unwrap_or_default();
         let n = seen.entry(t.base.clone()).or_insert(0);
@@ -130,7 +133,9 @@ fn args_name(args: &[&Value]) -> Option<String> {
             Value::Bool(b) => b.to_string(),
             Value::Char(c) if c.is_ascii_alphanumeric() => c.to_ascii_lowercase().to_string(),
             Value::Str(s) if s.is_empty() => "empty".to_owned(),
-            Value::Str(s) if s.len() <= 8 && s.bytes().all(|b| b.is_ascii_alphanumeric()) => s.to_lowercase(),
+            Value::Str(s) if s.len() <= 12 && s.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+                s.to_lowercase()
+            }
             Value::Seq(items) | Value::Array(items) if items.is_empty() => "empty".to_owned(),
             Value::Option(None) => "none".to_owned(),
             Value::Option(Some(v)) => one(v)?,
@@ -223,10 +228,15 @@ pub fn write(
         }
         TargetKind::Calls(t) => {
             let (name, body, state) = w.sequence(&plan.types[t], kept.value, kept.ending, panic)?;
-            // Without the last state's assertions, if anything else is asserted.
+            // Without the last state's assertions, if anything else is asserted; else
+            // without its `Debug`, where its `Display` is asserted after it.
             let lean = &body[..body.len() - state];
             if state > 0 && lean.iter().any(|l| l.starts_with("assert")) {
                 lean_body = Some(lean.to_vec());
+            } else if state == 2 {
+                let mut lean = body.clone();
+                lean.remove(body.len() - 2);
+                lean_body = Some(lean);
             }
             (name, body)
         }
@@ -310,7 +320,7 @@ pub(crate) fn attributes(panic: Option<&str>) -> String {
 pub fn amplify_header(package: &str) -> String {
     format!(
         "//! Tests written by `cargo mutfuzz amplify` for `{package}`: each one kills mutants the\n\
-         //! rest of the suite missed (listed above it), and passes on the code as it is.\n"
+         //! rest of the suite does not (listed above it), and passes on the code as it is.\n"
     )
 }
 
@@ -901,7 +911,10 @@ impl Writer<'_> {
         let [make, Value::Seq(calls)] = parts.as_slice() else {
             return Err("the input does not have the target's shape".into());
         };
-        let binding = snake(&t.name);
+        let named = snake(&t.name);
+        // Not the crate's own name (either's `Either`), which the binding would shadow in
+        // the very line that makes it.
+        let binding = if named == self.plan.krate { "value".to_owned() } else { named.clone() };
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
         let mutates = calls.iter().any(|c| method_of(&t.methods, c).is_some_and(Call::changes_value));
@@ -950,7 +963,7 @@ impl Writer<'_> {
             }
         }
         names.truncate(3);
-        let name = if names.is_empty() { binding.clone() } else { format!("{binding}_{}", names.join("_")) };
+        let name = if names.is_empty() { named } else { format!("{named}_{}", names.join("_")) };
         let state = lines.len() - before_state;
         Ok((name, lines, state))
     }
@@ -2087,8 +2100,8 @@ mod tests {
         assert_eq!(names, ["f", "f_2", "g", "f_2_2"]);
         assert_eq!(tests[1].text, "#[test]\nfn f_2() {\n    f_4_helper();\n}\n");
 
-        // Told apart by their arguments where each has its own; a group with one
-        // alike, or without, numbered.
+        // Told apart by their arguments where no other of the group shares them; the
+        // rest numbered.
         let named = |name: &str, base: &str, args: Option<&str>| TestFn {
             args_name: args.map(str::to_owned),
             ..t(name, base)
@@ -2104,7 +2117,7 @@ mod tests {
         ];
         renumber(&mut tests);
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(names, ["pow_2_9", "pow_minus_1_3", "inv", "inv_2", "len", "neg", "neg_2"]);
+        assert_eq!(names, ["pow_2_9", "pow_minus_1_3", "inv_0", "inv", "len", "neg", "neg_2"]);
         let args = |v: &[Value]| args_name(&v.iter().collect::<Vec<_>>());
         assert_eq!(args(&[int("-1", "i32"), Value::Bool(true)]).as_deref(), Some("minus_1_true"));
         assert_eq!(args(&[s(""), Value::Char('Q'), Value::Option(None)]).as_deref(), Some("empty_q_none"));
@@ -3069,6 +3082,22 @@ mod tests {
     }
 
     #[test]
+    fn a_value_of_a_type_named_as_the_crate_is_not_bound_to_the_crates_name() {
+        let (plan, module) = api("#[derive(Debug)] pub struct K(u8);\n\
+             impl K { pub fn new() -> K { K(0) } pub fn get(&self) -> u8 { self.0 } }\n");
+        let calls = vec![Value::Variant("Get".into(), vec![])];
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls)]);
+        let kept = Kept { target: "k_calls", value: &value, ending: r#"["0", "K(0)"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(
+            t.text.contains("    let value = k::K::new();\n    assert_eq!(value.get(), 0);\n"),
+            "{}",
+            t.text
+        );
+        assert_eq!(t.name, "k_get");
+    }
+
+    #[test]
     fn a_call_whose_result_showed_an_address_is_kept_but_not_asserted_on() {
         let (plan, module) = api("#[derive(Debug)] pub struct Buf(Vec<u8>);\n\
              impl Buf { pub fn new() -> Buf { Buf(Vec::new()) } pub fn len(&self) -> usize { self.0.len() } }\n\
@@ -3172,6 +3201,17 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut taken).unwrap();
         assert!(t.text.contains("    {\n        let shown = stamp.later();\n"), "{}", t.text);
         assert!(t.text.contains("assert_eq!(stamp.to_string(), \"1s\");"), "{}", t.text);
+        // A value asserted on alone: the lean form keeps its `Display`, not its `Debug`.
+        let value =
+            Value::Tuple(vec![Value::Variant("New".into(), vec![int("1", "u64")]), Value::Seq(vec![])]);
+        let kept = Kept { target: "stamp_calls", value: &value, ending: r#"["Stamp(1)", "1s"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut taken).unwrap();
+        assert!(t.text.contains(r#"assert_eq!(format!("{stamp:?}"), "Stamp(1)");"#), "{}", t.text);
+        let lean = t.leaner().text;
+        assert!(
+            lean.contains(r#"assert_eq!(stamp.to_string(), "1s");"#) && !lean.contains("{stamp:?}"),
+            "{lean}"
+        );
     }
 
     #[test]

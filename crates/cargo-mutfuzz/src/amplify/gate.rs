@@ -82,14 +82,24 @@ pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<
     }
     let all_candidates: BTreeSet<String> =
         on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).cloned().collect();
+    // A feature another of the set turns on goes without saying: `std`, not `alloc` and
+    // `std`, where `std = ["alloc"]`.
+    let implied = |set: BTreeSet<String>| -> BTreeSet<String> {
+        let turns_on = |f: &String| {
+            Features { features: vec![f.clone()], ..lean.clone() }.enabled(&manifest, &package.name)
+        };
+        let closures: Vec<(String, BTreeSet<String>)> =
+            set.iter().map(|f| (f.clone(), turns_on(f))).collect();
+        set.iter().filter(|f| !closures.iter().any(|(g, on)| g != *f && on.contains(*f))).cloned().collect()
+    };
     Ok(lost
         .into_iter()
         .map(|(name, _)| {
             let gate = match (needs.remove(name), brings.remove(name)) {
-                (Some(all), _) => Gate::All(all),
+                (Some(all), _) => Gate::All(implied(all)),
                 (None, Some(any)) => Gate::Any(any),
                 // Only features together bring it: all of them do.
-                (None, None) => Gate::All(all_candidates.clone()),
+                (None, None) => Gate::All(implied(all_candidates.clone())),
             };
             (name.clone(), gate)
         })
@@ -116,27 +126,51 @@ fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
     out
 }
 
-/// `test` (and its lean form) `#[cfg]` on the features the `gated` names it uses need.
+/// The names a test's code reaches through a path or a method call (`w::width_cjk`,
+/// `.width_cjk()`, `Kind::Io`): not its own bindings (adler's `let adler32 = …` beside the
+/// function `adler::adler32`), nor the words of its comment, which names the mutants
+/// killed, in any function.
+fn reached(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(|line| {
+        let mut out = Vec::new();
+        let mut rest = line;
+        while let Some(at) = rest.find(|c: char| c.is_alphanumeric() || c == '_') {
+            let end =
+                rest[at..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(rest.len(), |e| at + e);
+            if rest[..at].ends_with("::") || rest[..at].ends_with('.') {
+                out.push(&rest[at..end]);
+            }
+            rest = &rest[end..];
+        }
+        out
+    })
+}
+
+/// `test` (and its lean form) `#[cfg]` on the features the `gated` names it reaches need.
 pub fn apply(mut test: TestFn, gated: &BTreeMap<String, Gate>) -> TestFn {
-    // The code's words, not the comment's (it names the mutants killed, in any function).
-    let needs = |text: &str| -> BTreeSet<String> {
-        text.lines()
-            .filter(|line| !line.trim_start().starts_with("//"))
-            .flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_')))
-            .filter_map(|word| gated.get(word))
-            .map(Gate::predicate)
-            .collect()
-    };
-    let mut predicates = needs(&test.text);
+    let mut gates: Vec<&Gate> = reached(&test.text).filter_map(|word| gated.get(word)).collect();
     if let Some(lean) = &test.lean {
-        predicates.extend(needs(lean));
+        gates.extend(reached(lean).filter_map(|word| gated.get(word)));
     }
+    // One `all` of every feature needed, and each `any` none of them meets.
+    let needed: BTreeSet<&String> = gates
+        .iter()
+        .filter_map(|g| if let Gate::All(set) = g { Some(set) } else { None })
+        .flatten()
+        .collect();
+    let mut predicates: Vec<String> = needed.iter().map(|f| format!("feature = \"{f}\"")).collect();
+    let anys: BTreeSet<String> = gates
+        .iter()
+        .filter(|g| matches!(g, Gate::Any(set) if !set.iter().any(|f| needed.contains(f))))
+        .map(|g| g.predicate())
+        .collect();
+    predicates.extend(anys);
     if predicates.is_empty() {
         return test;
     }
-    let cfg = match predicates.into_iter().collect::<Vec<_>>()[..] {
-        [ref one] => format!("#[cfg({one})]\n"),
-        ref all => format!("#[cfg(all({}))]\n", all.join(", ")),
+    let cfg = match &predicates[..] {
+        [one] => format!("#[cfg({one})]\n"),
+        all => format!("#[cfg(all({}))]\n", all.join(", ")),
     };
     let gate = |text: &mut String| {
         if let Some(at) = text.find("#[test]") {
@@ -232,7 +266,8 @@ mod tests {
                  type Err = (); fn from_str(s: &str) -> Result<Level, ()> { Ok(Level(0)) }\n\
              }\n\
              #[cfg(feature = \"std\")] impl std::error::Error for Kind {}\n\
-             #[cfg(all(feature = \"std\", feature = \"fast\"))] pub fn both() -> u8 { 0 }\n",
+             #[cfg(all(feature = \"std\", feature = \"fast\"))] pub fn both() -> u8 { 0 }\n\
+             #[cfg(all(feature = \"alloc\", feature = \"std\"))] pub fn pair() -> u8 { 0 }\n",
             "[package]\nname = \"w\"\nversion = \"0.1.0\"\n\n[features]\ndefault = [\"std\", \"fast\"]\n\
              std = [\"alloc\"]\nalloc = []\nfast = []\n",
         );
@@ -246,6 +281,8 @@ mod tests {
                 ("Level".into(), Gate::All(set(&["std"]))),
                 ("both".into(), Gate::All(set(&["fast", "std"]))),
                 ("owned".into(), Gate::Any(set(&["alloc", "std"]))),
+                // `std` turns `alloc` on.
+                ("pair".into(), Gate::All(set(&["std"]))),
             ])
         );
         let test = TestFn {
@@ -258,12 +295,14 @@ mod tests {
             args_name: None,
             lean: None,
         };
-        let text = apply(test, &gated).text;
-        assert!(
-            text.starts_with(
-                "#[cfg(all(any(feature = \"alloc\", feature = \"std\"), feature = \"std\"))]\n#[test]"
-            ),
-            "{text}"
-        );
+        // An `any` that a feature needed meets goes without saying.
+        let text = apply(test.clone(), &gated).text;
+        assert!(text.starts_with("#[cfg(feature = \"std\")]\n#[test]"), "{text}");
+        // A binding of the name is no call of it.
+        let binding = TestFn {
+            text: "#[test]\nfn t() {\n    let owned = 1;\n    assert_eq!(owned, 1);\n}\n".into(),
+            ..test
+        };
+        assert!(!apply(binding, &gated).text.contains("cfg"));
     }
 }

@@ -205,7 +205,11 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
             eprintln!("  {name}");
         }
         if unreached.len() > SHOWN {
-            eprintln!("  … and {} more", unreached.len() - SHOWN);
+            // Every one, for the user who wants to know where the rest are.
+            let list = dir.join("unreached.txt");
+            std::fs::write(&list, unreached.iter().map(|n| format!("{n}\n")).collect::<String>())
+                .with_context(|| format!("failed to write {}", list.display()))?;
+            eprintln!("  … and {} more (all of them in {})", unreached.len() - SHOWN, list.display());
         }
     }
 

@@ -6,9 +6,19 @@ pub(crate) mod annotations;
 pub(crate) mod exit_code;
 pub(crate) mod status;
 
+use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// Whether `note` (a harness's: a target found nondeterministic) is new to this process:
+/// it is said once, however many restarts, rounds of `fuzz --all` or `amplify`, and
+/// scorings of the same target repeat it.
+pub fn first_time(note: &str) -> bool {
+    static SHOWN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    SHOWN.lock().map_or(true, |mut shown| shown.insert(note.to_owned()))
+}
 
 /// Messages go to stderr; the progress bar hides itself when stderr is not a terminal.
 #[derive(Default)]

@@ -62,9 +62,6 @@ pub struct TargetRun {
     /// Inputs on which its original panicked by contract (a generated target), over its
     /// slices.
     pub contract_panics: u64,
-    /// The notes its harness printed (a nondeterministic target) that were shown: each is
-    /// said once over its slices.
-    pub notes_shown: HashSet<String>,
 }
 
 impl TargetRun {
@@ -158,7 +155,6 @@ pub fn fuzz_all(
             invalid: 0,
             dropped: None,
             contract_panics: 0,
-            notes_shown: HashSet::new(),
         })
         .collect();
     // Aimed at given mutants (`amplify`'s survivors), one kill of each is enough: a slice
@@ -268,7 +264,7 @@ pub fn fuzz_all(
             slice_no += 1;
             let killed_before = own.len();
             let corpus_before = count_files(&run.files.corpus);
-            let ended = match campaign_from(built, &a, &run.files, start, &mut run.notes_shown) {
+            let ended = match campaign_from(built, &a, &run.files, start) {
                 Ok(ended) => ended,
                 Err(_) if interrupt::interrupted() => {
                     stop = Stop::Interrupted;
@@ -317,7 +313,9 @@ pub fn fuzz_all(
                 },
                 console::duration(elapsed),
             );
-            if let Some(why) = no_valid_input(run.seen, run.invalid, run.last) {
+            let why = no_valid_input(run.seen, run.invalid, run.last)
+                .or_else(|| aimed.as_ref().and_then(|_| reaches_none(run.seen, run.last)));
+            if let Some(why) = why {
                 eprintln!("{}: {why}; dropped from the schedule", run.target);
                 run.dropped = Some(why);
                 arms[i].dropped = true;
@@ -338,6 +336,20 @@ fn stored_inputs(files: &Files) -> Result<u64> {
         return Ok(0);
     }
     Ok(mutfuzz_contract::read_corpus(&files.corpus)?.inputs.len() as u64)
+}
+
+/// Trials after which a target aimed at given mutants that reached none of them leaves
+/// the schedule.
+const UNREACHED_AFTER_TRIALS: u64 = 1000;
+
+/// Why a target aimed at given mutants (`amplify`'s survivors) is to leave the schedule:
+/// over at least [`UNREACHED_AFTER_TRIALS`] trials, no input reached one of those it was
+/// aimed at that no other target has killed. Its time goes to the targets that do.
+fn reaches_none(seen: u64, last: Option<Stats>) -> Option<String> {
+    let last = last?;
+    (seen >= UNREACHED_AFTER_TRIALS && last.mutants_total > 0 && last.mutants_seen == 0).then(|| {
+        format!("none of its {seen} inputs reached one of the {} mutants it was aimed at", last.mutants_total)
+    })
 }
 
 /// Why a target that has run `seen` trials, `invalid` of them discarded or panicking the
@@ -370,6 +382,17 @@ pub fn no_valid_input(seen: u64, invalid: u64, last: Option<Stats>) -> Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_target_that_reaches_none_of_its_aimed_mutants_leaves_after_enough_trials() {
+        let stats =
+            |seen_mutants| Stats { mutants_total: 77, mutants_seen: seen_mutants, ..Stats::default() };
+        let why = reaches_none(1000, Some(stats(0))).unwrap();
+        assert_eq!(why, "none of its 1000 inputs reached one of the 77 mutants it was aimed at");
+        assert_eq!(reaches_none(999, Some(stats(0))), None);
+        assert_eq!(reaches_none(5000, Some(stats(1))), None);
+        assert_eq!(reaches_none(5000, None), None);
+    }
 
     fn fuzz_args(flags: &[&str]) -> FuzzSettings {
         use clap::Parser;

@@ -303,19 +303,12 @@ pub struct Start {
 /// user interrupts, restarting the harness after every crash or hang (the harness is
 /// built and the files are chosen).
 pub fn campaign(built: &Built, args: &FuzzSettings, files: &Files) -> Result<Ended> {
-    campaign_from(built, args, files, Start::default(), &mut HashSet::new())
+    campaign_from(built, args, files, Start::default())
 }
 
 /// [`campaign`], started as `start` says. A `note` line (a nondeterministic target) is
-/// shown once, however many restarts: `notes_shown` holds those shown already, so that
-/// the slices of `fuzz --all` say each of a target's notes once too.
-pub fn campaign_from(
-    built: &Built,
-    args: &FuzzSettings,
-    files: &Files,
-    start_as: Start,
-    notes_shown: &mut HashSet<String>,
-) -> Result<Ended> {
+/// shown once in the process ([`console::first_time`](crate::console::first_time)).
+pub fn campaign_from(built: &Built, args: &FuzzSettings, files: &Files, start_as: Start) -> Result<Ended> {
     for dir in [&files.corpus, &files.state.path().to_owned()] {
         std::fs::create_dir_all(dir).with_context(|| format!("failed to create {}", dir.display()))?;
         // A write cut short (Ctrl-C, a killed harness) leaves its hidden temporary file;
@@ -368,7 +361,6 @@ pub fn campaign_from(
         files,
         start_as,
         sites,
-        notes_shown,
         status_line,
         progress: Progress { total, ..Progress::default() },
         trial_budget,
@@ -407,7 +399,6 @@ struct CampaignWatch<'a> {
     start_as: Start,
     /// Mutant → site, for the kill records of crashes and hangs.
     sites: HashMap<u32, u32>,
-    notes_shown: &'a mut HashSet<String>,
     status_line: StatusLine,
     progress: Progress,
     /// The trials to run (those replayed on resuming included), if the budget is trials.
@@ -438,7 +429,7 @@ impl CampaignWatch<'_> {
 
     fn show_notes(&mut self, notes: &[String]) {
         for note in notes {
-            if self.notes_shown.insert(note.clone()) {
+            if crate::console::first_time(note) {
                 self.status_line.message(note);
             }
         }

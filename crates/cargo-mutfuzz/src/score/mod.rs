@@ -3,7 +3,7 @@
 //! harness restarted; it resumes after the mutants already scored), and one target's
 //! `score.json` made from it (the model is `report::score_file`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -84,7 +84,6 @@ struct ScoreWatch<'a> {
     /// Verdicts already written when the running process started (after a restart).
     decided_before: usize,
     last_note: Instant,
-    notes_shown: HashSet<String>,
     /// Inputs on which a generated target's original panicked by contract, by the last process.
     contract_inputs: u64,
 }
@@ -93,7 +92,7 @@ impl ScoreWatch<'_> {
     fn show_notes(&mut self, notes: &[String]) {
         // A note (a nondeterministic target) is said once, however many restarts.
         for note in notes {
-            if self.notes_shown.insert(note.clone()) {
+            if crate::console::first_time(note) {
                 eprintln!("{note}");
             }
         }
@@ -365,7 +364,6 @@ pub fn score_corpus(
         viable,
         decided_before: 0,
         last_note: Instant::now(),
-        notes_shown: HashSet::new(),
         contract_inputs: 0,
     };
     if supervise_until_done(&mut watch, hang, &log, &built.caps)? == Until::Interrupted {
