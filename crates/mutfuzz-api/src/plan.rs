@@ -2855,6 +2855,30 @@ mod tests {
     }
 
     #[test]
+    fn a_std_time_type_reexported_or_renamed_is_still_stds() {
+        let api = api("use std::time::Duration;\n\
+             pub mod a { use super::*; pub fn wait(d: Duration) -> u64 { d.as_secs() } }\n\
+             pub use std::time::SystemTime;\n\
+             pub mod b { use crate::SystemTime; pub fn at(t: SystemTime) -> u8 { 0 } }\n\
+             pub mod c { use std::time::Duration as Span; pub fn span(s: Span) -> u64 { 0 } }\n\
+             pub mod d { use std::time::*; pub type Duration = u64; pub fn plain(d: Duration) -> u64 { d } }\n\
+             pub mod e { use chrono::*; pub fn later(d: Duration) -> u8 { 0 } }\n");
+        let p = plan(&api, &Exclusions::new());
+        let arg =
+            |name: &str| p.calls.iter().find(|c| c.function.name == name).map(|c| c.args[0].expr.clone());
+        assert_eq!(arg("wait").as_deref(), Some("std::time::Duration::from_nanos(d)"));
+        assert_eq!(arg("at").as_deref(), Some("std::time::UNIX_EPOCH + std::time::Duration::from_nanos(t)"));
+        assert_eq!(arg("span").as_deref(), Some("std::time::Duration::from_nanos(s)"));
+        // Not a module's own alias of the name, nor a name another crate's glob may bring.
+        for name in ["plain", "later"] {
+            let made = arg(name).is_some_and(|a| a.contains("from_nanos"));
+            let listed = p.calls.iter().any(|c| c.function.name == name)
+                || p.skipped.iter().any(|s| s.item.ends_with(name));
+            assert!(listed && !made, "{name}");
+        }
+    }
+
+    #[test]
     fn a_crate_type_shown_by_hand_that_compares_with_nothing_is_rendered_by_display() {
         let api = api("use std::fmt;\n\
              #[derive(Debug)] pub struct Stamp(u64);\n\

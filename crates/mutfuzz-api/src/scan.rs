@@ -300,6 +300,8 @@ struct Module {
     /// The names a `use` brings in from outside std: `Debug` after `use derive_more::Debug`
     /// is not std's derive.
     foreign: BTreeSet<String>,
+    /// A glob `use` of another crate (`use chrono::*`): any name may be its.
+    foreign_glob: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -918,8 +920,15 @@ impl Walk<'_> {
             {
                 let mut out = Vec::new();
                 use_leaves(&u.tree, Vec::new(), &mut out);
-                for (name, source, _) in out.into_iter().filter(|(_, _, glob)| !glob) {
-                    if !matches!(source.first().map(String::as_str), Some("std" | "core" | "alloc")) {
+                for (name, source, glob) in out {
+                    let first = source.first().map(String::as_str);
+                    let std = matches!(first, Some("std" | "core" | "alloc"));
+                    let own = matches!(first, Some("crate" | "self" | "super"));
+                    if glob {
+                        self.modules[me].foreign_glob |= !std && !own;
+                        continue;
+                    }
+                    if !std && !own {
                         self.modules[me].foreign.insert(name.clone());
                     }
                     self.modules[me].imported.insert(name);
@@ -1171,9 +1180,11 @@ impl Walk<'_> {
                             self.modules[me].std_names.insert(name.clone(), source.clone());
                         } else if source[1..] == ["time"] {
                             // `use std::time::*`: an explicit `use` of the name wins.
-                            for name in STD_TIME {
-                                let path = source.iter().cloned().chain([name.to_owned()]).collect();
-                                self.modules[me].std_glob_names.entry(name.to_owned()).or_insert(path);
+                            // (`core::time` has no `SystemTime`.)
+                            let names = if source[0] == "core" { &STD_TIME[..1] } else { &STD_TIME[..] };
+                            for name in names {
+                                let path = source.iter().cloned().chain([(*name).to_owned()]).collect();
+                                self.modules[me].std_glob_names.entry((*name).to_owned()).or_insert(path);
                             }
                         }
                     }
@@ -1209,8 +1220,9 @@ impl Walk<'_> {
             .entry((name.clone(), module))
             .or_insert_with(|| TypeDef { name: name.clone(), ..TypeDef::default() });
         // Of every definition of the name (behind other `cfg`s), or none.
+        let here = &self.modules[module];
         let std_debug =
-            std_derives(attrs).contains("Debug") && !self.modules[module].foreign.contains("Debug");
+            std_derives(attrs, here.foreign.contains("Debug") || here.foreign_glob).contains("Debug");
         entry.debug_derived = std_debug && (entry.debug_derived || !again);
         entry.homonym |= again;
         entry.traits.append(&mut traits);
@@ -1274,18 +1286,40 @@ impl Walk<'_> {
     /// after `use std::time`, where the crate may have a `time` module of its own).
     fn qualify_std_names(&mut self) {
         let own: BTreeSet<String> = self.types.keys().map(|(name, _)| name.clone()).collect();
+        let aliased: BTreeSet<(usize, &String)> =
+            self.aliases.iter().map(|(m, name, _)| (*m, name)).collect();
         for (i, module) in self.modules.iter_mut().enumerate() {
+            let defined =
+                |name: &String| self.types.contains_key(&(name.clone(), i)) || aliased.contains(&(i, name));
             let globbed = std::mem::take(&mut module.std_glob_names);
             for (name, path) in globbed {
-                if !module.imported.contains(&name) && !self.types.contains_key(&(name.clone(), i)) {
+                if !module.imported.contains(&name) && !defined(&name) {
                     module.std_names.insert(name, path);
+                }
+            }
+            // A time type named alone that no `use` of the module brings from elsewhere,
+            // where the crate has no type of the name: std's, re-exported to it (`use
+            // super::*` below `use std::time::Duration`, `use crate::SystemTime`).
+            for name in STD_TIME {
+                let name = name.to_owned();
+                if !module.std_names.contains_key(&name)
+                    && !module.foreign.contains(&name)
+                    && !module.foreign_glob
+                    && !own.contains(&name)
+                    && !defined(&name)
+                {
+                    module.std_names.insert(name.clone(), vec!["std".into(), "time".into(), name]);
                 }
             }
         }
         let modules = &self.modules;
         let written_out = |module: usize, ty: &Ty| {
+            // A std time type under another name too (`use std::time::Duration as Span`).
             let names = modules[module].std_names.iter().filter(|(name, path)| {
-                own.contains(*name) || STD_TIME.contains(&name.as_str()) || !is_type_name(path)
+                own.contains(*name)
+                    || STD_TIME.contains(&name.as_str())
+                    || path.last().is_some_and(|l| STD_TIME.contains(&l.as_str()))
+                    || !is_type_name(path)
             });
             names.fold(ty.clone(), |t, (name, path)| t.qualified(name, path))
         };
@@ -1625,14 +1659,16 @@ fn is_hidden(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// The traits std derives in `attrs`: `Debug`, not `derive_more::Debug`, whose text is
-/// the crate's own.
-fn std_derives(attrs: &[syn::Attribute]) -> BTreeSet<String> {
+/// the crate's own; a bare name only where `bare_foreign` is false (no `use` of the
+/// module may bring another crate's derive of it).
+fn std_derives(attrs: &[syn::Attribute], bare_foreign: bool) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for a in attrs.iter().filter(|a| a.path().is_ident("derive")) {
         let _ = a.parse_nested_meta(|m| {
             let segments: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
             if let [.., last] = &segments[..]
-                && (segments.len() == 1 || matches!(segments[0].as_str(), "std" | "core" | "alloc"))
+                && ((segments.len() == 1 && !bare_foreign)
+                    || matches!(segments[0].as_str(), "std" | "core" | "alloc"))
             {
                 out.insert(last.clone());
             }
@@ -1775,7 +1811,9 @@ fn effect(body: &str) -> Option<&'static str> {
         ("SystemTime ::", "the clock"),
         ("Instant ::", "the clock"),
         ("thread :: sleep", "the clock"),
-        // `t.elapsed()` on a `SystemTime` or an `Instant` given.
+        // `t.elapsed()` on a `SystemTime` or an `Instant` given or held. A crate's own
+        // method of the name is taken for it too: an item skipped, rather than a test
+        // that passes today and fails later.
         (". elapsed ()", "the clock"),
         ("stdin ()", "standard input"),
         ("println !", "standard output"),

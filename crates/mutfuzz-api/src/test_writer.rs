@@ -231,7 +231,8 @@ pub fn write(
             // Without the last state's assertions, if anything else is asserted; else
             // without its `Debug`, where its `Display` is asserted after it.
             let lean = &body[..body.len() - state];
-            if state > 0 && lean.iter().any(|l| l.starts_with("assert")) {
+            // (A step's block, `{ let shown = …; assert… }`, asserts too.)
+            if state > 0 && lean.iter().any(|l| l.starts_with("assert") || l.starts_with('{')) {
                 lean_body = Some(lean.to_vec());
             } else if state == 2 {
                 let mut lean = body.clone();
@@ -912,8 +913,8 @@ impl Writer<'_> {
             return Err("the input does not have the target's shape".into());
         };
         let named = snake(&t.name);
-        // Not the crate's own name (either's `Either`), which the binding would shadow in
-        // the very line that makes it.
+        // Not the crate's own name (either's `Either`): `let either = either::Either::…`
+        // compiles (a path's first segment is no local), but reads as if it did not.
         let binding = if named == self.plan.krate { "value".to_owned() } else { named.clone() };
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
@@ -2451,12 +2452,14 @@ mod tests {
              #[derive(Debug, PartialEq)] pub enum Error { Bad }\n\
              pub mod m { #[derive(Debug, PartialEq)] pub enum Error { Worse } }\n\
              #[derive(derive_more::Debug, PartialEq)] pub enum Shown { A }\n\
-             pub mod shown { #[derive(Debug, PartialEq)] pub enum Imported { #[debug(\"B\")] A } use derive_more::Debug; }\n",
+             pub mod shown { #[derive(Debug, PartialEq)] pub enum Imported { #[debug(\"B\")] A } use derive_more::Debug; }\n\
+             pub mod globbed { use derive_more::*; #[derive(Debug, PartialEq)] pub enum Globbed { A } }\n\
+             pub mod full { use derive_more::Debug; #[derive(std::fmt::Debug, PartialEq)] pub enum Full { A } }\n",
         );
         // Not an enum whose name another definition has (behind another `cfg`, in another
         // module), nor one whose `Debug` another crate derives.
         let names: Vec<&str> = plan.enums.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["Incomplete", "Texty"]);
+        assert_eq!(names, ["Full", "Incomplete", "Texty"]);
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, ending: &str| {
             let value = int("3", "u8");

@@ -33,23 +33,31 @@ impl Gate {
 
 /// The public names (items, enum variants, types with a trait impl) only default
 /// features turn on, with what each needs: the API read with the defaults of the run off
-/// against it read with them on. A feature whose removal alone loses the name is needed;
-/// where none is, the name needs any of those that bring it back alone; a name that
-/// stays (an item of it outside the features) is not gated.
+/// against it read with them on. A feature whose removal alone loses the name is needed,
+/// where those needed bring it back by themselves; else the name needs any of the
+/// features that bring it back alone; else all of them. A name that stays (an item of it
+/// outside the features) is not gated.
 pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<String, Gate>> {
     let Some(lib) = &package.lib_root else { return Ok(BTreeMap::new()) };
     let manifest = package.root.join("Cargo.toml");
     let on = features.enabled(&manifest, &package.name);
     let lean = Features { no_default_features: true, ..features.clone() };
     let without_default = lean.enabled(&manifest, &package.name);
-    let candidates: Vec<&String> =
-        on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).collect();
+    let candidates: BTreeSet<String> =
+        on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).cloned().collect();
     if candidates.is_empty() {
         return Ok(BTreeMap::new());
     }
     let krate = package.lib_name.clone().unwrap_or_else(|| package.name.replace('-', "_"));
     let read = |set: &BTreeSet<String>| -> Result<BTreeMap<String, usize>> {
         Ok(names(&mutfuzz_api::read(lib, &krate, set)?))
+    };
+    // What a set of features turns on, on top of the run's own.
+    let with = |set: &BTreeSet<String>| -> BTreeSet<String> {
+        let mut on = Features { features: set.iter().cloned().collect(), ..lean.clone() }
+            .enabled(&manifest, &package.name);
+        on.extend(without_default.iter().cloned());
+        on
     };
     let full = read(&on)?;
     let bare = read(&without_default)?;
@@ -63,14 +71,14 @@ pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<
     }
     let mut needs: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut brings: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for feature in candidates {
+    let mut closures: BTreeMap<&String, BTreeSet<String>> = BTreeMap::new();
+    for feature in &candidates {
         let mut off = on.clone();
         off.remove(feature);
         let fewer = read(&off)?;
-        let alone = Features { features: vec![feature.clone()], ..lean.clone() };
-        let mut with = alone.enabled(&manifest, &package.name);
-        with.extend(without_default.iter().cloned());
-        let more = read(&with)?;
+        let alone = with(&BTreeSet::from([feature.clone()]));
+        let more = read(&alone)?;
+        closures.insert(feature, alone);
         for &(name, n) in &lost {
             if fewer.get(name).is_none_or(|m| *m < n) {
                 needs.entry(name.clone()).or_default().insert(feature.clone());
@@ -80,30 +88,37 @@ pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<
             }
         }
     }
-    let all_candidates: BTreeSet<String> =
-        on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).cloned().collect();
     // A feature another of the set turns on goes without saying: `std`, not `alloc` and
     // `std`, where `std = ["alloc"]`.
     let implied = |set: BTreeSet<String>| -> BTreeSet<String> {
-        let turns_on = |f: &String| {
-            Features { features: vec![f.clone()], ..lean.clone() }.enabled(&manifest, &package.name)
-        };
-        let closures: Vec<(String, BTreeSet<String>)> =
-            set.iter().map(|f| (f.clone(), turns_on(f))).collect();
-        set.iter().filter(|f| !closures.iter().any(|(g, on)| g != *f && on.contains(*f))).cloned().collect()
+        let turned_on =
+            |f: &String| set.iter().any(|g| g != f && closures.get(g).is_some_and(|on| on.contains(f)));
+        set.iter().filter(|f| !turned_on(f)).cloned().collect()
     };
-    Ok(lost
-        .into_iter()
-        .map(|(name, _)| {
-            let gate = match (needs.remove(name), brings.remove(name)) {
-                (Some(all), _) => Gate::All(implied(all)),
-                (None, Some(any)) => Gate::Any(any),
-                // Only features together bring it: all of them do.
-                (None, None) => Gate::All(implied(all_candidates.clone())),
-            };
-            (name.clone(), gate)
-        })
-        .collect())
+    // Whether the features of `set` bring every item of the name back (not so for
+    // `cfg(all(feature = "std", any(feature = "x", feature = "y")))` and `std` alone).
+    let mut enough: BTreeMap<BTreeSet<String>, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut gates = BTreeMap::new();
+    for (name, n) in lost {
+        let gate = match (needs.remove(name), brings.remove(name)) {
+            (Some(all), any) => {
+                let names = match enough.get(&all) {
+                    Some(names) => names,
+                    None => enough.entry(all.clone()).or_insert(read(&with(&all))?),
+                };
+                match any {
+                    _ if names.get(name).is_some_and(|m| *m >= n) => Gate::All(implied(all)),
+                    Some(any) => Gate::Any(any),
+                    None => Gate::All(implied(candidates.clone())),
+                }
+            }
+            (None, Some(any)) => Gate::Any(any),
+            // Only features together bring it: all of them do.
+            (None, None) => Gate::All(implied(candidates.clone())),
+        };
+        gates.insert(name.clone(), gate);
+    }
+    Ok(gates)
 }
 
 /// The std traits whose use a written test spells with the type's name (`"x".parse::<T>()`,
@@ -117,7 +132,11 @@ fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
     let functions = api.functions.iter().map(|f| f.name.rsplit("::").next().unwrap_or(&f.name));
     let types = api.types.values().flat_map(|t| {
         let variants = t.variants.iter().map(|(v, _, _)| v.as_str());
-        let written = t.traits.iter().filter(|tr| WRITTEN_THROUGH_TYPE.contains(&tr.as_str())).count();
+        // Each `From` impl apart (`From<u8>` always, `From<String>` behind `std`).
+        let written = t.traits.iter().filter(|tr| WRITTEN_THROUGH_TYPE.contains(&tr.as_str())).count()
+            + t.from.len()
+            + t.try_from.len()
+            + t.from_iter.len();
         std::iter::repeat_n(t.name.as_str(), 1 + written).chain(variants)
     });
     for name in functions.chain(types) {
@@ -254,6 +273,28 @@ mod tests {
             &gated,
         );
         assert!(!plain.text.contains("cfg"), "{}", plain.text);
+    }
+
+    #[test]
+    fn a_second_from_impl_and_a_mixed_cfg_are_gated_on_what_brings_them_back() {
+        let (_dir, package) = package(
+            "pub struct Level(u8);\n\
+             impl From<u8> for Level { fn from(n: u8) -> Level { Level(n) } }\n\
+             #[cfg(feature = \"std\")] impl From<String> for Level { fn from(s: String) -> Level { Level(0) } }\n\
+             #[cfg(all(feature = \"std\", any(feature = \"x\", feature = \"y\")))] pub fn mixed() -> u8 { 0 }\n",
+            "[package]\nname = \"w\"\nversion = \"0.1.0\"\n\n[features]\ndefault = [\"std\", \"x\", \"y\"]\n\
+             std = []\nx = []\ny = []\n",
+        );
+        let gated = default_gated(&package, &Features::default()).unwrap();
+        let set = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(
+            gated,
+            BTreeMap::from([
+                ("Level".into(), Gate::All(set(&["std"]))),
+                // `std` alone does not bring it back: every default feature it may need.
+                ("mixed".into(), Gate::All(set(&["std", "x", "y"]))),
+            ])
+        );
     }
 
     #[test]

@@ -199,6 +199,9 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         .collect();
     /// Lines of survivors no target reaches shown before the rest are only counted.
     const SHOWN: usize = 20;
+    // An earlier run's list would be taken for this one's.
+    let list = dir.join("unreached.txt");
+    let _ = std::fs::remove_file(&list);
     if !unreached.is_empty() {
         eprintln!("{} not reached by any target:", count(unreached.len(), "survivor"));
         for name in unreached.iter().take(SHOWN) {
@@ -206,7 +209,6 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         }
         if unreached.len() > SHOWN {
             // Every one, for the user who wants to know where the rest are.
-            let list = dir.join("unreached.txt");
             std::fs::write(&list, unreached.iter().map(|n| format!("{n}\n")).collect::<String>())
                 .with_context(|| format!("failed to write {}", list.display()))?;
             eprintln!("  … and {} more (all of them in {})", unreached.len() - SHOWN, list.display());

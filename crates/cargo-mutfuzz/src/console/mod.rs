@@ -96,6 +96,14 @@ pub fn duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn a_note_is_new_once() {
+        let note = "target console_test is nondeterministic (a note of this test alone)";
+        assert!(super::first_time(note));
+        assert!(!super::first_time(note));
+        assert!(super::first_time("target console_test_2 is nondeterministic"));
+    }
+
+    #[test]
     fn a_count_of_one_is_singular() {
         assert_eq!([0, 1, 2].map(|n| super::count(n, "target")), ["0 targets", "1 target", "2 targets"]);
     }

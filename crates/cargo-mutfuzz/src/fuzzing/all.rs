@@ -62,6 +62,9 @@ pub struct TargetRun {
     /// Inputs on which its original panicked by contract (a generated target), over its
     /// slices.
     pub contract_panics: u64,
+    /// The most mutants of those it was aimed at that one of its processes reached (a
+    /// process counts from its start, replaying the corpus first).
+    pub reached: usize,
 }
 
 impl TargetRun {
@@ -155,6 +158,7 @@ pub fn fuzz_all(
             invalid: 0,
             dropped: None,
             contract_panics: 0,
+            reached: 0,
         })
         .collect();
     // Aimed at given mutants (`amplify`'s survivors), one kill of each is enough: a slice
@@ -290,6 +294,7 @@ pub fn fuzz_all(
             spent_time += elapsed;
             if let Some(s) = last {
                 run.last = Some(s);
+                run.reached = run.reached.max(s.mutants_seen);
                 run.seen += s.trials;
                 run.invalid += s.discards + s.panics;
             }
@@ -314,7 +319,7 @@ pub fn fuzz_all(
                 console::duration(elapsed),
             );
             let why = no_valid_input(run.seen, run.invalid, run.last)
-                .or_else(|| aimed.as_ref().and_then(|_| reaches_none(run.seen, run.last)));
+                .or_else(|| aimed.as_ref().and_then(|_| reaches_none(run.seen, run.reached, run.last)));
             if let Some(why) = why {
                 eprintln!("{}: {why}; dropped from the schedule", run.target);
                 run.dropped = Some(why);
@@ -343,11 +348,12 @@ fn stored_inputs(files: &Files) -> Result<u64> {
 const UNREACHED_AFTER_TRIALS: u64 = 1000;
 
 /// Why a target aimed at given mutants (`amplify`'s survivors) is to leave the schedule:
-/// over at least [`UNREACHED_AFTER_TRIALS`] trials, no input reached one of those it was
-/// aimed at that no other target has killed. Its time goes to the targets that do.
-fn reaches_none(seen: u64, last: Option<Stats>) -> Option<String> {
+/// over at least [`UNREACHED_AFTER_TRIALS`] trials, none of its processes reached one of
+/// those it was aimed at (`reached`, the most any did). Its time goes to the targets
+/// that do.
+fn reaches_none(seen: u64, reached: usize, last: Option<Stats>) -> Option<String> {
     let last = last?;
-    (seen >= UNREACHED_AFTER_TRIALS && last.mutants_total > 0 && last.mutants_seen == 0).then(|| {
+    (seen >= UNREACHED_AFTER_TRIALS && last.mutants_total > 0 && reached == 0).then(|| {
         format!("none of its {seen} inputs reached one of the {} mutants it was aimed at", last.mutants_total)
     })
 }
@@ -387,11 +393,12 @@ mod tests {
     fn a_target_that_reaches_none_of_its_aimed_mutants_leaves_after_enough_trials() {
         let stats =
             |seen_mutants| Stats { mutants_total: 77, mutants_seen: seen_mutants, ..Stats::default() };
-        let why = reaches_none(1000, Some(stats(0))).unwrap();
+        let why = reaches_none(1000, 0, Some(stats(0))).unwrap();
         assert_eq!(why, "none of its 1000 inputs reached one of the 77 mutants it was aimed at");
-        assert_eq!(reaches_none(999, Some(stats(0))), None);
-        assert_eq!(reaches_none(5000, Some(stats(1))), None);
-        assert_eq!(reaches_none(5000, None), None);
+        assert_eq!(reaches_none(999, 0, Some(stats(0))), None);
+        // Reached in an earlier slice, if not by its last process.
+        assert_eq!(reaches_none(5000, 1, Some(stats(0))), None);
+        assert_eq!(reaches_none(5000, 0, None), None);
     }
 
     fn fuzz_args(flags: &[&str]) -> FuzzSettings {
