@@ -773,6 +773,8 @@ pub struct CminArgs {
 
 /// `cargo mutfuzz amplify`.
 #[derive(Debug, Args)]
+// One package: its tests are the ones amplified.
+#[command(mut_arg("package", |a| a.help("Package to amplify the tests of (default: the current package)")))]
 pub struct AmplifyArgs {
     #[command(flatten)]
     pub package: PackageArgs,
