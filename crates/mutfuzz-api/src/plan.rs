@@ -644,39 +644,31 @@ impl Planner<'_> {
                 out.push(Constructor { variant, kind, args });
             }
         };
-        for f in self.api.functions.iter().filter(|f| f.owner.as_ref() == Some(owner) && f.receiver.is_none())
-        {
-            // A constructor is built at its first try only: a `Make…` variant per try would
-            // need typed literals in every test that builds the type.
-            if f.blocker.is_some()
-                || f.effect.is_some()
-                || f.instantiated.is_some()
-                || self.signature_effect(f).is_some()
-                || excluded.contains_key(&f.key())
-            {
-                continue;
-            }
-            let Some(fallible) = self.returns_self(f, owner) else { continue };
-            let Ok(args) = self.args(f) else { continue };
-            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
-        }
-        // A free function that returns the type (humantime's `format_duration`), where it
-        // takes none of it: the type's methods are reached through it.
-        for f in self.api.functions.iter().filter(|f| f.owner.is_none() && f.generics.is_empty()) {
+        // Its associated functions, and free functions that return it and take none of
+        // it (humantime's `format_duration`): the type's methods are reached through them.
+        let free = |f: &Function| {
             let own =
                 |t: &Ty| matches!(t, Ty::Path { segments, .. } if own_name(segments) == Some(owner.as_str()));
             let returned = f.output.as_ref().is_some_and(|o| {
                 own(o) || (matches!(o.name(), Some("Result" | "Option")) && o.args().first().is_some_and(own))
             });
-            let takes_it = f.params.iter().any(|(_, t)| {
-                let mut names = Vec::new();
-                t.names(&mut names);
-                names.contains(owner)
-            });
-            if !returned
-                || takes_it
-                || f.blocker.is_some()
+            let mut names = Vec::new();
+            f.params.iter().for_each(|(_, t)| t.names(&mut names));
+            f.generics.is_empty() && returned && !names.contains(owner)
+        };
+        let ctors = self.api.functions.iter().filter(|f| {
+            f.receiver.is_none()
+                && match &f.owner {
+                    Some(o) => o == owner,
+                    None => free(f),
+                }
+        });
+        for f in ctors {
+            // A constructor is built at its first try only: a `Make…` variant per try would
+            // need typed literals in every test that builds the type.
+            if f.blocker.is_some()
                 || f.effect.is_some()
+                || f.instantiated.is_some()
                 || self.signature_effect(f).is_some()
                 || excluded.contains_key(&f.key())
             {
@@ -2846,7 +2838,9 @@ mod tests {
             p.calls.iter().find(|c| c.function.name == "wait").unwrap().args[0].gen_ty,
             "MakeDuration"
         );
-        assert_ne!(arg("later").as_deref(), Some("std::time::Duration::from_nanos(d)"));
+        let later =
+            p.calls.iter().any(|c| c.function.name == "later") || p.skipped.iter().any(|s| s.item == "later");
+        assert!(later && !arg("later").is_some_and(|a| a.contains("from_nanos")));
         // A field's `Duration` is std's too, not built as the crate's.
         let config = p.types.iter().find(|t| t.name == "Config").unwrap();
         let args: Vec<(&str, &str)> =

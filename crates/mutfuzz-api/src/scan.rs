@@ -918,21 +918,7 @@ impl Walk<'_> {
             if let syn::Item::Use(u) = item
                 && self.active(&u.attrs)
             {
-                let mut out = Vec::new();
-                use_leaves(&u.tree, Vec::new(), &mut out);
-                for (name, source, glob) in out {
-                    let first = source.first().map(String::as_str);
-                    let std = matches!(first, Some("std" | "core" | "alloc"));
-                    let own = matches!(first, Some("crate" | "self" | "super"));
-                    if glob {
-                        self.modules[me].foreign_glob |= !std && !own;
-                        continue;
-                    }
-                    if !std && !own {
-                        self.modules[me].foreign.insert(name.clone());
-                    }
-                    self.modules[me].imported.insert(name);
-                }
+                self.use_item(me, u);
             }
         }
         for item in items {
@@ -1169,33 +1155,48 @@ impl Walk<'_> {
                     self.modules[me].items.insert(name.clone(), Def::Item(me, name.clone()));
                     self.aliases.push((me, name, Ty::from_syn(&t.ty)));
                 }
-                syn::Item::Use(u) if self.active(&u.attrs) => {
-                    let mut out = Vec::new();
-                    use_leaves(&u.tree, Vec::new(), &mut out);
-                    for (name, source, glob) in &out {
-                        if !matches!(source.first().map(String::as_str), Some("std" | "core" | "alloc")) {
-                            continue;
-                        }
-                        if !glob {
-                            self.modules[me].std_names.insert(name.clone(), source.clone());
-                        } else if source[1..] == ["time"] {
-                            // `use std::time::*`: an explicit `use` of the name wins.
-                            // (`core::time` has no `SystemTime`.)
-                            let names = if source[0] == "core" { &STD_TIME[..1] } else { &STD_TIME[..] };
-                            for name in names {
-                                let path = source.iter().cloned().chain([(*name).to_owned()]).collect();
-                                self.modules[me].std_glob_names.entry((*name).to_owned()).or_insert(path);
-                            }
-                        }
-                    }
-                    if is_pub(&u.vis) && !is_hidden(&u.attrs) {
-                        self.modules[me].uses.extend(out);
-                    }
-                }
                 _ => {}
             }
         }
         Ok(me)
+    }
+
+    /// What an active `use` of module `me` brings in: the names it imports from std and
+    /// from other crates (how the module's types and derives read), and its exports.
+    fn use_item(&mut self, me: usize, u: &syn::ItemUse) {
+        let mut out = Vec::new();
+        use_leaves(&u.tree, Vec::new(), &mut out);
+        let module = &mut self.modules[me];
+        for (name, source, glob) in &out {
+            let first = source.first().map(String::as_str);
+            let std = matches!(first, Some("std" | "core" | "alloc"));
+            let own = matches!(first, Some("crate" | "self" | "super"));
+            match (glob, std) {
+                (false, true) => {
+                    module.std_names.insert(name.clone(), source.clone());
+                }
+                // `use std::time::*`: an explicit `use` of the name wins. (`core::time`
+                // has no `SystemTime`.)
+                (true, true) if source[1..] == ["time"] => {
+                    let names = if source[0] == "core" { &STD_TIME[..1] } else { &STD_TIME[..] };
+                    for name in names {
+                        let path = source.iter().cloned().chain([(*name).to_owned()]).collect();
+                        module.std_glob_names.entry((*name).to_owned()).or_insert(path);
+                    }
+                }
+                (true, _) => module.foreign_glob |= !std && !own,
+                (false, false) if !own => {
+                    module.foreign.insert(name.clone());
+                }
+                _ => {}
+            }
+            if !glob {
+                module.imported.insert(name.clone());
+            }
+        }
+        if is_pub(&u.vis) && !is_hidden(&u.attrs) {
+            module.uses.extend(out);
+        }
     }
 
     fn type_def(

@@ -1771,8 +1771,8 @@ fn display_only(body: &[String]) -> Option<Vec<String>> {
 
 /// Assertions on a value `mutfuzz::shown` rendered (`text`, its `Debug`): its `Display`,
 /// then its `Debug` where no address was masked in it and it is the same on every
-/// platform. Bound to `shown`, in a block of its
-/// own inside a sequence (whose bindings a later step may use).
+/// platform. Bound to `shown`, in a block of its own inside a sequence (whose bindings a
+/// later step may use).
 fn shown(call: &str, text: &str, in_block: bool) -> Result<Vec<String>, String> {
     let strings: Vec<String> = match syn::parse_str::<syn::ExprTuple>(text) {
         Ok(t) => t
