@@ -149,6 +149,9 @@ pub enum Output {
     Debug { sorted: bool },
     /// An iterator, collected into a `Vec` and rendered by `Debug`.
     Collected,
+    /// An iterator over a hash container (or of a type holding one), whose items come in
+    /// an order that differs between runs: their `Debug` texts, sorted.
+    Unordered,
     /// Rendered by `Display`.
     Display,
     /// Rendered by `Display` and by `Debug`, as `mutfuzz::shown` renders them: a crate
@@ -873,7 +876,8 @@ impl Planner<'_> {
     /// The adapted copies of `call`, for a method returning an iterator whose own
     /// `size_hint` or `next_back` is the crate's code.
     fn adapted(&self, call: &Call, excluded: &Exclusions) -> Vec<Call> {
-        let Some(ty) = call.function.output.as_ref().filter(|_| call.output == Output::Collected) else {
+        let iterates = matches!(call.output, Output::Collected | Output::Unordered);
+        let Some(ty) = call.function.output.as_ref().filter(|_| iterates) else {
             return Vec::new();
         };
         let (hint, back) = match ty {
@@ -894,7 +898,7 @@ impl Planner<'_> {
         };
         let adapters = [
             (hint, Adapter::SizeHint, Output::Value("(usize, Option<usize>)".into())),
-            (back, Adapter::Rev, Output::Collected),
+            (back, Adapter::Rev, call.output.clone()),
         ];
         adapters
             .into_iter()
@@ -1442,7 +1446,10 @@ impl Planner<'_> {
     fn output(&self, ty: &Ty, owner: Option<&str>) -> Result<Output, String> {
         // What an iterator yields says more than its `Debug`, if it has one (its state).
         if self.iterator(ty, owner) {
-            return Ok(Output::Collected);
+            let hashed = |def: Option<&TypeDef>| def.is_some_and(|d| d.hashed);
+            let unordered =
+                hashed(owner.and_then(|o| self.api.types.get(o))) || hashed(self.own_type(ty, owner));
+            return Ok(if unordered { Output::Unordered } else { Output::Collected });
         }
         let render = self.render(ty, owner);
         let sorted = render.hashed;
@@ -2528,6 +2535,43 @@ mod tests {
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
+    }
+
+    #[test]
+    fn an_iterator_over_a_hash_container_is_rendered_with_its_items_sorted() {
+        let api = api(
+            "#[derive(Debug, Default)] pub struct Index { words: std::collections::HashMap<u8, u8>, order: Vec<u8> }\n\
+             impl Index {\n\
+                 pub fn keys(&self) -> Keys<'_> { Keys { inner: self.words.keys() } }\n\
+                 pub fn firsts(&self) -> impl Iterator<Item = &u8> { self.order.iter() }\n\
+             }\n\
+             #[derive(Debug, Default)] pub struct List(Vec<u8>);\n\
+             impl List { pub fn items(&self) -> impl Iterator<Item = &u8> { self.0.iter() } }\n\
+             pub struct Keys<'a> { inner: std::collections::hash_map::Keys<'a, u8, u8> }\n\
+             impl<'a> Iterator for Keys<'a> {\n\
+                 type Item = &'a u8;\n\
+                 fn next(&mut self) -> Option<&'a u8> { self.inner.next() }\n\
+                 fn size_hint(&self) -> (usize, Option<usize>) { self.inner.size_hint() }\n\
+             }\n",
+        );
+        let p = plan(&api, &Exclusions::new());
+        let outputs: Vec<(String, Output)> = p
+            .types
+            .iter()
+            .flat_map(|t| t.methods.iter().map(|m| (m.key(), m.output.clone())))
+            .filter(|(key, _)| !key.contains('.'))
+            .collect();
+        // A method of a type holding a hash container: whatever it iterates, its order may be
+        // the container's. Another type's iterator keeps its order.
+        assert!(outputs.contains(&("k::Index::keys".into(), Output::Unordered)), "{outputs:?}");
+        assert!(outputs.contains(&("k::Index::firsts".into(), Output::Unordered)), "{outputs:?}");
+        assert!(outputs.contains(&("k::List::items".into(), Output::Collected)), "{outputs:?}");
+        let module = crate::render::render(&p, "k").text;
+        let rendered = "IndexCall::Keys => mutfuzz::debug_unordered(index.keys()),";
+        assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        // Its `size_hint` is the crate's, and counts what the container holds.
+        let rendered = "IndexCall::KeysSizeHint => format!(\"{:?}\", index.keys().size_hint()),";
+        assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
     }
 
     #[test]

@@ -338,6 +338,7 @@ fn result(output: &Output, call: &str) -> (String, String) {
             ("String".into(), format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))"))
         }
         Output::Collected => ("String".into(), format!("mutfuzz::debug_bounded(&{})", collected(call))),
+        Output::Unordered => ("String".into(), format!("mutfuzz::debug_unordered({call})")),
         Output::Display => ("String".into(), format!("{call}.to_string()")),
         Output::Shown => ("(String, String)".into(), format!("mutfuzz::shown(&{call})")),
         Output::Unit => ("()".into(), call.to_owned()),
@@ -356,6 +357,7 @@ fn rendered(m: &Call, call: &str) -> String {
             format!("format!(\"{{:?}}\", mutfuzz::SortedDebug({call}))")
         }
         Output::Collected => format!("mutfuzz::debug_bounded(&{})", collected(call)),
+        Output::Unordered => format!("mutfuzz::debug_unordered({call})"),
         _ => format!("format!(\"{{:?}}\", {call})"),
     }
 }

@@ -246,7 +246,7 @@ pub struct TypeDef {
     /// Its name is another definition's too (behind another `cfg`, or in another module,
     /// renamed or not): a signature's `Error` may mean either, with other variants.
     pub homonym: bool,
-    /// A field's type names a std hash container (its `Debug` order is random).
+    /// A field's type names a std hash container or its iterator (its order is random).
     pub hashed: bool,
     /// It is generic over a hasher that defaults to std's `RandomState`: its `capacity`
     /// after removals depends on the random keys.
@@ -1215,7 +1215,9 @@ impl Walk<'_> {
         let mut traits = derives(attrs);
         let mut field_names = Vec::new();
         fields.iter().for_each(|f| f.names(&mut field_names));
-        let hashed = field_names.iter().any(|n| n == "HashMap" || n == "HashSet");
+        // A hash container, or one of its iterators (`hash_map::Iter`), whose order is too.
+        let hashed =
+            field_names.iter().any(|n| matches!(n.as_str(), "HashMap" | "HashSet" | "hash_map" | "hash_set"));
         let entry = self
             .types
             .entry((name.clone(), module))

@@ -177,6 +177,6 @@ pub use reflect::Reflect;
 pub use same_hash::same_hash;
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
-pub use sorted_debug::SortedDebug;
+pub use sorted_debug::{SortedDebug, debug_unordered};
 pub use unaddressed::{debug_unaddressed, shown};
 pub use workers::Workers;

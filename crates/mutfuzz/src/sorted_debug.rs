@@ -39,6 +39,40 @@ impl<T: Debug> Debug for SortedDebug<T> {
     }
 }
 
+/// The items of an iterator over a hash container, rendered as a list (`[a, b]`) of
+/// their `Debug` texts (each [`SortedDebug`]'s) in sorted order: the same list however
+/// the container happens to order them. `cargo mutfuzz init --auto` renders such an
+/// iterator, returned by a method of a type holding a hash container, with it. Items
+/// past [`DEBUG_BOUND`](crate::DEBUG_BOUND) bytes are only counted, and the rendering is
+/// their number and `…` (which first ones fit would differ between runs).
+///
+/// ```
+/// use std::collections::HashSet;
+///
+/// let set: HashSet<u32> = [30, 4, 100].into_iter().collect();
+/// assert_eq!(mutfuzz::debug_unordered(set.iter()), "[100, 30, 4]");
+/// ```
+pub fn debug_unordered<I: IntoIterator>(items: I) -> String
+where
+    I::Item: Debug,
+{
+    let mut texts = Vec::new();
+    let (mut len, mut count) = (0, 0usize);
+    for item in items {
+        count += 1;
+        if len <= crate::DEBUG_BOUND {
+            let text = crate::debug_bounded(&SortedDebug(&item));
+            len += text.len() + 2;
+            texts.push(text);
+        }
+    }
+    if len > crate::DEBUG_BOUND {
+        return format!("{count} items…");
+    }
+    texts.sort_unstable();
+    format!("[{}]", texts.join(", "))
+}
+
 /// `text` with the entries of its map and set groups sorted (see [`SortedDebug`]).
 ///
 /// One pass over `text` into one output buffer: each group's entries are written there
@@ -221,6 +255,16 @@ mod tests {
 
     fn sorted<T: Debug>(value: T) -> String {
         format!("{:?}", SortedDebug(value))
+    }
+
+    #[test]
+    fn unordered_items_render_alike_in_any_order_and_a_long_list_as_its_count() {
+        let texts = ["b".to_owned(), "a".to_owned()];
+        assert_eq!(debug_unordered(texts.iter()), debug_unordered(texts.iter().rev()));
+        assert_eq!(debug_unordered(texts.iter()), r#"["a", "b"]"#);
+        assert_eq!(debug_unordered(std::iter::empty::<u8>()), "[]");
+        let long = debug_unordered((0..10_000u32).rev());
+        assert_eq!(long, "10000 items…");
     }
 
     #[test]

@@ -61,9 +61,16 @@ pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<
     };
     let full = read(&on)?;
     let bare = read(&without_default)?;
+    // A method's bare name is lost only with every type's method of that name: BiBTreeMap's
+    // `left_values` stays when BiHashMap's goes with `std` (`Owner::name` says which went).
+    let methods: BTreeSet<&str> = full.keys().filter_map(|k| k.split_once("::").map(|(_, m)| m)).collect();
     let lost: Vec<(&String, usize)> = full
         .iter()
-        .filter(|(name, n)| bare.get(*name).is_none_or(|m| m < *n))
+        .filter(|(name, n)| match bare.get(*name) {
+            Some(_) if methods.contains(name.as_str()) => false,
+            Some(m) => m < *n,
+            None => true,
+        })
         .map(|(k, n)| (k, *n))
         .collect();
     if lost.is_empty() {
@@ -126,10 +133,13 @@ pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<
 const WRITTEN_THROUGH_TYPE: [&str; 5] = ["FromStr", "From", "TryFrom", "Default", "FromIterator"];
 
 /// How many public functions, types, enum variants and trait impls have each name (a
-/// type's impls count under its name: `"x".parse::<k::Kind>()` needs `Kind`'s `FromStr`).
+/// type's impls count under its name: `"x".parse::<k::Kind>()` needs `Kind`'s `FromStr`);
+/// a method counts under its bare name and as `Owner::name` too.
 fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
-    let functions = api.functions.iter().map(|f| f.name.rsplit("::").next().unwrap_or(&f.name));
+    let bare = |f: &mutfuzz_api::scan::Function| f.name.rsplit("::").next().unwrap_or(&f.name).to_owned();
+    let owned = api.functions.iter().filter_map(|f| Some(format!("{}::{}", f.owner.as_ref()?, bare(f))));
+    let functions = api.functions.iter().map(bare).chain(owned);
     let types = api.types.values().flat_map(|t| {
         let variants = t.variants.iter().map(|(v, _, _)| v.as_str());
         // Each `From` impl apart (`From<u8>` always, `From<String>` behind `std`).
@@ -139,8 +149,8 @@ fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
             + t.from_iter.len();
         std::iter::repeat_n(t.name.as_str(), 1 + written).chain(variants)
     });
-    for name in functions.chain(types) {
-        *out.entry(name.to_owned()).or_default() += 1;
+    for name in functions.chain(types.map(str::to_owned)) {
+        *out.entry(name).or_default() += 1;
     }
     out
 }
@@ -167,10 +177,16 @@ fn reached(text: &str) -> impl Iterator<Item = &str> {
 
 /// `test` (and its lean form) `#[cfg]` on the features the `gated` names it reaches need.
 pub fn apply(mut test: TestFn, gated: &BTreeMap<String, Gate>) -> TestFn {
-    let mut gates: Vec<&Gate> = reached(&test.text).filter_map(|word| gated.get(word)).collect();
+    let mut words: BTreeSet<&str> = reached(&test.text).collect();
     if let Some(lean) = &test.lean {
-        gates.extend(reached(lean).filter_map(|word| gated.get(word)));
+        words.extend(reached(lean));
     }
+    // `Owner::method` where the test names both (`BiHashMap::new()`, then `.left_values()`).
+    let named = |key: &String| match key.split_once("::") {
+        Some((owner, method)) => words.contains(owner) && words.contains(method),
+        None => words.contains(key.as_str()),
+    };
+    let gates: Vec<&Gate> = gated.iter().filter(|(key, _)| named(key)).map(|(_, gate)| gate).collect();
     // One `all` of every feature needed, and each `any` none of them meets.
     let needed: BTreeSet<&String> = gates
         .iter()
@@ -345,5 +361,36 @@ mod tests {
             ..test
         };
         assert!(!apply(binding, &gated).text.contains("cfg"));
+    }
+
+    #[test]
+    fn a_method_is_gated_with_its_type_not_with_another_types_method_of_its_name() {
+        let (_dir, package) = package(
+            "pub struct Tree(u8);\n\
+             impl Tree { pub fn new() -> Tree { Tree(0) } pub fn values(&self) -> u8 { self.0 } }\n\
+             #[cfg(feature = \"std\")] pub struct Hash(u8);\n\
+             #[cfg(feature = \"std\")] impl Hash { pub fn new() -> Hash { Hash(0) } pub fn values(&self) -> u8 { self.0 } }\n\
+             impl Tree { #[cfg(feature = \"std\")] pub fn sorted(&self) -> u8 { self.0 } }\n",
+            "[package]\nname = \"w\"\nversion = \"0.1.0\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n",
+        );
+        let gated = default_gated(&package, &Features::default()).unwrap();
+        let test = |body: &str| TestFn {
+            name: "t".into(),
+            text: format!("#[test]\nfn t() {{\n    {body}\n}}\n"),
+            base: "t".into(),
+            harness: false,
+            uses: Vec::new(),
+            args_name: None,
+            lean: None,
+        };
+        let std = "#[cfg(feature = \"std\")]";
+        // Tree's `values` stays without `std`; Hash's goes with its type.
+        let tree = apply(test("assert_eq!(w::Tree::new().values(), 0);"), &gated).text;
+        assert!(!tree.contains("cfg"), "{tree}");
+        let hash = apply(test("assert_eq!(w::Hash::new().values(), 0);"), &gated).text;
+        assert!(hash.starts_with(std), "{hash}");
+        // A method gone from every type is gated by its name alone.
+        let sorted = apply(test("assert_eq!(w::Tree::new().sorted(), 0);"), &gated).text;
+        assert!(sorted.starts_with(std), "{sorted}");
     }
 }
