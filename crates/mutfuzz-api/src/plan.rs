@@ -192,6 +192,9 @@ pub enum CtorKind {
     },
     /// A struct literal of its public fields.
     Literal,
+    /// `Default`, then each of its public fields set (a struct with private fields too, or
+    /// `#[non_exhaustive]`, which no literal outside its crate builds).
+    DefaultWith,
     /// An enum variant; `named` when its fields have names.
     Variant {
         name: String,
@@ -693,6 +696,9 @@ impl Planner<'_> {
         }
         if def.traits.contains("Default") {
             ctor("Default".into(), CtorKind::Default, Vec::new());
+            if let Some(args) = self.fields(&def.settable, owner).filter(|a| !a.is_empty()) {
+                ctor("DefaultWith".into(), CtorKind::DefaultWith, args);
+            }
         }
         // A constant is a value of its own; one behind a reference, a clone of it.
         for (name, path, by_ref) in &def.consts {
@@ -1244,6 +1250,13 @@ impl Planner<'_> {
                 let concrete = instance(bounds)
                     .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
                 self.arg(name, &Ty::Ref { mutable: true, inner: Box::new(concrete) }, generics, owner)
+            }
+            // `&Range<K>` (rangemap's `overlaps`): the range made as below, borrowed.
+            Ty::Ref { mutable: false, inner }
+                if matches!(inner.name(), Some("Range" | "RangeInclusive")) && inner.args().len() == 1 =>
+            {
+                let range = self.arg(name, inner, generics, owner)?;
+                Ok(Arg { expr: format!("&({})", range.expr), ..range })
             }
             Ty::Ref { mutable, inner } => {
                 let (gen_ty, convert) = match &**inner {
@@ -1984,6 +1997,15 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
             Some(t) if plain => vec![Ty::named("RangeInclusive", vec![Ty::named(t, vec![])])],
             _ => Vec::new(),
         };
+    }
+    // `R: Borrow<Range<K>>` (rangemap's `overlapping`): the type itself, as std's
+    // `impl<T> Borrow<T> for T` lends it.
+    if let [only] = bounds
+        && only.name == "Borrow"
+        && let Some(target @ Ty::Path { .. }) = only.args.first()
+        && !target.args().is_empty()
+    {
+        return vec![target.clone()];
     }
     if names.contains("AsRef") || names.contains("Borrow") || names.contains("Into") {
         let target = arg_of("AsRef").or_else(|| arg_of("Borrow")).or_else(|| arg_of("Into"));

@@ -397,6 +397,13 @@ fn write_const_set(w: &mut Writer, set: &ConstSet) {
 
 /// Named fields from their arguments: `timeout` alone where the value is the field's
 /// own, else `timeout: std::time::Duration::from_nanos(timeout)`.
+/// A block that binds `value` to `base` and sets each of the fields `args` on it:
+/// `{ let mut made = k::Opts::default(); made.width = width; made }`.
+pub fn set_fields(base: &str, args: &[Arg], value: &str) -> String {
+    let sets: Vec<String> = args.iter().map(|a| format!("{value}.{} = {};", a.name, a.expr)).collect();
+    format!("{{ let mut {value} = {base}; {} {value} }}", sets.join(" "))
+}
+
 fn named_fields(args: &[Arg]) -> String {
     let fields: Vec<String> = args
         .iter()
@@ -435,6 +442,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::FromIter { .. } => format!("{}.collect()", args[0]),
                 CtorKind::TryFrom => reject(&format!("{}::try_from({})", t.path, args[0])),
                 CtorKind::Literal => format!("{} {{ {} }}", t.path, named_fields(&c.args)),
+                CtorKind::DefaultWith => set_fields(&format!("{}::default()", t.path), &c.args, "made"),
                 CtorKind::Variant { name, named: true } => {
                     format!("{}::{name} {{ {} }}", t.path, named_fields(&c.args))
                 }

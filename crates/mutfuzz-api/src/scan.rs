@@ -271,6 +271,9 @@ pub struct TypeDef {
     /// A struct whose fields are all public, named and not `#[non_exhaustive]`: they
     /// can be written as a literal.
     pub fields: Option<Vec<(String, Ty)>>,
+    /// The public named fields of a struct that cannot be written as a literal (some
+    /// fields private, or `#[non_exhaustive]`): a user sets them on a value.
+    pub settable: Vec<(String, Ty)>,
     /// An enum's variants that users can write: name, fields (named or not), named.
     pub variants: Vec<Variant>,
     /// Its public constants (`pub const CONTROLS: &AsciiSet`, `impl Size { pub const
@@ -971,8 +974,19 @@ impl Walk<'_> {
                     let open = matches!(s.fields, syn::Fields::Named(_))
                         && s.fields.iter().all(|f| is_pub(&f.vis))
                         && !has_attr(&s.attrs, "non_exhaustive");
-                    if open && let Some(t) = self.types.get_mut(&(s.ident.to_string(), me)) {
-                        t.fields = Some(named_fields(&s.fields));
+                    if let Some(t) = self.types.get_mut(&(s.ident.to_string(), me))
+                        && let syn::Fields::Named(named) = &s.fields
+                    {
+                        if open {
+                            t.fields = Some(named_fields(&s.fields));
+                        } else {
+                            t.settable = named
+                                .named
+                                .iter()
+                                .filter(|f| is_pub(&f.vis))
+                                .filter_map(|f| Some((f.ident.as_ref()?.to_string(), Ty::from_syn(&f.ty))))
+                                .collect();
+                        }
                     }
                 }
                 syn::Item::Enum(e) if self.active(&e.attrs) => {

@@ -926,7 +926,19 @@ impl Writer<'_> {
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
         let mutates = calls.iter().any(|c| method_of(&t.methods, c).is_some_and(Call::changes_value));
-        lines.push(format!("let {}{binding} = {};", if mutates { "mut " } else { "" }, self.make(t, make)?));
+        // Fields set on a default value, as statements of the test: not a block that
+        // binds the same name inside.
+        match self.default_with(t, make)? {
+            Some(sets) => {
+                lines.push(format!("let mut {binding} = {}::default();", t.path));
+                lines.extend(sets.iter().map(|(field, value)| format!("{binding}.{field} = {value};")));
+            }
+            None => lines.push(format!(
+                "let {}{binding} = {};",
+                if mutates { "mut " } else { "" },
+                self.make(t, make)?
+            )),
+        }
         let mut names = Vec::new();
         for (i, c) in calls.iter().enumerate() {
             let m = method_of(&t.methods, c).ok_or("a call names no method")?;
@@ -1100,6 +1112,11 @@ impl Writer<'_> {
                 let fields: Vec<String> = c.args.iter().zip(&args).map(|(a, v)| field(&a.name, v)).collect();
                 format!("{} {{ {} }}", t.path, fields.join(", "))
             }
+            CtorKind::DefaultWith => {
+                let set: Vec<Arg> =
+                    c.args.iter().zip(args).map(|(a, v)| Arg { expr: v, ..a.clone() }).collect();
+                crate::render::set_fields(&format!("{}::default()", t.path), &set, &snake(&t.name))
+            }
             CtorKind::Variant { name, named: true } => {
                 let fields: Vec<String> = c.args.iter().zip(&args).map(|(a, v)| field(&a.name, v)).collect();
                 format!("{}::{name} {{ {} }}", t.path, fields.join(", "))
@@ -1109,6 +1126,19 @@ impl Writer<'_> {
             CtorKind::Const { path, by_ref: false } => path.clone(),
             CtorKind::Const { path, by_ref: true } => format!("{path}.clone()"),
         })
+    }
+
+    /// The fields and values that `value` sets on a default `t`, where it is built so.
+    fn default_with(&self, t: &Buildable, value: &Value) -> Result<Option<Vec<(String, String)>>, String> {
+        let Value::Variant(variant, fields) = value else { return Ok(None) };
+        let Some(c) =
+            t.constructors.iter().find(|c| &c.variant == variant && matches!(c.kind, CtorKind::DefaultWith))
+        else {
+            return Ok(None);
+        };
+        let written =
+            c.args.iter().zip(fields).map(|(a, v)| Ok((a.name.clone(), self.owned_or_arg(a, v, &c.kind)?)));
+        Ok(Some(written.collect::<Result<_, String>>()?))
     }
 
     /// [`make`](Self::make) without its last `.unwrap()`: the constructor call that fails
@@ -1130,7 +1160,11 @@ impl Writer<'_> {
             CtorKind::FromStr => self.arg(a, v, None, true),
             CtorKind::Function { .. } => self.arg(a, v, None, false),
             // A field the harness builds from its value (a `Duration` from nanoseconds).
-            CtorKind::Literal | CtorKind::Variant { .. } | CtorKind::From | CtorKind::TryFrom
+            CtorKind::Literal
+            | CtorKind::DefaultWith
+            | CtorKind::Variant { .. }
+            | CtorKind::From
+            | CtorKind::TryFrom
                 if a.expr != a.name =>
             {
                 self.arg(a, v, None, false)
@@ -1222,8 +1256,12 @@ impl Writer<'_> {
     fn range(&self, a: &Arg, v: &Value) -> Result<Option<String>, String> {
         let name = a.name.as_str();
         let (Value::Tuple(ends), None) = (v, &a.convert) else { return Ok(None) };
-        let Some((op, left)) = ["..=", ".."].iter().find_map(|op| Some((*op, a.expr.split_once(op)?.0)))
-        else {
+        // A borrowed range (`&(r.0..r.1)`) is written borrowed: `&(0..4)`.
+        let (expr, borrowed) = match a.expr.strip_prefix("&(").and_then(|e| e.strip_suffix(')')) {
+            Some(range) => (range, true),
+            None => (a.expr.as_str(), false),
+        };
+        let Some((op, left)) = ["..=", ".."].iter().find_map(|op| Some((*op, expr.split_once(op)?.0))) else {
             return Ok(None);
         };
         let end_ty = split_types(a.gen_ty.trim_start_matches('(').trim_end_matches(')'));
@@ -1232,11 +1270,12 @@ impl Writer<'_> {
             return Ok(None);
         }
         let end = Arg::simple(name, end_ty[0].clone(), left.replace(&first, name));
-        Ok(Some(format!(
+        let range = format!(
             "{}{op}{}",
             self.arg(&end, &ends[0], None, false)?,
             self.arg(&end, &ends[1], None, false)?
-        )))
+        );
+        Ok(Some(if borrowed { format!("&({range})") } else { range }))
     }
 
     /// An `IntoIterator` of borrowed items (which the harness borrowed from a `Vec`) as
@@ -2404,7 +2443,8 @@ mod tests {
              pub fn width(r: impl RangeBounds<u32>) -> u64 { 0 }\n\
              pub fn letters(r: RangeInclusive<char>) -> String { String::new() }\n\
              pub fn sum(r: Range<u8>) -> u32 { 0 }\n\
-             pub fn cut<R: RangeBounds<usize>>(v: &[u8], r: R) -> usize { 0 }\n");
+             pub fn cut<R: RangeBounds<usize>>(v: &[u8], r: R) -> usize { 0 }\n\
+             pub fn within(r: &Range<i64>) -> bool { true }\n");
         assert!(module.text.contains("k::width(r.0..=r.1)"), "{}", module.text);
         assert!(module.text.contains("k::letters(r.0..=r.1)"), "{}", module.text);
         assert!(module.text.contains("k::sum(r.0..r.1)"), "{}", module.text);
@@ -2424,6 +2464,10 @@ mod tests {
         let ends = Value::Tuple(vec![int("0", "u16"), int("3", "u16")]);
         let t = one("cut", Value::Tuple(vec![Value::Seq(vec![int("7", "u8")]), ends]));
         assert!(t.contains("assert_eq!(k::cut(&[7], 0..=3), 2);"), "{t}");
+        // A borrowed range is made as one is, and written borrowed.
+        assert!(module.text.contains("k::within(&(r.0..r.1))"), "{}", module.text);
+        let t = one("within", Value::Tuple(vec![int("-1", "i64"), int("4", "i64")]));
+        assert!(t.contains("assert_eq!(k::within(&(-1..4)), 2);"), "{t}");
     }
 
     #[test]
@@ -2736,6 +2780,46 @@ mod tests {
              assert_eq!(counter.value(), 1);\n    assert_eq!(counter.name(), \"c\");\n}\n"
         );
         assert_eq!(lean.lean, None);
+    }
+
+    #[test]
+    fn a_default_value_with_public_fields_set_is_built_by_setting_them() {
+        // `#[non_exhaustive]`: no literal builds it outside its crate; setting fields does.
+        let (plan, module) = api(
+            "#[derive(Debug, Default)] #[non_exhaustive] pub struct Opts { pub depth: Option<u8>, pub loud: bool }\n\
+             impl Opts { pub fn deep(&self) -> bool { self.depth.is_some() } }\n",
+        );
+        assert!(
+            module
+                .text
+                .contains("let mut made = k::Opts::default(); made.depth = depth; made.loud = loud; made")
+                || module.text.contains("made.depth = depth;"),
+            "{}",
+            module.text
+        );
+        let value = Value::Tuple(vec![
+            Value::Variant(
+                "DefaultWith".into(),
+                vec![Value::Option(Some(Box::new(int("2", "u8")))), Value::Bool(true)],
+            ),
+            Value::Seq(vec![Value::Variant("Deep".into(), vec![])]),
+        ]);
+        let ending = r#"["true", "Opts { depth: Some(2), loud: true }"]"#;
+        let t = write(
+            &plan,
+            &module,
+            &Kept { target: "opts_calls", value: &value, ending, kills: &[] },
+            &mut BTreeSet::new(),
+        )
+        .unwrap();
+        assert!(
+            t.text.contains(
+                "let mut opts = k::Opts::default();\n    opts.depth = Some(2);\n    opts.loud = true;\n"
+            ),
+            "{}",
+            t.text
+        );
+        assert!(t.text.contains("assert!(opts.deep());"), "{}", t.text);
     }
 
     #[test]
