@@ -22,7 +22,7 @@ use crate::shape::{self, Piece, Shape};
 use crate::site::{Site, Splice};
 use crate::skip::{SkipCounts, SkipReason, attrs_skip_reason};
 use crate::source::{SourceText, squash};
-use crate::syntax::{callee_name, expr_attrs, path_attr, shorten, unparen};
+use crate::syntax::{callee_name, cfg_features, expr_attrs, path_attr, shorten, unparen};
 
 /// A `mod name;` declaration whose file is still to be found.
 #[derive(Clone, Debug)]
@@ -35,6 +35,8 @@ pub(crate) struct ExternalMod {
     pub line: usize,
     /// The files it may be in, in the order rustc tries them.
     pub candidates: Vec<Candidate>,
+    /// The features the `cfg`s around the declaration and on it ask for.
+    pub features: Vec<String>,
 }
 
 /// What discovery found in one file.
@@ -57,6 +59,8 @@ pub(crate) struct FileContext<'a> {
     /// Where the file's `mod name;` declarations resolve.
     pub mod_dir: ModDir,
     pub config: &'a Config,
+    /// The features the `cfg`s on the way to the file ask for.
+    pub features: Vec<String>,
 }
 
 /// Discover the mutants of `file`, numbering them from `*next_id`.
@@ -72,6 +76,7 @@ pub(crate) fn discover_file(
         namespace: cx.namespace.clone(),
         mod_dir: cx.mod_dir.clone(),
         function: None,
+        features: cx.features.clone(),
         labels: Vec::new(),
         in_default_impl: false,
         folded_starts: HashMap::new(),
@@ -94,6 +99,8 @@ struct Walker<'a, 'c> {
     mod_dir: ModDir,
     /// Qualified name of the function being walked.
     function: Option<String>,
+    /// The features the `cfg`s around the code being walked ask for.
+    features: Vec<String>,
     /// Labels in scope, and whether each names a loop (not a block).
     labels: Vec<(String, bool)>,
     in_default_impl: bool,
@@ -162,7 +169,8 @@ impl Walker<'_, '_> {
             return None;
         }
         let replacements = drafts.iter().map(|d| d.replacement.clone()).collect();
-        self.out.sites.push(PlannedSite { function, drafts, cancelled: false });
+        let features = self.features.clone();
+        self.out.sites.push(PlannedSite { function, drafts, features, cancelled: false });
         Some((self.out.sites.len() - 1, replacements))
     }
 
@@ -231,7 +239,10 @@ impl Walker<'_, '_> {
             return self.skip(SkipReason::Unsafe);
         }
         let name = self.qualify(&sig.ident.to_string());
+        let outer = self.features.len();
+        self.features.extend(cfg_features(attrs));
         self.function_body(name, &sig.output, block, attrs, fn_value);
+        self.features.truncate(outer);
     }
 
     /// A function body: a depth/fuel frame, the return-value mutants, then the statements.
@@ -363,6 +374,8 @@ impl Walker<'_, '_> {
         let path = path_attr(&m.attrs);
         let name = m.ident.to_string();
         self.namespace.push(name.clone());
+        let outer = self.features.len();
+        self.features.extend(cfg_features(&m.attrs));
         match &m.content {
             Some((_, items)) => {
                 let inner = self.mod_dir.inline(&name, path.as_deref());
@@ -377,8 +390,10 @@ impl Walker<'_, '_> {
                 candidates: self.mod_dir.candidates(&name, path.as_deref()),
                 line: m.mod_token.span.start().line,
                 name,
+                features: self.features.clone(),
             }),
         }
+        self.features.truncate(outer);
         self.namespace.pop();
     }
 
@@ -421,11 +436,14 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
                     None => (ty, false),
                 };
                 self.namespace.push(name);
+                let outer = self.features.len();
+                self.features.extend(cfg_features(&i.attrs));
                 let saved = std::mem::replace(&mut self.in_default_impl, is_default);
                 for it in &i.items {
                     self.visit_impl_item(it);
                 }
                 self.in_default_impl = saved;
+                self.features.truncate(outer);
                 self.namespace.pop();
             }
             Item::Trait(t) => {
@@ -433,9 +451,12 @@ impl<'ast> Visit<'ast> for Walker<'_, '_> {
                     return self.skip(reason);
                 }
                 self.namespace.push(t.ident.to_string());
+                let outer = self.features.len();
+                self.features.extend(cfg_features(&t.attrs));
                 for it in &t.items {
                     self.visit_trait_item(it);
                 }
+                self.features.truncate(outer);
                 self.namespace.pop();
             }
             Item::Mod(m) => self.module(m),

@@ -133,6 +133,7 @@ impl Discovery {
             crate_root: true,
             excluded: false,
             edition_2015: false,
+            features: Vec::new(),
         };
         d.add_file(&file, text.to_owned(), config, &mut next_id)?;
         Ok(d)
@@ -158,6 +159,7 @@ impl Discovery {
             namespace: Vec<String>,
             mod_dir: ModDir,
             crate_root: bool,
+            features: Vec<String>,
         }
         let mut queue: Vec<Queued> = package
             .crate_roots
@@ -168,6 +170,7 @@ impl Discovery {
                 namespace: Vec::new(),
                 mod_dir: ModDir::of_file(&r.path, true, ""),
                 crate_root: true,
+                features: Vec::new(),
             })
             .collect();
         while let Some(q) = queue.pop() {
@@ -187,6 +190,7 @@ impl Discovery {
                 crate_root: q.crate_root,
                 excluded: config.skips_source(&q.path, &package.root),
                 edition_2015: package.edition_2015,
+                features: q.features,
             };
             let externals = self.add_file(&file, text, config, &mut next_id)?;
             let mut children = Vec::new();
@@ -197,6 +201,7 @@ impl Discovery {
                         path: c.path.clone(),
                         namespace: m.namespace,
                         crate_root: false,
+                        features: m.features,
                     }),
                     None => {
                         let tried: Vec<String> =
@@ -232,6 +237,7 @@ impl Discovery {
             namespace: spec.namespace.clone(),
             mod_dir: spec.mod_dir.clone(),
             config,
+            features: spec.features.clone(),
         };
         let mut found = if spec.excluded {
             // Still follow its modules: only this file is excluded.
@@ -318,6 +324,8 @@ struct FileSpec<'a> {
     /// Left unmutated by the config; its modules are still followed.
     excluded: bool,
     edition_2015: bool,
+    /// The features the `cfg`s on the way to the file ask for.
+    features: Vec<String>,
 }
 
 #[cfg(test)]

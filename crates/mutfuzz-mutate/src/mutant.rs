@@ -64,6 +64,10 @@ pub struct Mutant {
     /// records (so a run that never infected it can skip it).
     #[serde(default)]
     pub probe: bool,
+    /// The cargo features the `cfg`s around it ask for (`#[cfg(feature = "serde")] mod
+    /// serde;`): with one of them off, its code is not built, and no test can reach it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
 }
 
 impl Mutant {

@@ -169,6 +169,34 @@ pub(crate) fn shorten(s: &str) -> String {
     }
 }
 
+/// The features a `#[cfg(…)]` among `attrs` asks for: `feature = "x"`, alone or in an
+/// `all(…)` (an `any` or `not` asks for none of them surely).
+pub(crate) fn cfg_features(attrs: &[Attribute]) -> Vec<String> {
+    fn needs(meta: &syn::Meta, out: &mut Vec<String>) {
+        match meta {
+            syn::Meta::NameValue(nv) if nv.path.is_ident("feature") => {
+                if let Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) = &nv.value {
+                    out.push(s.value());
+                }
+            }
+            syn::Meta::List(list) if list.path.is_ident("all") => {
+                let parser = syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated;
+                for inner in list.parse_args_with(parser).into_iter().flatten() {
+                    needs(&inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("cfg")) {
+        if let Ok(meta) = attr.parse_args::<syn::Meta>() {
+            needs(&meta, &mut out);
+        }
+    }
+    out
+}
+
 /// The value of a `#[path = "…"]` attribute, if there is one.
 pub fn path_attr(attrs: &[Attribute]) -> Option<String> {
     attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {

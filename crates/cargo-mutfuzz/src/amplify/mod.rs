@@ -190,12 +190,17 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
             all - max
         );
     }
+    // A survivor in code this build leaves out says so: no target could reach it.
+    let on = features.enabled(&package.root.join("Cargo.toml"), &package.name);
     let unreached: Vec<String> = survivors
         .file
         .outcomes
         .iter()
         .filter(|o| aimed.contains(&o.mutant.id) && !reached.contains(&o.mutant.id))
-        .map(|o| o.mutant.name())
+        .map(|o| match o.mutant.features.iter().find(|f| !on.contains(*f)) {
+            Some(off) => format!("{} (behind feature `{off}`, off in this build)", o.mutant.name()),
+            None => o.mutant.name(),
+        })
         .collect();
     /// Lines of survivors no target reaches shown before the rest are only counted.
     const SHOWN: usize = 20;
@@ -238,8 +243,19 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     }
     let gated = gate::default_gated(&package, &features)?;
     tests.written = tests.written.into_iter().map(|t| gate::apply(t, &gated)).collect();
+    // Fewer tests than inputs, said here: inputs that shrank to another's value are one
+    // test, and those that could not be written are listed with the check's drops.
+    let merged = chosen.len().saturating_sub(tests.written.len() + tests.why.len());
+    let mut fewer = Vec::new();
+    if merged > 0 {
+        fewer.push(format!("{} shrank to another's value", count(merged, "input")));
+    }
+    if !tests.why.is_empty() {
+        fewer.push(format!("{} could not be written, listed below", count(tests.why.len(), "input")));
+    }
+    let fewer = if fewer.is_empty() { String::new() } else { format!(" ({})", fewer.join("; ")) };
     eprintln!(
-        "Checking {} in a copy of the workspace: they must pass, then catch their survivors",
+        "Checking {}{fewer} in a copy of the workspace: they must pass, then catch their survivors",
         count(tests.written.len(), "written test")
     );
     let copy = verify::Copy::make(&ws, &package, &features, &file)?;

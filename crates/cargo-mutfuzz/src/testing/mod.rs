@@ -22,7 +22,7 @@ pub(crate) mod loader;
 pub(crate) mod outcome;
 pub(crate) mod output;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,8 @@ struct Results<'a> {
     annotate: Option<String>,
     /// The feature flags, recorded for `amplify`.
     features: crate::workspace::Features,
+    /// Each package's manifest, by name: which features its build turns on.
+    manifests: BTreeMap<String, PathBuf>,
 }
 
 impl Results<'_> {
@@ -145,6 +147,9 @@ impl Results<'_> {
         }
         if summary.interrupted || !baseline_failed {
             console.message(&format!("{summary} in {}", duration(self.start.elapsed())));
+            if let Some(note) = features_off(&file.outcomes, &file.feature_flags, &self.manifests) {
+                console.message(&note);
+            }
         }
         if let Some(min) = self.min_score.filter(|_| !summary.interrupted && !baseline_failed) {
             let verdict = if summary.score_percent() < min { "below" } else { "at or above" };
@@ -156,6 +161,41 @@ impl Results<'_> {
         console.message(&format!("Results in {}", self.out.path.display()));
         Ok(summary.exit_code_with(self.min_score))
     }
+}
+
+/// A note on the mutants no test covers whose code a `cfg` leaves out of this build: a
+/// feature it asks for is off (`#[cfg(feature = "serde")] mod serde;`), so no test can
+/// reach them, whatever the suite holds.
+fn features_off(
+    outcomes: &[MutantOutcome],
+    flags: &crate::workspace::Features,
+    manifests: &BTreeMap<String, PathBuf>,
+) -> Option<String> {
+    let mut enabled: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut off_features = BTreeSet::new();
+    let mut count = 0;
+    for o in outcomes.iter().filter(|o| o.outcome == Outcome::NotCovered && !o.mutant.features.is_empty()) {
+        let package = o.mutant.package.as_str();
+        let on = enabled.entry(package).or_insert_with(|| match manifests.get(package) {
+            Some(manifest) => flags.enabled(manifest, package),
+            None => BTreeSet::new(),
+        });
+        let off: Vec<&String> = o.mutant.features.iter().filter(|f| !on.contains(*f)).collect();
+        if !off.is_empty() {
+            count += 1;
+            off_features.extend(off.into_iter().cloned());
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let names: Vec<String> = off_features.iter().map(|f| format!("`{f}`")).collect();
+    Some(format!(
+        "  ({count} of the not covered are behind features this build leaves off: {}; \
+         `--features {}` builds them)",
+        names.join(", "),
+        off_features.iter().cloned().collect::<Vec<_>>().join(",")
+    ))
 }
 
 /// Mutation-test the workspace `args` names, every mutant or `only` those; writes the
@@ -221,6 +261,7 @@ pub fn run(args: &TestSettings, only: Option<&std::collections::BTreeSet<u32>>) 
         annotate: crate::console::annotations::enabled(&args.annotations)
             .then(|| crate::console::annotations::repository_prefix(&ws.root)),
         features: args.features.clone(),
+        manifests: ws.packages.iter().map(|p| (p.name.clone(), p.root.join("Cargo.toml"))).collect(),
     };
 
     let caps = Caps::resolve(args.max_memory.as_deref(), args.max_output.as_deref(), &config.file, false)
@@ -844,6 +885,42 @@ fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<Mut
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn not_covered_mutants_behind_a_feature_that_is_off_are_counted_in_a_note() {
+        let tmp = tempfile::tempdir().unwrap();
+        let manifest = tmp.path().join("Cargo.toml");
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"p\"\n\n[features]\ndefault = [\"std\"]\nstd = []\nserde = []\n",
+        )
+        .unwrap();
+        let source = "#[cfg(feature = \"serde\")]\nmod ser { pub fn s(a: u32) -> u32 { a + 1 } }\n\
+                      #[cfg(feature = \"std\")]\npub fn f(a: u32) -> u32 { a + 1 }\n";
+        let d = Discovery::from_source("src/lib.rs", source, &mutfuzz_mutate::Config::default()).unwrap();
+        let outcomes: Vec<MutantOutcome> = d
+            .mutants
+            .iter()
+            .map(|m| fixed(&Mutant { package: "p".into(), ..m.clone() }, Outcome::NotCovered, None))
+            .collect();
+        let serde = d.mutants.iter().filter(|m| m.features == ["serde"]).count();
+        assert!(serde > 0 && d.mutants.iter().any(|m| m.features == ["std"]));
+        let manifests = BTreeMap::from([("p".to_owned(), manifest)]);
+        let note = features_off(&outcomes, &crate::workspace::Features::default(), &manifests);
+        assert_eq!(
+            note.as_deref(),
+            Some(
+                format!(
+                    "  ({serde} of the not covered are behind features this build leaves off: `serde`; \
+                     `--features serde` builds them)"
+                )
+                .as_str()
+            )
+        );
+        // With it on, there is nothing to say.
+        let on = crate::workspace::Features { features: vec!["serde".into()], ..Default::default() };
+        assert_eq!(features_off(&outcomes, &on, &manifests), None);
+    }
 
     #[test]
     fn each_undecided_mutant_runs_with_the_tests_that_execute_its_site_or_is_not_covered() {

@@ -24,6 +24,8 @@ pub(crate) struct Draft {
 /// A site and its drafts, numbered when the file is done.
 pub(super) struct PlannedSite {
     pub function: String,
+    /// The features the `cfg`s around it ask for.
+    pub features: Vec<String>,
     pub drafts: Vec<Draft>,
     /// Its shape could not be placed; it is left out, with a warning.
     pub cancelled: bool,
@@ -78,6 +80,7 @@ impl Walked {
                     replacement: d.replacement,
                     description: d.description,
                     probe: d.probe,
+                    features: site.features.clone(),
                 });
             }
         }
@@ -151,6 +154,7 @@ mod tests {
     fn an_overlapping_site_is_dropped_with_a_warning_and_no_gap_in_ids() {
         let site = |line| PlannedSite {
             function: "f".into(),
+            features: Vec::new(),
             drafts: vec![draft(line), draft(line)],
             cancelled: false,
         };
@@ -166,6 +170,7 @@ mod tests {
             namespace: Vec::new(),
             mod_dir: crate::modules::ModDir::of_file(std::path::Path::new("src/lib.rs"), true, ""),
             config: &config,
+            features: Vec::new(),
         };
         let mut next_id = 10;
         let out = walked.number(&cx, &mut next_id);

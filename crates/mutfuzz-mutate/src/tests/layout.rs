@@ -245,3 +245,36 @@ fn the_example_crates_discover_cleanly() {
     }
     assert!(checked >= 5, "found {checked} examples");
 }
+
+#[test]
+fn mutants_behind_a_feature_cfg_name_the_features_it_asks_for() {
+    let tmp = tree(&[
+        (
+            "src/lib.rs",
+            "#[cfg(feature = \"serde\")]\nmod ser;\n\
+             pub fn plain(x: u8) -> u8 { x + 1 }\n\
+             #[cfg(all(feature = \"std\", unix))]\n\
+             impl Wide { pub fn wide(&self) -> u8 { 2 } }\n\
+             #[cfg(any(feature = \"a\", feature = \"b\"))]\n\
+             pub fn either() -> u8 { 3 }\n",
+        ),
+        ("src/ser.rs", "#[cfg(feature = \"derive\")]\npub fn both() -> u8 { 4 }\npub fn one() -> u8 { 5 }\n"),
+    ]);
+    let mut d = Discovery::default();
+    d.add_package(&package(tmp.path()), tmp.path(), &Config::default()).unwrap();
+    let mut features: Vec<(&str, Vec<String>)> =
+        d.mutants.iter().map(|m| (m.function.as_str(), m.features.clone())).collect();
+    features.dedup();
+    let s = |fs: &[&str]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        features,
+        [
+            ("plain", s(&[])),
+            ("Wide::wide", s(&["std"])),
+            // Either feature builds it: neither is needed.
+            ("either", s(&[])),
+            ("ser::both", s(&["serde", "derive"])),
+            ("ser::one", s(&["serde"])),
+        ]
+    );
+}
