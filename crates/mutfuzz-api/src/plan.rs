@@ -268,6 +268,28 @@ pub struct ValueEnum {
     pub path: String,
     /// Its variants that users can write, with their fields' types.
     pub variants: Vec<(String, Vec<Ty>)>,
+    /// Its type parameters (bimap's `Overwritten<L, R>`), which a result's type names.
+    pub params: Vec<String>,
+}
+
+/// One of std's iterators over a hash container (`hash_map::Keys`, `hash_set::Iter`), which
+/// a method of a type holding one returns (multimap's `keys`).
+fn std_hash_iterator(ty: &Ty) -> bool {
+    let Ty::Path { segments, .. } = ty else { return false };
+    let [.., module, last] = &segments[..] else { return false };
+    matches!(module.as_str(), "hash_map" | "hash_set")
+        && matches!(
+            last.as_str(),
+            "Iter"
+                | "IterMut"
+                | "Keys"
+                | "Values"
+                | "ValuesMut"
+                | "IntoIter"
+                | "IntoKeys"
+                | "IntoValues"
+                | "Drain"
+        )
 }
 
 /// `Hash`, whose method a call sequence reaches through `mutfuzz::same_hash`.
@@ -552,7 +574,7 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         .filter(|(_, d)| {
             d.debug_derived
                 && d.traits.contains("PartialEq")
-                && !d.generic
+                && d.const_params.is_empty()
                 && !d.shadowed
                 && !d.homonym
                 && !d.variants.is_empty()
@@ -562,7 +584,13 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
                 .variants
                 .iter()
                 .map(|(v, fields, _)| (v.clone(), fields.iter().map(|(_, t)| t.clone()).collect()));
-            Some(ValueEnum { name: name.clone(), path: d.path.clone()?, variants: variants.collect() })
+            let params = d.type_params.iter().map(|(p, _, _)| p.clone()).collect();
+            Some(ValueEnum {
+                name: name.clone(),
+                path: d.path.clone()?,
+                variants: variants.collect(),
+                params,
+            })
         })
         .collect();
     out.found = api_in
@@ -1459,9 +1487,16 @@ impl Planner<'_> {
     fn output(&self, ty: &Ty, owner: Option<&str>) -> Result<Output, String> {
         // What an iterator yields says more than its `Debug`, if it has one (its state).
         if self.iterator(ty, owner) {
-            let hashed = |def: Option<&TypeDef>| def.is_some_and(|d| d.hashed);
-            let unordered =
-                hashed(owner.and_then(|o| self.api.types.get(o))) || hashed(self.own_type(ty, owner));
+            // A crate iterator type says by its fields (bimap's `Iter` holds a `hash_map::Iter`,
+            // lru's walks its own list in order); an `impl Iterator` of a method of a type
+            // holding a hash container may be that container's order.
+            let unordered = match self.own_type(ty, owner) {
+                Some(def) => def.hashed,
+                None => {
+                    std_hash_iterator(ty)
+                        || owner.and_then(|o| self.api.types.get(o)).is_some_and(|d| d.hashed)
+                }
+            };
             return Ok(if unordered { Output::Unordered } else { Output::Collected });
         }
         let render = self.render(ty, owner);
@@ -1523,7 +1558,10 @@ impl Planner<'_> {
                 // Items that cannot be rendered leave the iterator to the checks below.
                 iterates && item_of(bounds).is_none_or(|t| self.render(t, None).debug)
             }
-            _ => self.own_type(ty, owner).is_some_and(|def| def.traits.contains("Iterator")),
+            _ => {
+                std_hash_iterator(ty)
+                    || self.own_type(ty, owner).is_some_and(|def| def.traits.contains("Iterator"))
+            }
         }
     }
 
@@ -2566,6 +2604,7 @@ mod tests {
              impl Index {\n\
                  pub fn keys(&self) -> Keys<'_> { Keys { inner: self.words.keys() } }\n\
                  pub fn firsts(&self) -> impl Iterator<Item = &u8> { self.order.iter() }\n\
+                 pub fn words(&self) -> std::collections::hash_map::Keys<'_, u8, u8> { self.words.keys() }\n\
              }\n\
              #[derive(Debug, Default)] pub struct List(Vec<u8>);\n\
              impl List { pub fn items(&self) -> impl Iterator<Item = &u8> { self.0.iter() } }\n\
@@ -2583,10 +2622,12 @@ mod tests {
             .flat_map(|t| t.methods.iter().map(|m| (m.key(), m.output.clone())))
             .filter(|(key, _)| !key.contains('.'))
             .collect();
-        // A method of a type holding a hash container: whatever it iterates, its order may be
-        // the container's. Another type's iterator keeps its order.
+        // A method of a type holding a hash container: an `impl Iterator` may be in the
+        // container's order, as is a crate iterator over one. Another type's keeps its order.
         assert!(outputs.contains(&("k::Index::keys".into(), Output::Unordered)), "{outputs:?}");
         assert!(outputs.contains(&("k::Index::firsts".into(), Output::Unordered)), "{outputs:?}");
+        // std's iterators over a hash container are iterators too (multimap's `keys`).
+        assert!(outputs.contains(&("k::Index::words".into(), Output::Unordered)), "{outputs:?}");
         assert!(outputs.contains(&("k::List::items".into(), Output::Collected)), "{outputs:?}");
         let module = crate::render::render(&p, "k").text;
         let rendered = "IndexCall::Keys => mutfuzz::debug_unordered(index.keys()),";

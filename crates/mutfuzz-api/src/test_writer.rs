@@ -76,6 +76,27 @@ impl TestFn {
         }
         self
     }
+
+    /// This test with its comment naming `kills` instead: the mutants the check saw it
+    /// catch, which may differ from those its input killed while fuzzing (another test
+    /// of the file may fail first on one of those).
+    pub fn with_kills(mut self, kills: &[String]) -> TestFn {
+        fn rewrite(text: &str, kills: &[String]) -> String {
+            let mut out = String::new();
+            for k in kills {
+                push_wrapped_comment(&mut out, &format!("Kills {k}"));
+            }
+            let comment = |l: &&str| l.starts_with("// Kills ") || l.starts_with("//    ");
+            for line in text.lines().skip_while(comment) {
+                out.push_str(line);
+                out.push('\n');
+            }
+            out
+        }
+        self.text = rewrite(&self.text, kills);
+        self.lean = self.lean.as_deref().map(|lean| rewrite(lean, kills));
+        self
+    }
 }
 
 /// Names the tests of one base name again, in order, so that tests dropped after they
@@ -1552,6 +1573,8 @@ fn plain(ty: &Ty, enums: &[ValueEnum]) -> bool {
                     t => bare(t),
                 }
             }),
+            // A generic crate enum at scalar types (bimap's `Overwritten<i64, i64>`).
+            _ if value_enum(ty, enums).is_some() => true,
             _ => false,
         },
         // `&[char]` and `[u8; 16]` compare with an array, as a `Vec` does.
@@ -1575,13 +1598,19 @@ fn value_enum<'e>(ty: &Ty, enums: &'e [ValueEnum]) -> Option<&'e ValueEnum> {
     let Ty::Path { segments, args, .. } = ty else { return None };
     let own = segments.len() == 1 || matches!(segments[0].as_str(), "crate" | "self" | "super");
     let name = segments.last()?;
-    if !own || !args.is_empty() {
+    if !own {
         return None;
     }
+    // A field of a type parameter holds what the result's type names there.
+    let field =
+        |e: &ValueEnum, ty: &Ty| match e.params.iter().position(|p| ty.plain_name() == Some(p.as_str())) {
+            Some(i) => scalar(&args[i]),
+            None => scalar(ty),
+        };
     enums
         .iter()
-        .find(|e| &e.name == name)
-        .filter(|e| e.variants.iter().all(|(_, fields)| fields.iter().all(scalar)))
+        .find(|e| &e.name == name && e.params.len() == args.len())
+        .filter(|e| e.variants.iter().all(|(_, fields)| fields.iter().all(|f| field(e, f))))
 }
 
 fn scalar(ty: &Ty) -> bool {
@@ -2583,6 +2612,7 @@ mod tests {
         let t = one("small", "\"0\"");
         assert!(t.contains("assert_eq!(*k::small(3), 0);"), "{t}");
         let e = |name: &str, variants: &[&str]| ValueEnum {
+            params: Vec::new(),
             name: name.into(),
             path: format!("k::{name}"),
             variants: variants.iter().map(|v| (v.to_string(), vec![Ty::named("u8", vec![])])).collect(),
@@ -2614,6 +2644,17 @@ mod tests {
         );
         let mode = [e("Mode", &["None", "All"])];
         assert_eq!(with_paths(Some(&Ty::named("Mode", vec![])), "None", &mode), None);
+        // A generic enum at scalar types compares as one that is not generic.
+        let over = [ValueEnum {
+            name: "Over".into(),
+            path: "k::Over".into(),
+            variants: vec![("Neither".into(), vec![]), ("Left".into(), vec![Ty::named("L", vec![]); 2])],
+            params: vec!["L".into()],
+        }];
+        let at = |t: &str| Ty::named("Over", vec![Ty::named(t, vec![])]);
+        assert!(plain(&at("i64"), &over));
+        assert_eq!(with_paths(Some(&at("i64")), "Left(0, 1)", &over).as_deref(), Some("k::Over::Left(0, 1)"));
+        assert!(!plain(&at("String"), &over));
         // An `Option<Vec<u8>>` compares with a `vec!`; one of `String`s with none.
         let bytes = Ty::named("Option", vec![Ty::named("Vec", vec![Ty::named("u8", vec![])])]);
         assert!(plain(&bytes, &[]));
@@ -3377,6 +3418,31 @@ mod tests {
             lean.contains(r#"assert_eq!(stamp.to_string(), "1s");"#) && !lean.contains("{stamp:?}"),
             "{lean}"
         );
+    }
+
+    #[test]
+    fn a_tests_kills_comment_is_written_again_from_what_it_was_seen_to_catch() {
+        let mut text = String::new();
+        push_wrapped_comment(
+            &mut text,
+            &format!("Kills src/lib.rs:1:1: {}", "replace a long thing ".repeat(6)),
+        );
+        text.push_str(
+            "// Kills src/lib.rs:2:2: replace + with -\n#[cfg(feature = \"std\")]\n#[test]\nfn t() {}\n",
+        );
+        let t = TestFn {
+            name: "t".into(),
+            text: text.clone(),
+            base: "t".into(),
+            harness: false,
+            uses: Vec::new(),
+            args_name: None,
+            lean: Some(text),
+        };
+        let t = t.with_kills(&["src/lib.rs:3:3: delete !".to_owned()]);
+        let want = "// Kills src/lib.rs:3:3: delete !\n#[cfg(feature = \"std\")]\n#[test]\nfn t() {}\n";
+        assert_eq!(t.text, want);
+        assert_eq!(t.lean.as_deref(), Some(want));
     }
 
     #[test]

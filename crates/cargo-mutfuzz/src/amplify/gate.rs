@@ -128,28 +128,44 @@ pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<
     Ok(gates)
 }
 
-/// The std traits whose use a written test spells with the type's name (`"x".parse::<T>()`,
-/// `T::from(…)`, `T::default()`); `std::error::Error` behind `std` gates no test.
-const WRITTEN_THROUGH_TYPE: [&str; 5] = ["FromStr", "From", "TryFrom", "Default", "FromIterator"];
+/// The std traits whose use a written test spells with the type's name, and the word it
+/// calls them by: `"x".parse::<T>()`, `T::from(…)`, `T::try_from(…)`, `T::default()`,
+/// `.collect::<T>()`; `std::error::Error` behind `std` gates no test.
+const WRITTEN_THROUGH_TYPE: [(&str, &str); 5] = [
+    ("FromStr", "parse"),
+    ("From", "from"),
+    ("TryFrom", "try_from"),
+    ("Default", "default"),
+    ("FromIterator", "collect"),
+];
 
-/// How many public functions, types, enum variants and trait impls have each name (a
-/// type's impls count under its name: `"x".parse::<k::Kind>()` needs `Kind`'s `FromStr`);
-/// a method counts under its bare name and as `Owner::name` too.
+/// How many public functions, types, enum variants and trait impls have each name. A
+/// type's impls count as `Type::word` (`Kind::parse`: `"x".parse::<k::Kind>()` needs
+/// `Kind`'s `FromStr`, while a test of `Kind::new()` needs none of them); a method counts
+/// under its bare name and as `Owner::name` too.
 fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     let bare = |f: &mutfuzz_api::scan::Function| f.name.rsplit("::").next().unwrap_or(&f.name).to_owned();
     let owned = api.functions.iter().filter_map(|f| Some(format!("{}::{}", f.owner.as_ref()?, bare(f))));
     let functions = api.functions.iter().map(bare).chain(owned);
     let types = api.types.values().flat_map(|t| {
-        let variants = t.variants.iter().map(|(v, _, _)| v.as_str());
+        let variants = t.variants.iter().map(|(v, _, _)| v.clone());
         // Each `From` impl apart (`From<u8>` always, `From<String>` behind `std`).
-        let written = t.traits.iter().filter(|tr| WRITTEN_THROUGH_TYPE.contains(&tr.as_str())).count()
-            + t.from.len()
-            + t.try_from.len()
-            + t.from_iter.len();
-        std::iter::repeat_n(t.name.as_str(), 1 + written).chain(variants)
+        let impls = WRITTEN_THROUGH_TYPE.iter().flat_map(|(trait_name, word)| {
+            let each = match *trait_name {
+                "From" => t.from.len(),
+                "TryFrom" => t.try_from.len(),
+                "FromIterator" => t.from_iter.len(),
+                _ => 0,
+            };
+            std::iter::repeat_n(
+                format!("{}::{word}", t.name),
+                each + usize::from(t.traits.contains(*trait_name)),
+            )
+        });
+        std::iter::once(t.name.clone()).chain(impls).chain(variants)
     });
-    for name in functions.chain(types.map(str::to_owned)) {
+    for name in functions.chain(types) {
         *out.entry(name).or_default() += 1;
     }
     out
@@ -306,7 +322,7 @@ mod tests {
         assert_eq!(
             gated,
             BTreeMap::from([
-                ("Level".into(), Gate::All(set(&["std"]))),
+                ("Level::from".into(), Gate::All(set(&["std"]))),
                 // `std` alone does not bring it back: every default feature it may need.
                 ("mixed".into(), Gate::All(set(&["std", "x", "y"]))),
             ])
@@ -334,8 +350,9 @@ mod tests {
             gated,
             BTreeMap::from([
                 ("Io".into(), Gate::All(set(&["std"]))),
-                // `Kind`'s `Error` impl is no name a test writes.
-                ("Level".into(), Gate::All(set(&["std"]))),
+                // `Kind`'s `Error` impl is no name a test writes; `Level`'s `FromStr` is
+                // called by `parse`.
+                ("Level::parse".into(), Gate::All(set(&["std"]))),
                 ("both".into(), Gate::All(set(&["fast", "std"]))),
                 ("owned".into(), Gate::Any(set(&["alloc", "std"]))),
                 // `std` turns `alloc` on.
@@ -360,7 +377,11 @@ mod tests {
             text: "#[test]\nfn t() {\n    let owned = 1;\n    assert_eq!(owned, 1);\n}\n".into(),
             ..test
         };
-        assert!(!apply(binding, &gated).text.contains("cfg"));
+        assert!(!apply(binding.clone(), &gated).text.contains("cfg"));
+        // Naming the type is not parsing it.
+        let named =
+            TestFn { text: "#[test]\nfn t() {\n    let _ = w::Level::new(1);\n}\n".into(), ..binding };
+        assert!(!apply(named, &gated).text.contains("cfg"));
     }
 
     #[test]

@@ -272,13 +272,17 @@ pub fn verify(
         }
     }
     let mut caught = credits(&after, written_for);
+    let names: BTreeMap<u32, String> =
+        after.outcomes.iter().map(|o| (o.mutant.id, o.mutant.name())).collect();
     let mut kept = Vec::new();
     for t in forms(&lean) {
         let ids = caught.remove(&t.name).unwrap_or_default();
         if ids.is_empty() {
             dropped.push((t.name.clone(), "catches none of the mutants it was written for".to_owned()));
         } else {
-            kept.push((t, ids));
+            // Its comment names what the check saw it catch.
+            let kills: Vec<String> = ids.iter().filter_map(|id| names.get(id).cloned()).collect();
+            kept.push((t.with_kills(&kills), ids));
         }
     }
     test_writer::renumber(kept.iter_mut().map(|(t, _)| t));
