@@ -1229,9 +1229,15 @@ impl Walk<'_> {
         let mut traits = derives(attrs);
         let mut field_names = Vec::new();
         fields.iter().for_each(|f| f.names(&mut field_names));
-        // A hash container, or one of its iterators (`hash_map::Iter`), whose order is too.
-        let hashed =
-            field_names.iter().any(|n| matches!(n.as_str(), "HashMap" | "HashSet" | "hash_map" | "hash_set"));
+        // A hash container, or one of its iterators (`hash_map::Iter`, or a name a `use`
+        // brings from there: multimap's `IterAll`), whose order is too.
+        let std_names = &self.modules[module].std_names;
+        let hashed = field_names.iter().any(|n| {
+            matches!(n.as_str(), "HashMap" | "HashSet" | "hash_map" | "hash_set")
+                || std_names
+                    .get(n)
+                    .is_some_and(|path| path.iter().any(|s| s == "hash_map" || s == "hash_set"))
+        });
         let entry = self
             .types
             .entry((name.clone(), module))
@@ -1908,6 +1914,20 @@ mod tests {
             paths(&["check", "test-utils"]),
             ["always", "check", "checked::inner", "either", "no_std", "not_test", "on_a_target", "utils"]
         );
+    }
+
+    #[test]
+    fn a_type_holding_a_hash_containers_iterator_by_any_name_is_hashed() {
+        let api = api(&[(
+            "src/lib.rs",
+            "use std::collections::hash_map::Keys;\npub use std::collections::hash_map::Iter as IterAll;\n\
+             pub struct Named<'a> { inner: Keys<'a, u8, u8> }\n\
+             pub struct Renamed<'a> { inner: IterAll<'a, u8, u8> }\n\
+             pub struct Listed<'a> { inner: std::slice::Iter<'a, u8> }\n",
+        )]);
+        let hashed = |name: &str| api.types[name].hashed;
+        assert!(hashed("Named") && hashed("Renamed"));
+        assert!(!hashed("Listed"));
     }
 
     #[test]
