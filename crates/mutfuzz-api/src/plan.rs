@@ -1490,12 +1490,12 @@ impl Planner<'_> {
             // A crate iterator type says by its fields (bimap's `Iter` holds a `hash_map::Iter`,
             // lru's walks its own list in order); an `impl Iterator` of a method of a type
             // holding a hash container may be that container's order.
+            let owner_hashed = owner.and_then(|o| self.api.types.get(o)).is_some_and(|d| d.hashed);
             let unordered = match self.own_type(ty, owner) {
-                Some(def) => def.hashed,
-                None => {
-                    std_hash_iterator(ty)
-                        || owner.and_then(|o| self.api.types.get(o)).is_some_and(|d| d.hashed)
-                }
+                // A name two modules define (bimap's `btree::Iter` and `hash::Iter`) may be
+                // either: the method's type decides.
+                Some(def) => def.hashed || (def.homonym && owner_hashed),
+                None => std_hash_iterator(ty) || owner_hashed,
             };
             return Ok(if unordered { Output::Unordered } else { Output::Collected });
         }
@@ -2595,6 +2595,30 @@ mod tests {
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
+    }
+
+    #[test]
+    fn an_iterator_named_in_two_modules_is_unordered_as_its_methods_type_is() {
+        // bimap: `btree::Iter` walks a tree in order, `hash::Iter` a hash map.
+        let api = api("pub mod tree {\n\
+                 #[derive(Debug, Default)] pub struct Tree(Vec<u8>);\n\
+                 impl Tree { pub fn iter(&self) -> Iter<'_> { Iter(self.0.iter()) } }\n\
+                 pub struct Iter<'a>(std::slice::Iter<'a, u8>);\n\
+                 impl<'a> Iterator for Iter<'a> { type Item = &'a u8; fn next(&mut self) -> Option<&'a u8> { self.0.next() } }\n\
+             }\n\
+             pub mod hash {\n\
+                 #[derive(Debug, Default)] pub struct Hash(std::collections::HashSet<u8>);\n\
+                 impl Hash { pub fn iter(&self) -> Iter<'_> { Iter(self.0.iter()) } }\n\
+                 pub struct Iter<'a>(std::collections::hash_set::Iter<'a, u8>);\n\
+                 impl<'a> Iterator for Iter<'a> { type Item = &'a u8; fn next(&mut self) -> Option<&'a u8> { self.0.next() } }\n\
+             }\n");
+        let p = plan(&api, &Exclusions::new());
+        let output = |ty: &str| {
+            let t = p.types.iter().find(|t| t.name == ty).expect("the type is driven");
+            t.methods.iter().find(|m| m.key().ends_with("::iter")).map(|m| m.output.clone())
+        };
+        assert_eq!(output("Hash"), Some(Output::Unordered));
+        assert_eq!(output("Tree"), Some(Output::Collected));
     }
 
     #[test]
