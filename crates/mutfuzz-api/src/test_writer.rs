@@ -2831,10 +2831,9 @@ mod tests {
              impl Opts { pub fn deep(&self) -> bool { self.depth.is_some() } }\n",
         );
         assert!(
-            module
-                .text
-                .contains("let mut made = k::Opts::default(); made.depth = depth; made.loud = loud; made")
-                || module.text.contains("made.depth = depth;"),
+            module.text.contains(
+                "{ let mut made = k::Opts::default(); made.depth = depth; made.loud = loud; made }"
+            ),
             "{}",
             module.text
         );
