@@ -92,11 +92,17 @@ impl Call {
     }
 
     /// The method called on `value` with `args`, then its adapter: `set.ones().rev()`; for
-    /// a hand-written `Hash`, `mutfuzz::same_hash(&set, &other)`; for a builder's step,
+    /// a hand-written `Hash`, `mutfuzz::same_hash(&set, &other)` (or `same_hash_checked`);
+    /// for a builder's step,
     /// `conv = conv.set_delim(d)`.
     pub fn method_call(&self, value: &str, args: &[String]) -> String {
         if self.hashes() {
-            return format!("mutfuzz::same_hash(&{value}, {})", args.join(", "));
+            // A type that compares is checked against its `PartialEq` (`Option<bool>`).
+            let check = match self.function.output.as_ref().and_then(Ty::name) {
+                Some("Option") => "same_hash_checked",
+                _ => "same_hash",
+            };
+            return format!("mutfuzz::{check}(&{value}, {})", args.join(", "));
         }
         if self.rebinds {
             return format!("{value} = {}", self.function.call_moving(value, args));
@@ -748,10 +754,8 @@ impl Planner<'_> {
         for (kind, sources) in [(CtorKind::From, &def.from), (CtorKind::TryFrom, &def.try_from)] {
             for (i, source) in sources.iter().enumerate() {
                 let Ok(arg) = self.arg("value", source, &[], None) else { continue };
-                // The value as it is, or std's `Duration` from nanoseconds.
-                if arg.convert.is_some()
-                    || (arg.expr != "value" && std_time_from_nanos(source, "value").is_none())
-                {
+                // The value as it is, or std's `Duration` from nanoseconds (see `std_made`).
+                if arg.convert.is_some() || (arg.expr != "value" && std_made(source, "value").is_none()) {
                     continue;
                 }
                 let base = if matches!(kind, CtorKind::From) { "From" } else { "TryFrom" };
@@ -809,8 +813,8 @@ impl Planner<'_> {
         fields
             .iter()
             .map(|(name, ty)| {
-                if let Some(time) = std_time_from_nanos(ty, name) {
-                    return Some(Arg::simple(name, "u64".into(), time));
+                if let Some((gen_ty, expr)) = std_made(ty, name) {
+                    return Some(Arg::simple(name, gen_ty, expr));
                 }
                 let (gen_ty, convert) = self.owned(name, ty, &[], None).ok()?;
                 // A field of the type itself would make its `Make…` enum contain itself.
@@ -885,6 +889,11 @@ impl Planner<'_> {
     fn hash_call(&self, def: &TypeDef) -> Option<Call> {
         let own = Ty::named("Self", Vec::new());
         let bool_ty = Ty::named("bool", Vec::new());
+        // `None` where equal values hash apart (see `mutfuzz::same_hash_checked`).
+        let answer = match def.traits.contains("PartialEq") {
+            true => Ty::named("Option", vec![bool_ty]),
+            false => bool_ty,
+        };
         let function = Function {
             // Not `k::Set::hash`: an inherent `hash` has that key.
             path: format!("<{} as std::hash::Hash>::hash", def.path.as_ref()?),
@@ -892,7 +901,7 @@ impl Planner<'_> {
             owner: Some(def.name.clone()),
             receiver: Some(Receiver::Ref),
             params: vec![("other".into(), Ty::Ref { mutable: false, inner: Box::new(own) })],
-            output: Some(bool_ty),
+            output: Some(answer),
             generics: Vec::new(),
             signature_generics: 0,
             blocker: None,
@@ -1098,6 +1107,19 @@ impl Planner<'_> {
         Some(Ty::Path { segments, args: Vec::new(), assoc: Vec::new(), lifetimes: false })
     }
 
+    /// For `impl Into<Options>` of a crate type (textwrap's `fill(text, width_or_options)`),
+    /// a number or a string the type is made `From`, as a person passes it: `fill(text, 20)`.
+    fn source_for_into(&self, bounds: &[Bound]) -> Option<Ty> {
+        let auto = ["Sized", "Send", "Sync", "Unpin", "Copy", "Clone"];
+        let mut asked = bounds.iter().filter(|b| !auto.contains(&b.name.as_str()));
+        let (Some(into), None) = (asked.next(), asked.next()) else { return None };
+        let Some(Ty::Path { segments, .. }) = into.args.first().filter(|_| into.name == "Into") else {
+            return None;
+        };
+        let def = own_name(segments).and_then(|n| self.api.types.get(n))?;
+        def.from.iter().find(|t| literal_typed(t) || t.plain_name() == Some("String")).cloned()
+    }
+
     /// A closure for parameter `name` bounded by `bound` (`Fn(&T) -> bool`, `FnMut(T) -> T`,
     /// `FnOnce(&mut T)`) over numbers, made from a generated number `name`: a predicate
     /// compares its first argument with it (`|x| *x > name`), a map adds it
@@ -1237,7 +1259,9 @@ impl Planner<'_> {
             if let Some(b) = bounds.iter().find(|b| b.parenthesized) {
                 return self.closure(name, b, generics).or_else(|why| bad(&format!("is a closure {why}")));
             }
-            let concrete = instance(bounds)
+            let concrete = self
+                .source_for_into(bounds)
+                .or_else(|| instance(bounds))
                 .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
             return self.arg(name, &concrete, generics, owner);
         }
@@ -1252,7 +1276,9 @@ impl Planner<'_> {
             if bounds.iter().any(iterates) {
                 return self.arg(name, &Ty::Impl(bounds.clone()), generics, owner);
             }
-            let concrete = instance(bounds)
+            let concrete = self
+                .source_for_into(bounds)
+                .or_else(|| instance(bounds))
                 .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
             return self.arg(name, &concrete, generics, owner);
         }
@@ -1260,13 +1286,13 @@ impl Planner<'_> {
             Ty::Ref { mutable: false, inner } => (false, &**inner),
             ty => (true, ty),
         };
-        if let Some(time) = std_time_from_nanos(inner, name) {
+        if let Some((gen_ty, made)) = std_made(inner, name) {
             let expr = match by_value {
-                true => time,
-                false if time.contains('+') => format!("&({time})"),
-                false => format!("&{time}"),
+                true => made,
+                false if made.contains('+') => format!("&({made})"),
+                false => format!("&{made}"),
             };
-            return Ok(Arg::simple(name, "u64".into(), expr));
+            return Ok(Arg::simple(name, gen_ty, expr));
         }
         match ty {
             // `&mut impl fmt::Write`: a reference to the type that meets the bounds (a
@@ -1433,6 +1459,9 @@ impl Planner<'_> {
                 if let Some(def) = self.api.types.get(last).filter(|_| own) {
                     return bad(match (&def.path, def.generic) {
                         (None, _) => format!("`{last}` is not public"),
+                        (_, true) if def.type_params.is_empty() && def.const_params.is_empty() => {
+                            format!("`{last}` has a lifetime parameter")
+                        }
                         (_, true) => format!("`{last}` is generic"),
                         _ => format!("`{last}` has no public constructor the harness can call"),
                     });
@@ -1855,16 +1884,45 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
     })
 }
 
-/// std's `Duration` made from `name` nanoseconds (every `u64` makes one without a
-/// panic), a `SystemTime` as that long after the epoch; `None` for another type.
-fn std_time_from_nanos(ty: &Ty, name: &str) -> Option<String> {
+/// A std value the harness makes from a generated integer `name`, as the generated
+/// type and the expression: a `Duration` from nanoseconds (every `u64` makes one without
+/// a panic), a `SystemTime` as that long after the epoch, a `NonZeroUsize` (or another
+/// `NonZero…`) from its integer, `0` made `MIN`; `None` for another type.
+fn std_made(ty: &Ty, name: &str) -> Option<(String, String)> {
     if Planner::std_time(ty, "Duration") {
-        Some(format!("std::time::Duration::from_nanos({name})"))
+        Some(("u64".into(), format!("std::time::Duration::from_nanos({name})")))
     } else if Planner::std_time(ty, "SystemTime") {
-        Some(format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})"))
+        Some(("u64".into(), format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})")))
+    } else if let Some(int) = std_nonzero(ty) {
+        let nonzero = format!("std::num::NonZero{}{}", int[..1].to_uppercase(), &int[1..]);
+        // A size drawn below 65,536, as a `usize` parameter is.
+        let (gen_ty, value) = match int {
+            "usize" => ("u16", format!("usize::from({name})")),
+            _ => (int, name.to_owned()),
+        };
+        Some((gen_ty.into(), format!("{nonzero}::new({value}).unwrap_or({nonzero}::MIN)")))
     } else {
         None
     }
+}
+
+/// The integer of std's `NonZeroU8` … `NonZeroIsize` (or `NonZero<u8>` …), bare or
+/// through `std::num`.
+fn std_nonzero(ty: &Ty) -> Option<&'static str> {
+    let Ty::Path { segments, args, .. } = ty else { return None };
+    let prefix = &segments[..segments.len() - 1];
+    if !(prefix.is_empty()
+        || matches!(prefix, [std, num] if matches!(std.as_str(), "std" | "core") && num == "num"))
+    {
+        return None;
+    }
+    let last = segments.last()?;
+    let int = match (last.as_str(), args.as_slice()) {
+        ("NonZero", [arg]) => arg.plain_name()?.to_owned(),
+        (name, []) => name.strip_prefix("NonZero")?.to_lowercase(),
+        _ => return None,
+    };
+    INTEGERS.iter().copied().find(|i| *i == int)
 }
 
 /// Whether a value of `ty` equals the literal its `Debug` writes: a number, a `bool`, a
@@ -2772,6 +2830,14 @@ mod tests {
         let compared = "SetCall::Hash { other } => {\n                let other = other.make();\n                \
                         format!(\"{:?}\", mutfuzz::same_hash(&set, &other))";
         assert!(module.contains(compared), "no `{compared}` in:\n{module}");
+        // A type that compares is checked against its `PartialEq` too.
+        let api = self::api(
+            "#[derive(Debug, PartialEq)] pub struct Set(Vec<u8>);\n\
+             impl Set { pub fn new() -> Set { Set(Vec::new()) } }\n\
+             impl std::hash::Hash for Set { fn hash<H: std::hash::Hasher>(&self, h: &mut H) { self.0.hash(h) } }\n",
+        );
+        let module = crate::render::render(&plan(&api, &Exclusions::new()), "k").text;
+        assert!(module.contains("mutfuzz::same_hash_checked(&set, &other)"), "{module}");
     }
 
     #[test]

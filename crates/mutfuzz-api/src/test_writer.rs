@@ -978,7 +978,11 @@ impl Writer<'_> {
                 .collect::<Result<_, _>>()?;
             if m.hashes() {
                 lines.extend(
-                    results.get(i).map(|text| hash_step(&binding, &args[0], text)).unwrap_or_default(),
+                    results
+                        .get(i)
+                        .map(|text| hash_step(&binding, &args[0], text))
+                        .transpose()?
+                        .unwrap_or_default(),
                 );
                 continue;
             }
@@ -1268,6 +1272,11 @@ impl Writer<'_> {
                 .replace("(std::time::UNIX_EPOCH + std::time::Duration::ZERO)", "std::time::UNIX_EPOCH")
                 .replace("std::time::UNIX_EPOCH + std::time::Duration::ZERO", "std::time::UNIX_EPOCH"));
         }
+        if let Value::Int(digits, _) = v
+            && let Some(written) = nonzero(expr, name, digits)
+        {
+            return Ok(written);
+        }
         let own = self.owned(a, v)?;
         Ok(replace_ident(expr, name, &own))
     }
@@ -1511,6 +1520,22 @@ fn byte_string_of(bytes: &[u8]) -> Option<String> {
     }
     out.push('"');
     Some(out)
+}
+
+/// A `NonZero…` the harness made from its integer (`0` made `MIN`), written as a person
+/// writes it: `std::num::NonZeroUsize::new(3).unwrap()`, or `…::MIN` for a `0`.
+fn nonzero(expr: &str, name: &str, digits: &str) -> Option<String> {
+    let start = expr.find("std::num::NonZero")?;
+    let ty = &expr[start..start + expr[start..].find("::new(")?];
+    let made = [format!("usize::from({name})"), name.to_owned()]
+        .into_iter()
+        .map(|int| format!("{ty}::new({int}).unwrap_or({ty}::MIN)"))
+        .find(|made| expr.contains(made.as_str()))?;
+    let written = match digits {
+        "0" => format!("{ty}::MIN"),
+        _ => format!("{ty}::new({digits}).unwrap()"),
+    };
+    Some(expr.replacen(&made, &written, 1))
 }
 
 /// A `Duration` of `nanos` in the largest unit that holds it whole: `from_secs(3600)`,
@@ -1779,13 +1804,19 @@ fn assert_value(expr: &str, text: &str) -> String {
     }
 }
 
-/// A comparison of two values' hashes, as the harness's `mutfuzz::same_hash` made it,
-/// with std alone: one `RandomState` hashes both.
-fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
+/// A comparison of two values' hashes, as the harness's `mutfuzz::same_hash` (or
+/// `same_hash_checked`) made it, with std alone: one `RandomState` hashes both. Equal
+/// values that hash apart break `Hash`'s contract: a test would assert the defect.
+fn hash_step(binding: &str, other: &str, text: &str) -> Result<Vec<String>, String> {
+    if text == "None" {
+        return Err(
+            "the original's `Hash` disagrees with its `PartialEq` here: equal values hash apart".into()
+        );
+    }
     // Named apart from the value's own binding (a type `HashState`'s is `hash_state`).
     let state = if binding == "hash_state" { "hasher_state" } else { "hash_state" };
     let hash = |value: &str| format!("std::hash::BuildHasher::hash_one(&{state}, {value})");
-    let check = if text == "true" { "assert_eq" } else { "assert_ne" };
+    let check = if matches!(text, "true" | "Some(true)") { "assert_eq" } else { "assert_ne" };
     // `hash_one` takes any `Hash` by value: a temporary needs no borrow (clippy's
     // `needless_borrows_for_generic_args`); a binding or a path (`k::STATIC`, not moved
     // out of) keeps it.
@@ -1793,10 +1824,10 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Vec<String> {
         Some(value) if !value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':') => value,
         _ => other,
     };
-    vec![
+    Ok(vec![
         format!("let {state} = std::collections::hash_map::RandomState::new();"),
         format!("{check}!({}, {});", hash(&format!("&{binding}")), hash(other)),
-    ]
+    ])
 }
 
 /// The assertion on an iterator's items as the target rendered them: compared as a `Vec`
@@ -2723,6 +2754,49 @@ mod tests {
     }
 
     #[test]
+    fn an_into_parameter_of_a_crate_type_is_passed_a_number_the_type_is_made_from() {
+        let (plan, module) = api(
+            "#[derive(Debug)] pub struct Options<'a> { pub width: usize, indent: &'a str }\n\
+             impl From<usize> for Options<'_> { fn from(width: usize) -> Self { Options { width, indent: \"\" } } }\n\
+             pub fn fill<'a, Opt: Into<Options<'a>>>(text: &str, width_or_options: Opt) -> String { String::new() }\n\
+             pub fn wrap<'a>(text: &str, options: impl Into<Options<'a>>) -> usize { 0 }\n",
+        );
+        for target in ["fill", "wrap"] {
+            let value = Value::Tuple(vec![s("a b"), int("20", "u16")]);
+            let kept = Kept { target, value: &value, ending: "0", kills: &[] };
+            let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
+            assert!(t.contains(&format!("k::{target}(\"a b\", 20)")), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_nonzero_integer_is_made_from_its_integer_and_written_as_a_person_writes_it() {
+        let (plan, module) = api("use std::num::NonZeroUsize;\n\
+             pub fn cap(n: NonZeroUsize) -> usize { n.get() }\n\
+             pub fn small(n: &std::num::NonZeroU8) -> u8 { n.get() }\n\
+             pub fn signed(n: core::num::NonZero<i32>) -> i32 { n.get() }\n");
+        let mut taken = BTreeSet::new();
+        let mut one = |target: &str, digits: &str, ty: &str| {
+            let value = int(digits, ty);
+            write(&plan, &module, &Kept { target, value: &value, ending: "1", kills: &[] }, &mut taken)
+                .unwrap()
+                .text
+        };
+        let t = one("cap", "3", "u16");
+        assert!(t.contains("k::cap(std::num::NonZeroUsize::new(3).unwrap())"), "{t}");
+        // The harness makes `0` the type's `MIN`, and the test says so.
+        let t = one("cap", "0", "u16");
+        assert!(t.contains("k::cap(std::num::NonZeroUsize::MIN)"), "{t}");
+        let t = one("small", "200", "u8");
+        assert!(t.contains("k::small(&std::num::NonZeroU8::new(200).unwrap())"), "{t}");
+        let t = one("signed", "-4", "i32");
+        assert!(t.contains("k::signed(std::num::NonZeroI32::new(-4).unwrap())"), "{t}");
+        // A size is drawn below 65,536, as a `usize` is.
+        let made = "std::num::NonZeroUsize::new(usize::from(n)).unwrap_or(std::num::NonZeroUsize::MIN)";
+        assert!(module.text.contains(made), "{}", module.text);
+    }
+
+    #[test]
     fn a_closure_parameter_is_made_from_a_number_and_written_with_it() {
         let (plan, module) = api("pub fn count_if(v: &[u8], pred: impl Fn(&u8) -> bool) -> usize { 0 }\n\
              pub fn apply<F: FnOnce(i32) -> i64>(n: i32, f: F) -> i64 { f(n) }\n\
@@ -3282,8 +3356,12 @@ mod tests {
         assert!(t.text.contains(expected), "{}", t.text);
         assert_eq!(t.name, "set_push_hash");
         // A static is borrowed, not moved out of.
-        let step = hash_step("set", "&k::EMPTY", "true");
+        let step = hash_step("set", "&k::EMPTY", "true").unwrap();
         assert!(step[1].ends_with("hash_one(&hash_state, &k::EMPTY));"), "{step:?}");
+        // Checked against `PartialEq`: equal values that hash apart are not asserted.
+        assert!(hash_step("set", "&other", "Some(false)").unwrap()[1].starts_with("assert_ne!("));
+        let why = hash_step("set", "&other", "None").unwrap_err();
+        assert!(why.contains("`Hash` disagrees with its `PartialEq`"), "{why}");
     }
 
     #[test]

@@ -174,7 +174,7 @@ pub use mutfuzz_derive::Gen;
 pub use oracle::{AnyOutput, Compare, DebugHash, Oracle, StreamHash, content_name, debug_hash};
 pub use panics::{assume, reject};
 pub use reflect::Reflect;
-pub use same_hash::same_hash;
+pub use same_hash::{same_hash, same_hash_checked};
 pub use schedule::{MutagenSchedule, Schedule, ScheduleKind, ZestSchedule};
 pub use select::{ExecutionPruning, InfectionPruning, Prune, Sample, Selector, TrialSites};
 pub use sorted_debug::{SortedDebug, debug_unordered};
