@@ -53,6 +53,8 @@ pub enum Adapter {
     SizeHint,
     /// `.rev()`: the items from the back.
     Rev,
+    /// `.count()`, rendered instead of the items.
+    Count,
     /// A method taking the result by value, with no other parameter, whose result is
     /// rendered instead; `path` is the method's, as the scan names it.
     Finish { method: String, path: String },
@@ -64,6 +66,7 @@ impl Adapter {
         match self {
             Adapter::SizeHint => "size_hint",
             Adapter::Rev => "rev",
+            Adapter::Count => "count",
             Adapter::Finish { method, .. } => method,
         }
     }
@@ -917,31 +920,33 @@ impl Planner<'_> {
     }
 
     /// The adapted copies of `call`, for a method returning an iterator whose own
-    /// `size_hint` or `next_back` is the crate's code.
+    /// `size_hint`, `next_back` or `count` is the crate's code.
     fn adapted(&self, call: &Call, excluded: &Exclusions) -> Vec<Call> {
         let iterates = matches!(call.output, Output::Collected | Output::Unordered);
         let Some(ty) = call.function.output.as_ref().filter(|_| iterates) else {
             return Vec::new();
         };
-        let (hint, back) = match ty {
+        let (hint, back, count) = match ty {
             Ty::Impl(bounds) => {
                 let has = |name: &str| bounds.iter().any(|b| b.name == name);
-                (has("ExactSizeIterator"), has("DoubleEndedIterator"))
+                (has("ExactSizeIterator"), has("DoubleEndedIterator"), false)
             }
             Ty::Path { segments, .. } if !self_assoc(segments) => {
                 match own_name(segments).and_then(|n| self.api.types.get(n)) {
                     Some(def) => (
                         def.iterator_methods.contains("size_hint"),
                         def.traits.contains("DoubleEndedIterator"),
+                        def.iterator_methods.contains("count"),
                     ),
-                    None => (false, false),
+                    None => (false, false, false),
                 }
             }
-            _ => (false, false),
+            _ => (false, false, false),
         };
         let adapters = [
             (hint, Adapter::SizeHint, Output::Value("(usize, Option<usize>)".into())),
             (back, Adapter::Rev, call.output.clone()),
+            (count, Adapter::Count, Output::Value("usize".into())),
         ];
         adapters
             .into_iter()
