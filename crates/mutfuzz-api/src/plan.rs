@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::names::camel;
 use crate::render::replace_ident;
 use crate::scan::{Api, DrivenTrait, Function, Receiver, TypeDef};
-use crate::ty::{Bound, Ty};
+use crate::ty::{Bound, Ty, hash_container, hash_module};
 
 /// An item the harness drives.
 #[derive(Clone, Debug)]
@@ -286,7 +286,7 @@ pub struct ValueEnum {
 fn std_hash_iterator(ty: &Ty) -> bool {
     let Ty::Path { segments, .. } = ty else { return false };
     let [.., module, last] = &segments[..] else { return false };
-    matches!(module.as_str(), "hash_map" | "hash_set")
+    hash_module(module)
         && matches!(
             last.as_str(),
             "Iter"
@@ -1675,7 +1675,7 @@ impl Planner<'_> {
                     }
                 } else {
                     let display = INTEGERS.contains(&last) || PRIMITIVES.contains(&last) || last == "str";
-                    Rendering { debug: true, display, hashed: matches!(last, "HashMap" | "HashSet") }
+                    Rendering { debug: true, display, hashed: hash_container(last) }
                 };
                 Rendering {
                     debug: own.debug && inner.debug,

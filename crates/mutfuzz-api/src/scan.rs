@@ -11,7 +11,7 @@ use quote::ToTokens;
 
 use crate::error::Error;
 use crate::names::camel;
-use crate::ty::{Bound, INTEGERS, Ty, bounds};
+use crate::ty::{Bound, INTEGERS, Ty, bounds, hash_container, hash_module};
 
 /// A crate's public API as its users see it.
 #[derive(Clone, Debug, Default)]
@@ -1233,10 +1233,9 @@ impl Walk<'_> {
         // brings from there: multimap's `IterAll`), whose order is too.
         let std_names = &self.modules[module].std_names;
         let hashed = field_names.iter().any(|n| {
-            matches!(n.as_str(), "HashMap" | "HashSet" | "hash_map" | "hash_set")
-                || std_names
-                    .get(n)
-                    .is_some_and(|path| path.iter().any(|s| s == "hash_map" || s == "hash_set"))
+            hash_container(n)
+                || hash_module(n)
+                || std_names.get(n).is_some_and(|path| path.iter().any(|s| hash_module(s)))
         });
         let entry = self
             .types
@@ -1343,7 +1342,7 @@ impl Walk<'_> {
                     || STD_TIME.contains(&name.as_str())
                     || path.last().is_some_and(|l| STD_TIME.contains(&l.as_str()))
                     // A hash container's iterator (multimap's `Keys`): its order is random.
-                    || path.iter().any(|s| s == "hash_map" || s == "hash_set")
+                    || path.iter().any(|s| hash_module(s))
                     || !is_type_name(path)
             });
             names.fold(ty.clone(), |t, (name, path)| t.qualified(name, path))

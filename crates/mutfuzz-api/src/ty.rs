@@ -9,6 +9,18 @@ use quote::ToTokens;
 pub(crate) const INTEGERS: [&str; 12] =
     ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
 
+/// Whether a path segment names one of std's hash containers (`HashMap`, `HashSet`),
+/// whose order differs between runs.
+pub(crate) fn hash_container(segment: &str) -> bool {
+    matches!(segment, "HashMap" | "HashSet")
+}
+
+/// Whether a path segment names the module of one of std's hash containers (`hash_map`,
+/// `hash_set`), whose iterators follow that order.
+pub(crate) fn hash_module(segment: &str) -> bool {
+    matches!(segment, "hash_map" | "hash_set")
+}
+
 /// A type as a signature writes it, without lifetimes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
