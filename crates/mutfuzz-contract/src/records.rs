@@ -209,6 +209,26 @@ impl NondeterministicRecord {
     /// The one line that says so, naming `target`: each rendering from a little before
     /// where the two first differ.
     pub fn describe(&self, target: &str) -> String {
+        let (first, second) = self.difference();
+        format!(
+            "target {target} is nondeterministic (input {} gave `{first}` then `{second}`): judged by \
+             panics and runaways only",
+            self.input,
+        )
+    }
+
+    /// The line that says this input alone was left out, its target judged by outputs still.
+    pub fn describe_input(&self, target: &str) -> String {
+        let (first, second) = self.difference();
+        format!(
+            "target {target} gave two results on input {} (`{first}` then `{second}`): such inputs are \
+             not kept, the others are judged by their outputs still",
+            self.input,
+        )
+    }
+
+    /// Each rendering from a little before where the two first differ.
+    fn difference(&self) -> (String, String) {
         let same = self.first.chars().zip(self.second.chars()).take_while(|(a, b)| a == b).count();
         let from = same.saturating_sub(DIFFERENCE_CONTEXT);
         let near = |text: &str| {
@@ -216,13 +236,7 @@ impl NondeterministicRecord {
             let rest = shorten(&text[at..]);
             if from > 0 { format!("…{rest}") } else { rest }
         };
-        format!(
-            "target {target} is nondeterministic (input {} gave `{}` then `{}`): judged by panics and \
-             runaways only",
-            self.input,
-            near(&self.first),
-            near(&self.second)
-        )
+        (near(&self.first), near(&self.second))
     }
 }
 

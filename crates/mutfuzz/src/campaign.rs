@@ -40,6 +40,25 @@ use crate::workers::Dispatch;
 
 mod setup;
 
+/// Every this many trials the original runs twice on the input, saved or not: a sample
+/// of how often the target gives two results (saved inputs are no sample: one that gives
+/// two seems to kill whatever runs on it).
+pub const DETERMINISM_SAMPLE: u64 = 32;
+
+/// Sampled inputs a generated target may give two results on before it is judged by
+/// panics and runaways alone (while they are also under a quarter of those sampled).
+pub const DOUBTFUL_SAMPLES: u32 = 4;
+
+/// How often the original disagreed with itself (see [`Campaign::check_determinism`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Determinism {
+    /// Inputs sampled, and those of them the original gave two results on.
+    sampled: u32,
+    sampled_noisy: u32,
+    /// Inputs left out for giving two results.
+    left_out: u32,
+}
+
 /// A kill found in the current trial, recorded only if its input is saved.
 #[derive(Clone, Copy)]
 struct PendingKill {
@@ -97,6 +116,8 @@ pub struct Campaign<T, O> {
     oracle: Box<dyn Oracle<O>>,
     /// The target was found nondeterministic: the oracle is [`AnyOutput`].
     any_output: bool,
+    /// How often the original gave two results on one input.
+    determinism: Determinism,
     guidance: Box<dyn Guidance>,
     schedule: Box<dyn Schedule>,
     /// The `infection` guidance's parents chosen for a live target.
@@ -138,6 +159,9 @@ pub enum Event<'a> {
     /// The (generated) target was found nondeterministic: from now on it is judged by
     /// panics and runaways only (see [`CampaignConfig::tolerate_nondeterminism`]).
     Nondeterministic(&'a NondeterministicRecord),
+    /// The first input the (generated) target gave two results on, left out while such
+    /// inputs are few: the target is judged by its outputs still.
+    NondeterministicInput(&'a NondeterministicRecord),
 }
 
 impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
@@ -229,10 +253,17 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         });
         self.stats.queued = self.schedule.queued();
         self.stats.random_edits = self.schedule.random_edits();
-        // Check every new corpus entry, and the first input, so that a target whose
-        // output drifts is caught even when nothing is saved.
-        if self.config.check_determinism && (decision.save || trial == 0) {
-            self.check_determinism(&input, &original)?;
+        // Check every new corpus entry, and the first input (and, of a generated target,
+        // a sample), so that a target whose output drifts is caught even when nothing
+        // is saved.
+        let sampled = trial == 0 || (self.config.tolerate_nondeterminism && trial % DETERMINISM_SAMPLE == 0);
+        if self.config.check_determinism
+            && (decision.save || sampled)
+            && !self.check_determinism(&input, &original, sampled)?
+        {
+            // Its kills (pending until kept) may be the other result's.
+            self.scratch.bytes = input.into_bytes();
+            return Ok(());
         }
         if !decision.save {
             // Kills count only for saved inputs (KILLED(P, corpus) in Alg. 2).
@@ -575,19 +606,70 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Err(Error::Drift { suspects: vec![cause.mutant], recorded, now })
     }
 
-    fn check_determinism(&mut self, input: &Input, original: &OriginalRun<O>) -> Result<(), Error> {
-        let again = self.exec.rerun_original(input.as_bytes(), self.n_ids, &*self.oracle);
-        if original.end.agrees_with(&again.end, &*self.oracle)
-            || self.tolerate(input.as_bytes(), &original.end, &again.end)?
-        {
-            return Ok(());
+    /// Runs the original on `input` again: whether it gave the same result, so that the
+    /// input may be kept. A generated target that gives two results on a few inputs (a
+    /// multimap whose iteration stops early at a key with no values, wherever the hash
+    /// order puts it) loses those inputs only; once they are many among the `sampled`
+    /// ones (a quarter, and at least [`DOUBTFUL_SAMPLES`]) it is judged by panics and
+    /// runaways alone ([`Campaign::tolerate`]). After one such input, one agreement is
+    /// weak evidence: each input is run twice more.
+    fn check_determinism(
+        &mut self,
+        input: &Input,
+        original: &OriginalRun<O>,
+        sampled: bool,
+    ) -> Result<bool, Error> {
+        let doubted = self.determinism.left_out > 0 && !self.any_output;
+        self.determinism.sampled += u32::from(sampled);
+        for _ in 0..if doubted { 3 } else { 1 } {
+            let again = self.exec.rerun_original(input.as_bytes(), self.n_ids, &*self.oracle);
+            if original.end.agrees_with(&again.end, &*self.oracle) {
+                continue;
+            }
+            self.determinism.sampled_noisy += u32::from(sampled);
+            if self.leave_out(input.as_bytes(), &original.end, &again.end)? {
+                return Ok(false);
+            }
+            if self.tolerate(input.as_bytes(), &original.end, &again.end)? {
+                return Ok(true);
+            }
+            return Err(Error::Nondeterministic {
+                input: content_name(input.as_bytes()),
+                bytes: input.as_bytes().to_vec(),
+                first: original.end.render(),
+                second: again.end.render(),
+            });
         }
-        Err(Error::Nondeterministic {
-            input: content_name(input.as_bytes()),
-            bytes: input.as_bytes().to_vec(),
-            first: original.end.render(),
-            second: again.end.render(),
-        })
+        Ok(true)
+    }
+
+    /// Whether the input the original ended on as `first` and then as `second` is left
+    /// out alone (see [`Campaign::check_determinism`]); the first one left out is told.
+    fn leave_out(
+        &mut self,
+        bytes: &[u8],
+        first: &OriginalEnd<O>,
+        second: &OriginalEnd<O>,
+    ) -> Result<bool, Error> {
+        let both_returned =
+            matches!((first, second), (OriginalEnd::Returned { .. }, OriginalEnd::Returned { .. }));
+        let d = &mut self.determinism;
+        let many = d.sampled_noisy >= DOUBTFUL_SAMPLES && d.sampled_noisy * 4 >= d.sampled;
+        if !self.config.tolerate_nondeterminism || !both_returned || self.any_output || many {
+            return Ok(false);
+        }
+        d.left_out += 1;
+        if d.left_out == 1
+            && let Some(events) = &mut self.events
+        {
+            let record = NondeterministicRecord {
+                input: content_name(bytes),
+                first: first.render_bounded(RENDER_LIMIT),
+                second: second.render_bounded(RENDER_LIMIT),
+            };
+            events(Event::NondeterministicInput(&record));
+        }
+        Ok(true)
     }
 
     /// The original ended as `first` and then as `second` on `bytes`, which the oracle
@@ -623,8 +705,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         Ok(true)
     }
 
-    /// From now on any two returned outputs agree, here and in the workers.
+    /// From now on any two returned outputs agree, here and in the workers; this trial's
+    /// kills by output are no kills then.
     fn judge_any_output(&mut self) {
+        self.scratch.pending.retain(|k| k.kind != KillKind::OutputDiffers);
         self.any_output = true;
         self.oracle = Box::new(AnyOutput);
         self.dispatch.judge_any_output();

@@ -82,8 +82,10 @@ pub struct CampaignConfig {
     /// [`Stats::contract_panics`](crate::Stats::contract_panics), never a [`Failure`](crate::Failure).
     pub panics_by_contract: bool,
     /// The target is generated: when the original returns two different outputs on one
-    /// input, the campaign does not stop with [`Error::Nondeterministic`](crate::Error::Nondeterministic) but judges by
-    /// panics and runaways only from then on ([`AnyOutput`](crate::AnyOutput)), says so once
+    /// input, the campaign does not stop with [`Error::Nondeterministic`](crate::Error::Nondeterministic). While such
+    /// inputs are few among a sample of all it leaves them out, saying so once
+    /// ([`Event::NondeterministicInput`](crate::Event::NondeterministicInput)); on the first input, or once they are
+    /// many, it judges by panics and runaways only from then on ([`AnyOutput`](crate::AnyOutput)), says so once
     /// ([`Event::Nondeterministic`](crate::Event::Nondeterministic)) and keeps that in `nondeterministic.json`.
     pub tolerate_nondeterminism: bool,
     /// The ids of the mutants the campaign is about (`--mutants-file`): no other mutant

@@ -55,9 +55,24 @@ fn noisy(x: u8) -> (u8, u64) {
     (y, calls)
 }
 
+static RARE_CALLS: AtomicU64 = AtomicU64::new(0);
+
+// As `noisy`, but only on inputs above 250, as a map whose iteration stops early at a key
+// with no values disagrees with itself only where one is inserted.
+fn rarely_noisy(x: u8) -> (u8, u64) {
+    let (y, _) = noisy(x);
+    (y, if x > 250 { RARE_CALLS.fetch_add(1, Ordering::Relaxed) + 1 } else { 0 })
+}
+
+// As `noisy`, but only on odd inputs: too many to leave out.
+fn often_noisy(x: u8) -> (u8, u64) {
+    let (y, calls) = noisy(x);
+    (y, if x % 2 == 1 { calls } else { 0 })
+}
+
 mod auto {
-    use super::{checked, noisy};
-    mutfuzz::generated_targets!(checked, noisy);
+    use super::{checked, noisy, often_noisy, rarely_noisy};
+    mutfuzz::generated_targets!(checked, noisy, rarely_noisy, often_noisy);
 }
 
 fn catalog() -> &'static str {
@@ -294,6 +309,33 @@ fn a_nondeterministic_generated_target_is_judged_by_panics_only_and_stays_so() {
     let elsewhere = tempfile::tempdir().unwrap();
     assert_eq!(score(Some(elsewhere.path())), (Ok(0), judged));
     assert!(CampaignDir::new(elsewhere.path()).nondeterministic().is_file());
+}
+
+#[test]
+fn inputs_a_generated_target_gives_two_results_on_are_left_out_while_they_are_few() {
+    let _l = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut registry = Registry::new();
+    auto::add_targets(&mut registry);
+    let d = dirs();
+    let before = RARE_CALLS.load(Ordering::Relaxed);
+    assert_eq!(fuzz(&registry, "rarely_noisy", &d, &[]), Ok(0));
+    assert!(RARE_CALLS.load(Ordering::Relaxed) > before, "no input above 250 was tried");
+    // Still judged by outputs: the flipped bit is a kill, and no record says otherwise.
+    let mut kills = killed(&d.state);
+    kills.sort_by_key(|k| k.0);
+    assert_eq!(kills, [(1, KillKind::Panic), (2, KillKind::OutputDiffers)]);
+    assert!(!CampaignDir::new(&d.state).nondeterministic().exists());
+    // No input above 250 is kept: each one's first byte is its value.
+    for entry in std::fs::read_dir(&d.corpus).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(bytes.first().is_none_or(|x| *x <= 250), "{bytes:?}");
+    }
+
+    // Nondeterministic on half the inputs: judged by panics and runaways after a few.
+    let d = dirs();
+    assert_eq!(fuzz(&registry, "often_noisy", &d, &[]), Ok(0));
+    assert!(CampaignDir::new(&d.state).nondeterministic().is_file());
+    assert_eq!(killed(&d.state), [(1, KillKind::Panic)]);
 }
 
 #[test]

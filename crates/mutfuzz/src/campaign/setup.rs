@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use mutfuzz_contract::{KillRecord, NondeterministicRecord, Stats, read_jsonl};
 
-use super::{Campaign, Event, Scratch};
+use super::{Campaign, Determinism, Event, Scratch};
 use crate::config::{CampaignConfig, MUZEST_SAMPLE};
 use crate::corpus::{Corpus, HELD_INPUTS, Respan};
 use crate::coverage::EdgeMap;
@@ -84,6 +84,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
             exec,
             oracle: Box::new(DebugHash),
             any_output: false,
+            determinism: Determinism::default(),
             guidance,
             schedule: schedule::build(config.schedule),
             focus,

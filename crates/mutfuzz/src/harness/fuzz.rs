@@ -73,6 +73,9 @@ pub(super) fn fuzz<T: Gen + Debug + 'static, O: Debug + 'static>(
                 // Not a trial: a death there is blamed on no mutant and no input.
                 Event::RecordAgain => protocol(Line::Engine),
                 Event::Nondeterministic(record) => protocol(Line::Note(Cow::Owned(record.describe(&target)))),
+                Event::NondeterministicInput(record) => {
+                    protocol(Line::Note(Cow::Owned(record.describe_input(&target))))
+                }
             }
         });
     if r.hand_over {
