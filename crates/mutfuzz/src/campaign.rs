@@ -256,7 +256,8 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         // Check every new corpus entry, and the first input (and, of a generated target,
         // a sample), so that a target whose output drifts is caught even when nothing
         // is saved.
-        let sampled = trial == 0 || (self.config.tolerate_nondeterminism && trial % DETERMINISM_SAMPLE == 0);
+        let sampled =
+            trial == 0 || (self.config.tolerate_nondeterminism && trial.is_multiple_of(DETERMINISM_SAMPLE));
         if self.config.check_determinism
             && (decision.save || sampled)
             && !self.check_determinism(&input, &original, sampled)?
