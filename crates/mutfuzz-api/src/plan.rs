@@ -55,6 +55,8 @@ pub enum Adapter {
     Rev,
     /// `.count()`, rendered instead of the items.
     Count,
+    /// `.len()` of an `ExactSizeIterator`, rendered instead of the items.
+    Len,
     /// A method taking the result by value, with no other parameter, whose result is
     /// rendered instead; `path` is the method's, as the scan names it.
     Finish { method: String, path: String },
@@ -67,6 +69,7 @@ impl Adapter {
             Adapter::SizeHint => "size_hint",
             Adapter::Rev => "rev",
             Adapter::Count => "count",
+            Adapter::Len => "len",
             Adapter::Finish { method, .. } => method,
         }
     }
@@ -920,16 +923,16 @@ impl Planner<'_> {
     }
 
     /// The adapted copies of `call`, for a method returning an iterator whose own
-    /// `size_hint`, `next_back` or `count` is the crate's code.
+    /// `size_hint`, `next_back`, `count` or `len` is the crate's code.
     fn adapted(&self, call: &Call, excluded: &Exclusions) -> Vec<Call> {
         let iterates = matches!(call.output, Output::Collected | Output::Unordered);
         let Some(ty) = call.function.output.as_ref().filter(|_| iterates) else {
             return Vec::new();
         };
-        let (hint, back, count) = match ty {
+        let (hint, back, count, len) = match ty {
             Ty::Impl(bounds) => {
                 let has = |name: &str| bounds.iter().any(|b| b.name == name);
-                (has("ExactSizeIterator"), has("DoubleEndedIterator"), false)
+                (has("ExactSizeIterator"), has("DoubleEndedIterator"), false, false)
             }
             Ty::Path { segments, .. } if !self_assoc(segments) => {
                 match own_name(segments).and_then(|n| self.api.types.get(n)) {
@@ -937,16 +940,18 @@ impl Planner<'_> {
                         def.iterator_methods.contains("size_hint"),
                         def.traits.contains("DoubleEndedIterator"),
                         def.iterator_methods.contains("count"),
+                        def.iterator_methods.contains("len"),
                     ),
-                    None => (false, false, false),
+                    None => (false, false, false, false),
                 }
             }
-            _ => (false, false, false),
+            _ => (false, false, false, false),
         };
         let adapters = [
             (hint, Adapter::SizeHint, Output::Value("(usize, Option<usize>)".into())),
             (back, Adapter::Rev, call.output.clone()),
             (count, Adapter::Count, Output::Value("usize".into())),
+            (len, Adapter::Len, Output::Value("usize".into())),
         ];
         adapters
             .into_iter()

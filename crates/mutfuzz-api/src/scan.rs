@@ -80,7 +80,7 @@ pub struct DrivenTrait {
 }
 
 /// The std traits driven, by the last segment of the implemented trait's path.
-const DRIVEN_TRAITS: [DrivenTrait; 28] = {
+const DRIVEN_TRAITS: [DrivenTrait; 29] = {
     const fn prelude(name: &'static str) -> DrivenTrait {
         DrivenTrait { name, path: None }
     }
@@ -94,6 +94,7 @@ const DRIVEN_TRAITS: [DrivenTrait; 28] = {
         prelude("Ord"),
         prelude("Iterator"),
         prelude("DoubleEndedIterator"),
+        prelude("ExactSizeIterator"),
         prelude("Extend"),
         named("Hasher", "std::hash::Hasher"),
         named("Index", "std::ops::Index"),
@@ -254,8 +255,9 @@ pub struct TypeDef {
     /// It implements `Hash` by hand (a derived one has no code of the crate's): a call
     /// sequence compares its hash with another value's.
     pub hash_impl: bool,
-    /// The methods its own `Iterator` impl writes (`next`, `size_hint`, …): where a
-    /// method returns it, which of them a call sequence should reach.
+    /// The methods its own `Iterator` impl writes (`next`, `size_hint`, …), and `len` where
+    /// its `ExactSizeIterator` impl writes one: where a method returns it, which of them a
+    /// call sequence should reach.
     pub iterator_methods: BTreeSet<String>,
     /// Its own `Iterator` impl's `type Item`.
     pub iterator_item: Option<Ty>,
@@ -553,6 +555,9 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
                     def.iterator_methods.extend(imp.functions.iter().map(|f| f.name.clone()));
                     def.iterator_item = item;
                     def.iterator_requires = requires;
+                }
+                "ExactSizeIterator" if imp.functions.iter().any(|f| f.name == "len") => {
+                    def.iterator_methods.insert("len".into());
                 }
                 _ => {}
             }

@@ -1064,7 +1064,9 @@ impl Writer<'_> {
             Output::Collected => vec![assert_collected(call, text, m.items_by_value)],
             Output::Unordered if cut(text) => vec![format!("let _ = {call};")],
             Output::Unordered => assert_unordered(call, text),
-            _ if matches!(m.adapter, Some(Adapter::SizeHint | Adapter::Count)) && literal(text) => {
+            _ if matches!(m.adapter, Some(Adapter::SizeHint | Adapter::Count | Adapter::Len))
+                && literal(text) =>
+            {
                 vec![assert_value(call, text)]
             }
             _ if let Some(ty) = m.result.as_ref().filter(|t| plain(t, &self.plan.enums))
@@ -3272,12 +3274,15 @@ mod tests {
              impl Bits { pub fn new() -> Bits { Bits(3) } pub fn ones(&self) -> Ones { Ones(self.0) } }\n\
              pub struct Ones(u8);\n\
              impl Iterator for Ones { type Item = u8;\n\
-                 fn next(&mut self) -> Option<u8> { None } fn count(self) -> usize { 3 } }\n");
-        let calls = ["OnesCount"].map(|v| Value::Variant(v.into(), vec![]));
+                 fn next(&mut self) -> Option<u8> { None } fn count(self) -> usize { 3 } }\n\
+             impl ExactSizeIterator for Ones { fn len(&self) -> usize { 3 } }\n");
+        let calls = ["OnesCount", "OnesLen"].map(|v| Value::Variant(v.into(), vec![]));
         let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls.to_vec())]);
-        let kept = Kept { target: "bits_calls", value: &value, ending: r#"["3", "Bits(3)"]"#, kills: &[] };
+        let kept =
+            Kept { target: "bits_calls", value: &value, ending: r#"["3", "3", "Bits(3)"]"#, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("assert_eq!(bits.ones().count(), 3);"), "{}", t.text);
+        assert!(t.text.contains("assert_eq!(bits.ones().len(), 3);"), "{}", t.text);
         assert!(module.text.contains("BitsCall::OnesCount => format!(\"{:?}\", bits.ones().count()),"));
     }
 

@@ -14,10 +14,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 /// Whether `note` (a harness's: a target found nondeterministic) is new to this process:
 /// it is said once, however many restarts, rounds of `fuzz --all` or `amplify`, and
-/// scorings of the same target repeat it.
+/// scorings of the same target repeat it. A note of one of a target's inputs (`target t
+/// gave two results on input …`) is said for its first input alone.
 pub fn first_time(note: &str) -> bool {
     static SHOWN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
-    SHOWN.lock().map_or(true, |mut shown| shown.insert(note.to_owned()))
+    let key = note.split_once(" on input ").map_or(note, |(target, _)| target);
+    SHOWN.lock().map_or(true, |mut shown| shown.insert(key.to_owned()))
 }
 
 /// Messages go to stderr; the progress bar hides itself when stderr is not a terminal.
@@ -101,6 +103,9 @@ mod tests {
         assert!(super::first_time(note));
         assert!(!super::first_time(note));
         assert!(super::first_time("target console_test_2 is nondeterministic"));
+        let input = |n: u8| format!("target console_test_3 gave two results on input {n} (…)");
+        assert!(super::first_time(&input(1)));
+        assert!(!super::first_time(&input(2)));
     }
 
     #[test]
