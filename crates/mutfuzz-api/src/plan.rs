@@ -2064,7 +2064,7 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
     const NUMERIC: [&str; 8] = ["Add", "Sub", "Mul", "Div", "Rem", "Neg", "Sum", "Product"];
     let names: BTreeSet<&str> = bounds.iter().map(|b| b.name.as_str()).collect();
     let arg_of = |trait_: &str| {
-        bounds.iter().find(|b| b.name == trait_).and_then(|b| b.args.first()).and_then(Ty::plain_name)
+        bounds.iter().find(|b| b.name == trait_).and_then(|b| b.args.first()).and_then(Ty::plain_or_std_name)
     };
     let string_like = names.iter().all(|n| {
         matches!(
@@ -2116,7 +2116,9 @@ fn instances(bounds: &[Bound]) -> Vec<Ty> {
     if names.contains("AsRef") || names.contains("Borrow") || names.contains("Into") {
         let target = arg_of("AsRef").or_else(|| arg_of("Borrow")).or_else(|| arg_of("Into"));
         let one = match target {
-            Some("str" | "String") if string_like => Some(Ty::named("String", vec![])),
+            // A path or an `OsStr` is made from a `String` too; a function that touches the
+            // file system is left out before (by its signature's types and body's calls).
+            Some("str" | "String" | "OsStr" | "Path") if string_like => Some(Ty::named("String", vec![])),
             Some("OsStr" | "Path") => None,
             Some(t) if INTEGERS.contains(&t) && names.len() == 1 && names.contains("Into") => {
                 Some(Ty::named(t, vec![]))
@@ -2215,7 +2217,17 @@ fn self_assoc(segments: &[String]) -> bool {
 }
 
 fn bound_list(bounds: &[Bound]) -> String {
-    bounds.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(" + ")
+    let bound = |b: &Bound| {
+        let args = b.args.iter().map(ToString::to_string);
+        let assoc = b.assoc.iter().map(|(name, t)| format!("{name} = {t}"));
+        let args: Vec<String> = args.chain(assoc).collect();
+        match (args.is_empty(), b.parenthesized) {
+            (true, _) => b.name.clone(),
+            (false, true) => format!("{}({})", b.name, args.join(", ")),
+            (false, false) => format!("{}<{}>", b.name, args.join(", ")),
+        }
+    };
+    bounds.iter().map(bound).collect::<Vec<_>>().join(" + ")
 }
 
 /// The variant naming a constant: `NON_ALPHANUMERIC` → `NonAlphanumeric`.
@@ -3251,7 +3263,7 @@ mod tests {
             Some("i64")
         );
         assert_eq!(t(&[]).as_deref(), Some("i64"));
-        assert_eq!(t(&[bound("AsRef", Some("Path"))]), None);
+        assert_eq!(t(&[bound("AsRef", Some("Path"))]).as_deref(), Some("String"));
         assert_eq!(t(&[bound("RangeBounds", Some("usize"))]).as_deref(), Some("RangeInclusive<usize>"));
         assert_eq!(t(&[bound("RangeBounds", Some("String"))]), None);
         // An iterator whose items no bound names: of numbers.

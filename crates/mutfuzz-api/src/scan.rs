@@ -1684,7 +1684,14 @@ fn is_pub(vis: &syn::Visibility) -> bool {
 
 /// `#[doc(hidden)]`: not part of the documented API.
 fn is_hidden(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| a.path().is_ident("doc") && a.meta.to_token_stream().to_string().contains("hidden"))
+    // `#[doc(hidden)]` (or `#[doc(hidden, alias = "…")]`), not a doc comment saying "hidden".
+    attrs.iter().any(|a| {
+        let syn::Meta::List(list) = &a.meta else { return false };
+        list.path.is_ident("doc")
+            && list
+                .parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|metas| metas.iter().any(|m| m.path().is_ident("hidden")))
+    })
 }
 
 /// The traits std derives in `attrs`: `Debug`, not `derive_more::Debug`, whose text is
@@ -1939,9 +1946,11 @@ mod tests {
         let api = api(&[
             (
                 "src/lib.rs",
-                "mod inner; pub mod open; pub use inner::{Doc, parse as read};\n\
+                "//! No hidden state: a doc comment saying so hides nothing.\n\
+                 mod inner; pub mod open; pub use inner::{Doc, parse as read};\n\
                  pub use open::deep::*; fn private() {}\n#[cfg(test)] pub fn t() {}\n\
-                 #[doc(hidden)] pub fn hidden() {}\n#[cfg(feature = \"off\")] pub fn gated() {}",
+                 #[doc(hidden)] pub fn hidden() {}\n#[doc(hidden, alias = \"h\")] pub fn aliased() {}\n\
+                 #[cfg(feature = \"off\")] pub fn gated() {}\n/// Finds the hidden value.\npub fn seek() {}",
             ),
             (
                 "src/inner.rs",
@@ -1957,7 +1966,7 @@ mod tests {
             ),
         ]);
         let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["k::Doc::len", "k::Doc::new", "k::f", "k::read"]);
+        assert_eq!(paths, ["k::Doc::len", "k::Doc::new", "k::f", "k::read", "k::seek"]);
         let doc = &api.types["Doc"];
         assert_eq!(doc.path.as_deref(), Some("k::Doc"));
         assert!(doc.hashed);

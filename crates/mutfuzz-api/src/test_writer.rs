@@ -12,7 +12,7 @@ use crate::names::snake;
 use crate::plan::{Adapter, Arg, Buildable, Call, CtorKind, INTEGERS, Output, PRIMITIVES, Plan, ValueEnum};
 use crate::render::{Generated, TargetKind, collected, method_variants, replace_ident};
 use crate::scan::Function;
-use crate::ty::Ty;
+use crate::ty::{Bound, Ty};
 
 /// A generated value, as the harness reports it (see `mutfuzz::Reflect`).
 #[derive(Clone, Debug, PartialEq)]
@@ -1036,9 +1036,12 @@ impl Writer<'_> {
         let ends_named = bounds.is_some_and(|bounds| {
             bounds.iter().any(|b| b.name == "RangeBounds" || (b.parenthesized && !b.args.is_empty()))
         });
+        // A `String` passed where a `&str` meets every bound (`AsRef<str>`, `AsRef<Path>`,
+        // `Into<String>`, `Display`) is written as the literal: `"ab"`, not `"ab".to_owned()`.
+        let str_meets = bounds.is_some_and(|bounds| bounds.iter().all(str_meets));
         self.typed_ints.set(generic && !ends_named);
         self.bytes_by_ref.set(as_ref_bytes);
-        let arg = self.arg(a, v, Some(ty), false);
+        let arg = self.arg(a, v, Some(ty), str_meets && a.gen_ty == "String" && a.expr == a.name);
         self.typed_ints.set(false);
         self.bytes_by_ref.set(false);
         arg
@@ -1524,6 +1527,39 @@ fn byte_string_of(bytes: &[u8]) -> Option<String> {
     }
     out.push('"');
     Some(out)
+}
+
+/// Whether a `&str` meets `bound`, as the `String` the harness passes does.
+fn str_meets(bound: &Bound) -> bool {
+    let arg = bound.args.first();
+    let named = |names: &[&str]| arg.and_then(Ty::plain_or_std_name).is_some_and(|n| names.contains(&n));
+    match bound.name.as_str() {
+        "AsRef" => {
+            named(&["str", "Path", "OsStr"])
+                || matches!(arg, Some(Ty::Slice(t)) if t.plain_name() == Some("u8"))
+        }
+        "Into" => named(&["String"]),
+        "Borrow" => named(&["str"]),
+        name => {
+            bound.args.is_empty()
+                && matches!(
+                    name,
+                    "ToString"
+                        | "Display"
+                        | "Debug"
+                        | "Clone"
+                        | "Copy"
+                        | "Hash"
+                        | "PartialEq"
+                        | "Eq"
+                        | "PartialOrd"
+                        | "Ord"
+                        | "Sized"
+                        | "Send"
+                        | "Sync"
+                )
+        }
+    }
 }
 
 /// A `NonZero…` the harness made from its integer (`0` made `MIN`), written as a person
@@ -2771,6 +2807,23 @@ mod tests {
             let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
             assert!(t.contains(&format!("k::{target}(\"a b\", 20)")), "{t}");
         }
+    }
+
+    #[test]
+    fn a_string_passed_where_a_str_meets_every_bound_is_written_as_the_literal() {
+        let (plan, module) =
+            api("pub fn compare_str<A: AsRef<str>, B: AsRef<str>>(a: A, b: B) -> bool { true }\n\
+             pub fn compare_path<P: AsRef<std::path::Path>>(p: P) -> bool { true }\n\
+             pub fn own<S: Into<String>>(s: S) -> usize { 0 }\n\
+             pub fn built<S: std::iter::FromIterator<char> + AsRef<str>>(s: S) -> usize { 0 }\n");
+        let mut one = |target: &str, value: Value| {
+            let kept = Kept { target, value: &value, ending: "true", kills: &[] };
+            write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
+        };
+        let t = one("compare_str", Value::Tuple(vec![s("40"), s("4")]));
+        assert!(t.contains("k::compare_str(\"40\", \"4\")"), "{t}");
+        assert!(one("compare_path", s("a/b")).contains("k::compare_path(\"a/b\")"));
+        assert!(one("own", s("x")).contains("k::own(\"x\")"));
     }
 
     #[test]

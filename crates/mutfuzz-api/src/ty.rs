@@ -100,6 +100,19 @@ impl Ty {
         }
     }
 
+    /// A plain name, or a std type's through its path without arguments: `Path` of
+    /// `std::path::Path` (the scan writes out what a module imports from std).
+    pub fn plain_or_std_name(&self) -> Option<&str> {
+        match self {
+            Ty::Path { segments, args, .. }
+                if args.is_empty() && matches!(segments[0].as_str(), "std" | "core" | "alloc") =>
+            {
+                segments.last().map(String::as_str)
+            }
+            _ => self.plain_name(),
+        }
+    }
+
     /// Whether this type or a part of it borrows: a reference or a lifetime argument.
     pub fn borrows(&self) -> bool {
         match self {

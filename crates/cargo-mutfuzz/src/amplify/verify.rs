@@ -274,20 +274,50 @@ pub fn verify(
     let mut caught = credits(&after, written_for);
     let names: BTreeMap<u32, String> =
         after.outcomes.iter().map(|o| (o.mutant.id, o.mutant.name())).collect();
-    let mut kept = Vec::new();
+    let mut catching = Vec::new();
     for t in forms(&lean) {
         let ids = caught.remove(&t.name).unwrap_or_default();
         if ids.is_empty() {
             dropped.push((t.name.clone(), "catches none of the mutants it was written for".to_owned()));
         } else {
+            catching.push((t, ids));
+        }
+    }
+    let mut kept = Vec::new();
+    for (t, ids, needed) in fewest(catching) {
+        if needed {
             // Its comment names what the check saw it catch.
             let kills: Vec<String> = ids.iter().filter_map(|id| names.get(id).cloned()).collect();
             kept.push((t.with_kills(&kills), ids));
+        } else {
+            dropped.push((t.name.clone(), "catches only mutants the tests kept catch".to_owned()));
         }
     }
     test_writer::renumber(kept.iter_mut().map(|(t, _)| t));
     let text = test_writer::file(head, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
     Ok(Verified { kept, dropped, text, after })
+}
+
+/// `tests` in their order, each with whether it is needed: a few that catch every
+/// survivor any of them catches, chosen greedily by what the check saw each catch (the
+/// most not yet caught first, then the shorter). Shrinking makes some inputs alike, so
+/// that a test chosen for one survivor may catch another's too.
+fn fewest(tests: Vec<(TestFn, BTreeSet<u32>)>) -> Vec<(TestFn, BTreeSet<u32>, bool)> {
+    let mut needed = vec![false; tests.len()];
+    let mut left: BTreeSet<u32> = tests.iter().flat_map(|(_, ids)| ids).copied().collect();
+    while let Some(i) = (0..tests.len())
+        .filter(|&i| !needed[i])
+        .map(|i| (i, tests[i].1.intersection(&left).count()))
+        .filter(|&(_, gain)| gain > 0)
+        .max_by_key(|&(i, gain)| {
+            (gain, std::cmp::Reverse(tests[i].0.text.lines().count()), std::cmp::Reverse(i))
+        })
+        .map(|(i, _)| i)
+    {
+        needed[i] = true;
+        left.retain(|id| !tests[i].1.contains(id));
+    }
+    tests.into_iter().zip(needed).map(|((t, ids), n)| (t, ids, n)).collect()
 }
 
 /// The mutation test of `tests` alone in `copy`, on the survivors `ids`, its results in
@@ -610,6 +640,40 @@ fn test_at_line(text: &str, line: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fewest_tests_that_catch_every_survivor_are_needed_the_shorter_first() {
+        let test = |name: &str, lines: usize, ids: &[u32]| {
+            let text = "    let _ = 1;\n".repeat(lines);
+            let t = TestFn {
+                name: name.into(),
+                text,
+                base: name.into(),
+                harness: false,
+                uses: Vec::new(),
+                args_name: None,
+                lean: None,
+            };
+            (t, ids.iter().copied().collect::<BTreeSet<u32>>())
+        };
+        // `drain_rev` catches what `extend_rev` does, in fewer lines; `wide` catches most.
+        let tests = vec![
+            test("extend_rev", 9, &[1, 2]),
+            test("drain_rev", 5, &[1, 2]),
+            test("wide", 12, &[2, 3, 4]),
+            test("one_more", 4, &[5]),
+            test("inside_wide", 3, &[3]),
+        ];
+        let needed: Vec<(String, bool)> = fewest(tests).into_iter().map(|(t, _, n)| (t.name, n)).collect();
+        let expected = [
+            ("extend_rev", false),
+            ("drain_rev", true),
+            ("wide", true),
+            ("one_more", true),
+            ("inside_wide", false),
+        ];
+        assert_eq!(needed, expected.map(|(n, b)| (n.to_owned(), b)));
+    }
 
     #[test]
     fn a_run_writes_the_first_free_name_unless_an_earlier_file_is_newer_than_the_results() {

@@ -61,10 +61,19 @@ pub fn harness(ws: &Workspace, package: &Package, layout: &Layout, features: &Fe
         &auto_harness::main_rs(&package.name),
     )?;
     crate::workspace::fs_util::write_if_changed(&auto_harness::module_path(&dir), &checked.text)?;
+    let h = &checked.harness;
+    let driven = match h.plan.skipped.len() {
+        0 => format!("{} driven", crate::console::count(h.plan.found, "API item")),
+        skipped => format!(
+            "{}: {} driven, {skipped} skipped, which `cargo mutfuzz init --auto --explain` lists with why",
+            crate::console::count(h.plan.found, "API item"),
+            h.driven(),
+        ),
+    };
     eprintln!(
-        "No harness in the package: generated one from its public API into {} ({})",
+        "No harness in the package: generated one from its public API into {} ({}, {driven})",
         dir.display(),
-        crate::console::count(checked.harness.module.targets.len(), "target")
+        crate::console::count(h.module.targets.len(), "target"),
     );
     Ok(Generated {
         location: Some(Harness { manifest: dir.join("Cargo.toml"), dir }),
