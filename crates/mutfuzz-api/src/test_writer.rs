@@ -2816,7 +2816,7 @@ mod tests {
              pub fn compare_path<P: AsRef<std::path::Path>>(p: P) -> bool { true }\n\
              pub fn own<S: Into<String>>(s: S) -> usize { 0 }\n\
              pub fn built<S: std::iter::FromIterator<char> + AsRef<str>>(s: S) -> usize { 0 }\n");
-        let mut one = |target: &str, value: Value| {
+        let one = |target: &str, value: Value| {
             let kept = Kept { target, value: &value, ending: "true", kills: &[] };
             write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
         };
