@@ -396,11 +396,27 @@ fn print_dropped(verified: &verify::Verified, unwritten: &[String]) {
     let dropped = verified.dropped.len() + unwritten.len();
     if dropped > 0 {
         eprintln!("Dropped {}:", count(dropped, "candidate test"));
-        for (name, why) in &verified.dropped {
+        let (redundant, other): (Vec<_>, Vec<_>) =
+            verified.dropped.iter().partition(|(_, why)| why == verify::REDUNDANT);
+        for (name, why) in other {
             eprintln!("  {name}: {why}");
         }
         for why in unwritten {
             eprintln!("  {why}");
+        }
+        // Often many, and each for the same reason: one line.
+        match &redundant[..] {
+            [] => {}
+            [(name, why)] => eprintln!("  {name}: {why}"),
+            many => {
+                let names: Vec<&str> = many.iter().take(6).map(|(name, _)| name.as_str()).collect();
+                let more = if many.len() > names.len() { ", …" } else { "" };
+                eprintln!(
+                    "  {} that catch only mutants the tests kept catch: {}{more}",
+                    many.len(),
+                    names.join(", ")
+                );
+            }
         }
     }
 }

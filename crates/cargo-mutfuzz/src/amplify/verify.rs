@@ -290,13 +290,16 @@ pub fn verify(
             let kills: Vec<String> = ids.iter().filter_map(|id| names.get(id).cloned()).collect();
             kept.push((t.with_kills(&kills), ids));
         } else {
-            dropped.push((t.name.clone(), "catches only mutants the tests kept catch".to_owned()));
+            dropped.push((t.name.clone(), REDUNDANT.to_owned()));
         }
     }
     test_writer::renumber(kept.iter_mut().map(|(t, _)| t));
     let text = test_writer::file(head, &kept.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
     Ok(Verified { kept, dropped, text, after })
 }
+
+/// Why a test that passes and catches survivors is dropped all the same.
+pub const REDUNDANT: &str = "catches only mutants the tests kept catch";
 
 /// `tests` in their order, each with whether it is needed: a few that catch every
 /// survivor any of them catches, chosen greedily by what the check saw each catch (the

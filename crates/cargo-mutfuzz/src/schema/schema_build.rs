@@ -33,6 +33,8 @@ pub struct SchemaBuild {
     pub rounds: Vec<Round>,
     /// The viability cache held the result: one build, no round.
     pub cached: bool,
+    /// The build kind whose unviable mutants were tried first, and held (one build).
+    pub guessed_from: Option<&'static str>,
 }
 
 impl SchemaBuild {
@@ -44,7 +46,13 @@ impl SchemaBuild {
     /// How the build went, after "Schema built": `in 2 round(s): …`, or that the
     /// viability cache was used.
     pub fn describe(&self) -> String {
-        if self.cached {
+        if let Some(kind) = self.guessed_from {
+            let seconds: f64 = self.rounds.iter().map(|r| r.seconds).sum();
+            format!(
+                "in 1 build ({seconds:.1}s), without the {} mutants the {kind} build found unviable",
+                self.unviable.len(),
+            )
+        } else if self.cached {
             format!(
                 "in 1 build with the viability cache, no round ({} unviable, found earlier in {} round(s))",
                 self.unviable.len(),
@@ -71,6 +79,7 @@ pub fn build_schema(
 ) -> Result<SchemaBuild, BuildFailure> {
     let cache = viability_cache::path(scratch, flags);
     let key = viability_cache::key(ws, discovery, flags, doctests, skip)?;
+    let catalog = viability_cache::catalog_hash(discovery);
     if let Some(cached) = viability_cache::load(&cache, &key) {
         console.message(&format!(
             "Viability from the cache ({}): {} unviable mutants; building once",
@@ -78,48 +87,99 @@ pub fn build_schema(
             cached.unviable.len()
         ));
         viability_cache::drop_doctests(doctests, &cached.dropped_doctests);
-        let index = discovery.files.iter().enumerate().map(|(i, f)| (scratch.in_work(&f.path), i)).collect();
-        let mut builder = CargoBuilder { ws, scratch, discovery, flags, index, doctests };
-        let enabled = EnabledSet::of(
-            discovery.mutants.iter().map(|m| m.id).filter(|id| !cached.unviable.contains_key(id)),
-        );
-        // Generated doctests that do not compile (the cache kept fewer dropped than this
-        // build needs) are dropped as the viability loop drops them.
-        match viability::build_past_doctests(&mut builder, &enabled)? {
-            Build::Clean(binaries) => {
-                let dropped_doctests = viability_cache::dropped_doctests(builder.doctests);
-                if dropped_doctests != cached.dropped_doctests {
-                    viability_cache::save(
-                        &cache,
-                        &viability_cache::Cached { dropped_doctests, ..cached.clone() },
-                    )?;
-                }
-                return Ok(SchemaBuild {
-                    binaries,
-                    unviable: cached.unviable,
-                    rounds: cached.rounds,
-                    cached: true,
-                });
+        if let Some(binaries) = build_without(ws, scratch, discovery, flags, doctests, &cached.unviable)? {
+            let dropped_doctests = viability_cache::dropped_doctests(doctests);
+            if dropped_doctests != cached.dropped_doctests {
+                viability_cache::save(
+                    &cache,
+                    &viability_cache::Cached { dropped_doctests, ..cached.clone() },
+                )?;
             }
-            // Something the key does not see changed (a path dependency outside the
-            // workspace): find viability again.
-            Build::Failed { .. } => {
-                console.message("The cached viability no longer builds; finding it again");
-                for e in doctests.iter_mut().flat_map(|t| t.entries.iter_mut()) {
-                    e.enabled = true;
+            return Ok(SchemaBuild {
+                binaries,
+                unviable: cached.unviable,
+                rounds: cached.rounds,
+                cached: true,
+                guessed_from: None,
+            });
+        }
+        // Something the key does not see changed (a path dependency outside the
+        // workspace): find viability again.
+        console.message("The cached viability no longer builds; finding it again");
+        enable_doctests(doctests);
+    }
+    let built = match viability_cache::guess(&cache, flags, &catalog) {
+        Some((kind, guess)) => {
+            console.message(&format!(
+                "Building schema without the {} mutants the {kind} build found unviable",
+                guess.unviable.len()
+            ));
+            let start = std::time::Instant::now();
+            let enabled = discovery.mutants.len() - guess.unviable.len();
+            match build_without(ws, scratch, discovery, flags, doctests, &guess.unviable)? {
+                Some(binaries) => {
+                    let round = Round {
+                        mutants: enabled,
+                        errors: 0,
+                        unviable: 0,
+                        method: viability::Method::Clean,
+                        builds: 1,
+                        seconds: start.elapsed().as_secs_f64(),
+                    };
+                    let unviable = guess.unviable;
+                    SchemaBuild {
+                        binaries,
+                        unviable,
+                        rounds: vec![round],
+                        cached: false,
+                        guessed_from: Some(kind),
+                    }
+                }
+                None => {
+                    enable_doctests(doctests);
+                    build_viable(ws, scratch, discovery, flags, doctests, console)?
                 }
             }
         }
-    }
-    let built = build_viable(ws, scratch, discovery, flags, doctests, console)?;
+        None => build_viable(ws, scratch, discovery, flags, doctests, console)?,
+    };
     let cached = viability_cache::Cached {
         key,
         unviable: built.unviable.clone(),
         rounds: built.rounds.clone(),
         dropped_doctests: viability_cache::dropped_doctests(doctests),
+        catalog,
     };
     viability_cache::save(&cache, &cached)?;
     Ok(built)
+}
+
+/// One build with the mutants in `unviable` left out: its binaries, or `None` when it
+/// does not build. Generated doctests that do not compile are dropped as the viability
+/// loop drops them.
+fn build_without(
+    ws: &Workspace,
+    scratch: &Scratch,
+    discovery: &Discovery,
+    flags: &BuildFlags,
+    doctests: &mut [DoctestTarget],
+    unviable: &BTreeMap<u32, String>,
+) -> Result<Option<Vec<TestBinary>>, BuildFailure> {
+    let index = discovery.files.iter().enumerate().map(|(i, f)| (scratch.in_work(&f.path), i)).collect();
+    let mut builder = CargoBuilder { ws, scratch, discovery, flags, index, doctests };
+    let enabled =
+        EnabledSet::of(discovery.mutants.iter().map(|m| m.id).filter(|id| !unviable.contains_key(id)));
+    Ok(match viability::build_past_doctests(&mut builder, &enabled)? {
+        Build::Clean(binaries) => Some(binaries),
+        Build::Failed { .. } => None,
+    })
+}
+
+/// Every generated doctest back in, for a viability loop from the start.
+fn enable_doctests(doctests: &mut [DoctestTarget]) {
+    for e in doctests.iter_mut().flat_map(|t| t.entries.iter_mut()) {
+        e.enabled = true;
+    }
 }
 
 /// The viability loop over cargo builds.
@@ -149,6 +209,7 @@ fn build_viable(
         unviable: viable.unviable,
         rounds: viable.rounds,
         cached: false,
+        guessed_from: None,
     })
 }
 

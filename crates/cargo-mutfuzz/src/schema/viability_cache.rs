@@ -42,6 +42,35 @@ pub struct Cached {
     pub rounds: Vec<Round>,
     /// Generated doctests dropped: (index of the doctest target, test name).
     pub dropped_doctests: Vec<(usize, String)>,
+    /// The hash of the mutant catalog, by which another build kind may take the unviable
+    /// mutants as a guess ([`guess`]).
+    #[serde(default)]
+    pub catalog: String,
+}
+
+/// The hash of `discovery`'s mutant catalog.
+pub fn catalog_hash(discovery: &Discovery) -> String {
+    let mut h = KeyHash::new();
+    h.field(crate::catalog::list::json(discovery).as_bytes());
+    h.finish()
+}
+
+/// For a harness build, the unviable mutants another build kind found for the same
+/// mutant `catalog` (a `test` run's, for `amplify`'s first build of its harness), with
+/// that kind's name: a guess, which one build checks. Most mutants that do not compile do
+/// not compile in any build of the crate; one that does in the harness alone is left out
+/// of it, while a test build, whose verdicts are the crate's score, always finds its own.
+/// (`this`: the build's own cache file, beside the others.) Only a guess that leaves
+/// something out: else the viability loop's first build is the same build.
+pub fn guess(this: &Path, flags: &BuildFlags, catalog: &str) -> Option<(&'static str, Cached)> {
+    if matches!(flags.what, BuildWhat::Tests) {
+        return None;
+    }
+    ["tests", "harness", "harness-dev"].into_iter().find_map(|kind| {
+        let other = this.with_file_name(format!("{kind}.json"));
+        let cached: Cached = serde_json::from_str(&fs::read_to_string(&other).ok()?).ok()?;
+        (other != this && cached.catalog == catalog && !cached.unviable.is_empty()).then_some((kind, cached))
+    })
 }
 
 /// The cache file of one build kind.
@@ -308,11 +337,20 @@ mod tests {
             unviable: BTreeMap::from([(3, "mismatched types".to_owned())]),
             rounds: Vec::new(),
             dropped_doctests: vec![(0, "doctest_src_lib_rs_line_3".into())],
+            catalog: "c1".into(),
         };
         assert_eq!(load(&path, "k1"), None);
         save(&path, &cached).unwrap();
-        assert_eq!(load(&path, "k1"), Some(cached));
+        assert_eq!(load(&path, "k1").as_ref(), Some(&cached));
         assert_eq!(load(&path, "k2"), None);
+        // A harness build, under another key, takes the tests' unviable mutants as a
+        // guess where the catalog is the same; a test build never does.
+        let harness = dir.path().join("viability/harness.json");
+        let flags = BuildFlags { what: BuildWhat::Harness("h/Cargo.toml".into()), ..BuildFlags::default() };
+        let (kind, guessed) = guess(&harness, &flags, "c1").unwrap();
+        assert_eq!((kind, guessed.unviable), ("tests", cached.unviable.clone()));
+        assert!(guess(&harness, &flags, "c2").is_none());
+        assert!(guess(&path, &BuildFlags::default(), "c1").is_none());
         fs::write(&path, "not json").unwrap();
         assert_eq!(load(&path, "k1"), None);
     }
