@@ -58,6 +58,14 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         )));
     }
     let (missed, uncovered, timeouts) = survivors.counts();
+    if survivors.file.outcomes.is_empty() {
+        eprintln!(
+            "Nothing to amplify: `cargo mutfuzz test` found no mutant in {} (its `Found 0 mutants` line \
+             says which regions it leaves alone: the bodies of `macro_rules!` macros, `const` code, …)",
+            package.name
+        );
+        return Ok(exit_code::SUCCESS);
+    }
     if survivors.ids.is_empty() {
         eprintln!(
             "Nothing to amplify: `cargo mutfuzz test` left no mutant alive (no missed, not-covered or wall-clock timeout)"

@@ -23,7 +23,7 @@ pub(crate) mod outcome;
 pub(crate) mod output;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -173,11 +173,15 @@ fn features_off(
 ) -> Option<String> {
     let mut enabled: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     let mut off_features = BTreeSet::new();
+    let mut nightly = BTreeSet::new();
     let mut count = 0;
     for o in outcomes.iter().filter(|o| o.outcome == Outcome::NotCovered && !o.mutant.features.is_empty()) {
         let package = o.mutant.package.as_str();
         let on = enabled.entry(package).or_insert_with(|| match manifests.get(package) {
-            Some(manifest) => flags.enabled(manifest, package),
+            Some(manifest) => {
+                nightly.extend(nightly_features(manifest));
+                flags.enabled(manifest, package)
+            }
             None => BTreeSet::new(),
         });
         let off: Vec<&String> = o.mutant.features.iter().filter(|f| !on.contains(*f)).collect();
@@ -190,12 +194,49 @@ fn features_off(
         return None;
     }
     let names: Vec<String> = off_features.iter().map(|f| format!("`{f}`")).collect();
+    // A feature that turns on a `#![feature(…)]` builds on nightly alone: not suggested.
+    let (unstable, stable): (Vec<String>, Vec<String>) =
+        off_features.into_iter().partition(|f| nightly.contains(f));
+    let builds = match (stable.is_empty(), unstable.is_empty()) {
+        (false, true) => format!("`--features {}` builds them", stable.join(",")),
+        (false, false) => format!(
+            "`--features {}` builds them, but for {}, which need a nightly compiler",
+            stable.join(","),
+            unstable.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+        ),
+        (true, _) => "they need a nightly compiler".to_owned(),
+    };
     Some(format!(
-        "  ({count} of the not covered are behind features this build leaves off: {}; \
-         `--features {}` builds them)",
+        "  ({count} of the not covered are behind features this build leaves off: {}; {builds})",
         names.join(", "),
-        off_features.iter().cloned().collect::<Vec<_>>().join(",")
     ))
+}
+
+/// The features of the package at `manifest` that turn on an unstable feature of the
+/// compiler at its library's root (`#![cfg_attr(feature = "specialization",
+/// feature(specialization))]`): a stable compiler refuses to build with them.
+fn nightly_features(manifest: &Path) -> BTreeSet<String> {
+    let lib = manifest.with_file_name("src/lib.rs");
+    let Some(file) = std::fs::read_to_string(lib).ok().and_then(|text| syn::parse_file(&text).ok()) else {
+        return BTreeSet::new();
+    };
+    let mut out = BTreeSet::new();
+    for attr in file.attrs.iter().filter(|a| a.path().is_ident("cfg_attr")) {
+        let Ok(metas) =
+            attr.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        let mut metas = metas.into_iter();
+        let Some(syn::Meta::NameValue(cfg)) = metas.next() else { continue };
+        if cfg.path.is_ident("feature")
+            && metas.any(|m| m.path().is_ident("feature"))
+            && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(name), .. }) = &cfg.value
+        {
+            out.insert(name.value());
+        }
+    }
+    out
 }
 
 /// Mutation-test the workspace `args` names, every mutant or `only` those; writes the
@@ -342,6 +383,10 @@ fn mutation_test(
                 "No mutant matches {f} (of {} mutants): nothing built, nothing run",
                 results.mutants.len()
             )),
+            _ if results.mutants.is_empty() => console.message(
+                "No mutants in the package: its code is all in regions that are not mutated (the line \
+                 above); nothing built, nothing run",
+            ),
             _ => console.message("No mutants to test in this selection: nothing built, nothing run"),
         }
         return Ok(None);
@@ -920,6 +965,12 @@ mod tests {
         // With it on, there is nothing to say.
         let on = crate::workspace::Features { features: vec!["serde".into()], ..Default::default() };
         assert_eq!(features_off(&outcomes, &on, &manifests), None);
+        // A feature that turns on an unstable feature of the compiler is not suggested.
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        let lib = "#![cfg_attr(feature = \"serde\", feature(specialization))]\n#![no_std]\n";
+        std::fs::write(tmp.path().join("src/lib.rs"), lib).unwrap();
+        let note = features_off(&outcomes, &crate::workspace::Features::default(), &manifests).unwrap();
+        assert!(note.ends_with("`serde`; they need a nightly compiler)"), "{note}");
     }
 
     #[test]
