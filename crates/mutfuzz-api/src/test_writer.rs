@@ -1291,6 +1291,17 @@ impl Writer<'_> {
             return Ok(written);
         }
         let own = self.owned(a, v)?;
+        // A slice lent mutably whose value after the call is not compared: an array
+        // (clippy's `useless_vec`), `&mut [0, 1]`.
+        let slice = param.is_some_and(
+            |p| matches!(p, Ty::Ref { mutable: true, inner } if matches!(**inner, Ty::Slice(_))),
+        );
+        if slice
+            && expr == format!("&mut {name}")
+            && let Some(items) = own.strip_prefix("vec!")
+        {
+            return Ok(format!("&mut {items}"));
+        }
         Ok(replace_ident(expr, name, &own))
     }
 
@@ -2852,6 +2863,19 @@ mod tests {
         let kept = Kept { target: "bits_calls", value: &value, ending: r#"["Bits(3)"]"#, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert_eq!(t.name, "bits_with_width");
+    }
+
+    #[test]
+    fn a_slice_lent_mutably_to_a_method_is_an_array() {
+        let (plan, module) = api("#[derive(Debug)] pub struct Enc(u8);\n\
+             impl Enc { pub fn new() -> Enc { Enc(0) } pub fn fill(&self, buffer: &mut [u8]) -> usize { buffer.len() } }\n");
+        let fill = |items: Vec<Value>| Value::Variant("Fill".into(), vec![Value::Seq(items)]);
+        let calls = vec![fill(vec![int("1", "u8"), int("2", "u8")]), fill(vec![])];
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls)]);
+        let kept = Kept { target: "enc_calls", value: &value, ending: r#"["2", "0", "Enc(0)"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
+        assert!(t.contains("assert_eq!(enc.fill(&mut [1, 2]), 2);"), "{t}");
+        assert!(t.contains("assert_eq!(enc.fill(&mut []), 0);"), "{t}");
     }
 
     #[test]

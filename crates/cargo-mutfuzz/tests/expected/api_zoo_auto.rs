@@ -122,7 +122,7 @@ pub fn counter_calls((counter, calls): (MakeCounter, Vec<CounterCall>)) -> Vec<S
             CounterCall::Value => format!("{:?}", counter.value()),
             CounterCall::Hash { other } => {
                 let other = other.make();
-                format!("{:?}", mutfuzz::same_hash(&counter, &other))
+                format!("{:?}", mutfuzz::same_hash_checked(&counter, &other))
             }
         });
     }
