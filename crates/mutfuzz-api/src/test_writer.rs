@@ -1076,7 +1076,7 @@ impl Writer<'_> {
             _ if matches!(m.adapter, Some(Adapter::SizeHint | Adapter::Count | Adapter::Len))
                 && literal(text) =>
             {
-                vec![assert_value(call, text)]
+                vec![assert_value(call, &pointer_sized_bounds(text))]
             }
             _ if let Some(ty) = m.result.as_ref().filter(|t| plain(t, &self.plan.enums))
                 && literal(text)
@@ -1716,6 +1716,10 @@ fn vec_inside(ty: &Ty) -> bool {
 /// or a `Result` is written `Some(vec![…])`.
 fn with_paths(ty: Option<&Ty>, text: &str, enums: &[ValueEnum]) -> Option<String> {
     let text = enum_paths(ty, text, enums)?;
+    let text = match ty.is_some_and(pointer_sized_only) {
+        true => pointer_sized_bounds(&text),
+        false => text,
+    };
     // An array compares with no `Option<Vec<_>>`: `Some([0, 0])` is `Some(vec![0, 0])`.
     let wrapper = match ty.filter(|t| vec_inside(t)).and_then(Ty::name) {
         Some("Option") => "Some",
@@ -1726,6 +1730,43 @@ fn with_paths(ty: Option<&Ty>, text: &str, enums: &[ValueEnum]) -> Option<String
         Some(rest) => Some(format!("{wrapper}(vec![{rest}")),
         None => Some(text),
     }
+}
+
+/// Whether the only integers `ty` holds are `usize` and `isize`, so that a bound of a
+/// 64-bit one in its text is theirs (see [`pointer_sized_bounds`]).
+fn pointer_sized_only(ty: &Ty) -> bool {
+    let mut names = Vec::new();
+    ty.names(&mut names);
+    names.iter().all(|n| !INTEGERS.contains(&n.as_str()) || n == "usize" || n == "isize")
+}
+
+/// `text` with the 64-bit bounds of `usize` and `isize` written by name (`usize::MAX`), so
+/// that a test compiles, and means the same, where they are 32 bits wide.
+fn pointer_sized_bounds(text: &str) -> String {
+    let tokens = [
+        ("-9223372036854775808", "isize::MIN"),
+        ("18446744073709551615", "usize::MAX"),
+        ("9223372036854775807", "isize::MAX"),
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'outer: while !rest.is_empty() {
+        let boundary = out.chars().last().is_none_or(|c| !c.is_alphanumeric() && c != '_' && c != '-');
+        for (digits, name) in tokens {
+            if boundary
+                && let Some(after) = rest.strip_prefix(digits)
+                && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            {
+                out.push_str(name);
+                rest = after;
+                continue 'outer;
+            }
+        }
+        let c = rest.chars().next().unwrap_or_default();
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// [`with_paths`] but for a `Vec` inside: the variants of `ty`'s enums given their paths.
@@ -2876,6 +2917,26 @@ mod tests {
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
         assert!(t.contains("assert_eq!(enc.fill(&mut [1, 2]), 2);"), "{t}");
         assert!(t.contains("assert_eq!(enc.fill(&mut []), 0);"), "{t}");
+    }
+
+    #[test]
+    fn the_64_bit_bounds_of_pointer_sized_integers_are_written_by_name() {
+        assert_eq!(pointer_sized_bounds("(18446744073709551615, None)"), "(usize::MAX, None)");
+        assert_eq!(
+            pointer_sized_bounds("[-9223372036854775808, 9223372036854775807, 118446744073709551615]"),
+            "[isize::MIN, isize::MAX, 118446744073709551615]"
+        );
+        let ty = |s: &str| Ty::from_syn(&syn::parse_str(s).unwrap());
+        assert!(pointer_sized_only(&ty("(usize, Option<usize>)")));
+        assert!(!pointer_sized_only(&ty("(usize, u64)")));
+        assert_eq!(
+            with_paths(Some(&ty("Option<usize>")), "Some(18446744073709551615)", &[]).unwrap(),
+            "Some(usize::MAX)"
+        );
+        assert_eq!(
+            with_paths(Some(&ty("u64")), "18446744073709551615", &[]).unwrap(),
+            "18446744073709551615"
+        );
     }
 
     #[test]

@@ -409,8 +409,19 @@ fn print_dropped(verified: &verify::Verified, unwritten: &[String]) {
         for (name, why) in other {
             eprintln!("  {name}: {why}");
         }
+        // Inputs of one target left out for one reason: one line, counted.
+        let mut counted: Vec<(&String, usize)> = Vec::new();
         for why in unwritten {
-            eprintln!("  {why}");
+            match counted.iter_mut().find(|(seen, _)| *seen == why) {
+                Some((_, n)) => *n += 1,
+                None => counted.push((why, 1)),
+            }
+        }
+        for (why, n) in counted {
+            match n {
+                1 => eprintln!("  {why}"),
+                n => eprintln!("  {why} ({n} inputs)"),
+            }
         }
         // Often many, and each for the same reason: one line.
         match &redundant[..] {
