@@ -1789,6 +1789,20 @@ const CONST_ARG: usize = 16;
 fn concrete_types(api: &Api) -> Api {
     let mut api = api.clone();
     let mut put: BTreeMap<String, Vec<(String, Ty)>> = BTreeMap::new();
+    // What the impls of each type's methods ask of its parameters (`S: AsRef<str>` of
+    // unicase's `impl<S: AsRef<str>> UniCase<S>`).
+    let mut asked: BTreeMap<(String, String), Vec<Bound>> = BTreeMap::new();
+    for f in &api.functions {
+        let Some(owner) = &f.owner else { continue };
+        for (param, bounds) in &f.requires {
+            let entry = asked.entry((owner.clone(), param.clone())).or_default();
+            for b in bounds {
+                if !entry.contains(b) {
+                    entry.push(b.clone());
+                }
+            }
+        }
+    }
     for def in api.types.values_mut() {
         let Some(path) = def.path.clone().filter(|_| def.generic && !def.fixed_generic) else {
             continue;
@@ -1807,18 +1821,25 @@ fn concrete_types(api: &Api) -> Api {
                 let at = |bounds: &[Bound]| {
                     let items = bounds.iter().all(|b| {
                         let n = b.name.as_str();
-                        b.args.is_empty()
+                        (b.args.is_empty()
                             && (VALUE_TRAITS.contains(&n)
                                 || FLOAT_TRAITS.contains(&n)
-                                || IO_TRAITS.contains(&n))
+                                || IO_TRAITS.contains(&n)))
+                            || string_bound(b)
                     });
                     instance(bounds).filter(|_| items)
                 };
+                // A text the methods' impls ask for (unicase's `S: AsRef<str>`): a `String`.
+                let methods =
+                    asked.get(&(def.name.clone(), name.clone())).filter(|bs| bs.iter().any(string_bound));
+                let text = methods.and_then(|bs| at(&[own.as_slice(), bs].concat()));
                 // Where the impls ask a trait the plan does not know (num-traits' `PrimInt`),
                 // the type's own bounds, and the compile check keeps what compiles; not
                 // where a number cannot meet them (`I: AsRef<[u8]>` of a builder).
                 let numbers_may = !bounds.iter().any(|b| NOT_NUMBER_TRAITS.contains(&b.name.as_str()));
-                at(&bounds).or_else(|| at(own).filter(|_| numbers_may)).map(|t| (name.clone(), t))
+                text.or_else(|| at(&bounds))
+                    .or_else(|| at(own).filter(|_| numbers_may))
+                    .map(|t| (name.clone(), t))
             })
             .collect();
         let Some(mut chosen) = chosen else { continue };
@@ -1873,6 +1894,12 @@ fn concrete_types(api: &Api) -> Api {
         f.substitute_types(chosen);
     }
     api
+}
+
+/// A bound a `String` meets for its text: `AsRef<str>`, `Borrow<str>`, `Into<String>`.
+fn string_bound(b: &Bound) -> bool {
+    let arg = b.args.first().and_then(Ty::plain_or_std_name);
+    matches!((b.name.as_str(), arg), ("AsRef" | "Borrow", Some("str")) | ("Into", Some("String")))
 }
 
 /// Why a function whose impl `requires` bounds on its type's parameters is not there at
@@ -2883,12 +2910,22 @@ mod tests {
              pub mod a { #[derive(Debug)] pub struct Pair<T>(T); impl<T> Pair<T> { pub fn new(t: T) -> Self { Pair(t) } pub fn n(&self) -> u8 { 0 } } }\n\
              mod b { pub struct Pair<T, U>(T, U); }\n");
         let p = plan(&api, &Exclusions::new());
-        // A default stays; an item parameter bounded by value traits takes `i64`; one bounded
-        // otherwise stays generic. Of two `Pair`s, the public one is built.
+        // A default stays; an item parameter bounded by value traits takes `i64`, one its
+        // impls ask a text of (`AsRef<str>`) a `String`. Of two `Pair`s, the public one is built.
         let paths: Vec<&str> = p.types.iter().map(|t| t.path.as_str()).collect();
-        assert_eq!(paths, ["k::Bag::<i64>", "k::Grid::<i64>", "k::a::Pair::<i64>", "k::Point::<i64>"]);
+        assert_eq!(
+            paths,
+            ["k::Bag::<i64>", "k::Grid::<i64>", "k::Keyed::<String>", "k::a::Pair::<i64>", "k::Point::<i64>"]
+        );
+        // Asked by another impl than the constructor's (unicase's `Ascii`).
+        let ascii = self::api(
+            "#[derive(Debug)] pub struct Ascii<S>(S);\n\
+             impl<S> Ascii<S> { pub fn new(s: S) -> Self { Ascii(s) } pub fn into_inner(self) -> S { self.0 } }\n\
+             impl<S: AsRef<str>> Ascii<S> { pub fn is_empty(&self) -> bool { true } }\n",
+        );
+        assert_eq!(plan(&ascii, &Exclusions::new()).types[0].path, "k::Ascii::<String>");
         // Its fields and `From` sources name the chosen type too.
-        let point = &p.types[3];
+        let point = &p.types[4];
         let ctors: Vec<(&str, Vec<&str>)> = point
             .constructors
             .iter()
