@@ -1923,13 +1923,21 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
 
 /// A std value the harness makes from a generated integer `name`, as the generated
 /// type and the expression: a `Duration` from nanoseconds (every `u64` makes one without
-/// a panic), a `SystemTime` as that long after the epoch, a `NonZeroUsize` (or another
-/// `NonZero…`) from its integer, `0` made `MIN`; `None` for another type.
+/// a panic), a `SystemTime` as that long after the epoch, an IP address from its bits, a
+/// `NonZeroUsize` (or another `NonZero…`) from its integer, `0` made `MIN`; `None` for
+/// another type.
 fn std_made(ty: &Ty, name: &str) -> Option<(String, String)> {
     if Planner::std_time(ty, "Duration") {
         Some(("u64".into(), format!("std::time::Duration::from_nanos({name})")))
     } else if Planner::std_time(ty, "SystemTime") {
         Some(("u64".into(), format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})")))
+    } else if let Some(ip) = std_ip(ty) {
+        Some(match ip {
+            "Ipv4Addr" => ("u32".into(), format!("std::net::Ipv4Addr::from({name})")),
+            "Ipv6Addr" => ("u128".into(), format!("std::net::Ipv6Addr::from({name})")),
+            // Small numbers make IPv4 addresses, the others IPv6 ones.
+            _ => ("u128".into(), format!("mutfuzz::ip_addr({name})")),
+        })
     } else if let Some(int) = std_nonzero(ty) {
         let nonzero = format!("std::num::NonZero{}{}", int[..1].to_uppercase(), &int[1..]);
         // A size drawn below 65,536, as a `usize` parameter is.
@@ -1941,6 +1949,18 @@ fn std_made(ty: &Ty, name: &str) -> Option<(String, String)> {
     } else {
         None
     }
+}
+
+/// std's `Ipv4Addr`, `Ipv6Addr` or `IpAddr`, bare or through `std::net` (`core::net`).
+fn std_ip(ty: &Ty) -> Option<&'static str> {
+    let Ty::Path { segments, args, .. } = ty else { return None };
+    let through_net = match &segments[..segments.len() - 1] {
+        [] => true,
+        [root, net] => matches!(root.as_str(), "std" | "core") && net == "net",
+        _ => false,
+    };
+    let last = segments.last()?.as_str();
+    ["Ipv4Addr", "Ipv6Addr", "IpAddr"].into_iter().find(|ip| *ip == last && through_net && args.is_empty())
 }
 
 /// The integer of std's `NonZeroU8` … `NonZeroIsize` (or `NonZero<u8>` …), bare or

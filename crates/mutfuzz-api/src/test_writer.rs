@@ -1286,7 +1286,7 @@ impl Writer<'_> {
                 .replace("std::time::UNIX_EPOCH + std::time::Duration::ZERO", "std::time::UNIX_EPOCH"));
         }
         if let Value::Int(digits, _) = v
-            && let Some(written) = nonzero(expr, name, digits)
+            && let Some(written) = nonzero(expr, name, digits).or_else(|| ip(expr, name, digits))
         {
             return Ok(written);
         }
@@ -1577,6 +1577,30 @@ fn str_meets(bound: &Bound) -> bool {
                 )
         }
     }
+}
+
+/// An IP address the harness made from its bits, written as a person writes it:
+/// `std::net::Ipv4Addr::new(10, 0, 0, 1)`, `"::1".parse::<std::net::IpAddr>().unwrap()`.
+fn ip(expr: &str, name: &str, digits: &str) -> Option<String> {
+    let bits: u128 = digits.parse().ok()?;
+    let made = |f: &str| format!("{f}({name})");
+    let (from, written) = if expr.contains(&made("std::net::Ipv4Addr::from")) {
+        let [a, b, c, d] = std::net::Ipv4Addr::from(u32::try_from(bits).ok()?).octets();
+        ("std::net::Ipv4Addr::from", format!("std::net::Ipv4Addr::new({a}, {b}, {c}, {d})"))
+    } else if expr.contains(&made("std::net::Ipv6Addr::from")) {
+        let text = std::net::Ipv6Addr::from(bits);
+        ("std::net::Ipv6Addr::from", format!("\"{text}\".parse::<std::net::Ipv6Addr>().unwrap()"))
+    } else if expr.contains(&made("mutfuzz::ip_addr")) {
+        // As `mutfuzz::ip_addr` makes it, which the test does not depend on.
+        let text = match u32::try_from(bits) {
+            Ok(v4) => std::net::Ipv4Addr::from(v4).to_string(),
+            Err(_) => std::net::Ipv6Addr::from(bits).to_string(),
+        };
+        ("mutfuzz::ip_addr", format!("\"{text}\".parse::<std::net::IpAddr>().unwrap()"))
+    } else {
+        return None;
+    };
+    Some(expr.replacen(&made(from), &written, 1))
 }
 
 /// A `NonZero…` the harness made from its integer (`0` made `MIN`), written as a person
@@ -2952,6 +2976,33 @@ mod tests {
         assert!(one(short).contains("assert_eq!(format!(\"{:?}\", k::table(1)), \"Table([1, 1])\");"));
         let t = one(&long);
         assert!(t.contains("let _ = k::table(1);") && !t.contains("concat!"), "{t}");
+    }
+
+    #[test]
+    fn an_ip_address_is_made_from_its_bits_and_written_as_a_person_writes_it() {
+        let (plan, module) = api("use std::net::Ipv4Addr;\n\
+             pub fn four(a: Ipv4Addr) -> bool { true }\n\
+             pub fn six(a: &std::net::Ipv6Addr) -> bool { true }\n\
+             pub fn any(a: core::net::IpAddr) -> bool { true }\n");
+        let one = |target: &str, digits: &str, ty: &str| {
+            let value = int(digits, ty);
+            write(
+                &plan,
+                &module,
+                &Kept { target, value: &value, ending: "true", kills: &[] },
+                &mut BTreeSet::new(),
+            )
+            .unwrap()
+            .text
+        };
+        assert!(one("four", "167772161", "u32").contains("k::four(std::net::Ipv4Addr::new(10, 0, 0, 1))"));
+        let t = one("six", "1", "u128");
+        assert!(t.contains("k::six(&\"::1\".parse::<std::net::Ipv6Addr>().unwrap())"), "{t}");
+        let t = one("any", "167772161", "u128");
+        assert!(t.contains("k::any(\"10.0.0.1\".parse::<std::net::IpAddr>().unwrap())"), "{t}");
+        let t = one("any", "4294967296", "u128");
+        assert!(t.contains("k::any(\"::1:0:0\".parse::<std::net::IpAddr>().unwrap())"), "{t}");
+        assert!(module.text.contains("k::any(mutfuzz::ip_addr(a))"), "{}", module.text);
     }
 
     #[test]

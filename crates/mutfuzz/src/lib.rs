@@ -131,6 +131,7 @@ mod r#gen;
 pub mod guidance;
 pub mod harness;
 mod input;
+mod ip_addr;
 pub mod mutants;
 pub mod oracle;
 mod panics;
@@ -163,6 +164,7 @@ pub use input::{
     Dictionary, Donor, Fill, Input, Int, Leaf, Limits, PackedSpans, Repeat, Rewrite, Rng, Source, Span,
     SpanKind, Spans, Value,
 };
+pub use ip_addr::ip_addr;
 pub use mutants::{MutantInfo, MutantStatus, MutantTable};
 /// The files and lines shared with `cargo mutfuzz` (re-exported whole as [`contract`]).
 pub use mutfuzz_contract as contract;
