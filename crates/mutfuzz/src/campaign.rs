@@ -49,6 +49,19 @@ pub const DETERMINISM_SAMPLE: u64 = 32;
 /// panics and runaways alone (while they are also under a quarter of those sampled).
 pub const DOUBTFUL_SAMPLES: u32 = 4;
 
+/// The record of input `bytes`, on which the original ended as `first` and then as `second`.
+fn disagreement<O: Debug>(
+    bytes: &[u8],
+    first: &OriginalEnd<O>,
+    second: &OriginalEnd<O>,
+) -> NondeterministicRecord {
+    NondeterministicRecord {
+        input: content_name(bytes),
+        first: first.render_bounded(RENDER_LIMIT),
+        second: second.render_bounded(RENDER_LIMIT),
+    }
+}
+
 /// How often the original disagreed with itself (see [`Campaign::check_determinism`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Determinism {
@@ -628,7 +641,7 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
                 continue;
             }
             self.determinism.sampled_noisy += u32::from(sampled);
-            if self.leave_out(input.as_bytes(), &original.end, &again.end)? {
+            if self.leave_out(input.as_bytes(), &original.end, &again.end) {
                 return Ok(false);
             }
             if self.tolerate(input.as_bytes(), &original.end, &again.end)? {
@@ -646,31 +659,27 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
 
     /// Whether the input the original ended on as `first` and then as `second` is left
     /// out alone (see [`Campaign::check_determinism`]); the first one left out is told.
-    fn leave_out(
-        &mut self,
-        bytes: &[u8],
-        first: &OriginalEnd<O>,
-        second: &OriginalEnd<O>,
-    ) -> Result<bool, Error> {
-        let both_returned =
-            matches!((first, second), (OriginalEnd::Returned { .. }, OriginalEnd::Returned { .. }));
-        let d = &mut self.determinism;
+    fn leave_out(&mut self, bytes: &[u8], first: &OriginalEnd<O>, second: &OriginalEnd<O>) -> bool {
+        let d = &self.determinism;
         let many = d.sampled_noisy >= DOUBTFUL_SAMPLES && d.sampled_noisy * 4 >= d.sampled;
-        if !self.config.tolerate_nondeterminism || !both_returned || self.any_output || many {
-            return Ok(false);
+        if many || !self.tolerable(first, second) {
+            return false;
         }
-        d.left_out += 1;
-        if d.left_out == 1
+        self.determinism.left_out += 1;
+        if self.determinism.left_out == 1
             && let Some(events) = &mut self.events
         {
-            let record = NondeterministicRecord {
-                input: content_name(bytes),
-                first: first.render_bounded(RENDER_LIMIT),
-                second: second.render_bounded(RENDER_LIMIT),
-            };
-            events(Event::NondeterministicInput(&record));
+            events(Event::NondeterministicInput(&disagreement(bytes, first, second)));
         }
-        Ok(true)
+        true
+    }
+
+    /// Whether two runs of the original that disagree may be tolerated: the target is
+    /// generated, both returned, and outputs are still compared.
+    fn tolerable(&self, first: &OriginalEnd<O>, second: &OriginalEnd<O>) -> bool {
+        let both_returned =
+            matches!((first, second), (OriginalEnd::Returned { .. }, OriginalEnd::Returned { .. }));
+        self.config.tolerate_nondeterminism && both_returned && !self.any_output
     }
 
     /// The original ended as `first` and then as `second` on `bytes`, which the oracle
@@ -684,16 +693,10 @@ impl<T: Gen, O: Debug + 'static> Campaign<T, O> {
         first: &OriginalEnd<O>,
         second: &OriginalEnd<O>,
     ) -> Result<bool, Error> {
-        let both_returned =
-            matches!((first, second), (OriginalEnd::Returned { .. }, OriginalEnd::Returned { .. }));
-        if !self.config.tolerate_nondeterminism || !both_returned || self.any_output {
+        if !self.tolerable(first, second) {
             return Ok(false);
         }
-        let record = NondeterministicRecord {
-            input: content_name(bytes),
-            first: first.render_bounded(RENDER_LIMIT),
-            second: second.render_bounded(RENDER_LIMIT),
-        };
+        let record = disagreement(bytes, first, second);
         // The input first: the record names it.
         self.findings.save_input(&record.input, bytes)?;
         if let Some(store) = &self.findings.store {
