@@ -38,10 +38,20 @@ impl Gate {
 /// features that bring it back alone; else all of them. A name that stays (an item of it
 /// outside the features) is not gated.
 pub fn default_gated(package: &Package, features: &Features) -> Result<BTreeMap<String, Gate>> {
+    gated_apart(package, features, &Features { no_default_features: true, ..features.clone() })
+}
+
+/// The public names only the features of the run (`--features serde`) turn on beyond a
+/// plain build's, with what each needs, as [`default_gated`] finds them for the defaults.
+pub fn extra_gated(package: &Package, features: &Features) -> Result<BTreeMap<String, Gate>> {
+    gated_apart(package, features, &Features::default())
+}
+
+/// The public names `features` turn on that `lean` leaves off, with what each needs.
+fn gated_apart(package: &Package, features: &Features, lean: &Features) -> Result<BTreeMap<String, Gate>> {
     let Some(lib) = &package.lib_root else { return Ok(BTreeMap::new()) };
     let manifest = package.root.join("Cargo.toml");
     let on = features.enabled(&manifest, &package.name);
-    let lean = Features { no_default_features: true, ..features.clone() };
     let without_default = lean.enabled(&manifest, &package.name);
     let candidates: BTreeSet<String> =
         on.iter().filter(|f| *f != "default" && !without_default.contains(*f)).cloned().collect();

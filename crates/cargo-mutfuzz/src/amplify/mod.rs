@@ -285,12 +285,39 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     if let Some(parent) = target_file.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let text = crate::fuzzing::auto_harness::rustfmt(&verified.text, &package.root);
+    // Written with features the defaults leave off, the file is `#![cfg]` on them, unless
+    // with only the tests that call code behind them `#[cfg]` on it, it passes a plain
+    // `cargo test` too.
+    let mut text = verified.text.clone();
+    let mut file_gated = !on.is_empty() || !off.is_empty();
+    let mut gated_tests = 0;
+    if !on.is_empty() && off.is_empty() {
+        let gated = gate::extra_gated(&package, &features)?;
+        let tests: Vec<_> = verified.kept.iter().map(|(t, _)| gate::apply(t.clone(), &gated)).collect();
+        let plain_head = mutfuzz_api::test_writer::FileHead { features: Vec::new(), ..head.clone() };
+        let plain = mutfuzz_api::test_writer::file(&plain_head, &tests);
+        if verify::passes_plain(&copy, &plain)? {
+            gated_tests =
+                tests.iter().zip(&verified.kept).filter(|(t, (kept, _))| t.text != kept.text).count();
+            (text, file_gated) = (plain, false);
+        }
+    }
+    let text = crate::fuzzing::auto_harness::rustfmt(&text, &package.root);
     mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
     if let Some(note) = verify::undeclared_note(&package.root, &file) {
         eprintln!("{note}");
     }
-    if !on.is_empty() || !off.is_empty() {
+    if gated_tests > 0 {
+        eprintln!(
+            "note: {} call code behind features the defaults leave off, and are `#[cfg]` on them; \
+             run them with `cargo test -p {} {} --test {}`",
+            count(gated_tests, "test"),
+            package.name,
+            features.describe(),
+            file.trim_end_matches(".rs")
+        );
+    }
+    if file_gated {
         let quoted = |fs: &[String]| fs.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
         let gate = match (on.is_empty(), off.is_empty()) {
             (false, true) => quoted(&on),

@@ -323,6 +323,22 @@ fn fewest(tests: Vec<(TestFn, BTreeSet<u32>)>) -> Vec<(TestFn, BTreeSet<u32>, bo
     tests.into_iter().zip(needed).map(|((t, ids), n)| (t, ids, n)).collect()
 }
 
+/// Whether `text`, a file of tests checked with the run's features, also builds and
+/// passes in `copy` with the package's default features (each test that calls code behind
+/// the run's features `#[cfg]` on them).
+pub fn passes_plain(copy: &Copy, text: &str) -> Result<bool> {
+    copy.write_test(&copy.file, text)?;
+    let plain = Copy {
+        file: copy.file.clone(),
+        root: copy.root.clone(),
+        package: copy.package.clone(),
+        engine_patch: copy.engine_patch.clone(),
+        feature_args: Vec::new(),
+    };
+    // A file that does not build says so as an error: then it does not pass.
+    Ok(run_tests(&plain, &copy.file).is_ok_and(|failing| failing.is_empty()))
+}
+
 /// The mutation test of `tests` alone in `copy`, on the survivors `ids`, its results in
 /// `<copy>/<out>`.
 fn mutation_check(
