@@ -229,14 +229,24 @@ pub fn apply(mut test: TestFn, gated: &BTreeMap<String, Gate>) -> TestFn {
     if predicates.is_empty() {
         return test;
     }
-    let cfg = match &predicates[..] {
-        [one] => format!("#[cfg({one})]\n"),
-        all => format!("#[cfg(all({}))]\n", all.join(", ")),
-    };
     let gate = |text: &mut String| {
-        if let Some(at) = text.find("#[test]") {
-            text.insert_str(at, &cfg);
+        let Some(at) = text.find("#[test]") else { return };
+        // A feature `cfg` already there (a default feature's, gated first) takes these in.
+        let mut all = predicates.clone();
+        let mut from = at;
+        let line_start = text[..at].trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
+        if let Some(earlier) =
+            text[line_start..at].trim_end().strip_prefix("#[cfg(").and_then(|c| c.strip_suffix(")]"))
+            && earlier.starts_with("feature = ")
+        {
+            all.insert(0, earlier.to_owned());
+            from = line_start;
         }
+        let cfg = match &all[..] {
+            [one] => format!("#[cfg({one})]\n"),
+            all => format!("#[cfg(all({}))]\n", all.join(", ")),
+        };
+        text.replace_range(from..at, &cfg);
     };
     gate(&mut test.text);
     if let Some(lean) = &mut test.lean {
@@ -315,6 +325,16 @@ mod tests {
             &gated,
         );
         assert!(!plain.text.contains("cfg"), "{}", plain.text);
+        // Gated again on another feature (the run's own, after the defaults'): one `cfg`.
+        let extra =
+            BTreeMap::from([("width_cjk".to_owned(), Gate::All(BTreeSet::from(["extra".to_owned()])))]);
+        let both = apply(cjk, &extra);
+        assert!(
+            both.text
+                .starts_with("// Kills x\n#[cfg(all(feature = \"cjk\", feature = \"extra\"))]\n#[test]\n"),
+            "{}",
+            both.text
+        );
     }
 
     #[test]
