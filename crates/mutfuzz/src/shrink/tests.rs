@@ -48,6 +48,28 @@ fn a_string_shrinks_to_its_smallest_killing_string() {
     assert_eq!(shrunk.input.as_bytes(), [1, 100, 0, 0, 0, 1, 100, 0, 0, 0, 0]);
 }
 
+#[test]
+fn a_char_two_strings_share_lowers_in_both() {
+    // Killed where the strings share a char that is not in "ab" (an edit distance's
+    // swap, found with a char far from ASCII).
+    let kills = |(a, b): &(String, String)| {
+        a.chars().count() == 1 && a == b && a.chars().all(|c| c != 'a' && c != 'b')
+    };
+    // One char each (continuation byte 1, four bytes, end byte 0): a choice of the class
+    // of any scalar value (low bits 3), U+825A1.
+    let one = [1, 0x87, 0x76, 0x20, 0, 0];
+    let input = [one, one].concat();
+    assert!(kills(&value::<(String, String)>(&input)));
+    let (a, _) = value::<(String, String)>(&input);
+    assert!(!a.is_ascii(), "{a:?}");
+    let shrunk = run::<(String, String)>(&input, kills);
+    let (a, b) = value::<(String, String)>(shrunk.input.as_bytes());
+    assert!(a == b && a.is_ascii(), "{a:?} {b:?}");
+    // Lowered together (one at a time, a change breaks `a == b`): an ASCII choice.
+    let bytes = shrunk.input.as_bytes();
+    assert!(bytes[1..5] == bytes[7..11] && bytes[3..5] == [0, 0], "{bytes:?}");
+}
+
 #[derive(Debug, crate::Gen)]
 enum Shape {
     Dot,
