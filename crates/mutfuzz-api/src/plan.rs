@@ -1953,33 +1953,31 @@ fn std_made(ty: &Ty, name: &str) -> Option<(String, String)> {
 
 /// std's `Ipv4Addr`, `Ipv6Addr` or `IpAddr`, bare or through `std::net` (`core::net`).
 fn std_ip(ty: &Ty) -> Option<&'static str> {
-    let Ty::Path { segments, args, .. } = ty else { return None };
-    let through_net = match &segments[..segments.len() - 1] {
-        [] => true,
-        [root, net] => matches!(root.as_str(), "std" | "core") && net == "net",
-        _ => false,
-    };
-    let last = segments.last()?.as_str();
-    ["Ipv4Addr", "Ipv6Addr", "IpAddr"].into_iter().find(|ip| *ip == last && through_net && args.is_empty())
+    let (name, []) = std_in(ty, "net")? else { return None };
+    ["Ipv4Addr", "Ipv6Addr", "IpAddr"].into_iter().find(|ip| *ip == name)
 }
 
 /// The integer of std's `NonZeroU8` … `NonZeroIsize` (or `NonZero<u8>` …), bare or
 /// through `std::num`.
 fn std_nonzero(ty: &Ty) -> Option<&'static str> {
-    let Ty::Path { segments, args, .. } = ty else { return None };
-    let prefix = &segments[..segments.len() - 1];
-    if !(prefix.is_empty()
-        || matches!(prefix, [std, num] if matches!(std.as_str(), "std" | "core") && num == "num"))
-    {
-        return None;
-    }
-    let last = segments.last()?;
-    let int = match (last.as_str(), args.as_slice()) {
+    let int = match std_in(ty, "num")? {
         ("NonZero", [arg]) => arg.plain_name()?.to_owned(),
         (name, []) => name.strip_prefix("NonZero")?.to_lowercase(),
         _ => return None,
     };
     INTEGERS.iter().copied().find(|i| *i == int)
+}
+
+/// The name and type arguments of a path type written bare or through std's (or core's)
+/// `module`: `Ipv4Addr`, `std::net::Ipv4Addr`.
+fn std_in<'t>(ty: &'t Ty, module: &str) -> Option<(&'t str, &'t [Ty])> {
+    let Ty::Path { segments, args, .. } = ty else { return None };
+    let (last, prefix) = segments.split_last()?;
+    match prefix {
+        [] => Some((last, args)),
+        [root, m] if matches!(root.as_str(), "std" | "core") && m == module => Some((last, args)),
+        _ => None,
+    }
 }
 
 /// Whether a value of `ty` equals the literal its `Debug` writes: a number, a `bool`, a

@@ -2913,7 +2913,7 @@ mod tests {
             api("pub fn compare_str<A: AsRef<str>, B: AsRef<str>>(a: A, b: B) -> bool { true }\n\
              pub fn compare_path<P: AsRef<std::path::Path>>(p: P) -> bool { true }\n\
              pub fn own<S: Into<String>>(s: S) -> usize { 0 }\n\
-             pub fn built<S: std::iter::FromIterator<char> + AsRef<str>>(s: S) -> usize { 0 }\n");
+             pub fn grown<S: AsRef<String>>(s: S) -> usize { 0 }\n");
         let one = |target: &str, value: Value| {
             let kept = Kept { target, value: &value, ending: "true", kills: &[] };
             write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
@@ -2922,6 +2922,9 @@ mod tests {
         assert!(t.contains("k::compare_str(\"40\", \"4\")"), "{t}");
         assert!(one("compare_path", s("a/b")).contains("k::compare_path(\"a/b\")"));
         assert!(one("own", s("x")).contains("k::own(\"x\")"));
+        // A bound a `&str` does not meet keeps the `String`.
+        let t = one("grown", s("x"));
+        assert!(t.contains("k::grown(\"x\".to_owned())"), "{t}");
     }
 
     #[test]

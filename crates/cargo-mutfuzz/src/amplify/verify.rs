@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, Result, bail};
 use mutfuzz_api::test_writer::{self, FileHead, TestFn};
 
+use crate::fuzzing::cover::{self, Candidate};
 use crate::schema::cargo_build::cargo;
 use crate::testing::TestSettings;
 use crate::testing::outcome::{Outcome, OutcomesFile};
@@ -72,6 +73,7 @@ pub struct Verified {
 /// A copy of the workspace to check tests in, `target/mutfuzz/amplify/check-…` (its root
 /// manifest made a workspace of its own), kept between runs so its builds are incremental
 /// and removed with the rest of `target/`.
+#[derive(Clone)]
 pub struct Copy {
     /// The name of the test file under `tests/` (see [`file_name`]).
     pub file: String,
@@ -302,25 +304,17 @@ pub fn verify(
 pub const REDUNDANT: &str = "catches only mutants the tests kept catch";
 
 /// `tests` in their order, each with whether it is needed: a few that catch every
-/// survivor any of them catches, chosen greedily by what the check saw each catch (the
-/// most not yet caught first, then the shorter). Shrinking makes some inputs alike, so
-/// that a test chosen for one survivor may catch another's too.
+/// survivor any of them catches, by the set cover of the inputs ([`cover::choose`]) over
+/// what the check saw each catch, the shorter test first among equals. Shrinking makes
+/// some inputs alike, so that a test chosen for one survivor may catch another's too.
 fn fewest(tests: Vec<(TestFn, BTreeSet<u32>)>) -> Vec<(TestFn, BTreeSet<u32>, bool)> {
-    let mut needed = vec![false; tests.len()];
-    let mut left: BTreeSet<u32> = tests.iter().flat_map(|(_, ids)| ids).copied().collect();
-    while let Some(i) = (0..tests.len())
-        .filter(|&i| !needed[i])
-        .map(|i| (i, tests[i].1.intersection(&left).count()))
-        .filter(|&(_, gain)| gain > 0)
-        .max_by_key(|&(i, gain)| {
-            (gain, std::cmp::Reverse(tests[i].0.text.lines().count()), std::cmp::Reverse(i))
-        })
-        .map(|(i, _)| i)
-    {
-        needed[i] = true;
-        left.retain(|id| !tests[i].1.contains(id));
-    }
-    tests.into_iter().zip(needed).map(|((t, ids), n)| (t, ids, n)).collect()
+    let candidates: Vec<Candidate<usize>> = tests
+        .iter()
+        .enumerate()
+        .map(|(i, (t, ids))| Candidate { item: i, size: t.text.lines().count(), kills: ids.clone() })
+        .collect();
+    let needed: BTreeSet<usize> = cover::choose(&candidates).into_iter().map(|c| c.item).collect();
+    tests.into_iter().enumerate().map(|(i, (t, ids))| (t, ids, needed.contains(&i))).collect()
 }
 
 /// Whether `text`, a file of tests checked with the run's features, also builds and
@@ -328,13 +322,7 @@ fn fewest(tests: Vec<(TestFn, BTreeSet<u32>)>) -> Vec<(TestFn, BTreeSet<u32>, bo
 /// the run's features `#[cfg]` on them).
 pub fn passes_plain(copy: &Copy, text: &str) -> Result<bool> {
     copy.write_test(&copy.file, text)?;
-    let plain = Copy {
-        file: copy.file.clone(),
-        root: copy.root.clone(),
-        package: copy.package.clone(),
-        engine_patch: copy.engine_patch.clone(),
-        feature_args: Vec::new(),
-    };
+    let plain = Copy { feature_args: Vec::new(), ..copy.clone() };
     // A file that does not build says so as an error: then it does not pass.
     Ok(run_tests(&plain, &copy.file).is_ok_and(|failing| failing.is_empty()))
 }

@@ -29,12 +29,21 @@ pub struct SchemaBuild {
     pub binaries: Vec<TestBinary>,
     /// Unviable mutants, with the compiler's reason.
     pub unviable: BTreeMap<u32, String>,
-    /// The rounds it took (when `cached`, the rounds of the build that found them).
+    /// The rounds it took (from the cache, the rounds of the build that found them).
     pub rounds: Vec<Round>,
-    /// The viability cache held the result: one build, no round.
-    pub cached: bool,
-    /// The build kind whose unviable mutants were tried first, and held (one build).
-    pub guessed_from: Option<&'static str>,
+    /// Where the unviable mutants came from.
+    pub found: Found,
+}
+
+/// How a schema build found its unviable mutants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// The viability loop's rounds.
+    Rounds,
+    /// The viability cache: one build, no round.
+    Cache,
+    /// Another build kind's result (`tests`), tried first and held: one build.
+    Guess(&'static str),
 }
 
 impl SchemaBuild {
@@ -46,20 +55,20 @@ impl SchemaBuild {
     /// How the build went, after "Schema built": `in 2 round(s): …`, or that the
     /// viability cache was used.
     pub fn describe(&self) -> String {
-        if let Some(kind) = self.guessed_from {
-            let seconds: f64 = self.rounds.iter().map(|r| r.seconds).sum();
-            format!(
-                "in 1 build ({seconds:.1}s), without the {} mutants the {kind} build found unviable",
-                self.unviable.len(),
-            )
-        } else if self.cached {
-            format!(
+        match self.found {
+            Found::Guess(kind) => {
+                let seconds: f64 = self.rounds.iter().map(|r| r.seconds).sum();
+                format!(
+                    "in 1 build ({seconds:.1}s), without the {} mutants the {kind} build found unviable",
+                    self.unviable.len(),
+                )
+            }
+            Found::Cache => format!(
                 "in 1 build with the viability cache, no round ({} unviable, found earlier in {} round(s))",
                 self.unviable.len(),
                 self.rounds.len()
-            )
-        } else {
-            format!("in {} round(s): {}", self.rounds.len(), self.rounds_summary())
+            ),
+            Found::Rounds => format!("in {} round(s): {}", self.rounds.len(), self.rounds_summary()),
         }
     }
 }
@@ -99,8 +108,7 @@ pub fn build_schema(
                 binaries,
                 unviable: cached.unviable,
                 rounds: cached.rounds,
-                cached: true,
-                guessed_from: None,
+                found: Found::Cache,
             });
         }
         // Something the key does not see changed (a path dependency outside the
@@ -115,7 +123,7 @@ pub fn build_schema(
                 guess.unviable.len()
             ));
             let start = std::time::Instant::now();
-            let enabled = discovery.mutants.len() - guess.unviable.len();
+            let enabled = discovery.mutants.len().saturating_sub(guess.unviable.len());
             match build_without(ws, scratch, discovery, flags, doctests, &guess.unviable)? {
                 Some(binaries) => {
                     let round = Round {
@@ -127,13 +135,7 @@ pub fn build_schema(
                         seconds: start.elapsed().as_secs_f64(),
                     };
                     let unviable = guess.unviable;
-                    SchemaBuild {
-                        binaries,
-                        unviable,
-                        rounds: vec![round],
-                        cached: false,
-                        guessed_from: Some(kind),
-                    }
+                    SchemaBuild { binaries, unviable, rounds: vec![round], found: Found::Guess(kind) }
                 }
                 None => {
                     enable_doctests(doctests);
@@ -208,8 +210,7 @@ fn build_viable(
         binaries: viable.output,
         unviable: viable.unviable,
         rounds: viable.rounds,
-        cached: false,
-        guessed_from: None,
+        found: Found::Rounds,
     })
 }
 

@@ -439,7 +439,7 @@ fn mutation_test(
         Err(BuildFailure::Internal(e)) => return Err(e),
     };
     results.rounds = build.rounds.clone();
-    results.viability_cached = build.cached;
+    results.viability_cached = build.found == crate::schema::schema_build::Found::Cache;
     console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));
     for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
         if let Some(reason) = build.unviable.get(&m.id) {

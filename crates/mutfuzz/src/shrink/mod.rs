@@ -388,16 +388,12 @@ impl Shrinker<'_> {
     fn lower_shared_chars(&mut self) -> bool {
         let mut places: BTreeMap<[u8; 4], Vec<usize>> = BTreeMap::new();
         for (_, span, leaf) in self.spans.leaves() {
-            let starts: Vec<usize> = match leaf {
-                Leaf::Char => vec![span.start],
-                Leaf::Str { min, max } => (0..min)
-                    .map(|c| span.start + 4 * c)
-                    .take_while(|&at| at + 4 <= span.end)
-                    .chain(char_ranges(&span.range(), min, max).into_iter().map(|r| r.start + 1))
-                    .collect(),
+            let chars = match leaf {
+                Leaf::Char => vec![span.range()],
+                Leaf::Str { min, max } => string_chars(&span.range(), min, max),
                 Leaf::Int { .. } => Vec::new(),
             };
-            for at in starts.into_iter().filter(|&at| at + 4 <= self.current.len()) {
+            for at in chars.into_iter().map(|r| r.start).filter(|&at| at + 4 <= self.current.len()) {
                 let bytes: [u8; 4] = self.current[at..at + 4].try_into().expect("four bytes");
                 places.entry(bytes).or_default().push(at);
             }
@@ -478,10 +474,7 @@ pub fn order_key(bytes: &[u8], spans: &Spans) -> Vec<u8> {
         match leaf {
             Leaf::Int { .. } | Leaf::Char => reverse(span.range()),
             Leaf::Str { min, max } => {
-                let required = (0..min).map(|c| span.start + 4 * c).take_while(|&at| at + 4 <= span.end);
-                required.for_each(|at| reverse(at..at + 4));
-                // An optional char: its continuation byte, then its 4 bytes.
-                char_ranges(&span.range(), min, max).into_iter().for_each(|r| reverse(r.start + 1..r.end));
+                string_chars(&span.range(), min, max).into_iter().for_each(&mut reverse)
             }
         }
     }
@@ -500,6 +493,15 @@ fn element_range(spans: &Spans, p: usize, c: usize) -> Option<Range<usize>> {
         spans.children(p).take_while(|&(i, _)| i < c).last().map_or(spans[p].start, |(_, s)| s.end);
     let start = spans[c].start;
     Some(if start > previous_end { start - 1..spans[c].end } else { start..spans[c].end })
+}
+
+/// The 4-byte char choices of a string span: its first `min` chars, then each optional
+/// one after its continuation byte.
+fn string_chars(span: &Range<usize>, min: usize, max: usize) -> Vec<Range<usize>> {
+    let required =
+        (0..min).map(|c| span.start + 4 * c).take_while(|&at| at + 4 <= span.end).map(|at| at..at + 4);
+    let optional = char_ranges(span, min, max).into_iter().map(|r| r.start + 1..r.end);
+    required.chain(optional).collect()
 }
 
 /// The byte ranges of the chars of a string span beyond its `min` (each a continuation
