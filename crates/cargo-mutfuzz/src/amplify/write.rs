@@ -22,6 +22,8 @@ use crate::fuzzing::cover::Candidate;
 use crate::fuzzing::harness::{self, Built, Harness};
 use crate::fuzzing::records;
 use crate::testing::TestSettings;
+use crate::testing::outcome::MutantOutcome;
+use crate::testing::output::read_outcomes;
 use crate::workspace::engine;
 use crate::workspace::layout::Layout;
 use crate::workspace::{Features, PackageChoice};
@@ -483,6 +485,24 @@ impl AmplifiedFile {
     pub fn read(results: &Path) -> Option<AmplifiedFile> {
         serde_json::from_str(&std::fs::read_to_string(results.join("amplified.json")).ok()?).ok()
     }
+
+    /// The `amplified.json` that speaks of the run in `results`: its own, or that of the
+    /// run before (`<results>.old`) when both tested the same mutants. The usual next step
+    /// after `amplify` is `cargo mutfuzz test`, to see the tests catch, and it moves the
+    /// amplified run aside; its notes (which survivors gained a test, which no target
+    /// reaches) still hold while the code is unchanged.
+    pub fn read_latest(results: &Path, outcomes: &[MutantOutcome]) -> Option<AmplifiedFile> {
+        if let Some(own) = Self::read(results) {
+            return Some(own);
+        }
+        let mut old = results.as_os_str().to_owned();
+        old.push(".old");
+        let old = PathBuf::from(old);
+        let before = read_outcomes(&old).ok()?;
+        let same = before.outcomes.len() == outcomes.len()
+            && before.outcomes.iter().zip(outcomes).all(|(a, b)| a.mutant == b.mutant);
+        if same { Self::read(&old) } else { None }
+    }
 }
 
 /// One written test.
@@ -542,6 +562,37 @@ mod tests {
                 None,
             ]
         );
+    }
+
+    #[test]
+    fn the_notes_of_amplify_carry_over_to_a_run_of_the_same_mutants() {
+        let outcome = |function: &str| MutantOutcome {
+            mutant: crate::report::tests::mutant(1, "src/lib.rs", 1, function),
+            outcome: crate::testing::outcome::Outcome::Missed,
+            tests_run: 0,
+            failing_tests: Vec::new(),
+            covered_by: Vec::new(),
+            killed_by: Vec::new(),
+            seconds: 0.0,
+            detail: None,
+            lint_risk: None,
+            previously_caught: false,
+            from_history: false,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let (results, old) = (dir.path().join("mutfuzz.out"), dir.path().join("mutfuzz.out.old"));
+        for d in [&results, &old] {
+            std::fs::create_dir(d).unwrap();
+            let outcomes = serde_json::json!({ "outcomes": [outcome("f")] });
+            std::fs::write(d.join("outcomes.json"), outcomes.to_string()).unwrap();
+        }
+        let amplified = r#"{"tests": [{"name": "f_of_1", "catches": [1]}], "killed_untested": [], "not_killed": []}"#;
+        std::fs::write(old.join("amplified.json"), amplified).unwrap();
+
+        let carried = AmplifiedFile::read_latest(&results, &[outcome("f")]).unwrap();
+        assert_eq!(carried.tests[0].name, "f_of_1");
+        // Other mutants: the notes speak of code that changed since.
+        assert!(AmplifiedFile::read_latest(&results, &[outcome("g")]).is_none());
     }
 
     #[test]

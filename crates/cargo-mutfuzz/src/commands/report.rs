@@ -58,7 +58,7 @@ pub fn run(args: &ReportArgs) -> Result<i32> {
                 &read.outcomes,
                 &read.tests,
             );
-            if let Some(amplified) = crate::amplify::write::AmplifiedFile::read(&dir) {
+            if let Some(amplified) = crate::amplify::write::AmplifiedFile::read_latest(&dir, &read.outcomes) {
                 for e in &mut r.entries {
                     e.amplified = amplified.note(e.mutant.id);
                 }
