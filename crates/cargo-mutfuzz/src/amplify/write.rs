@@ -586,7 +586,8 @@ mod tests {
             let outcomes = serde_json::json!({ "outcomes": [outcome("f")] });
             std::fs::write(d.join("outcomes.json"), outcomes.to_string()).unwrap();
         }
-        let amplified = r#"{"tests": [{"name": "f_of_1", "catches": [1]}], "killed_untested": [], "not_killed": []}"#;
+        let amplified =
+            r#"{"tests": [{"name": "f_of_1", "catches": [1]}], "killed_untested": [], "not_killed": []}"#;
         std::fs::write(old.join("amplified.json"), amplified).unwrap();
 
         let carried = AmplifiedFile::read_latest(&results, &[outcome("f")]).unwrap();

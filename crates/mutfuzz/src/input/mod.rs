@@ -11,11 +11,13 @@ mod value;
 
 pub use dictionary::Dictionary;
 pub use encoding::Int;
+pub(crate) use encoding::decode_char;
 pub(crate) use encoding::width as choice_width;
 pub use rewrite::{Donor, Fill, Rewrite};
 pub use rng::Rng;
 pub use source::{Limits, Repeat, Source};
 pub use span::{PackedSpans, Span, SpanKind, Spans};
+pub(crate) use value::encode_char;
 pub use value::{Leaf, Value};
 
 /// Largest choice index of the integer range `lo..=hi` (bits, as a [`Leaf::Int`] keeps

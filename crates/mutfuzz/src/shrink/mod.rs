@@ -16,7 +16,9 @@
 //! input's *order key*: its bytes with each multi-byte integer and char choice read most
 //! significant byte first ([`order_key`]). Choices are stored little-endian, and on the
 //! raw bytes 1024 (`00 04`) would come before 1000 (`e8 03`): a shrink would then stop at
-//! values no person would write.
+//! values no person would write. A char choice is keyed by how simply the char reads in a
+//! test ([`char_rank`]): letters, digits, space and punctuation before control chars, so a
+//! string shrinks to `"ab"` rather than to the `"a\0"` whose raw choice is smaller.
 //!
 //! The properties the harness keeps (`shrink`: the input still kills a set of mutants,
 //! `tmin`: the original still panics with the same message) are in `property.rs`; the
@@ -29,7 +31,9 @@ use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use crate::r#gen::Gen;
-use crate::input::{Fill, Input, Leaf, Limits, Rewrite, Rng, Source, SpanKind, Spans, choice_width};
+use crate::input::{
+    Fill, Input, Leaf, Limits, Rewrite, Rng, Source, SpanKind, Spans, choice_width, decode_char, encode_char,
+};
 
 /// How much work a shrink may do: it stops after `max_runs` runs of the property or once
 /// `time` has passed (checked before each run), whichever comes first.
@@ -122,7 +126,7 @@ pub fn shrink<T: Gen>(
             | s.sort_elements()
             | s.delete_runs()
             | s.lower_integers()
-            | s.lower_shared_chars()
+            | s.lower_chars()
             | s.lower_bytes();
         if !improved || s.spent() {
             break;
@@ -381,12 +385,13 @@ impl Shrinker<'_> {
         improved
     }
 
-    /// Lowers the chars that hold one value together (Hypothesis's duplicated blocks): a
-    /// char two strings must share (`edit_distance("a\u{81da1}", "\u{81da1}a")`) lowers
-    /// only where both do, which lowering one at a time never finds. A char's value
-    /// decides no layout, so the places stay where they are.
-    fn lower_shared_chars(&mut self) -> bool {
-        let mut places: BTreeMap<[u8; 4], Vec<usize>> = BTreeMap::new();
+    /// Lowers each char toward the simplest-reading one ([`char_rank`]) by binary search
+    /// over the ranks: first every place of one char together (Hypothesis's duplicated
+    /// blocks: a char two strings must share, `edit_distance("ab", "ba")`, lowers only
+    /// where both do, which lowering one at a time never finds), then each place of a
+    /// shared char alone. A char's value decides no layout, so the places stay put.
+    fn lower_chars(&mut self) -> bool {
+        let mut places: BTreeMap<char, Vec<usize>> = BTreeMap::new();
         for (_, span, leaf) in self.spans.leaves() {
             let chars = match leaf {
                 Leaf::Char => vec![span.range()],
@@ -394,23 +399,31 @@ impl Shrinker<'_> {
                 Leaf::Int { .. } => Vec::new(),
             };
             for at in chars.into_iter().map(|r| r.start).filter(|&at| at + 4 <= self.current.len()) {
-                let bytes: [u8; 4] = self.current[at..at + 4].try_into().expect("four bytes");
-                places.entry(bytes).or_default().push(at);
+                places.entry(decode_char(read_le(&self.current[at..at + 4]) as u32)).or_default().push(at);
             }
         }
+        let shared = places.values().filter(|at| at.len() > 1).flatten().map(|&at| vec![at]);
+        let groups: Vec<Vec<usize>> = places.values().cloned().chain(shared.collect::<Vec<_>>()).collect();
         let mut improved = false;
-        for (bytes, starts) in places.into_iter().filter(|(b, at)| at.len() > 1 && *b != [0; 4]) {
+        for starts in groups {
             if self.spent() {
                 break;
             }
-            let with_value = |s: &Self, v: u128| {
+            // An earlier group may have changed this one's char.
+            let rank = char_rank(decode_char(read_le(&self.current[starts[0]..starts[0] + 4]) as u32));
+            let with_rank = |s: &Self, v: u128| {
                 let mut c = s.current.clone();
+                let bytes = encode_char(char_of_rank(v as u32));
                 for &at in &starts {
-                    c[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
+                    c[at..at + 4].copy_from_slice(&bytes);
                 }
                 c
             };
-            improved |= self.binary_lower(u128::from(u32::from_le_bytes(bytes)), with_value);
+            // Its own encoding first: a random choice that decodes to the char has a larger
+            // key and no lower char may keep the property.
+            let own = with_rank(self, u128::from(rank));
+            improved |= self.consider(own, None);
+            improved |= self.binary_lower(u128::from(rank), with_rank);
         }
         improved
     }
@@ -461,24 +474,60 @@ impl Shrinker<'_> {
 }
 
 /// The bytes of an input as the shrinker orders them: each integer choice wider than a
-/// byte, each char choice (a `char`'s or one of a string's) reversed to read most
-/// significant byte first, so a lower value has a smaller key.
+/// byte reversed to read most significant byte first, so a lower value has a smaller key;
+/// each char choice (a `char`'s or one of a string's) replaced by its char's
+/// [`char_rank`], most significant byte first, with a last bit set where the choice is
+/// not the char's own encoding (another choice that decodes to it).
 pub fn order_key(bytes: &[u8], spans: &Spans) -> Vec<u8> {
     let mut key = bytes.to_vec();
-    let mut reverse = |r: Range<usize>| {
-        if r.end <= key.len() {
-            key[r].reverse();
-        }
-    };
     for (_, span, leaf) in spans.leaves() {
-        match leaf {
-            Leaf::Int { .. } | Leaf::Char => reverse(span.range()),
-            Leaf::Str { min, max } => {
-                string_chars(&span.range(), min, max).into_iter().for_each(&mut reverse)
+        let chars = match leaf {
+            Leaf::Int { .. } => {
+                if span.end <= key.len() {
+                    key[span.range()].reverse();
+                }
+                continue;
             }
+            Leaf::Char => vec![span.range()],
+            Leaf::Str { min, max } => string_chars(&span.range(), min, max),
+        };
+        for r in chars.into_iter().filter(|r| r.end <= bytes.len() && r.len() == 4) {
+            let c = decode_char(read_le(&bytes[r.clone()]) as u32);
+            let other_encoding = bytes[r.clone()] != encode_char(c);
+            key[r].copy_from_slice(&(char_rank(c) << 1 | u32::from(other_encoding)).to_be_bytes());
         }
     }
     key
+}
+
+/// The ASCII chars in the order a test reads them most simply: lowercase letters, digits,
+/// uppercase letters, space, punctuation; then the control chars.
+const ASCII_BY_RANK: &[u8; 128] = b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ \
+    !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\
+    \x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\
+    \x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
+
+/// How simply `c` reads in a test, 0 the simplest (`'a'`): ASCII in [`ASCII_BY_RANK`]'s
+/// order, then every other char by code point (surrogates skipped, so ranks are dense).
+pub fn char_rank(c: char) -> u32 {
+    let code = u32::from(c);
+    if c.is_ascii() {
+        ASCII_BY_RANK.iter().position(|&b| u32::from(b) == code).expect("every ASCII char has a rank") as u32
+    } else if code >= 0xE000 {
+        code - 0x800
+    } else {
+        code
+    }
+}
+
+/// The char of rank `rank` ([`char_rank`]'s inverse; past the last rank, the last char).
+pub fn char_of_rank(rank: u32) -> char {
+    let code = match rank {
+        0..128 => u32::from(ASCII_BY_RANK[rank as usize]),
+        128..0xD800 => rank,
+        _ => (rank + 0x800).min(u32::from(char::MAX)),
+    };
+    char::from_u32(code).expect("ranks skip the surrogates")
 }
 
 /// The bytes that make child `c` of collection span `p` one element: its own, with the

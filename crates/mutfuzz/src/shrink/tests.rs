@@ -49,6 +49,17 @@ fn a_string_shrinks_to_its_smallest_killing_string() {
 }
 
 #[test]
+fn a_char_shrinks_to_the_one_a_test_reads_most_simply() {
+    // Not a lowercase letter: '0', where the smallest choice would be '{' or a control.
+    let kills = |s: &String| s.chars().any(|c| !c.is_ascii_lowercase());
+    let input = fresh::<String>(|s| s.chars().count() > 3 && kills(s));
+    assert_eq!(value::<String>(run::<String>(&input, kills).input.as_bytes()), "0");
+    let not_alphanumeric = |s: &String| s.chars().any(|c| !c.is_alphanumeric());
+    let input = fresh::<String>(|s| s.chars().count() > 3 && not_alphanumeric(s));
+    assert_eq!(value::<String>(run::<String>(&input, not_alphanumeric).input.as_bytes()), " ");
+}
+
+#[test]
 fn a_char_two_strings_share_lowers_in_both() {
     // Killed where the strings share a char that is not in "ab" (an edit distance's
     // swap, found with a char far from ASCII).
@@ -64,10 +75,10 @@ fn a_char_two_strings_share_lowers_in_both() {
     assert!(!a.is_ascii(), "{a:?}");
     let shrunk = run::<(String, String)>(&input, kills);
     let (a, b) = value::<(String, String)>(shrunk.input.as_bytes());
-    assert!(a == b && a.is_ascii(), "{a:?} {b:?}");
-    // Lowered together (one at a time, a change breaks `a == b`): an ASCII choice.
-    let bytes = shrunk.input.as_bytes();
-    assert!(bytes[1..5] == bytes[7..11] && bytes[3..5] == [0, 0], "{bytes:?}");
+    // Lowered together (one at a time, a change breaks `a == b`) to the simplest char
+    // that is neither 'a' nor 'b', in its own encoding.
+    assert_eq!((a.as_str(), b.as_str()), ("c", "c"));
+    assert_eq!(shrunk.input.as_bytes(), [1, 8, 0, 0, 0, 0, 1, 8, 0, 0, 0, 0]);
 }
 
 #[derive(Debug, crate::Gen)]
@@ -126,11 +137,30 @@ fn an_input_that_cannot_shrink_is_returned_as_it_replays() {
 }
 
 #[test]
-fn the_order_key_reads_integer_and_char_choices_most_significant_byte_first() {
+fn the_order_key_reads_integers_most_significant_byte_first_and_chars_by_rank() {
+    // A char choice 1 decodes to 'a' (rank 0), as 0 does: its key is 'a''s, with the bit
+    // of a choice that is not the char's own encoding.
     let mut src = Source::new(vec![0xe8, 3, 7, 1, 0, 0, 0], Rng::new(0));
     let _: (u16, u8, char) = src.draw();
     let (input, spans) = src.into_input();
     assert_eq!(order_key(input.as_bytes(), &spans), [3, 0xe8, 7, 0, 0, 0, 1]);
+    // '\0' (choice 31 << 2) ranks after 'b' and '0' although its choice is smaller.
+    let key = |c: char| {
+        let mut src = Source::new(encode_char(c).to_vec(), Rng::new(0));
+        let _: char = src.draw();
+        let (input, spans) = src.into_input();
+        order_key(input.as_bytes(), &spans)
+    };
+    assert!(key('b') < key('0') && key('0') < key('A') && key('A') < key(' ') && key(' ') < key('\0'));
+    assert!(key('\0') < key('é'));
+}
+
+#[test]
+fn char_ranks_are_a_bijection_onto_the_chars() {
+    for c in (0..0x3000).chain(0xD000..0xF000).chain(0x10_FF00..0x11_0000).filter_map(char::from_u32) {
+        assert_eq!(char_of_rank(char_rank(c)), c, "{c:?}");
+    }
+    assert_eq!((char_rank('a'), char_rank('0'), char_rank('\u{E000}')), (0, 26, 0xD800));
 }
 
 #[test]
