@@ -87,8 +87,8 @@ pub fn build_schema(
     console: &Console,
 ) -> Result<SchemaBuild, BuildFailure> {
     let cache = viability_cache::path(scratch, flags);
-    let key = viability_cache::key(ws, discovery, flags, doctests, skip)?;
     let catalog = viability_cache::catalog_hash(discovery);
+    let key = viability_cache::key(ws, &catalog, flags, doctests, skip)?;
     if let Some(cached) = viability_cache::load(&cache, &key) {
         console.message(&format!(
             "Viability from the cache ({}): {} unviable mutants; building once",

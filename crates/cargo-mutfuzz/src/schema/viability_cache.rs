@@ -105,12 +105,13 @@ impl KeyHash {
     }
 }
 
-/// The key of a schema build of `discovery` from workspace `ws`, as `flags` say, with
-/// these generated doctest targets (none with `--no-doctests`). `skip` are the paths of
-/// the workspace the command leaves out of the scratch copy.
+/// The key of a schema build of the mutant catalog whose [`catalog_hash`] is `catalog`
+/// from workspace `ws`, as `flags` say, with these generated doctest targets (none with
+/// `--no-doctests`). `skip` are the paths of the workspace the command leaves out of the
+/// scratch copy.
 pub fn key(
     ws: &Workspace,
-    discovery: &Discovery,
+    catalog: &str,
     flags: &BuildFlags,
     doctests: &[DoctestTarget],
     skip: &[PathBuf],
@@ -128,7 +129,7 @@ pub fn key(
     }
     h.field(flags.cargo_args().join("\u{1f}").as_bytes());
     hash_toolchain(&mut h);
-    h.field(crate::catalog::list::json(discovery).as_bytes());
+    h.field(catalog.as_bytes());
     for t in doctests {
         h.field(t.path.as_os_str().as_encoded_bytes());
         for e in &t.entries {
@@ -280,7 +281,7 @@ mod tests {
         let ws = Workspace::open(&args).unwrap();
         let key_with = |flags: &BuildFlags| {
             let (discovery, _) = ws.discover().unwrap();
-            key(&ws, &discovery, flags, &[], &[]).unwrap()
+            key(&ws, &catalog_hash(&discovery), flags, &[], &[]).unwrap()
         };
         let key = || key_with(&BuildFlags::default());
         let first = key();
