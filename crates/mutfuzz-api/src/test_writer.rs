@@ -254,13 +254,13 @@ pub fn write(
             let lean = &body[..body.len() - state];
             // (A step's block, `{ let shown = …; assert… }`, asserts too.)
             if state > 0 && lean.iter().any(|l| l.starts_with("assert") || l.starts_with('{')) {
-                lean_body = Some(lean.to_vec());
+                lean_body = Some(hash_last_use_by_value(lean.to_vec()));
             } else if state == 2 {
                 let mut lean = body.clone();
                 lean.remove(body.len() - 2);
-                lean_body = Some(lean);
+                lean_body = Some(hash_last_use_by_value(lean));
             }
-            (name, body)
+            (name, hash_last_use_by_value(body))
         }
         TargetKind::Make(t) => {
             let ty = &plan.types[t];
@@ -1134,12 +1134,15 @@ impl Writer<'_> {
             return Err("a constructor is not a variant".into());
         };
         let c = t.constructors.iter().find(|c| &c.variant == variant).ok_or("an unknown constructor")?;
-        let args: Vec<String> = c
-            .args
-            .iter()
-            .zip(fields)
-            .map(|(a, v)| self.owned_or_arg(a, v, &c.kind))
-            .collect::<Result<_, _>>()?;
+        // `half::f16::from(3i8)`: of several `From` impls, an unsuffixed number would pick
+        // the `i32` one, if there is one.
+        let kind = std::mem::discriminant(&c.kind);
+        let conversions = t.constructors.iter().filter(|d| std::mem::discriminant(&d.kind) == kind).count();
+        self.typed_ints.set(matches!(c.kind, CtorKind::From | CtorKind::TryFrom) && conversions > 1);
+        let args: Result<Vec<String>, String> =
+            c.args.iter().zip(fields).map(|(a, v)| self.owned_or_arg(a, v, &c.kind)).collect();
+        self.typed_ints.set(false);
+        let args = args?;
         Ok(match &c.kind {
             CtorKind::Function { path, fallible } => {
                 format!("{path}({}){}", args.join(", "), if *fallible { ".unwrap()" } else { "" })
@@ -1224,6 +1227,14 @@ impl Writer<'_> {
         if a.convert.is_none() {
             if let Value::Str(s) = v {
                 let lit = format!("{s:?}");
+                // A `&String` (a method of a trait implemented for `String`, taking `&self`)
+                // is no `&str` a literal is.
+                let string_ref = param.is_some_and(|p| {
+                    matches!(p, Ty::Ref { inner, .. } if matches!(inner.plain_name(), Some("String" | "Self")))
+                });
+                if expr == format!("&{name}") && string_ref {
+                    return Ok(format!("&String::from({lit})"));
+                }
                 if str_literal || expr == format!("&{name}") {
                     return Ok(lit);
                 }
@@ -1955,6 +1966,37 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Result<Vec<String>, Stri
         format!("let {state} = std::collections::hash_map::RandomState::new();"),
         format!("{check}!({}, {});", hash(&format!("&{binding}")), hash(other)),
     ])
+}
+
+/// `lines` with a binding hashed at its last use passed by value (`hash_one(&hash_state,
+/// ratio)`): clippy's `needless_borrows_for_generic_args` asks so of a borrow nothing
+/// after needs, as in a test without its assertions on the last state.
+fn hash_last_use_by_value(mut lines: Vec<String>) -> Vec<String> {
+    for state in ["hash_state", "hasher_state"] {
+        let borrow = format!("hash_one(&{state}, &");
+        for i in 0..lines.len() {
+            let Some(at) = lines[i].find(&borrow) else { continue };
+            let start = at + borrow.len();
+            let name: String =
+                lines[i][start..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let after = &lines[i][start + name.len()..];
+            let later = |l: &String| reached_words(l).any(|w| w == name);
+            if name.is_empty() || !after.starts_with(')') || lines[i + 1..].iter().any(later) {
+                continue;
+            }
+            // The other side of the comparison may name it too.
+            if reached_words(&lines[i][start + name.len()..]).any(|w| w == name) {
+                continue;
+            }
+            lines[i].replace_range(start - 1..start, "");
+        }
+    }
+    lines
+}
+
+/// The words of a line of code.
+fn reached_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty())
 }
 
 /// The assertion on an iterator's items as the target rendered them: compared as a `Vec`
@@ -3263,6 +3305,36 @@ mod tests {
     }
 
     #[test]
+    fn a_number_for_one_of_several_from_impls_carries_its_type() {
+        let (plan, module) = api("#[derive(Debug, PartialEq)] pub struct Half(u16);\n\
+             impl From<i8> for Half { fn from(v: i8) -> Half { Half(v as u16) } }\n\
+             impl From<u8> for Half { fn from(v: u8) -> Half { Half(u16::from(v)) } }\n\
+             impl Half { pub fn bits(&self) -> u16 { self.0 } }\n");
+        let made = |variant: &str, n: Value| {
+            let value = Value::Tuple(vec![Value::Variant(variant.into(), vec![n]), Value::Seq(Vec::new())]);
+            let kept = Kept { target: "half_calls", value: &value, ending: r#"["Half(3)"]"#, kills: &[] };
+            write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
+        };
+        assert!(module.targets.contains(&"half_calls".to_owned()), "{:?}", module.targets);
+        // Unsuffixed, `3` would be an `i32`, which `Half` has no `From` of (half's `f16`).
+        let text = made("FromI8", int("-3", "i8"));
+        assert!(text.contains("k::Half::from(-3i8)"), "{text}");
+    }
+
+    #[test]
+    fn a_crate_traits_method_on_string_takes_a_string() {
+        let (plan, module) = api("pub trait Shout { fn shout(&self) -> String; }\n\
+             impl Shout for String { fn shout(&self) -> String { self.to_uppercase() } }\n\
+             impl Shout for str { fn shout(&self) -> String { self.to_uppercase() } }\n");
+        let on_string = |k: &TargetKind| matches!(k, TargetKind::Call(i) if plan.calls[*i].function.path.starts_with("<String as"));
+        let target = &module.targets[module.kinds.iter().position(on_string).unwrap()];
+        let kept = Kept { target, value: &s("a"), ending: r#""A""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        // `deunicode`'s `AsciiChars`: a `&str` would not compile.
+        assert!(t.text.contains("(&String::from(\"a\"))"), "{}", t.text);
+    }
+
+    #[test]
     fn a_crate_traits_method_on_a_std_type_is_called_through_the_trait_and_named_for_the_method() {
         let (plan, module) = api(
             "pub trait ToSnake { fn to_snake(&self) -> String; fn trim(&self) -> u8; }\n\
@@ -3628,6 +3700,9 @@ mod tests {
                         std::hash::BuildHasher::hash_one(&hash_state, k::Set::new()));\n";
         assert!(t.text.contains(expected), "{}", t.text);
         assert_eq!(t.name, "set_push_hash");
+        // Without the assertion on the last state after it, the hash takes the set itself.
+        let lean = t.clone().leaner().text;
+        assert!(lean.contains("hash_one(&hash_state, set), "), "{lean}");
         // A static is borrowed, not moved out of.
         let step = hash_step("set", "&k::EMPTY", "true").unwrap();
         assert!(step[1].ends_with("hash_one(&hash_state, &k::EMPTY));"), "{step:?}");

@@ -35,6 +35,7 @@ pub fn doctests(file: &syn::File) -> Vec<Doctest> {
             close(open.take(), &mut found);
         }
         previous_line = line;
+        let Some(text) = text else { continue };
         let text = text.strip_prefix(' ').unwrap_or(&text).to_owned();
         let trimmed = text.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
@@ -87,21 +88,51 @@ fn unhide(line: &str) -> String {
     }
 }
 
-/// Every `#[doc = "…"]` line (from `///` and `//!` comments) with its line number.
+/// Every `#[doc = "…"]` line (from `///` and `//!` comments) with its line number, and
+/// those of `#[cfg_attr(…, doc = "…")]`, taken as on, except one whose condition is
+/// `not` that of the line before: deunicode opens its fences with
+/// `#[cfg_attr(feature = "alloc", doc = "```rust")]`, then the same under
+/// `not(feature = "alloc")` with `ignore`, and closes them with `#[doc = "```"]`, which
+/// without the first would read as an opening.
 #[derive(Default)]
-struct DocLines(Vec<(usize, String)>);
+struct DocLines(Vec<(usize, Option<String>)>, Option<(usize, String)>);
+
+impl DocLines {
+    fn push(&mut self, meta: &syn::Meta, line: usize) {
+        if meta.path().is_ident("doc")
+            && let syn::Meta::NameValue(nv) = meta
+            && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value
+        {
+            // A `/** … */` block holds several lines in one attribute.
+            for (i, l) in s.value().split('\n').enumerate() {
+                self.0.push((line + i, Some(l.to_owned())));
+            }
+        }
+    }
+}
 
 impl<'ast> Visit<'ast> for DocLines {
     fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
-        if attr.path().is_ident("doc")
-            && let syn::Meta::NameValue(nv) = &attr.meta
-            && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = &nv.value
-        {
-            let line = syn::spanned::Spanned::span(attr).start().line;
-            // A `/** … */` block holds several lines in one attribute.
-            for (i, l) in s.value().split('\n').enumerate() {
-                self.0.push((line + i, l.to_owned()));
+        let line = syn::spanned::Spanned::span(attr).start().line;
+        if attr.path().is_ident("cfg_attr") {
+            let parser = syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated;
+            if let Ok(metas) = attr.parse_args_with(parser)
+                && let Some(condition) = metas.first()
+            {
+                let condition = quote::ToTokens::to_token_stream(condition).to_string();
+                let negated = condition.strip_prefix("not (").and_then(|c| c.strip_suffix(')'));
+                let previous = self.1.replace((line, condition.clone()));
+                if previous.is_some_and(|(l, c)| l + 1 == line && Some(c.trim()) == negated.map(str::trim)) {
+                    // Off, but a line of the comment: the block goes on past it.
+                    self.0.push((line, None));
+                    return;
+                }
+                for meta in metas.iter().skip(1) {
+                    self.push(meta, line);
+                }
             }
+        } else {
+            self.push(&attr.meta, line);
         }
     }
 }
@@ -109,6 +140,19 @@ impl<'ast> Visit<'ast> for DocLines {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fence_opened_by_a_cfg_attr_doc_is_closed_by_the_plain_doc_after_it() {
+        let src = "#[cfg_attr(feature = \"alloc\", doc = \"```rust\")]\n\
+                   #[cfg_attr(not(feature = \"alloc\"), doc = \"```ignore\")]\n\
+                   #[doc = \"assert_eq!(1, 1);\"]\n\
+                   #[doc = \"```\"]\n\
+                   pub fn f() {}\n";
+        let found = doctests(&syn::parse_file(src).unwrap());
+        // One doctest: its condition taken as on, the `not` of it as off.
+        let codes: Vec<&str> = found.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["assert_eq!(1, 1);"]);
+    }
 
     #[test]
     fn runnable_blocks_are_found_with_hidden_lines_and_their_fence_line() {

@@ -152,7 +152,9 @@ const WRITTEN_THROUGH_TYPE: [(&str, &str); 5] = [
 /// How many public functions, types, enum variants and trait impls have each name. A
 /// type's impls count as `Type::word` (`Kind::parse`: `"x".parse::<k::Kind>()` needs
 /// `Kind`'s `FromStr`, while a test of `Kind::new()` needs none of them); a method counts
-/// under its bare name and as `Owner::name` too.
+/// under its bare name and as `Owner::name` too. A type counts once more for each
+/// parameter default: a test writes `PriorityQueue::<i64, i64>`, which priority-queue's
+/// definition without `std` (no `H = RandomState`) does not take.
 fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     let bare = |f: &mutfuzz_api::scan::Function| f.name.rsplit("::").next().unwrap_or(&f.name).to_owned();
@@ -173,7 +175,8 @@ fn names(api: &mutfuzz_api::Api) -> BTreeMap<String, usize> {
                 each + usize::from(t.traits.contains(*trait_name)),
             )
         });
-        std::iter::once(t.name.clone()).chain(impls).chain(variants)
+        let defaults = t.type_params.iter().filter(|(_, _, default)| *default).count();
+        std::iter::repeat_n(t.name.clone(), 1 + defaults).chain(impls).chain(variants)
     });
     for name in functions.chain(types) {
         *out.entry(name).or_default() += 1;
@@ -412,6 +415,20 @@ mod tests {
         let named =
             TestFn { text: "#[test]\nfn t() {\n    let _ = w::Level::new(1);\n}\n".into(), ..binding };
         assert!(!apply(named, &gated).text.contains("cfg"));
+    }
+
+    #[test]
+    fn a_type_whose_parameter_default_needs_a_feature_is_gated_on_it() {
+        let (_dir, package) = package(
+            "#[cfg(feature = \"std\")] pub struct Queue<I, H = std::collections::hash_map::RandomState>(I, H);\n\
+             #[cfg(not(feature = \"std\"))] pub struct Queue<I, H>(I, H);\n\
+             pub struct Plain<I>(I);\n",
+            "[package]\nname = \"w\"\nversion = \"0.1.0\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n",
+        );
+        let gated = default_gated(&package, &Features::default()).unwrap();
+        let std = Gate::All(BTreeSet::from(["std".to_owned()]));
+        // `w::Queue::<i64>` takes no hasher only with `std`.
+        assert_eq!(gated, BTreeMap::from([("Queue".to_owned(), std)]));
     }
 
     #[test]

@@ -16,7 +16,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use mutfuzz_contract::command::{HarnessCommand, Keep, ShrinkLimits, ShrinkRequest, WorkerLimits};
-use mutfuzz_contract::{EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine};
+use mutfuzz_contract::{
+    EXIT_NOT_KEPT, EXIT_SUCCESS, Kept, KillRecord, ScoreOutcome, ShrinkLine, write_atomic,
+};
 
 use crate::catalog::selection::Selection;
 use crate::console::exit_code;
@@ -275,10 +277,23 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         features: on.clone(),
         features_off: off.clone(),
     };
+    // Every candidate as written before the check, which the list of dropped ones names.
+    let candidates = dir.join("candidates.rs");
+    write_atomic(&candidates, mutfuzz_api::test_writer::file(&head, &tests.written).as_bytes())?;
     let verified = verify::verify(&copy, &head, tests.written, &tests.kills, &aimed, &test_like)?;
     let target_file = package.root.join("tests").join(&file);
     if verified.kept.is_empty() {
-        print_dropped(&verified, &tests.why);
+        print_dropped(&verified, &tests.why, &candidates);
+        let compiled = verified.dropped.iter().any(|(_, why)| !why.starts_with("does not compile"));
+        if !compiled && !verified.dropped.is_empty() {
+            // What it wrote is wrong, not what the crate does.
+            eprintln!(
+                "error: no candidate test compiled, a defect of cargo mutfuzz's test writer: nothing \
+                 written (the candidates are in {})",
+                candidates.display()
+            );
+            return Ok(exit_code::SOFTWARE);
+        }
         eprintln!("No written test catches the mutants it was written for: nothing written");
         return Ok(exit_code::SUCCESS);
     }
@@ -308,9 +323,11 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         eprintln!("{note}");
     }
     if gated_tests > 0 {
+        let (call, are, them) =
+            if gated_tests == 1 { ("calls", "is", "it") } else { ("call", "are", "them") };
         eprintln!(
-            "note: {} call code behind features the defaults leave off, and are `#[cfg]` on them; \
-             run them with `cargo test -p {} {} --test {}`",
+            "note: {} {call} code behind features the defaults leave off, and {are} `#[cfg]` on them; \
+             run {them} with `cargo test -p {} {} --test {}`",
             count(gated_tests, "test"),
             package.name,
             features.describe(),
@@ -392,7 +409,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
              and do not catch them)"
         );
     }
-    print_dropped(&verified, &tests.why);
+    print_dropped(&verified, &tests.why, &candidates);
     write::record(&results, &file, &survivors, &verified, &caught, &killed, &reached)?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
     Ok(exit_code::SUCCESS)
@@ -427,10 +444,11 @@ fn cap<T>(chosen: &mut Vec<Candidate<T>>, max: usize) -> BTreeSet<u32> {
 
 /// The candidate tests the check dropped and those that could not be written, each with
 /// why. Inputs that shrank to one value are one test, not a drop: only the listed count.
-fn print_dropped(verified: &verify::Verified, unwritten: &[String]) {
+/// The names are those of the `candidates` file, before the kept ones were numbered again.
+fn print_dropped(verified: &verify::Verified, unwritten: &[String], candidates: &Path) {
     let dropped = verified.dropped.len() + unwritten.len();
     if dropped > 0 {
-        eprintln!("Dropped {}:", count(dropped, "candidate test"));
+        eprintln!("Dropped {} (named as in {}):", count(dropped, "candidate test"), candidates.display());
         let (redundant, other): (Vec<_>, Vec<_>) =
             verified.dropped.iter().partition(|(_, why)| why == verify::REDUNDANT);
         for (name, why) in other {

@@ -426,7 +426,9 @@ fn mutation_test(
         schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console);
     if matches!(build, Err(BuildFailure::Baseline(_))) && !trimmed.is_empty() && !interrupt::interrupted() {
         // A dependency was needed after all (named in a way the scan cannot see).
-        console.message("The tests need the dev-dependencies left out; building again with all of them");
+        console.message(
+            "The build failed; building again with the dev-dependencies left out, in case the tests need them",
+        );
         scratch.trim_dev_deps = false;
         scratch.prepare(ws, discovery, &skip)?;
         build = schema_build::build_schema(ws, &scratch, discovery, &flags, &mut doctests, &skip, console);
