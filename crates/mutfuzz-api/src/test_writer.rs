@@ -1713,10 +1713,12 @@ fn plain(ty: &Ty, enums: &[ValueEnum]) -> bool {
     }
 }
 
-/// The crate enum of `enums` that `ty` names, where its variants' fields are numbers,
-/// `char`s or `bool`s (a `String`'s text is a `&str`, a `Vec`'s an array). Named alone or through `crate::` (a path through another
-/// crate is that crate's type of the name: `io::Error`).
-fn value_enum<'e>(ty: &Ty, enums: &'e [ValueEnum]) -> Option<&'e ValueEnum> {
+/// The crate enum of `enums` that `ty` names, with its variants whose fields are numbers,
+/// `char`s, `bool`s or `&str`s (a `String`'s text is a `&str`, a `Vec`'s an array): a
+/// result's text naming only those is written as source (matchit's `Err(InvalidParam)`,
+/// though `Conflict { with: String }` is not). Named alone or through `crate::` (a path
+/// through another crate is that crate's type of the name: `io::Error`).
+fn value_enum<'e>(ty: &Ty, enums: &'e [ValueEnum]) -> Option<(&'e ValueEnum, Vec<&'e str>)> {
     let Ty::Path { segments, args, .. } = ty else { return None };
     let own = segments.len() == 1 || matches!(segments[0].as_str(), "crate" | "self" | "super");
     let name = segments.last()?;
@@ -1724,15 +1726,21 @@ fn value_enum<'e>(ty: &Ty, enums: &'e [ValueEnum]) -> Option<&'e ValueEnum> {
         return None;
     }
     // A field of a type parameter holds what the result's type names there.
-    let field =
-        |e: &ValueEnum, ty: &Ty| match e.params.iter().position(|p| ty.plain_name() == Some(p.as_str())) {
-            Some(i) => scalar(&args[i]),
-            None => scalar(ty),
+    let field = |e: &ValueEnum, ty: &Ty| {
+        let ty = match e.params.iter().position(|p| ty.plain_name() == Some(p.as_str())) {
+            Some(i) => &args[i],
+            None => ty,
         };
-    enums
+        scalar(ty) || matches!(ty, Ty::Ref { inner, mutable: false } if inner.plain_name() == Some("str"))
+    };
+    let e = enums.iter().find(|e| &e.name == name && e.params.len() == args.len())?;
+    let writable: Vec<&str> = e
+        .variants
         .iter()
-        .find(|e| &e.name == name && e.params.len() == args.len())
-        .filter(|e| e.variants.iter().all(|(_, fields)| fields.iter().all(|f| field(e, f))))
+        .filter(|(_, fields)| fields.iter().all(|f| field(e, f)))
+        .map(|(v, _)| v.as_str())
+        .collect();
+    (!writable.is_empty()).then_some((e, writable))
 }
 
 fn scalar(ty: &Ty) -> bool {
@@ -1830,10 +1838,12 @@ fn enum_paths(ty: Option<&Ty>, text: &str, enums: &[ValueEnum]) -> Option<String
             variants.entry(v).or_default().push(format!("std::cmp::Ordering::{v}"));
         }
     }
-    for e in types.iter().filter_map(|t| value_enum(t, enums)) {
-        for (v, _) in &e.variants {
+    // A variant the text may not name (its fields are no literals) is left out: its
+    // word then stops the writing.
+    for (e, writable) in types.iter().filter_map(|t| value_enum(t, enums)) {
+        for v in writable {
             let path = format!("{}::{v}", e.path);
-            let paths = variants.entry(v.as_str()).or_default();
+            let paths = variants.entry(v).or_default();
             if !paths.contains(&path) {
                 paths.push(path);
             }
@@ -2865,7 +2875,25 @@ mod tests {
         let at = |t: &str| Ty::named("Over", vec![Ty::named(t, vec![])]);
         assert!(plain(&at("i64"), &over));
         assert_eq!(with_paths(Some(&at("i64")), "Left(0, 1)", &over).as_deref(), Some("k::Over::Left(0, 1)"));
-        assert!(!plain(&at("String"), &over));
+        // At `String`, its variant of no fields still is; the other's text is not source.
+        assert!(plain(&at("String"), &over));
+        assert_eq!(with_paths(Some(&at("String")), "Neither", &over).as_deref(), Some("k::Over::Neither"));
+        assert_eq!(with_paths(Some(&at("String")), "Left(\"a\", \"b\")", &over), None);
+        // matchit's `InsertError`: `InvalidParam` is written, `Conflict { with: String }` not.
+        let insert = [ValueEnum {
+            name: "InsertError".into(),
+            path: "k::InsertError".into(),
+            variants: vec![
+                ("Conflict".into(), vec![Ty::named("String", vec![])]),
+                ("InvalidParam".into(), vec![]),
+            ],
+            params: Vec::new(),
+        }];
+        let result = Ty::named("Result", vec![Ty::Tuple(Vec::new()), Ty::named("InsertError", vec![])]);
+        assert!(plain(&result, &insert));
+        let written = with_paths(Some(&result), "Err(InvalidParam)", &insert);
+        assert_eq!(written.as_deref(), Some("Err(k::InsertError::InvalidParam)"));
+        assert_eq!(with_paths(Some(&result), "Err(Conflict { with: \"/a\" })", &insert), None);
         // An `Option<Vec<u8>>` compares with a `vec!`; one of `String`s with none.
         let bytes = Ty::named("Option", vec![Ty::named("Vec", vec![Ty::named("u8", vec![])])]);
         assert!(plain(&bytes, &[]));
