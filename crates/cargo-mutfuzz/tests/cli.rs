@@ -278,6 +278,30 @@ fn a_package_that_does_not_build_stops_with_exit_code_4() {
 }
 
 #[test]
+fn tests_that_do_not_build_are_said_to_be_the_tests_with_the_features_left_off() {
+    // As matchit 0.9.2: a manifest listing its tests (crates.io writes them out), a
+    // doctest, and a test that calls what a feature left off turns on.
+    let tmp = copy_example("textstats");
+    let manifest_text = std::fs::read_to_string(tmp.path().join("Cargo.toml"))
+        .unwrap()
+        .replace("edition = \"2021\"", "edition = \"2021\"\nautotests = false")
+        + "\n[[test]]\nname = \"api\"\npath = \"tests/api.rs\"\n\n[features]\n__test_helpers = []\n";
+    std::fs::write(tmp.path().join("Cargo.toml"), manifest_text).unwrap();
+    let api = tmp.path().join("tests/api.rs");
+    let text =
+        std::fs::read_to_string(&api).unwrap().replace("greet(\"ann\")", "greet(\"ann\").check_priorities()");
+    std::fs::write(&api, text).unwrap();
+    let out = mutfuzz(&["test", "--manifest-path", &manifest(tmp.path())]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("the package's tests do not build without mutants"), "{stderr}");
+    assert!(stderr.contains("no method named `check_priorities`"), "{stderr}");
+    assert!(stderr.contains("pass it with --features: __test_helpers"), "{stderr}");
+    // Not cargo's: the generated doctest target is declared and present.
+    assert!(!stderr.contains("can't find"), "{stderr}");
+}
+
+#[test]
 fn usage_errors_exit_1_and_help_lists_the_commands() {
     let out = mutfuzz(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(1));

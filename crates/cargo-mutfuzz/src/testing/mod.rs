@@ -655,11 +655,32 @@ fn unbuildable(
     };
     if text.starts_with(schema_build::CARGO_REFUSED) {
         eprintln!("error: {text}");
+    } else if in_tests(&text) {
+        // matchit's tests call a method behind its `__test_helpers` feature.
+        let off: Vec<String> = ws
+            .packages
+            .iter()
+            .flat_map(|p| flags.features.left_off(&p.root.join("Cargo.toml"), &p.name))
+            .collect();
+        let hint = match &off[..] {
+            [] => String::new(),
+            off => format!(
+                "\n(if they need a feature this build leaves off, pass it with --features: {})",
+                off.join(", ")
+            ),
+        };
+        eprintln!("error: the package's tests do not build without mutants; fix them first:\n{text}{hint}");
     } else {
         eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
     }
     results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
     Some(exit_code::BASELINE_FAILED)
+}
+
+/// Whether a build's errors all point into the package's tests (`--> tests/match.rs`).
+fn in_tests(errors: &str) -> bool {
+    let places: Vec<&str> = errors.lines().filter_map(|l| l.trim_start().strip_prefix("--> ")).collect();
+    !places.is_empty() && places.iter().all(|p| p.starts_with("tests/") || p.contains("/tests/"))
 }
 
 /// Why a baseline test failed, and the hint that goes with it: (what, hint).
@@ -932,6 +953,15 @@ fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<Mut
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_all_in_test_files_are_the_tests() {
+        let at = |place: &str| format!("error[E0599]: no method named `x`\n  --> {place}:82:16\n   |\n");
+        assert!(in_tests(&at("tests/match.rs")));
+        assert!(in_tests(&(at("tests/a.rs") + &at("crates/k/tests/b.rs"))));
+        assert!(!in_tests(&(at("tests/a.rs") + &at("src/lib.rs"))));
+        assert!(!in_tests("error: linking failed"));
+    }
 
     #[test]
     fn not_covered_mutants_behind_a_feature_that_is_off_are_counted_in_a_note() {

@@ -255,6 +255,19 @@ impl Features {
         }
     }
 
+    /// The features `manifest` declares that this run leaves off.
+    pub fn left_off(&self, manifest: &Path, package: &str) -> Vec<String> {
+        let on = self.enabled(manifest, package);
+        let doc =
+            std::fs::read_to_string(manifest).ok().and_then(|t| t.parse::<toml_edit::DocumentMut>().ok());
+        let declared: Vec<String> = doc
+            .as_ref()
+            .and_then(|doc| doc.get("features")?.as_table_like())
+            .map(|t| t.iter().map(|(k, _)| k.to_owned()).collect())
+            .unwrap_or_default();
+        declared.into_iter().filter(|f| f != "default" && !on.contains(f)).collect()
+    }
+
     /// What tests written with these flags may depend on that a plain build differs in,
     /// for the file's `#![cfg(…)]`: the features they turn on that the defaults leave off
     /// (an optional dependency's own included), and those the defaults turn on that they
@@ -301,6 +314,14 @@ mod tests {
 
     fn on(f: &Features, m: &Path) -> Vec<String> {
         f.enabled(m, "bs58").into_iter().collect()
+    }
+
+    #[test]
+    fn the_declared_features_a_run_leaves_off_are_listed() {
+        let (_dir, m) = manifest(BS58);
+        assert_eq!(Features::default().left_off(&m, "bs58"), ["cb58", "check"]);
+        let bare = Features { no_default_features: true, ..Features::default() };
+        assert_eq!(bare.left_off(&m, "bs58"), ["alloc", "cb58", "check", "std"]);
     }
 
     #[test]
