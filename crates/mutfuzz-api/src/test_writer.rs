@@ -991,6 +991,11 @@ impl Writer<'_> {
                 );
                 continue;
             }
+            // `f16 /= x;` as a person writes it, not `std::ops::DivAssign::div_assign(…)`.
+            if let (Some(op), [arg], Output::Unit) = (assign_operator(m), &args[..], &m.output) {
+                lines.push(format!("{binding} {op} {arg};"));
+                continue;
+            }
             let call = m.method_call(&binding, &args);
             match results.get(i) {
                 None => lines.push(discarded(&call, &m.output)),
@@ -1976,6 +1981,29 @@ fn hash_step(binding: &str, other: &str, text: &str) -> Result<Vec<String>, Stri
         format!("let {state} = std::collections::hash_map::RandomState::new();"),
         format!("{check}!({}, {});", hash(&format!("&{binding}")), hash(other)),
     ])
+}
+
+/// The compound assignment operator of a method of std's `…Assign` traits (`/=` of
+/// `DivAssign::div_assign`), called on the value itself.
+fn assign_operator(m: &Call) -> Option<&'static str> {
+    let ops = [
+        ("AddAssign", "+="),
+        ("SubAssign", "-="),
+        ("MulAssign", "*="),
+        ("DivAssign", "/="),
+        ("RemAssign", "%="),
+        ("BitAndAssign", "&="),
+        ("BitOrAssign", "|="),
+        ("BitXorAssign", "^="),
+        ("ShlAssign", "<<="),
+        ("ShrAssign", ">>="),
+    ];
+    let name = m.function.trait_?.name;
+    let receiver = m.function.receiver == Some(crate::scan::Receiver::RefMut);
+    ops.iter()
+        .find(|(t, _)| *t == name)
+        .filter(|_| receiver && !m.rebinds && m.adapter.is_none())
+        .map(|(_, op)| *op)
 }
 
 /// `lines` with a binding hashed at its last use passed by value (`hash_one(&hash_state,
@@ -3330,6 +3358,18 @@ mod tests {
             file(&head(&["check"]), std::slice::from_ref(&t)).contains("\n#![cfg(feature = \"check\")]\n")
         );
         assert!(!file(&head(&[]), &[t]).contains("#![cfg"));
+    }
+
+    #[test]
+    fn a_compound_assignment_is_written_with_its_operator() {
+        let (plan, module) = api("#[derive(Debug, PartialEq)] pub struct Total(u32);\n\
+             impl Total { pub fn new() -> Total { Total(0) } }\n\
+             impl std::ops::AddAssign<u32> for Total { fn add_assign(&mut self, n: u32) { self.0 += n } }\n");
+        let calls = vec![Value::Variant("AddAssign".into(), vec![int("3", "u32")])];
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls)]);
+        let kept = Kept { target: "total_calls", value: &value, ending: r#"["()", "Total(3)"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(t.text.contains("    let mut total = k::Total::new();\n    total += 3;\n"), "{}", t.text);
     }
 
     #[test]
