@@ -1902,6 +1902,10 @@ fn enum_paths(ty: Option<&Ty>, text: &str, enums: &[ValueEnum]) -> Option<String
 fn discarded(call: &str, output: &Output) -> String {
     match output {
         Output::Unit => format!("{call};"),
+        // An iterator is taken as far as the harness took it: a panic of its `next` (of
+        // priority-queue's `iter_mut().rev()`) happens only then.
+        Output::Collected => format!("let _ = {};", crate::render::collected(call)),
+        Output::Unordered => format!("let _ = {call}.collect::<Vec<_>>();"),
         _ => format!("let _ = {call};"),
     }
 }
@@ -3614,6 +3618,12 @@ mod tests {
         let whole = "assert_eq!(bits.ones().collect::<Vec<_>>(), [true, true]);";
         assert!(t.text.contains(whole), "{}", t.text);
         assert!(t.text.contains("let _ = bits.ones().take(64).collect::<Vec<_>>();"), "{}", t.text);
+        // A call that panicked in its items' `next` is taken as far as the harness took it:
+        // an iterator not consumed would not panic.
+        let kept = Kept { target: "bits_calls", value: &value, ending: "panic: gone", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        let last = t.text.lines().rev().nth(1).unwrap();
+        assert_eq!(last, "    let _ = bits.ones().take(64).collect::<Vec<_>>();", "{}", t.text);
     }
 
     #[test]
