@@ -947,8 +947,11 @@ impl Writer<'_> {
         };
         let named = snake(&t.name);
         // Not the crate's own name (either's `Either`): `let either = either::Either::…`
-        // compiles (a path's first segment is no local), but reads as if it did not.
-        let binding = if named == self.plan.krate { "value".to_owned() } else { named.clone() };
+        // compiles (a path's first segment is no local), but reads as if it did not; nor
+        // a primitive type's (half's `f16`, which std has too).
+        let primitive = INTEGERS.contains(&named.as_str())
+            || matches!(named.as_str(), "bool" | "char" | "str" | "f16" | "f32" | "f64" | "f128");
+        let binding = if named == self.plan.krate || primitive { "value".to_owned() } else { named.clone() };
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
         let mutates = calls.iter().any(|c| method_of(&t.methods, c).is_some_and(Call::changes_value));
@@ -3374,6 +3377,16 @@ mod tests {
         let kept = Kept { target: "total_calls", value: &value, ending: r#"["()", "Total(3)"]"#, kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
         assert!(t.text.contains("    let mut total = k::Total::new();\n    total += 3;\n"), "{}", t.text);
+        // half's `f16` is no name for a binding: std has that type too.
+        let (plan, module) =
+            api("#[allow(non_camel_case_types)] #[derive(Debug, PartialEq)] pub struct f16(u16);\n\
+             impl f16 { pub fn new() -> f16 { f16(0) } }\n\
+             impl std::ops::AddAssign<u16> for f16 { fn add_assign(&mut self, n: u16) { self.0 += n } }\n");
+        let calls = vec![Value::Variant("AddAssign".into(), vec![int("3", "u16")])];
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls)]);
+        let kept = Kept { target: "f16_calls", value: &value, ending: r#"["()", "f16(3)"]"#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(t.text.contains("    let mut value = k::f16::new();\n    value += 3;\n"), "{}", t.text);
     }
 
     #[test]
