@@ -2,13 +2,16 @@
 
 /// `to_lower_case` → `ToLowerCase`.
 pub fn camel(name: &str) -> String {
-    name.split('_')
+    let out: String = name
+        .split('_')
         .filter(|s| !s.is_empty())
         .map(|s| {
             let mut c = s.chars();
             c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
         })
-        .collect()
+        .collect();
+    // An identifier still: bech32's constant `Fe32::_6` is the variant `V6`, not `6`.
+    if out.starts_with(|c: char| !c.is_alphabetic()) || out.is_empty() { format!("V{out}") } else { out }
 }
 
 /// `LowerCase` → `lower_case`.
@@ -37,5 +40,7 @@ mod tests {
         assert_eq!(camel("sip128"), "Sip128");
         assert_eq!(snake("LowerCase"), "lower_case");
         assert_eq!(snake(&camel("bytes_quoter")), "bytes_quoter");
+        // Still identifiers: bech32's `Fe32::_6`.
+        assert_eq!((camel("_6"), camel("_")), ("V6".to_owned(), "V".to_owned()));
     }
 }

@@ -188,6 +188,9 @@ pub enum CtorKind {
     Function {
         path: String,
         fallible: bool,
+        /// The function itself: its parameters' types say how a test writes the values
+        /// (a literal for `T: AsRef<str>`, `&[2]` for a `&[u8]`).
+        function: Box<Function>,
     },
     Default,
     FromStr,
@@ -722,7 +725,8 @@ impl Planner<'_> {
             }
             let Some(fallible) = self.returns_self(f, owner) else { continue };
             let Ok(args) = self.args(f) else { continue };
-            ctor(camel(&f.name), CtorKind::Function { path: f.path.clone(), fallible }, args);
+            let kind = CtorKind::Function { path: f.path.clone(), fallible, function: Box::new(f.clone()) };
+            ctor(camel(&f.name), kind, args);
         }
         if let Some(fields) = &def.fields
             && let Some(args) = self.fields(fields, owner)
@@ -3075,7 +3079,7 @@ mod tests {
             .constructors
             .iter()
             .map(|c| match &c.kind {
-                CtorKind::Function { path, fallible } => (path.as_str(), *fallible),
+                CtorKind::Function { path, fallible, .. } => (path.as_str(), *fallible),
                 _ => ("?", false),
             })
             .collect();

@@ -432,7 +432,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
         w.piece(&key, |w| {
             let args: Vec<&str> = c.args.iter().map(|a| a.expr.as_str()).collect();
             let body = match &c.kind {
-                CtorKind::Function { path, fallible } => {
+                CtorKind::Function { path, fallible, .. } => {
                     let call = format!("{path}({})", args.join(", "));
                     if *fallible { reject(&call) } else { call }
                 }
@@ -473,7 +473,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     for (ci, c) in t.constructors.iter().enumerate() {
         let key = format!("{}::{}", t.path, c.variant);
         let (callee, args, name) = match &c.kind {
-            CtorKind::Function { path, fallible: true } => {
+            CtorKind::Function { path, fallible: true, .. } => {
                 (path.clone(), c.args.clone(), format!("{value}_{}", snake(&c.variant)))
             }
             CtorKind::FromStr => (

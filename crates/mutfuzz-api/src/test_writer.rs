@@ -1147,12 +1147,24 @@ impl Writer<'_> {
         let kind = std::mem::discriminant(&c.kind);
         let conversions = t.constructors.iter().filter(|d| std::mem::discriminant(&d.kind) == kind).count();
         self.typed_ints.set(matches!(c.kind, CtorKind::From | CtorKind::TryFrom) && conversions > 1);
-        let args: Result<Vec<String>, String> =
-            c.args.iter().zip(fields).map(|(a, v)| self.owned_or_arg(a, v, &c.kind)).collect();
+        let args: Result<Vec<String>, String> = c
+            .args
+            .iter()
+            .zip(fields)
+            .enumerate()
+            .map(|(i, (a, v))| match &c.kind {
+                // As a call's arguments are written: `SmolStr::new("a")`, `from_utf8(&[2])`.
+                CtorKind::Function { function, .. } => match function.params.get(i) {
+                    Some((_, ty)) => self.generic_arg(function, a, v, ty),
+                    None => self.owned_or_arg(a, v, &c.kind),
+                },
+                _ => self.owned_or_arg(a, v, &c.kind),
+            })
+            .collect();
         self.typed_ints.set(false);
         let args = args?;
         Ok(match &c.kind {
-            CtorKind::Function { path, fallible } => {
+            CtorKind::Function { path, fallible, .. } => {
                 format!("{path}({}){}", args.join(", "), if *fallible { ".unwrap()" } else { "" })
             }
             CtorKind::Default => format!("{}::default()", t.path),
@@ -3365,6 +3377,27 @@ mod tests {
             file(&head(&["check"]), std::slice::from_ref(&t)).contains("\n#![cfg(feature = \"check\")]\n")
         );
         assert!(!file(&head(&[]), &[t]).contains("#![cfg"));
+    }
+
+    #[test]
+    fn a_constructors_arguments_are_written_as_a_calls_are() {
+        let (plan, module) = api("#[derive(Debug, PartialEq)] pub struct Smol(String);\n\
+             impl Smol {\n\
+                 pub fn new<T: AsRef<str>>(text: T) -> Smol { Smol(text.as_ref().to_owned()) }\n\
+                 pub fn from_bytes(bytes: &[u8]) -> Smol { Smol(String::from_utf8_lossy(bytes).into_owned()) }\n\
+                 pub fn len(&self) -> usize { self.0.len() }\n\
+             }\n");
+        let written = |variant: &str, arg: Value| {
+            let value = Value::Tuple(vec![Value::Variant(variant.into(), vec![arg]), Value::Seq(Vec::new())]);
+            let kept = Kept { target: "smol_calls", value: &value, ending: r#"["Smol(\"a\")"]"#, kills: &[] };
+            write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
+        };
+        // smol_str's `SmolStr::new("a".to_owned())` and `from_utf8(&vec![2])` drew clippy's
+        // `unnecessary_to_owned` and `useless_vec`.
+        let text = written("New", s("a"));
+        assert!(text.contains("k::Smol::new(\"a\")"), "{text}");
+        let text = written("FromBytes", Value::Seq(vec![int("2", "u8")]));
+        assert!(text.contains("k::Smol::from_bytes(&[2])"), "{text}");
     }
 
     #[test]

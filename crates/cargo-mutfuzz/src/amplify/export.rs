@@ -91,7 +91,11 @@ pub fn readable(args: &super::ExportSettings) -> Result<i32> {
         eprintln!("No test of {}'s corpus could be written: {}", args.target, tests.why.join("; "));
         return Ok(exit_code::SUCCESS);
     }
-    let text = crate::fuzzing::auto_harness::rustfmt(&test_writer::file(&head, &kept), &package.root);
+    let text = crate::fuzzing::auto_harness::rustfmt(
+        &test_writer::file(&head, &kept),
+        &package.root,
+        &package.edition,
+    );
     let path = package.root.join("tests").join(&file);
     std::fs::create_dir_all(package.root.join("tests")).context("failed to create tests/")?;
     mutfuzz_contract::write_atomic(&path, text.as_bytes())?;

@@ -270,6 +270,7 @@ mod tests {
         let package = Package {
             name: "w".into(),
             version: "0.1.0".into(),
+            edition: "2021".into(),
             root: dir.path().to_owned(),
             spec: mutfuzz_mutate::PackageSpec {
                 name: "w".into(),

@@ -317,7 +317,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
             (text, file_gated) = (plain, false);
         }
     }
-    let text = crate::fuzzing::auto_harness::rustfmt(&text, &package.root);
+    let text = crate::fuzzing::auto_harness::rustfmt(&text, &package.root, &package.edition);
     mutfuzz_contract::write_atomic(&target_file, text.as_bytes())?;
     if let Some(note) = verify::undeclared_note(&package.root, &file) {
         eprintln!("{note}");

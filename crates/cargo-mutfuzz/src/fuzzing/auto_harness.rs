@@ -47,6 +47,7 @@ pub fn generate(package: &Package, layout: &Layout, features: &Features) -> Resu
     let dir = layout.auto_check();
     write_check_package(&dir, package, layout, features)?;
     let mut excluded = Exclusions::new();
+    let mut last = String::new();
     for round in 1..=MAX_ROUNDS {
         let harness = mutfuzz_api::generate(&api, &package.name, &excluded);
         if harness.module.targets.is_empty() {
@@ -55,9 +56,11 @@ pub fn generate(package: &Package, layout: &Layout, features: &Features) -> Resu
         write_atomic(&dir.join("src").join(MODULE), harness.module.text.as_bytes())?;
         let errors = check(&dir, layout)?;
         if errors.is_empty() {
-            let text = rustfmt(&harness.module.text, &package.root);
+            // The harness's own edition.
+            let text = rustfmt(&harness.module.text, &package.root, "2021");
             return Ok(Checked { harness, text, rounds: round });
         }
+        last = errors[0].2.clone();
         let mut placed = false;
         for (line, message, _) in &errors {
             if let Some(item) = line.and_then(|l| harness.module.item_at(l)) {
@@ -110,7 +113,11 @@ pub fn generate(package: &Package, layout: &Layout, features: &Features) -> Resu
             );
         }
     }
-    bail!("the generated harness still does not compile after {MAX_ROUNDS} rounds of leaving items out")
+    bail!(
+        "the generated harness still does not compile after {MAX_ROUNDS} rounds of leaving items out, a \
+         defect of cargo mutfuzz; the last error:\n{last}\n(the generated module is {})",
+        dir.join("src").join(MODULE).display()
+    )
 }
 
 fn write_check_package(dir: &Path, package: &Package, layout: &Layout, features: &Features) -> Result<()> {
@@ -197,11 +204,12 @@ fn check(dir: &Path, layout: &Layout) -> Result<Vec<(Option<usize>, String, Stri
     Ok(errors)
 }
 
-/// `text` formatted by rustfmt with the package's own settings, or as it is when rustfmt
-/// is not installed.
-pub fn rustfmt(text: &str, package_root: &Path) -> String {
+/// `text` formatted by rustfmt with the package's own settings, for `edition` (a written
+/// test is formatted as the crate's `cargo fmt` formats it), or as it is when rustfmt is
+/// not installed.
+pub fn rustfmt(text: &str, package_root: &Path, edition: &str) -> String {
     let child = Command::new("rustfmt")
-        .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
+        .args(["--edition", edition, "--emit", "stdout", "--quiet"])
         .current_dir(package_root)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -427,7 +427,7 @@ fn mutation_test(
     if matches!(build, Err(BuildFailure::Baseline(_))) && !trimmed.is_empty() && !interrupt::interrupted() {
         // A dependency was needed after all (named in a way the scan cannot see).
         console.message(
-            "The build failed; building again with the dev-dependencies left out, in case the tests need them",
+            "The build failed; building again with every dev-dependency, in case the tests need one left out",
         );
         scratch.trim_dev_deps = false;
         scratch.prepare(ws, discovery, &skip)?;

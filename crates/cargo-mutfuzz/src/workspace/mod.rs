@@ -37,6 +37,8 @@ pub struct Package {
     pub proc_macro: bool,
     /// Its library target's root file (`src/lib.rs`), if it has one.
     pub lib_root: Option<PathBuf>,
+    /// Its edition (`2021`), which a written test file is formatted for.
+    pub edition: String,
 }
 
 impl Package {
@@ -186,6 +188,7 @@ fn package(p: &cargo_metadata::Package) -> Result<Package> {
         proc_macro,
         name: p.name.to_string(),
         version: p.version.to_string(),
+        edition: p.edition.to_string(),
         spec: PackageSpec {
             name: p.name.to_string(),
             root: root.clone(),
@@ -237,6 +240,7 @@ mod tests {
         let p = Package {
             name: "primal-check".into(),
             version: "0.3.4".into(),
+            edition: "2021".into(),
             root: "/src/primal-check".into(),
             spec: PackageSpec {
                 name: "primal-check".into(),
