@@ -91,7 +91,9 @@ impl Writer {
     /// A unique target name.
     fn target_name(&mut self, wanted: String, kind: TargetKind) -> String {
         self.out.kinds.push(kind);
-        let mut name = wanted;
+        // An identifier, whatever a path or a type put in it.
+        let mut name: String =
+            wanted.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
         if RESERVED.contains(&name.as_str()) {
             name.push_str("_fn");
         }
@@ -192,6 +194,11 @@ pub fn render(plan: &Plan, package: &str) -> Generated {
 
 /// `k::a::b::f` → `a_b_f`.
 fn path_name(path: &str) -> String {
+    // Without a turbofish the plan put in (bech32's `encode::<bech32::Bech32>`).
+    let path = match path.find("::<") {
+        Some(at) => &path[..at],
+        None => path,
+    };
     path.split("::").skip(1).collect::<Vec<_>>().join("_")
 }
 
@@ -678,5 +685,14 @@ mod tests {
     fn shadowing_names_are_renamed_as_words_only() {
         assert_eq!(replace_ident("&mut out.make()", "out", "out_arg"), "&mut out_arg.make()");
         assert_eq!(replace_ident("outer + out", "out", "out_arg"), "outer + out_arg");
+    }
+
+    #[test]
+    fn a_target_named_by_its_path_leaves_the_plans_turbofish_out() {
+        // bech32's `encode` and `segwit::encode`: `encode_<bech32_Bech32>` did not compile.
+        assert_eq!(path_name("bech32::encode::<bech32::Bech32>"), "encode");
+        assert_eq!(path_name("bech32::segwit::encode"), "segwit_encode");
+        let mut w = Writer { out: Generated::default(), names: BTreeSet::new() };
+        assert_eq!(w.target_name("f_<a::B>".into(), TargetKind::Call(0)), "f__a__B_");
     }
 }
