@@ -83,9 +83,7 @@ impl TestFn {
     pub fn with_kills(mut self, kills: &[String]) -> TestFn {
         fn rewrite(text: &str, kills: &[String]) -> String {
             let mut out = String::new();
-            for k in kills {
-                push_wrapped_comment(&mut out, &format!("Kills {k}"));
-            }
+            push_kills(&mut out, kills);
             let comment = |l: &&str| l.starts_with("// Kills ") || l.starts_with("//    ");
             for line in text.lines().skip_while(comment) {
                 out.push_str(line);
@@ -311,9 +309,7 @@ fn finish(
 /// The text of test `name`: its comment, attributes and body.
 fn text_of(name: &str, body: &[String], kept: &Kept<'_>, panic: Option<&str>) -> String {
     let mut text = String::new();
-    for k in kept.kills {
-        push_wrapped_comment(&mut text, &format!("Kills {k}"));
-    }
+    push_kills(&mut text, kept.kills);
     text.push_str(&attributes(panic));
     // `nth(0)` of an iterator whose own `nth` is the code under test: clippy would have
     // it `next()`, which runs other code.
@@ -2435,6 +2431,23 @@ const COMMENT_WIDTH: usize = 100;
 
 /// Appends `text` as `//` comment lines of at most [`COMMENT_WIDTH`] columns, broken
 /// between words, continuation lines indented; a word longer than a line stays whole.
+/// A test's comment of the mutants it kills: each, up to [`KILLS_LISTED`]; past that the
+/// first of them and a count (one of rust-stemmers' tests kills 440), which the report of
+/// `cargo mutfuzz test` lists in full.
+fn push_kills(out: &mut String, kills: &[impl AsRef<str>]) {
+    let listed = if kills.len() > KILLS_LISTED { KILLS_LISTED - 2 } else { kills.len() };
+    for k in &kills[..listed] {
+        push_wrapped_comment(out, &format!("Kills {}", k.as_ref()));
+    }
+    if listed < kills.len() {
+        let more = kills.len() - listed;
+        push_wrapped_comment(out, &format!("Kills {more} more (`cargo mutfuzz report` names each)"));
+    }
+}
+
+/// The most mutants a test's comment names one by one.
+pub const KILLS_LISTED: usize = 12;
+
 fn push_wrapped_comment(out: &mut String, text: &str) {
     let mut line = String::from("//");
     let mut empty = true;
@@ -3992,6 +4005,20 @@ mod tests {
         let want = "// Kills src/lib.rs:3:3: delete !\n#[cfg(feature = \"std\")]\n#[test]\nfn t() {}\n";
         assert_eq!(t.text, want);
         assert_eq!(t.lean.as_deref(), Some(want));
+    }
+
+    #[test]
+    fn a_long_list_of_kills_is_cut_to_a_count() {
+        let kills: Vec<String> =
+            (1..=440).map(|i| format!("src/lib.rs:{i}:1: replace 1 with 0 in f")).collect();
+        let mut out = String::new();
+        push_kills(&mut out, &kills);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), KILLS_LISTED - 1, "{out}");
+        assert_eq!(lines[KILLS_LISTED - 2], "// Kills 430 more (`cargo mutfuzz report` names each)");
+        let mut out = String::new();
+        push_kills(&mut out, &kills[..KILLS_LISTED]);
+        assert_eq!(out.lines().count(), KILLS_LISTED, "{out}");
     }
 
     #[test]

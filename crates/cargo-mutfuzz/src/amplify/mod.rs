@@ -88,6 +88,14 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         package.name,
         survivors.ids.len()
     );
+    let not_run = survivors.file.summary.not_run;
+    if not_run > 0 {
+        eprintln!(
+            "warning: the results are of an interrupted `cargo mutfuzz test`: {} not run are no survivors \
+             here, and the scores count them as not caught; run it to the end for all of them",
+            count(not_run, "mutant")
+        );
+    }
 
     // The harness: the user's, else one generated from the API into target/.
     let layout = Layout::new(&ws.target_dir);

@@ -671,7 +671,14 @@ fn unbuildable(
         };
         eprintln!("error: the package's tests do not build without mutants; fix them first:\n{text}{hint}");
     } else {
-        eprintln!("error: the package does not build without mutants; fix it first:\n{text}");
+        // Inflector 0.11.4: `#![deny(warnings)]` and lints newer than the crate.
+        let hint = if text.contains("implied by `#[deny(warnings)]`") {
+            "\n(the crate denies warnings, and this compiler warns of more than it did: \
+             RUSTFLAGS=\"--cap-lints=warn\" cargo mutfuzz test builds it as a dependent would)"
+        } else {
+            ""
+        };
+        eprintln!("error: the package does not build without mutants; fix it first:\n{text}{hint}");
     }
     results.baseline = Some(BaselineSummary::failed(None, "does not build", text));
     Some(exit_code::BASELINE_FAILED)
