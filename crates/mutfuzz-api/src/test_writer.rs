@@ -234,7 +234,14 @@ pub fn write(
                 .args
                 .iter()
                 .zip(args)
-                .map(|(a, v)| w.arg(a, v, None, from_str))
+                .enumerate()
+                .map(|(i, (a, v))| match &ctor.kind {
+                    // As a call's arguments are written: smol_str's `from_utf8(b"\0")`.
+                    CtorKind::Function { function, .. } if i < function.params.len() => {
+                        w.generic_arg(function, a, v, &function.params[i].1)
+                    }
+                    _ => w.arg(a, v, None, from_str),
+                })
                 .collect::<Result<_, _>>()?;
             let call = match (&ctor.kind, &rendered[..]) {
                 // As a person writes it: `"1h".parse::<humantime::Duration>()`.
@@ -1026,9 +1033,30 @@ impl Writer<'_> {
         {
             names.push(snake(built));
         }
+        // Built from one of a crate enum's variants, named for it too: rust-stemmers'
+        // `Stemmer::create(Algorithm::Greek)` then `stem` is `stemmer_greek_stem`.
+        let named = match self.enum_variant_arg(t, make) {
+            Some(variant) => format!("{named}_{}", snake(&variant)),
+            None => named,
+        };
         let name = if names.is_empty() { named } else { format!("{named}_{}", names.join("_")) };
         let state = lines.len() - before_state;
         Ok((name, lines, state))
+    }
+
+    /// The variant of a crate enum that `t`'s constructor in `make` takes, if one of its
+    /// arguments is such a variant without fields.
+    fn enum_variant_arg(&self, t: &Buildable, make: &Value) -> Option<String> {
+        let Value::Variant(built, fields) = make else { return None };
+        let c = t.constructors.iter().find(|c| &c.variant == built)?;
+        c.args.iter().zip(fields).find_map(|(a, v)| {
+            let Value::Variant(variant, inner) = v else { return None };
+            let ty = self.plan.types.iter().find(|t| a.gen_ty == format!("Make{}", t.name))?;
+            let unit = ty.constructors.iter().any(|c| {
+                &c.variant == variant && c.args.is_empty() && matches!(c.kind, CtorKind::Variant { .. })
+            });
+            (unit && inner.is_empty()).then(|| variant.clone())
+        })
     }
 
     /// An argument of `f`, whose integer and `f32` literals carry their type where the
@@ -3398,6 +3426,7 @@ mod tests {
              impl Smol {\n\
                  pub fn new<T: AsRef<str>>(text: T) -> Smol { Smol(text.as_ref().to_owned()) }\n\
                  pub fn from_bytes(bytes: &[u8]) -> Smol { Smol(String::from_utf8_lossy(bytes).into_owned()) }\n\
+                 pub fn parse_bytes(bytes: &[u8]) -> Result<Smol, ()> { Ok(Smol::from_bytes(bytes)) }\n\
                  pub fn len(&self) -> usize { self.0.len() }\n\
              }\n");
         let written = |variant: &str, arg: Value| {
@@ -3411,6 +3440,34 @@ mod tests {
         assert!(text.contains("k::Smol::new(\"a\")"), "{text}");
         let text = written("FromBytes", Value::Seq(vec![int("2", "u8")]));
         assert!(text.contains("k::Smol::from_bytes(&[2])"), "{text}");
+        // A fallible constructor's own target too.
+        let value = Value::Seq(vec![int("2", "u8")]);
+        let kept = Kept {
+            target: "smol_parse_bytes",
+            value: &value,
+            ending: r#""Ok(Smol(\"\\u{2}\"))""#,
+            kills: &[],
+        };
+        let text = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
+        assert!(text.contains("k::Smol::parse_bytes(&[2])"), "{text}");
+    }
+
+    #[test]
+    fn a_sequence_built_from_an_enums_variant_is_named_for_it() {
+        let (plan, module) = api("#[derive(Debug, Clone, Copy)] pub enum Algorithm { English, Greek }\n\
+             #[derive(Debug)] pub struct Stemmer(Algorithm);\n\
+             impl Stemmer {\n\
+                 pub fn create(a: Algorithm) -> Stemmer { Stemmer(a) }\n\
+                 pub fn stem(&self, w: &str) -> String { w.to_owned() }\n\
+             }\n");
+        let greek = Value::Variant("Greek".into(), vec![]);
+        let calls = vec![Value::Variant("Stem".into(), vec![s("a")])];
+        let value = Value::Tuple(vec![Value::Variant("Create".into(), vec![greek]), Value::Seq(calls)]);
+        let ending = r#"["\"a\"", "Stemmer(Greek)"]"#;
+        let kept = Kept { target: "stemmer_calls", value: &value, ending, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        // rust-stemmers' 358 tests were `stemmer_stem_2` … `stemmer_stem_358`.
+        assert_eq!(t.name, "stemmer_greek_stem", "{}", t.text);
     }
 
     #[test]
