@@ -507,8 +507,9 @@ const ASCII_BY_RANK: &[u8; 128] = b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH
     \x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\
     \x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
 
-/// How simply `c` reads in a test, 0 the simplest (`'a'`): ASCII in [`ASCII_BY_RANK`]'s
-/// order, then every other char by code point (surrogates skipped, so ranks are dense).
+/// How simply `c` reads in a test, 0 the simplest (`'a'`): lowercase letters, digits,
+/// uppercase letters, space, punctuation, the control chars, then every other char by
+/// code point (surrogates skipped, so ranks are dense).
 pub fn char_rank(c: char) -> u32 {
     let code = u32::from(c);
     if c.is_ascii() {
