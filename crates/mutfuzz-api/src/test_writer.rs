@@ -878,13 +878,18 @@ impl Writer<'_> {
             {
                 vec![assert_value(&dereferenced(call, ty), &text)]
             }
+            Output::Value(_)
+                if let Some(line) = ty.and_then(|t| result_part(call, t, ending, &self.plan.enums)) =>
+            {
+                vec![line]
+            }
             Output::Value(_) => vec![assert_debug(call, ending)],
             Output::Sorted(_) | Output::Debug { sorted: true } => {
                 return Err("the result holds a hash container".into());
             }
             Output::Debug { sorted: false } => {
                 let text = unquote(ending)?;
-                if let Some(line) = ty.and_then(|t| ok_value(call, t, &text, &self.plan.enums)) {
+                if let Some(line) = ty.and_then(|t| result_part(call, t, &text, &self.plan.enums)) {
                     vec![line]
                 } else if let Some(ty) = ty.filter(|t| plain(t, &self.plan.enums))
                     && literal(&text)
@@ -1120,6 +1125,11 @@ impl Writer<'_> {
                 && let Some(text) = with_paths(Some(ty), text, &self.plan.enums) =>
             {
                 vec![assert_value(&dereferenced(call, ty), &text)]
+            }
+            _ if let Some(line) =
+                m.result.as_ref().and_then(|t| result_part(call, t, text, &self.plan.enums)) =>
+            {
+                vec![line]
             }
             _ => vec![assert_debug(call, text)],
         })
@@ -2142,6 +2152,26 @@ fn cut(text: &str) -> bool {
     text.ends_with('…')
 }
 
+/// A `Result` the whole of which no literal compares with, by the part it was:
+/// [`ok_value`], or an `Err` of a plain error (punycode's `Result<String, ()>`:
+/// `assert_eq!(punycode::decode("\u{80}-"), Err(()));`).
+fn result_part(call: &str, ty: &Ty, text: &str, enums: &[ValueEnum]) -> Option<String> {
+    if let Some(line) = ok_value(call, ty, text, enums) {
+        return Some(line);
+    }
+    let [_, err] = ty.args() else { return None };
+    let inner = text.strip_prefix("Err(")?.strip_suffix(')')?;
+    let unit = matches!(err, Ty::Tuple(items) if items.is_empty()) && inner == "()";
+    let written = match unit {
+        true => "()".to_owned(),
+        false if plain(err, enums) && literal(inner) && err.plain_name() != Some("String") => {
+            with_paths(Some(err), inner, enums)?
+        }
+        false => return None,
+    };
+    (ty.name() == Some("Result")).then(|| format!("assert_eq!({call}, Err({written}));"))
+}
+
 /// A `Result` whose error type compares with nothing (`io::Result<u16>`) that was `Ok`:
 /// unwrapped, and the value compared where it is plain (`assert_eq!(call.unwrap(), 258);`,
 /// `call.unwrap();` for `Ok(())`).
@@ -2855,9 +2885,9 @@ mod tests {
         assert!(t.contains("assert_eq!(k::push(3i64), Err(3));"), "{t}");
         let t = one("parse", s("x"), "\"Err(ParseIntError { kind: InvalidDigit })\"");
         assert!(t.contains("format!(\"{:?}\", k::parse(\"x\"))"), "{t}");
-        // Not a `Result` of a `String`, which a string literal is not.
+        // Not a `Result` of a `String` whole, which a string literal is not: its `Ok` part.
         let t = one("text", int("1", "u8"), "Ok(\"a\")");
-        assert!(t.contains("assert_eq!(format!(\"{:?}\", k::text(1)), \"Ok(\\\"a\\\")\");"), "{t}");
+        assert!(t.contains("assert_eq!(k::text(1).unwrap(), \"a\");"), "{t}");
         // An `Ordering` whose text names another variant is no `std::cmp::Ordering`.
         let ordering = Ty::named("Ordering", vec![]);
         assert_eq!(with_paths(Some(&ordering), "SeqCst", &[]), None);
@@ -3450,6 +3480,20 @@ mod tests {
         };
         let text = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text;
         assert!(text.contains("k::Smol::parse_bytes(&[2])"), "{text}");
+    }
+
+    #[test]
+    fn a_result_of_a_string_is_compared_by_the_part_it_was() {
+        let (plan, module) = api("pub fn decode(s: &str) -> Result<String, ()> { Ok(s.to_owned()) }\n");
+        let written = |ending: &str| {
+            let kept = Kept { target: "decode", value: &s("a-"), ending, kills: &[] };
+            write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap().text
+        };
+        // punycode's `decode`: no literal is a `Result<String, ()>`.
+        let ok = written(r#"Ok("a")"#);
+        assert!(ok.contains("assert_eq!(k::decode(\"a-\").unwrap(), \"a\");"), "{ok}");
+        let err = written("Err(())");
+        assert!(err.contains("assert_eq!(k::decode(\"a-\"), Err(()));"), "{err}");
     }
 
     #[test]
