@@ -532,7 +532,7 @@ fn a_dev_dependency_needed_without_being_named_is_put_back() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("not built: needs-hidden: hidden"), "{stderr}");
-    assert!(stderr.contains("building again with all of them"), "{stderr}");
+    assert!(stderr.contains("building again with every dev-dependency"), "{stderr}");
     let outcomes = read_outcomes(&crate_dir);
     assert_eq!(outcomes["summary"]["caught"], outcomes["summary"]["total"], "{}", outcomes["summary"]);
 }
