@@ -1032,6 +1032,10 @@ impl Writer<'_> {
             }
         }
         names.truncate(3);
+        // Short enough to read: httparse's three setters made a name of 166 chars.
+        while names.len() > 1 && named.len() + names.iter().map(|n| n.len() + 1).sum::<usize>() > NAME_WIDTH {
+            names.pop();
+        }
         // No call: named for how the value is built (`arena_from_iter`, not `arena`).
         if names.is_empty()
             && let Value::Variant(built, _) = make
@@ -2276,12 +2280,13 @@ fn string(text: &str) -> String {
     let mut pieces = Vec::new();
     let mut piece = String::new();
     let mut width = 0;
-    // Split after a space where one is in the last third of a piece, else anywhere.
+    // Split after a space where one is in the last half of a piece, else anywhere: a
+    // `Debug` text's field names run to 40 chars (httparse's
+    // `ignore_invalid_headers_in_responses`).
     for c in text.chars() {
         let w = c.escape_debug().count();
         if width + w > PIECE_WIDTH {
-            let cut =
-                piece.rfind(' ').filter(|&i| i + 1 >= piece.len() * 2 / 3).map_or(piece.len(), |i| i + 1);
+            let cut = piece.rfind(' ').filter(|&i| i + 1 >= piece.len() / 2).map_or(piece.len(), |i| i + 1);
             let rest = piece.split_off(cut);
             pieces.push(std::mem::replace(&mut piece, rest));
             width = piece.chars().map(|c| c.escape_debug().count()).sum();
@@ -2502,6 +2507,9 @@ fn push_kills(out: &mut String, kills: &[impl AsRef<str>]) {
         push_wrapped_comment(out, &format!("Kills {more} more (`cargo mutfuzz report` names each)"));
     }
 }
+
+/// The longest a call sequence's test name grows by its calls (the first is always in).
+const NAME_WIDTH: usize = 60;
 
 /// The most mutants a test's comment names one by one.
 pub const KILLS_LISTED: usize = 12;
@@ -3497,6 +3505,30 @@ mod tests {
     }
 
     #[test]
+    fn a_sequence_of_long_calls_is_named_for_as_many_as_fit() {
+        let (plan, module) = api("#[derive(Debug, Default)] pub struct Config(u8);\n\
+             impl Config {\n\
+                 pub fn new() -> Config { Config(0) }\n\
+                 pub fn allow_obsolete_multiline_headers_in_responses(&mut self, b: bool) { self.0 = b as u8 }\n\
+                 pub fn allow_multiple_spaces_in_request_line_delimiters(&mut self, b: bool) { self.0 = b as u8 }\n\
+             }\n");
+        let call = |v: &str| Value::Variant(v.into(), vec![Value::Bool(true)]);
+        let calls = vec![
+            call("AllowObsoleteMultilineHeadersInResponses"),
+            call("AllowMultipleSpacesInRequestLineDelimiters"),
+        ];
+        let value = Value::Tuple(vec![Value::Variant("New".into(), vec![]), Value::Seq(calls)]);
+        let kept = Kept {
+            target: "config_calls",
+            value: &value,
+            ending: r#"["()", "()", "Config(1)"]"#,
+            kills: &[],
+        };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert_eq!(t.name, "config_allow_obsolete_multiline_headers_in_responses", "{}", t.text);
+    }
+
+    #[test]
     fn a_sequence_built_from_an_enums_variant_is_named_for_it() {
         let (plan, module) = api("#[derive(Debug, Clone, Copy)] pub enum Algorithm { English, Greek }\n\
              #[derive(Debug)] pub struct Stemmer(Algorithm);\n\
@@ -4106,6 +4138,19 @@ mod tests {
         let want = "// Kills src/lib.rs:3:3: delete !\n#[cfg(feature = \"std\")]\n#[test]\nfn t() {}\n";
         assert_eq!(t.text, want);
         assert_eq!(t.lean.as_deref(), Some(want));
+    }
+
+    #[test]
+    fn a_long_string_is_cut_between_words() {
+        let text = "ParserConfig { allow_spaces_after_header_name_in_responses: true, allow_space_before_first_header_name: true, ignore_invalid_headers_in_responses: false }";
+        let written = string(text);
+        let syn::Expr::Macro(m) = syn::parse_str::<syn::Expr>(&written).unwrap() else { panic!("{written}") };
+        let pieces: syn::punctuated::Punctuated<syn::LitStr, syn::Token![,]> =
+            m.mac.parse_body_with(syn::punctuated::Punctuated::parse_terminated).unwrap();
+        let pieces: Vec<String> = pieces.iter().map(syn::LitStr::value).collect();
+        assert_eq!(pieces.concat(), text);
+        // httparse's `ignore_invalid_headers_in_re` / `sponses` was cut inside the word.
+        assert!(pieces[..pieces.len() - 1].iter().all(|p| p.ends_with(' ')), "{pieces:?}");
     }
 
     #[test]
