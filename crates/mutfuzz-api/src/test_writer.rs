@@ -1376,6 +1376,17 @@ impl Writer<'_> {
         {
             return Ok(format!("&mut {items}"));
         }
+        // Lent as a slice too: `&[Level::rtl()]`, not `&vec![…]` (unicode-bidi's
+        // `visual_runs`).
+        let shared_slice = param.is_some_and(
+            |p| matches!(p, Ty::Ref { mutable: false, inner } if matches!(**inner, Ty::Slice(_))),
+        );
+        if shared_slice
+            && expr == format!("&{name}")
+            && let Some(items) = own.strip_prefix("vec!")
+        {
+            return Ok(format!("&{items}"));
+        }
         Ok(replace_ident(expr, name, &own))
     }
 
@@ -3502,6 +3513,18 @@ mod tests {
         assert!(ok.contains("assert_eq!(k::decode(\"a-\").unwrap(), \"a\");"), "{ok}");
         let err = written("Err(())");
         assert!(err.contains("assert_eq!(k::decode(\"a-\"), Err(()));"), "{err}");
+    }
+
+    #[test]
+    fn a_slice_of_crate_values_is_lent_as_an_array() {
+        let (plan, module) = api("#[derive(Debug, Clone, Copy)] pub struct Level(u8);\n\
+             impl Level { pub fn new(n: u8) -> Level { Level(n) } }\n\
+             pub fn runs(levels: &[Level]) -> usize { levels.len() }\n");
+        let value = Value::Seq(vec![Value::Variant("New".into(), vec![int("1", "u8")])]);
+        let kept = Kept { target: "runs", value: &value, ending: "1", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        // unicode-bidi's `visual_runs(0..0, &vec![…])` drew clippy's `useless_vec`.
+        assert!(t.text.contains("k::runs(&[k::Level::new(1)])"), "{}", t.text);
     }
 
     #[test]
