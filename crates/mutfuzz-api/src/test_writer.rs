@@ -229,19 +229,12 @@ pub fn write(
             let ty = &plan.types[t];
             let ctor = &ty.constructors[c];
             let args = params(kept.value, ctor.args.len())?;
-            let from_str = matches!(ctor.kind, CtorKind::FromStr);
             let rendered: Vec<String> = ctor
                 .args
                 .iter()
                 .zip(args)
                 .enumerate()
-                .map(|(i, (a, v))| match &ctor.kind {
-                    // As a call's arguments are written: smol_str's `from_utf8(b"\0")`.
-                    CtorKind::Function { function, .. } if i < function.params.len() => {
-                        w.generic_arg(function, a, v, &function.params[i].1)
-                    }
-                    _ => w.arg(a, v, None, from_str),
-                })
+                .map(|(i, (a, v))| w.ctor_arg(&ctor.kind, i, a, v))
                 .collect::<Result<_, _>>()?;
             let call = match (&ctor.kind, &rendered[..]) {
                 // As a person writes it: `"1h".parse::<humantime::Duration>()`.
@@ -958,7 +951,8 @@ impl Writer<'_> {
         // compiles (a path's first segment is no local), but reads as if it did not; nor
         // a primitive type's (half's `f16`, which std has too).
         let primitive = INTEGERS.contains(&named.as_str())
-            || matches!(named.as_str(), "bool" | "char" | "str" | "f16" | "f32" | "f64" | "f128");
+            || PRIMITIVES.contains(&named.as_str())
+            || matches!(named.as_str(), "str" | "f16" | "f128");
         let binding = if named == self.plan.krate || primitive { "value".to_owned() } else { named.clone() };
         let results = if panic.is_some() { Vec::new() } else { string_list(ending)? };
         let mut lines = Vec::new();
@@ -1190,14 +1184,7 @@ impl Writer<'_> {
             .iter()
             .zip(fields)
             .enumerate()
-            .map(|(i, (a, v))| match &c.kind {
-                // As a call's arguments are written: `SmolStr::new("a")`, `from_utf8(&[2])`.
-                CtorKind::Function { function, .. } => match function.params.get(i) {
-                    Some((_, ty)) => self.generic_arg(function, a, v, ty),
-                    None => self.owned_or_arg(a, v, &c.kind),
-                },
-                _ => self.owned_or_arg(a, v, &c.kind),
-            })
+            .map(|(i, (a, v))| self.ctor_arg(&c.kind, i, a, v))
             .collect();
         self.typed_ints.set(false);
         let args = args?;
@@ -1240,8 +1227,12 @@ impl Writer<'_> {
         else {
             return Ok(None);
         };
-        let written =
-            c.args.iter().zip(fields).map(|(a, v)| Ok((a.name.clone(), self.owned_or_arg(a, v, &c.kind)?)));
+        let written = c
+            .args
+            .iter()
+            .zip(fields)
+            .enumerate()
+            .map(|(i, (a, v))| Ok((a.name.clone(), self.ctor_arg(&c.kind, i, a, v)?)));
         Ok(Some(written.collect::<Result<_, String>>()?))
     }
 
@@ -1259,10 +1250,16 @@ impl Writer<'_> {
         }
     }
 
-    fn owned_or_arg(&self, a: &Arg, v: &Value, kind: &CtorKind) -> Result<String, String> {
+    /// Argument `i` of a constructor of `kind`, `a` given `v`: a function's as a call's
+    /// arguments are written (`SmolStr::new("a")`, `from_utf8(&[2])`, by its parameter's
+    /// type), a field or a conversion's value as the harness builds it.
+    fn ctor_arg(&self, kind: &CtorKind, i: usize, a: &Arg, v: &Value) -> Result<String, String> {
         match kind {
             CtorKind::FromStr => self.arg(a, v, None, true),
-            CtorKind::Function { .. } => self.arg(a, v, None, false),
+            CtorKind::Function { function, .. } => match function.params.get(i) {
+                Some((_, ty)) => self.generic_arg(function, a, v, ty),
+                None => self.arg(a, v, None, false),
+            },
             // A field the harness builds from its value (a `Duration` from nanoseconds).
             CtorKind::Literal
             | CtorKind::DefaultWith
@@ -1365,27 +1362,18 @@ impl Writer<'_> {
             return Ok(written);
         }
         let own = self.owned(a, v)?;
-        // A slice lent mutably whose value after the call is not compared: an array
-        // (clippy's `useless_vec`), `&mut [0, 1]`.
-        let slice = param.is_some_and(
-            |p| matches!(p, Ty::Ref { mutable: true, inner } if matches!(**inner, Ty::Slice(_))),
-        );
-        if slice
-            && expr == format!("&mut {name}")
-            && let Some(items) = own.strip_prefix("vec!")
+        // A slice lent (mutably, where its value after the call is not compared) as an
+        // array, not a `vec!` (clippy's `useless_vec`): `&mut [0, 1]`, unicode-bidi's
+        // `&[Level::rtl()]`.
+        if let Some(Ty::Ref { mutable, inner }) = param
+            && matches!(**inner, Ty::Slice(_))
         {
-            return Ok(format!("&mut {items}"));
-        }
-        // Lent as a slice too: `&[Level::rtl()]`, not `&vec![…]` (unicode-bidi's
-        // `visual_runs`).
-        let shared_slice = param.is_some_and(
-            |p| matches!(p, Ty::Ref { mutable: false, inner } if matches!(**inner, Ty::Slice(_))),
-        );
-        if shared_slice
-            && expr == format!("&{name}")
-            && let Some(items) = own.strip_prefix("vec!")
-        {
-            return Ok(format!("&{items}"));
+            let borrow = if *mutable { "&mut " } else { "&" };
+            if expr == format!("{borrow}{name}")
+                && let Some(items) = own.strip_prefix("vec!")
+            {
+                return Ok(format!("{borrow}{items}"));
+            }
         }
         Ok(replace_ident(expr, name, &own))
     }
@@ -2086,12 +2074,10 @@ fn hash_last_use_by_value(mut lines: Vec<String>) -> Vec<String> {
             let name: String =
                 lines[i][start..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
             let after = &lines[i][start + name.len()..];
-            let later = |l: &String| reached_words(l).any(|w| w == name);
-            if name.is_empty() || !after.starts_with(')') || lines[i + 1..].iter().any(later) {
-                continue;
-            }
-            // The other side of the comparison may name it too.
-            if reached_words(&lines[i][start + name.len()..]).any(|w| w == name) {
+            let names_it = |l: &str| reached_words(l).any(|w| w == name);
+            // Not where the other side of the comparison, or a later line, names it too.
+            let used_after = names_it(after) || lines[i + 1..].iter().any(|l| names_it(l));
+            if name.is_empty() || !after.starts_with(')') || used_after {
                 continue;
             }
             lines[i].replace_range(start - 1..start, "");
@@ -2175,6 +2161,9 @@ fn result_part(call: &str, ty: &Ty, text: &str, enums: &[ValueEnum]) -> Option<S
         return Some(line);
     }
     let [_, err] = ty.args() else { return None };
+    if ty.name() != Some("Result") {
+        return None;
+    }
     let inner = text.strip_prefix("Err(")?.strip_suffix(')')?;
     let unit = matches!(err, Ty::Tuple(items) if items.is_empty()) && inner == "()";
     let written = match unit {
@@ -2184,7 +2173,7 @@ fn result_part(call: &str, ty: &Ty, text: &str, enums: &[ValueEnum]) -> Option<S
         }
         false => return None,
     };
-    (ty.name() == Some("Result")).then(|| format!("assert_eq!({call}, Err({written}));"))
+    Some(format!("assert_eq!({call}, Err({written}));"))
 }
 
 /// A `Result` whose error type compares with nothing (`io::Result<u16>`) that was `Ok`:

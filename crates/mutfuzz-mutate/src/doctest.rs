@@ -29,7 +29,7 @@ pub fn doctests(file: &syn::File) -> Vec<Doctest> {
         }
     };
     let mut previous_line = 0;
-    for (line, text) in lines.0 {
+    for (line, text) in lines.lines {
         // Doc lines of different comments never share a code block.
         if line != previous_line + 1 {
             close(open.take(), &mut found);
@@ -95,7 +95,12 @@ fn unhide(line: &str) -> String {
 /// `not(feature = "alloc")` with `ignore`, and closes them with `#[doc = "```"]`, which
 /// without the first would read as an opening.
 #[derive(Default)]
-struct DocLines(Vec<(usize, Option<String>)>, Option<(usize, String)>);
+struct DocLines {
+    /// Each line, `None` where its `cfg_attr` is taken as off.
+    lines: Vec<(usize, Option<String>)>,
+    /// The line and condition of the last `cfg_attr` doc line.
+    last_cfg: Option<(usize, String)>,
+}
 
 impl DocLines {
     fn push(&mut self, meta: &syn::Meta, line: usize) {
@@ -105,7 +110,7 @@ impl DocLines {
         {
             // A `/** … */` block holds several lines in one attribute.
             for (i, l) in s.value().split('\n').enumerate() {
-                self.0.push((line + i, Some(l.to_owned())));
+                self.lines.push((line + i, Some(l.to_owned())));
             }
         }
     }
@@ -121,10 +126,10 @@ impl<'ast> Visit<'ast> for DocLines {
             {
                 let condition = quote::ToTokens::to_token_stream(condition).to_string();
                 let negated = condition.strip_prefix("not (").and_then(|c| c.strip_suffix(')'));
-                let previous = self.1.replace((line, condition.clone()));
+                let previous = self.last_cfg.replace((line, condition.clone()));
                 if previous.is_some_and(|(l, c)| l + 1 == line && Some(c.trim()) == negated.map(str::trim)) {
                     // Off, but a line of the comment: the block goes on past it.
-                    self.0.push((line, None));
+                    self.lines.push((line, None));
                     return;
                 }
                 for meta in metas.iter().skip(1) {

@@ -113,19 +113,7 @@ mod tests {
         let outcome = |id: u32, package: &str| {
             let mut mutant = crate::report::tests::mutant(id, "src/lib.rs", 1, "f");
             mutant.package = package.to_owned();
-            crate::testing::outcome::MutantOutcome {
-                mutant,
-                outcome: Outcome::Missed,
-                tests_run: 0,
-                failing_tests: Vec::new(),
-                covered_by: Vec::new(),
-                killed_by: Vec::new(),
-                seconds: 0.0,
-                detail: None,
-                lint_risk: None,
-                previously_caught: false,
-                from_history: false,
-            }
+            crate::testing::outcome::MutantOutcome::fixed(&mutant, Outcome::Missed, None)
         };
         let file = OutcomesFile {
             mutfuzz_version: String::new(),

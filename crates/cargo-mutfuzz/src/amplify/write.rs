@@ -566,18 +566,9 @@ mod tests {
 
     #[test]
     fn the_notes_of_amplify_carry_over_to_a_run_of_the_same_mutants() {
-        let outcome = |function: &str| MutantOutcome {
-            mutant: crate::report::tests::mutant(1, "src/lib.rs", 1, function),
-            outcome: crate::testing::outcome::Outcome::Missed,
-            tests_run: 0,
-            failing_tests: Vec::new(),
-            covered_by: Vec::new(),
-            killed_by: Vec::new(),
-            seconds: 0.0,
-            detail: None,
-            lint_risk: None,
-            previously_caught: false,
-            from_history: false,
+        let outcome = |function: &str| {
+            let mutant = crate::report::tests::mutant(1, "src/lib.rs", 1, function);
+            MutantOutcome::fixed(&mutant, crate::testing::outcome::Outcome::Missed, None)
         };
         let dir = tempfile::tempdir().unwrap();
         let (results, old) = (dir.path().join("mutfuzz.out"), dir.path().join("mutfuzz.out.old"));

@@ -91,21 +91,7 @@ impl Results<'_> {
             .zip(self.mutants)
             .enumerate()
             .filter(|(i, _)| selection.selected(*i))
-            .map(|(_, (o, m))| {
-                o.unwrap_or_else(|| MutantOutcome {
-                    mutant: m.clone(),
-                    outcome: Outcome::NotRun,
-                    tests_run: 0,
-                    failing_tests: Vec::new(),
-                    covered_by: Vec::new(),
-                    killed_by: Vec::new(),
-                    seconds: 0.0,
-                    detail: None,
-                    lint_risk: None,
-                    previously_caught: false,
-                    from_history: false,
-                })
-            })
+            .map(|(_, (o, m))| o.unwrap_or_else(|| MutantOutcome::fixed(m, Outcome::NotRun, None)))
             .collect();
         let baseline_failed = self.baseline.as_ref().is_some_and(|b| b.failure.is_some());
         let mut summary = Summary::of(&outcomes);
@@ -445,7 +431,7 @@ fn mutation_test(
     console.message(&format!("Schema built {}; {} test binaries", build.describe(), build.binaries.len()));
     for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
         if let Some(reason) = build.unviable.get(&m.id) {
-            *o = Some(fixed(m, Outcome::Unviable, Some(reason.clone())));
+            *o = Some(MutantOutcome::fixed(m, Outcome::Unviable, Some(reason.clone())));
         }
     }
     if !args.no_lint_check {
@@ -591,7 +577,7 @@ fn mutation_test(
     let undecided = |i: usize| results.outcomes[i].is_none() && results.selection.selected(i);
     let (mut to_run, not_covered) = plan(&discovery.mutants, &covering, undecided);
     for i in not_covered {
-        results.outcomes[i] = Some(fixed(&discovery.mutants[i], Outcome::NotCovered, None));
+        results.outcomes[i] = Some(MutantOutcome::fixed(&discovery.mutants[i], Outcome::NotCovered, None));
     }
     // Listed like missed mutants: each is a gap in the tests.
     for o in results.outcomes.iter().flatten().filter(|o| o.outcome == Outcome::NotCovered) {
@@ -839,23 +825,6 @@ fn carry_over(
     ));
 }
 
-/// The outcome of a mutant that is decided without running it.
-fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome {
-    MutantOutcome {
-        mutant: m.clone(),
-        outcome,
-        tests_run: 0,
-        failing_tests: Vec::new(),
-        covered_by: Vec::new(),
-        killed_by: Vec::new(),
-        seconds: 0.0,
-        detail,
-        lint_risk: None,
-        previously_caught: false,
-        from_history: false,
-    }
-}
-
 /// The lints that package `p`'s crate roots (or `RUSTFLAGS`) deny and code a mutant
 /// deletes can trigger, each named once.
 fn denied_lints(p: &crate::workspace::Package) -> Vec<String> {
@@ -913,7 +882,7 @@ fn lint_verdicts(
         ));
         for (o, m) in results.outcomes.iter_mut().zip(&discovery.mutants) {
             if let Some(message) = unviable.get(&m.id) {
-                *o = Some(fixed(m, Outcome::Unviable, Some(message.clone())));
+                *o = Some(MutantOutcome::fixed(m, Outcome::Unviable, Some(message.clone())));
             }
         }
     }
@@ -985,7 +954,9 @@ mod tests {
         let outcomes: Vec<MutantOutcome> = d
             .mutants
             .iter()
-            .map(|m| fixed(&Mutant { package: "p".into(), ..m.clone() }, Outcome::NotCovered, None))
+            .map(|m| {
+                MutantOutcome::fixed(&Mutant { package: "p".into(), ..m.clone() }, Outcome::NotCovered, None)
+            })
             .collect();
         let serde = d.mutants.iter().filter(|m| m.features == ["serde"]).count();
         assert!(serde > 0 && d.mutants.iter().any(|m| m.features == ["std"]));

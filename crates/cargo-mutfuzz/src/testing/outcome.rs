@@ -96,6 +96,26 @@ pub struct MutantOutcome {
     pub from_history: bool,
 }
 
+impl MutantOutcome {
+    /// An outcome decided without running the mutant's tests (unviable, not covered, not
+    /// run), with `detail` saying why.
+    pub fn fixed(m: &Mutant, outcome: Outcome, detail: Option<String>) -> MutantOutcome {
+        MutantOutcome {
+            mutant: m.clone(),
+            outcome,
+            tests_run: 0,
+            failing_tests: Vec::new(),
+            covered_by: Vec::new(),
+            killed_by: Vec::new(),
+            seconds: 0.0,
+            detail,
+            lint_risk: None,
+            previously_caught: false,
+            from_history: false,
+        }
+    }
+}
+
 /// Counts by outcome.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {

@@ -393,24 +393,20 @@ impl Shrinker<'_> {
     fn lower_chars(&mut self) -> bool {
         let mut places: BTreeMap<char, Vec<usize>> = BTreeMap::new();
         for (_, span, leaf) in self.spans.leaves() {
-            let chars = match leaf {
-                Leaf::Char => vec![span.range()],
-                Leaf::Str { min, max } => string_chars(&span.range(), min, max),
-                Leaf::Int { .. } => Vec::new(),
-            };
+            let chars = char_choices(leaf, &span.range());
             for at in chars.into_iter().map(|r| r.start).filter(|&at| at + 4 <= self.current.len()) {
-                places.entry(decode_char(read_le(&self.current[at..at + 4]) as u32)).or_default().push(at);
+                places.entry(char_at(&self.current, at)).or_default().push(at);
             }
         }
         let shared = places.values().filter(|at| at.len() > 1).flatten().map(|&at| vec![at]);
-        let groups: Vec<Vec<usize>> = places.values().cloned().chain(shared.collect::<Vec<_>>()).collect();
+        let groups: Vec<Vec<usize>> = places.values().cloned().chain(shared).collect();
         let mut improved = false;
         for starts in groups {
             if self.spent() {
                 break;
             }
             // An earlier group may have changed this one's char.
-            let rank = char_rank(decode_char(read_le(&self.current[starts[0]..starts[0] + 4]) as u32));
+            let rank = char_rank(char_at(&self.current, starts[0]));
             let with_rank = |s: &Self, v: u128| {
                 let mut c = s.current.clone();
                 let bytes = encode_char(char_of_rank(v as u32));
@@ -481,18 +477,13 @@ impl Shrinker<'_> {
 pub fn order_key(bytes: &[u8], spans: &Spans) -> Vec<u8> {
     let mut key = bytes.to_vec();
     for (_, span, leaf) in spans.leaves() {
-        let chars = match leaf {
-            Leaf::Int { .. } => {
-                if span.end <= key.len() {
-                    key[span.range()].reverse();
-                }
-                continue;
-            }
-            Leaf::Char => vec![span.range()],
-            Leaf::Str { min, max } => string_chars(&span.range(), min, max),
-        };
-        for r in chars.into_iter().filter(|r| r.end <= bytes.len() && r.len() == 4) {
-            let c = decode_char(read_le(&bytes[r.clone()]) as u32);
+        if matches!(leaf, Leaf::Int { .. }) && span.end <= key.len() {
+            key[span.range()].reverse();
+        }
+        for r in
+            char_choices(leaf, &span.range()).into_iter().filter(|r| r.end <= bytes.len() && r.len() == 4)
+        {
+            let c = char_at(bytes, r.start);
             let other_encoding = bytes[r.clone()] != encode_char(c);
             key[r].copy_from_slice(&(char_rank(c) << 1 | u32::from(other_encoding)).to_be_bytes());
         }
@@ -543,6 +534,20 @@ fn element_range(spans: &Spans, p: usize, c: usize) -> Option<Range<usize>> {
         spans.children(p).take_while(|&(i, _)| i < c).last().map_or(spans[p].start, |(_, s)| s.end);
     let start = spans[c].start;
     Some(if start > previous_end { start - 1..spans[c].end } else { start..spans[c].end })
+}
+
+/// The 4-byte char choices of a leaf's span: a `char`'s, or a string's ([`string_chars`]).
+fn char_choices(leaf: Leaf, span: &Range<usize>) -> Vec<Range<usize>> {
+    match leaf {
+        Leaf::Char => vec![span.clone()],
+        Leaf::Str { min, max } => string_chars(span, min, max),
+        Leaf::Int { .. } => Vec::new(),
+    }
+}
+
+/// The char the 4-byte choice at `at` decodes to.
+fn char_at(bytes: &[u8], at: usize) -> char {
+    decode_char(read_le(&bytes[at..at + 4]) as u32)
 }
 
 /// The 4-byte char choices of a string span: its first `min` chars, then each optional
