@@ -19,7 +19,7 @@
 //! std::fs::write(
 //!     dir.path().join("src/lib.rs"),
 //!     "pub fn hamming(a: &str, b: &str) -> Option<usize> { None }\n\
-//!      pub fn load(path: &std::path::Path) -> String { String::new() }\n",
+//!      pub fn load(path: &std::path::Path) -> String { std::fs::read_to_string(path).unwrap() }\n",
 //! )
 //! .unwrap();
 //! let api = mutfuzz_api::read(&dir.path().join("src/lib.rs"), "strings", &Default::default()).unwrap();
@@ -30,6 +30,7 @@
 //! ```
 
 mod error;
+mod expand;
 pub mod hand;
 pub mod names;
 pub mod plan;

@@ -247,6 +247,12 @@ pub struct Buildable {
     pub display: bool,
     pub clone: bool,
     pub hashed: bool,
+    /// It borrows what it is built from (`BidiInfo<'text>`): its `Make…` enum's `make`
+    /// takes `&self`, and the value lives as long as the enum does.
+    pub borrows: bool,
+    /// Its `Make…` enum derives `Clone`: a borrowing type's constructor takes a value of
+    /// it, made from a clone.
+    pub cloned: bool,
 }
 
 /// An item the harness leaves out, and why.
@@ -334,9 +340,9 @@ const CONTAINERS: [(&str, &str); 9] = [
 /// Types whose presence in a signature means the item touches the world outside.
 /// `Read` and `Write` are not among them: a parameter bounded by one is given a buffer in
 /// memory ([`io_instance`]).
-const EFFECT_TYPES: [(&str, &str); 14] = [
-    ("Path", "the file system"),
-    ("PathBuf", "the file system"),
+/// Nor are `Path` and `PathBuf`: a path is a text to a crate that only joins or compares
+/// paths (pathdiff), and a body that asks the file system about one says so (`scan`).
+const EFFECT_TYPES: [(&str, &str); 12] = [
     ("File", "the file system"),
     ("OpenOptions", "the file system"),
     ("TcpStream", "the network"),
@@ -380,7 +386,10 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     loop {
         let mut added = Vec::new();
         for (name, def) in &api.types {
-            if p.buildable.contains_key(name) || def.generic || def.path.is_none() {
+            // A borrowing iterator is better driven by collecting what its constructor
+            // returns than by a sequence of `next` calls.
+            let borrows = def.borrows && !def.traits.contains("Iterator");
+            if p.buildable.contains_key(name) || (def.generic && !borrows) || def.path.is_none() {
                 continue;
             }
             let ctors = p.constructors(def, excluded);
@@ -515,8 +524,11 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
             display: def.traits.contains("Display"),
             clone: def.traits.contains("Clone"),
             hashed: def.hashed,
+            borrows: def.borrows,
+            cloned: false,
         });
     }
+    mark_cloned(&mut out.types);
     for f in &api.functions {
         if f.receiver.is_some()
             && f.blocker.is_some()
@@ -618,6 +630,29 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
 }
 
 /// `my_crate::Doc::len` → `Doc::len`; free functions keep their module path.
+/// Marks the types whose `Make…` enums a borrowing type's constructor clones (its
+/// arguments' own, and theirs in turn).
+fn mark_cloned(types: &mut [Buildable]) {
+    let mut wanted: Vec<String> = Vec::new();
+    let mut todo: Vec<usize> = (0..types.len()).filter(|&i| types[i].borrows).collect();
+    while let Some(i) = todo.pop() {
+        for a in types[i].constructors.iter().flat_map(|c| &c.args) {
+            for word in a.gen_ty.split(|c: char| !c.is_alphanumeric() && c != '_') {
+                let Some(name) = word.strip_prefix("Make") else { continue };
+                if let Some(j) = types.iter().position(|t| t.name == name)
+                    && !wanted.iter().any(|w| w == name)
+                {
+                    wanted.push(name.to_owned());
+                    todo.push(j);
+                }
+            }
+        }
+    }
+    for t in types.iter_mut() {
+        t.cloned = wanted.contains(&t.name);
+    }
+}
+
 fn display_path(f: &Function) -> String {
     match &f.extension {
         // `<u8 as k::Halve>::halve` → `<u8 as Halve>::halve`.
@@ -683,6 +718,16 @@ impl Planner<'_> {
     }
 
     fn constructors(&self, def: &TypeDef, excluded: &Exclusions) -> Vec<Constructor> {
+        let mut out = self.all_constructors(def, excluded);
+        if def.borrows {
+            // Its `make(&self)` makes such an argument from a clone, which the value
+            // cannot borrow.
+            out.retain(|c| !c.args.iter().any(|a| a.convert.is_some() && a.expr.starts_with('&')));
+        }
+        out
+    }
+
+    fn all_constructors(&self, def: &TypeDef, excluded: &Exclusions) -> Vec<Constructor> {
         let mut out = Vec::new();
         let owner = &def.name;
         let type_path = def.path.clone().unwrap_or_default();
@@ -765,7 +810,8 @@ impl Planner<'_> {
             for (i, source) in sources.iter().enumerate() {
                 let Ok(arg) = self.arg("value", source, &[], None) else { continue };
                 // The value as it is, or std's `Duration` from nanoseconds (see `std_made`).
-                if arg.convert.is_some() || (arg.expr != "value" && std_made(source, "value").is_none()) {
+                if arg.convert.is_some() || (arg.expr != "value" && self.std_made(source, "value").is_none())
+                {
                     continue;
                 }
                 let base = if matches!(kind, CtorKind::From) { "From" } else { "TryFrom" };
@@ -823,8 +869,12 @@ impl Planner<'_> {
         fields
             .iter()
             .map(|(name, ty)| {
-                if let Some((gen_ty, expr)) = std_made(ty, name) {
+                if let Some((gen_ty, expr)) = self.std_made(ty, name) {
                     return Some(Arg::simple(name, gen_ty, expr));
+                }
+                // A range's two ends, as a parameter's (unicode-bidi's `ParagraphInfo`).
+                if matches!(ty.name(), Some("Range" | "RangeInclusive")) {
+                    return self.arg(name, ty, &[], None).ok();
                 }
                 let (gen_ty, convert) = self.owned(name, ty, &[], None).ok()?;
                 // A field of the type itself would make its `Make…` enum contain itself.
@@ -885,6 +935,12 @@ impl Planner<'_> {
     /// Whether `ty` is std's `time::{name}` (`Duration`, `SystemTime`): written through
     /// `std` or `core`, as the scan writes out every name a module imports from there (a
     /// bare `Duration` or `time::Duration` may be chrono's or the `time` crate's).
+    /// [`std_made`], where `ty` is not one of the crate's own types (a `Path` of its own).
+    fn std_made(&self, ty: &Ty, name: &str) -> Option<(String, String)> {
+        let own = matches!(ty, Ty::Path { segments, .. } if segments.len() == 1 && self.api.types.contains_key(&segments[0]));
+        std_made(ty, name).filter(|_| !own)
+    }
+
     fn std_time(ty: &Ty, name: &str) -> bool {
         let Ty::Path { segments, args, .. } = ty else { return false };
         args.is_empty()
@@ -922,6 +978,7 @@ impl Planner<'_> {
             extension: None,
             self_param: false,
             requires: Vec::new(),
+            deprecated: false,
         };
         self.call(&function).ok()
     }
@@ -1300,9 +1357,11 @@ impl Planner<'_> {
             Ty::Ref { mutable: false, inner } => (false, &**inner),
             ty => (true, ty),
         };
-        if let Some((gen_ty, made)) = std_made(inner, name) {
+        if let Some((gen_ty, made)) = self.std_made(inner, name) {
             let expr = match by_value {
                 true => made,
+                // `Path::new` lends a `&Path` already.
+                false if made.starts_with("std::path::Path::new") => made,
                 false if made.contains('+') => format!("&({made})"),
                 false => format!("&{made}"),
             };
@@ -1450,6 +1509,13 @@ impl Planner<'_> {
                     for a in args {
                         let (g, convert) = self.owned(name, a, generics, owner)?;
                         if convert.is_some() {
+                            if let Some(def) = g.strip_prefix("Make").and_then(|t| self.api.types.get(t))
+                                && def.borrows
+                            {
+                                return bad(format!(
+                                    "`{ty}` holds values that borrow what they are built from"
+                                ));
+                            }
                             // Only one level of building: `Vec<Make…>` and `Option<Make…>`.
                             if args.len() == 1 && matches!(last, "Vec" | "Option") {
                                 let make = format!("{g}::make");
@@ -1931,7 +1997,10 @@ fn unmet(requires: &[(String, Vec<Bound>)], chosen: &[(String, Ty)]) -> Option<S
 /// `NonZeroUsize` (or another `NonZero…`) from its integer, `0` made `MIN`; `None` for
 /// another type.
 fn std_made(ty: &Ty, name: &str) -> Option<(String, String)> {
-    if Planner::std_time(ty, "Duration") {
+    if let Some((path @ ("Path" | "PathBuf"), [])) = std_in(ty, "path") {
+        let new = if path == "Path" { format!("new(&{name})") } else { format!("from({name})") };
+        Some(("String".into(), format!("std::path::{path}::{new}")))
+    } else if Planner::std_time(ty, "Duration") {
         Some(("u64".into(), format!("std::time::Duration::from_nanos({name})")))
     } else if Planner::std_time(ty, "SystemTime") {
         Some(("u64".into(), format!("std::time::UNIX_EPOCH + std::time::Duration::from_nanos({name})")))
@@ -2549,7 +2618,7 @@ mod tests {
                  pub fn into_vec(self) -> Vec<u8> { Vec::new() }\n\
                  pub fn into_input(self) -> I { self.input }\n\
                  pub fn onto(self, out: &mut Vec<u8>) -> usize { 0 }\n\
-                 pub fn into_path(self) -> std::path::PathBuf { Default::default() }\n\
+                 pub fn into_path(self) -> std::path::PathBuf { std::path::Path::new(\"a\").canonicalize().unwrap() }\n\
                  pub fn done(self) -> u8 { 0 }\n\
              }\n\
              pub fn encode_done(n: u8) -> u8 { n }\n\
@@ -2723,6 +2792,42 @@ mod tests {
             "mutfuzz::debug_bounded(&k::Words::new(&s).take(64).collect::<Vec<_>>())",
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
+        }
+    }
+
+    #[test]
+    fn a_type_that_borrows_what_it_is_built_from_is_made_by_reference() {
+        let api = api("#[derive(Clone, Copy, Debug)] pub struct Level(u8);\n\
+             impl Level { pub fn new(n: u8) -> Option<Level> { None } }\n\
+             #[derive(Debug)] pub struct Info<'text> { text: &'text str, level: Level }\n\
+             impl<'text> Info<'text> {\n\
+                 pub fn new(text: &'text str, level: Option<Level>) -> Info<'text> { todo!() }\n\
+                 pub fn first(&self) -> &'text str { self.text }\n\
+                 pub fn line(&self, span: &Span) -> &'text str { self.text }\n\
+             }\n\
+             #[derive(Debug)] pub struct Span { pub range: std::ops::Range<usize>, pub level: Level }\n\
+             pub fn count(infos: Vec<Info<'_>>) -> usize { infos.len() }\n\
+             pub fn width(info: &Info<'_>) -> usize { 0 }\n");
+        let p = plan(&api, &Exclusions::new());
+        let info = p.types.iter().find(|t| t.name == "Info").expect("`Info` is built");
+        assert!(info.borrows && !info.cloned);
+        assert_eq!(info.methods.len(), 2);
+        // The `Level` its constructor takes is made from a clone.
+        assert!(p.types.iter().find(|t| t.name == "Level").unwrap().cloned);
+        assert_eq!(p.calls.iter().map(|c| c.function.name.as_str()).collect::<Vec<_>>(), ["width"]);
+        let why = &p.skipped.iter().find(|s| s.item == "count").unwrap().reason;
+        assert!(why.contains("borrow what they are built from"), "{why}");
+        let module = crate::render::render(&p, "k").text;
+        for line in [
+            "#[derive(Clone, Debug, Gen)]\npub enum MakeLevel {",
+            "pub fn make(&self) -> k::Info {",
+            "let level = level.clone(); let level = level.map(MakeLevel::make);",
+            "k::Info::new(text, level)",
+            "let info = info.make();",
+            // A range field is made as a range parameter is.
+            "k::Span { range: usize::from(range.0)..usize::from(range.1), level }",
+        ] {
+            assert!(module.contains(line), "no `{line}` in:\n{module}");
         }
     }
 
@@ -3176,7 +3281,9 @@ mod tests {
              pub fn lines(r: impl BufRead) -> usize { 0 }\n\
              pub fn write_u<W: Write>(w: &mut W, v: u64) -> Result<usize, io::Error> { Ok(0) }\n\
              #[derive(Debug)] pub struct Error;\n\
-             pub fn open(p: &std::path::Path) -> usize { 0 }\n\
+             pub fn open(p: &std::path::Path) -> usize { p.exists() as usize }\n\
+             pub fn rel<P: AsRef<std::path::Path>>(p: P, base: &std::path::Path) -> Option<std::path::PathBuf> { None }\n\
+             pub fn join(p: std::path::PathBuf) -> std::path::PathBuf { p }\n\
              pub fn hex<W: std::fmt::Write>(out: &mut W, b: u8) -> std::fmt::Result { Ok(()) }\n\
              pub fn dump(out: &mut impl std::fmt::Write) -> std::fmt::Result { Ok(()) }\n");
         let p = plan(&api, &Exclusions::new());
@@ -3192,6 +3299,12 @@ mod tests {
         // A text writer is a `String`, not taken for an I/O one.
         assert_eq!(args("k::hex"), [arg("String", "&mut out", true), arg("u8", "b", false)]);
         assert_eq!(args("k::dump"), [arg("String", "&mut out", true)]);
+        // A path is a text; only a body that asks the file system about it is left out.
+        assert_eq!(
+            args("k::rel"),
+            [arg("String", "p", false), arg("String", "std::path::Path::new(&base)", false)]
+        );
+        assert_eq!(args("k::join"), [arg("String", "std::path::PathBuf::from(p)", false)]);
         // Its `io::Error` is not the crate's `Error`.
         let module = crate::generate(&api, "k", &Exclusions::new()).module.text;
         assert!(module.contains("-> (Result<usize, std::io::Error>, Vec<u8>) {"), "{module}");

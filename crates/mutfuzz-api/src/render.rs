@@ -383,7 +383,7 @@ pub fn collected(call: &str) -> String {
 fn write_const_set(w: &mut Writer, set: &ConstSet) {
     let name = format!("Const{}", set.name);
     w.line(&format!("/// A public constant of `{}`.", set.path));
-    w.line("#[derive(Debug, Gen)]");
+    w.line("#[derive(Clone, Copy, Debug, Gen)]");
     w.line(&format!("pub enum {name} {{"));
     for (variant, _) in &set.consts {
         w.line(&format!("    {variant},"));
@@ -423,7 +423,7 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     let make = format!("Make{}", t.name);
     let value = snake(&t.name);
     w.line(&format!("/// `{}`, built through a constructor of its API.", t.path));
-    w.line("#[derive(Debug, Gen)]");
+    w.line(if t.cloned { "#[derive(Clone, Debug, Gen)]" } else { "#[derive(Debug, Gen)]" });
     w.line(&format!("pub enum {make} {{"));
     for c in &t.constructors {
         let key = format!("{}::{}", t.path, c.variant);
@@ -432,12 +432,21 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
     w.line("}");
     w.line("");
     w.line(&format!("impl {make} {{"));
-    w.line(&format!("    pub fn make(self) -> {} {{", t.path));
+    // A value that borrows what it is built from borrows it from the enum.
+    let receiver = if t.borrows { "&self" } else { "self" };
+    w.line(&format!("    pub fn make({receiver}) -> {} {{", t.path));
     w.line("        match self {");
     for c in &t.constructors {
         let key = format!("{}::{}", t.path, c.variant);
         w.piece(&key, |w| {
-            let args: Vec<&str> = c.args.iter().map(|a| a.expr.as_str()).collect();
+            let borrowed: Vec<Arg>;
+            let c_args = if t.borrows {
+                borrowed = c.args.iter().map(borrowed_arg).collect();
+                &borrowed
+            } else {
+                &c.args
+            };
+            let args: Vec<&str> = c_args.iter().map(|a| a.expr.as_str()).collect();
             let body = match &c.kind {
                 CtorKind::Function { path, fallible, .. } => {
                     let call = format!("{path}({})", args.join(", "));
@@ -448,10 +457,10 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::From => format!("{}::from({})", t.path, args[0]),
                 CtorKind::FromIter { .. } => format!("{}.collect()", args[0]),
                 CtorKind::TryFrom => reject(&format!("{}::try_from({})", t.path, args[0])),
-                CtorKind::Literal => format!("{} {{ {} }}", t.path, named_fields(&c.args)),
+                CtorKind::Literal => format!("{} {{ {} }}", t.path, named_fields(c_args)),
                 CtorKind::DefaultWith => set_fields(&format!("{}::default()", t.path), &c.args, "made"),
                 CtorKind::Variant { name, named: true } => {
-                    format!("{}::{name} {{ {} }}", t.path, named_fields(&c.args))
+                    format!("{}::{name} {{ {} }}", t.path, named_fields(c_args))
                 }
                 CtorKind::Variant { name, named: false } if args.is_empty() => format!("{}::{name}", t.path),
                 CtorKind::Variant { name, named: false } => {
@@ -461,9 +470,9 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
                 CtorKind::Const { path, by_ref: true } => format!("{path}.clone()"),
             };
             let pat = format!("{make}::{}", variant_pattern(&c.variant, &c.args));
-            if c.args.iter().any(|a| a.convert.is_some()) {
+            if c_args.iter().any(|a| a.convert.is_some()) {
                 w.line(&format!("            {pat} => {{"));
-                convert(w, &c.args, "                ");
+                convert(w, c_args, "                ");
                 w.line(&format!("                {body}"));
                 w.line("            }");
             } else {
@@ -500,8 +509,9 @@ fn write_type(w: &mut Writer, t: &Buildable, index: usize) {
 
     if t.methods.is_empty() {
         // Only where building runs the crate's code: a constructor function, or `Display`.
+        // A borrowing value cannot be returned from what it borrows.
         let runs_code = t.constructors.iter().any(|c| matches!(c.kind, CtorKind::Function { .. }));
-        if t.display || (t.debug && runs_code) {
+        if t.display || (t.debug && runs_code && !t.borrows) {
             let name = w.target_name(format!("make_{value}"), TargetKind::Make(index));
             w.line(&format!(
                 "/// A `{}` built by one of its constructors{}.",
@@ -597,6 +607,24 @@ fn write_arm(w: &mut Writer, pat: &str, args: &[Arg], body: &[String]) {
         w.line(&format!("                {line}"));
     }
     w.line("            }");
+}
+
+/// A constructor's argument as a borrowing type's `make(&self)` writes it, where its
+/// field is bound by reference: `&text` is the reference itself; a value passed by value
+/// is cloned, and one built from a `Make…` is built from a clone.
+fn borrowed_arg(a: &Arg) -> Arg {
+    if a.convert.is_some() {
+        let convert = a.convert.as_ref().map(|c| format!("let {0} = {0}.clone(); {c}", a.name));
+        return Arg { convert, ..a.clone() };
+    }
+    let expr = if a.expr == format!("&{}", a.name) {
+        a.name.clone()
+    } else if a.expr == a.name {
+        format!("{}.clone()", a.name)
+    } else {
+        a.expr.clone()
+    };
+    Arg { expr, ..a.clone() }
 }
 
 fn reject(call: &str) -> String {

@@ -10,6 +10,7 @@ use mutfuzz_mutate::modules::{ModDir, path_attr};
 use quote::ToTokens;
 
 use crate::error::Error;
+use crate::expand::Macros;
 use crate::names::camel;
 use crate::ty::{Bound, INTEGERS, Ty, bounds, hash_container, hash_module};
 
@@ -68,6 +69,8 @@ pub struct Function {
     /// (`T: FloatCore` of `impl<T: FloatCore> OrderedFloat<T>`): it exists only where
     /// the types put in meet them.
     pub requires: Vec<(String, Vec<Bound>)>,
+    /// It is `#[deprecated]`: a written test that calls it allows that.
+    pub deprecated: bool,
 }
 
 /// A std trait whose implementations' methods a type's call sequence drives: their
@@ -240,6 +243,10 @@ pub struct TypeDef {
     /// second definition of its name (behind another `cfg`, in another module) with
     /// other parameters.
     pub fixed_generic: bool,
+    /// Its only parameters are lifetimes (`BidiInfo<'text>`), in its one definition: a
+    /// value borrows what it was built from, so the harness builds it from a `Make…` it
+    /// keeps (`make(&self)`).
+    pub borrows: bool,
     /// Another type of its name, in another module, is not driven: a signature naming it
     /// may mean either, so nothing is taken from this one's impls for it (an iterator's
     /// item type).
@@ -330,6 +337,7 @@ pub fn read(lib_rs: &Path, krate: &str, features: &BTreeSet<String>) -> Result<A
         pub_traits: BTreeMap::new(),
         provided: BTreeMap::new(),
         aliases: Vec::new(),
+        macros: Macros::default(),
     };
     let root = walk.file(lib_rs, ModDir::of_file(lib_rs, true, ""), Vec::new())?;
     debug_assert_eq!(root, 0);
@@ -896,6 +904,8 @@ struct Walk<'a> {
     provided: BTreeMap<String, Vec<Function>>,
     /// Public type aliases without parameters: module, name, the type it names.
     aliases: Vec<(usize, String, Ty)>,
+    /// The crate's `macro_rules!`, learned in the order the walk meets them.
+    macros: Macros,
 }
 
 impl Walk<'_> {
@@ -921,6 +931,7 @@ impl Walk<'_> {
         mod_path: Vec<String>,
     ) -> Result<usize, Error> {
         let me = self.module(mod_path.clone());
+        let items = &self.macros.expand(items);
         // Before the items: a `use` anywhere in the module says what a derive's name is.
         for item in items {
             if let syn::Item::Use(u) = item
@@ -1271,7 +1282,10 @@ impl Walk<'_> {
                 }
             }
         }
-        entry.fixed_generic |= generics.params.iter().any(|p| matches!(p, syn::GenericParam::Lifetime(_)));
+        let lifetimes =
+            generics.params.iter().filter(|p| matches!(p, syn::GenericParam::Lifetime(_))).count();
+        entry.fixed_generic |= lifetimes > 0;
+        entry.borrows = lifetimes > 0 && lifetimes == generics.params.len() && (!again || entry.borrows);
         if again && entry.const_params != consts {
             entry.fixed_generic = true;
         }
@@ -1342,13 +1356,18 @@ impl Walk<'_> {
         let modules = &self.modules;
         let written_out = |module: usize, ty: &Ty| {
             // A std time type under another name too (`use std::time::Duration as Span`).
+            // `use core::str;` brings the module: `str` in a type is still the primitive.
+            let primitive = |name: &str| {
+                INTEGERS.contains(&name) || ["str", "bool", "char", "f32", "f64"].contains(&name)
+            };
             let names = modules[module].std_names.iter().filter(|(name, path)| {
-                own.contains(*name)
-                    || STD_TIME.contains(&name.as_str())
-                    || path.last().is_some_and(|l| STD_TIME.contains(&l.as_str()))
-                    // A hash container's iterator (multimap's `Keys`): its order is random.
-                    || path.iter().any(|s| hash_module(s))
-                    || !is_type_name(path)
+                !primitive(name)
+                    && (own.contains(*name)
+                        || STD_TIME.contains(&name.as_str())
+                        || path.last().is_some_and(|l| STD_TIME.contains(&l.as_str()))
+                        // A hash container's iterator (multimap's `Keys`): its order is random.
+                        || path.iter().any(|s| hash_module(s))
+                        || !is_type_name(path))
             });
             names.fold(ty.clone(), |t, (name, path)| t.qualified(name, path))
         };
@@ -1798,7 +1817,6 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         syn::ReturnType::Default => None,
         syn::ReturnType::Type(_, t) => Some(Ty::from_syn(t)).filter(|t| *t != Ty::Tuple(Vec::new())),
     };
-    let _ = attrs;
     let line = sig.ident.span().start().line;
     Function {
         path: String::new(),
@@ -1811,13 +1829,14 @@ fn function(sig: &syn::Signature, attrs: &[syn::Attribute], body: String, file: 
         signature_generics: sig.generics.type_params().count(),
         generics,
         blocker,
-        effect: effect(&body),
+        effect: effect(&body, sig.to_token_stream().to_string().contains("Path")),
         location: format!("{}:{line}", file_name(file)),
         instantiated: None,
         trait_: None,
         extension: None,
         self_param: false,
         requires: Vec::new(),
+        deprecated: attrs.iter().any(|a| a.path().is_ident("deprecated")),
     }
 }
 
@@ -1832,10 +1851,12 @@ fn file_name(file: &Path) -> String {
 
 /// What a function body touches outside the program, judged from the names it calls
 /// (the body only: what its callees do is not followed).
-fn effect(body: &str) -> Option<&'static str> {
+fn effect(body: &str, takes_path: bool) -> Option<&'static str> {
     // Token text from `quote` separates path segments as `fs :: read`.
-    const EFFECTS: [(&str, &str); 15] = [
+    const EFFECTS: [(&str, &str); 17] = [
         ("fs ::", "the file system"),
+        (". canonicalize ()", "the file system"),
+        (". read_dir ()", "the file system"),
         ("File ::", "the file system"),
         ("OpenOptions", "the file system"),
         ("net ::", "the network"),
@@ -1854,6 +1875,13 @@ fn effect(body: &str) -> Option<&'static str> {
         ("stdin ()", "standard input"),
         ("println !", "standard output"),
     ];
+    // What a path asks the file system, where the signature has a path: elsewhere these
+    // are often a crate's own methods (url's `SchemeType::is_file`).
+    const PATH_QUERIES: [&str; 5] =
+        [". exists ()", ". try_exists ()", ". is_file ()", ". is_dir ()", ". metadata ()"];
+    if takes_path && PATH_QUERIES.iter().any(|q| body.contains(q)) {
+        return Some("the file system");
+    }
     EFFECTS.iter().find(|(needle, _)| body.contains(needle)).map(|(_, what)| *what)
 }
 
@@ -1874,6 +1902,30 @@ mod tests {
             fs::write(p, text).unwrap();
         }
         read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::from(["std".to_owned()])).unwrap()
+    }
+
+    #[test]
+    fn a_path_query_is_an_effect_only_where_the_signature_has_a_path() {
+        let api = api(&[(
+            "src/lib.rs",
+            "pub fn here(p: &std::path::Path) -> bool { p.is_file() }\n\
+             pub fn local(s: &Scheme) -> bool { s.is_file() }\n\
+             pub struct Scheme;\n\
+             impl Scheme { pub fn is_file(&self) -> bool { true } }\n",
+        )]);
+        let effects: Vec<(&str, Option<&str>)> =
+            api.functions.iter().map(|f| (f.name.as_str(), f.effect)).collect();
+        assert_eq!(effects, [("is_file", None), ("here", Some("the file system")), ("local", None)]);
+    }
+
+    #[test]
+    fn a_str_module_imported_leaves_str_the_primitive() {
+        let api = api(&[(
+            "src/lib.rs",
+            "use core::str;\npub fn len(s: &str) -> usize { str::from_utf8(s.as_bytes()).map_or(0, str::len) }\n",
+        )]);
+        let f = &api.functions[0];
+        assert_eq!(f.params[0].1.to_string(), "&str");
     }
 
     #[test]

@@ -275,6 +275,12 @@ pub fn write(
     let mut test = finish(base, body, kept, panic, taken);
     test.args_name = by_args;
     test.lean = lean_body.map(|body| text_of(&test.name, &body, kept, panic));
+    if calls_deprecated(plan, &test.text) {
+        // Else `cargo test` warns of each call.
+        let (from, to) = (format!("fn {}()", test.name), format!("#[allow(deprecated)]\nfn {}()", test.name));
+        test.text = test.text.replacen(&from, &to, 1);
+        test.lean = test.lean.map(|lean| lean.replacen(&from, &to, 1));
+    }
     if let TargetKind::Call(i) = kind {
         let f = &plan.calls[i].function;
         match w.imported(f) {
@@ -286,6 +292,25 @@ pub fn write(
         }
     }
     Ok(test)
+}
+
+/// Whether `text` calls a `#[deprecated]` function of the plan: one called by path, or
+/// a method whose name no other method of the plan has.
+fn calls_deprecated(plan: &Plan, text: &str) -> bool {
+    let ctors = plan.types.iter().flat_map(|t| &t.constructors).filter_map(|c| match &c.kind {
+        CtorKind::Function { function, .. } => Some(&**function),
+        _ => None,
+    });
+    let calls = plan.calls.iter().chain(plan.calls.iter().flat_map(|c| &c.steps));
+    let methods = plan.types.iter().flat_map(|t| &t.methods);
+    let functions: Vec<&Function> = calls.chain(methods).map(|c| &c.function).chain(ctors).collect();
+    functions.iter().filter(|f| f.deprecated).any(|f| match f.receiver {
+        None => text.contains(&format!("{}(", f.path)),
+        Some(_) => {
+            functions.iter().all(|g| g.deprecated || g.name != f.name)
+                && text.contains(&format!(".{}(", f.name))
+        }
+    })
 }
 
 /// The test named `base` (numbered past the names `taken`) with its comment and body.
@@ -1295,6 +1320,15 @@ impl Writer<'_> {
                 }
                 if expr == format!("{name}.chars()") || expr == format!("{name}.into()") {
                     return Ok(format!("{lit}{}", &expr[name.len()..]));
+                }
+                // A path made from the text: `Path::new("a/b")`, `PathBuf::from("a/b")`.
+                for made in
+                    [format!("std::path::Path::new(&{name})"), format!("std::path::PathBuf::from({name})")]
+                {
+                    if let Some(borrow) = expr.strip_suffix(&made) {
+                        let call = made.split_once('(').map_or("", |(call, _)| call);
+                        return Ok(format!("{borrow}{call}({lit})"));
+                    }
                 }
             }
             if let Value::Int(digits, _) = v
@@ -3309,6 +3343,46 @@ mod tests {
             ]
         );
         assert_eq!(assert_unordered("map.keys()", "[]"), ["assert_eq!(map.keys().count(), 0);"]);
+    }
+
+    #[test]
+    fn a_path_is_written_from_its_text() {
+        let (plan, module) =
+            api("pub fn depth(p: &std::path::Path, base: std::path::PathBuf) -> usize { 0 }\n");
+        let value = Value::Tuple(vec![s("a/b"), s("a")]);
+        let kept = Kept { target: "depth", value: &value, ending: "1", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(
+            t.text.contains("k::depth(std::path::Path::new(\"a/b\"), std::path::PathBuf::from(\"a\"))"),
+            "{}",
+            t.text
+        );
+    }
+
+    #[test]
+    fn a_deprecated_call_is_allowed_and_a_borrowing_value_is_built_from_literals() {
+        let (plan, module) = api("#[deprecated(note = \"use `len`\")] pub fn size(s: &str) -> usize { 0 }\n\
+             #[derive(Debug)] pub struct Words<'a> { text: &'a str }\n\
+             impl<'a> Words<'a> { pub fn new(text: &'a str) -> Self { todo!() } pub fn first(&self) -> &'a str { \"\" } }\n");
+        let value = s("ab");
+        let kept = Kept { target: "size", value: &value, ending: "2", kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\n#[allow(deprecated)]\nfn size() {\n    assert_eq!(k::size(\"ab\"), 2);\n}\n"
+        );
+        let value = Value::Tuple(vec![
+            Value::Variant("New".into(), vec![s("a b")]),
+            Value::Seq(vec![Value::Variant("First".into(), vec![])]),
+        ]);
+        let ending = r#"["\"a\"", "Words { text: \"a b\" }"]"#;
+        let kept = Kept { target: "words_calls", value: &value, ending, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert_eq!(
+            t.text,
+            "#[test]\nfn words_first() {\n    let words = k::Words::new(\"a b\");\n    \
+             assert_eq!(words.first(), \"a\");\n    assert_eq!(format!(\"{words:?}\"), \"Words { text: \\\"a b\\\" }\");\n}\n"
+        );
     }
 
     #[test]

@@ -132,12 +132,12 @@ impl Copy {
     }
 
     /// Writes `tests/<name>` into the copy, declaring it as a test target when the
-    /// manifest sets `autotests = false` (every package normalized for crates.io does),
+    /// manifest turns off `autotests` (every package normalized for crates.io does),
     /// where cargo would not find it by itself.
     fn write_test(&self, name: &str, text: &str) -> Result<()> {
         write(&self.test_file(name), text)?;
         self.edit_manifest(|doc| {
-            if declares_tests_only(doc) {
+            if crate::workspace::tests_listed_only(doc) {
                 declare_test(doc, name);
             }
         })
@@ -194,23 +194,18 @@ fn declare_test(doc: &mut toml_edit::DocumentMut, name: &str) {
     tests.push(target);
 }
 
-/// A note for the user when `package`'s manifest sets `autotests = false`: the written
+/// A note for the user when `package`'s manifest turns off `autotests`: the written
 /// `tests/<name>` runs only once declared.
 pub fn undeclared_note(package_root: &Path, name: &str) -> Option<String> {
     let doc: toml_edit::DocumentMut =
         std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse().ok()?;
-    declares_tests_only(&doc).then(|| {
+    crate::workspace::tests_listed_only(&doc).then(|| {
         let stem = name.trim_end_matches(".rs");
         format!(
-            "note: Cargo.toml sets `autotests = false`, so cargo runs only the tests it lists: add\n  \
+            "note: Cargo.toml turns off `autotests`, so cargo runs only the tests it lists: add\n  \
              [[test]]\n  name = \"{stem}\"\n  path = \"tests/{name}\""
         )
     })
-}
-
-/// Whether a manifest turns off cargo's discovery of `tests/*.rs` (`autotests = false`).
-pub fn declares_tests_only(doc: &toml_edit::DocumentMut) -> bool {
-    doc.get("package").and_then(|p| p.get("autotests")).and_then(|a| a.as_bool()) == Some(false)
 }
 
 /// Checks `tests` (each written for the survivors in `written_for`) in `copy`, with the
@@ -723,6 +718,14 @@ mod tests {
         assert_eq!(names, ["old", "mutfuzz_amplified"]);
         assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
+        assert_eq!(undeclared_note(dir.path(), FILE), None);
+        // In edition 2015 (no `edition`), a `[[test]]` listed turns discovery off too.
+        let listed = "[[test]]\nname = \"old\"\npath = \"tests/old.rs\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), format!("[package]\nname = \"p\"\n\n{listed}"))
+            .unwrap();
+        assert!(undeclared_note(dir.path(), FILE).is_some());
+        let edition_2018 = format!("[package]\nname = \"p\"\nedition = \"2018\"\n\n{listed}");
+        std::fs::write(dir.path().join("Cargo.toml"), edition_2018).unwrap();
         assert_eq!(undeclared_note(dir.path(), FILE), None);
     }
 

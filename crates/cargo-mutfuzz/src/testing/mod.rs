@@ -530,7 +530,8 @@ fn mutation_test(
                 || failed.iter().any(|f| f.exit == Exit::TimedOut);
             if failed.len() > 1 {
                 let others: Vec<&str> = failed[1..].iter().map(|f| cases[f.case].name.as_str()).collect();
-                let skips: Vec<String> = others.iter().map(|name| format!("--skip {name}")).collect();
+                let skips: Vec<String> =
+                    others.iter().map(|name| format!("--skip {}", shell_word(name))).collect();
                 let more = if others.len() == 1 {
                     "1 more test fails".to_owned()
                 } else {
@@ -926,9 +927,25 @@ fn mark_lint_risks(ws: &Workspace, console: &Console, outcomes: &mut [Option<Mut
     }
 }
 
+/// `word` as a shell reads it back whole: quoted where it holds anything but letters,
+/// digits and `_:-./` (a doctest's name has spaces and parentheses).
+fn shell_word(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_:-./".contains(c)) {
+        return word.to_owned();
+    }
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_name_in_a_hint_is_quoted_where_a_shell_would_split_it() {
+        assert_eq!(shell_word("tests::parse_ok"), "tests::parse_ok");
+        assert_eq!(shell_word("src/a.rs - Pop::pop (line 310)"), "'src/a.rs - Pop::pop (line 310)'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+    }
 
     #[test]
     fn errors_all_in_test_files_are_the_tests() {

@@ -20,6 +20,21 @@ use mutfuzz_mutate::{Config, CrateRoot, Discovery, PackageSpec};
 
 pub use features::Features;
 
+/// Whether a manifest turns off cargo's discovery of `tests/*.rs`: `autotests = false`
+/// (every package normalized for crates.io), or, in edition 2015 (a manifest without
+/// `edition`), any `[[test]]` listed.
+pub fn tests_listed_only(doc: &toml_edit::DocumentMut) -> bool {
+    let package = doc.get("package");
+    match package.and_then(|p| p.get("autotests")).and_then(|a| a.as_bool()) {
+        Some(auto) => !auto,
+        None => {
+            let edition = package.and_then(|p| p.get("edition"));
+            let edition_2015 = edition.is_none_or(|e| e.as_str() == Some("2015"));
+            edition_2015 && doc.get("test").is_some()
+        }
+    }
+}
+
 /// A package chosen for mutation.
 #[derive(Clone, Debug)]
 pub struct Package {

@@ -106,13 +106,12 @@ impl Scratch {
         discovery: &Discovery,
         manifest: &Path,
     ) -> Result<()> {
-        let autotests = doc.get("package").and_then(|p| p.get("autotests")).and_then(Item::as_bool);
         let Some(package) = ws.packages.iter().find(|p| p.root.join("Cargo.toml") == manifest) else {
             return Ok(());
         };
         let has_doctests =
             discovery.files.iter().any(|f| f.package == package.name && !f.doctests.is_empty());
-        if !self.doctests || autotests != Some(false) || package.lib_name.is_none() || !has_doctests {
+        if !self.doctests || !super::tests_listed_only(doc) || package.lib_name.is_none() || !has_doctests {
             return Ok(());
         }
         let file = format!("tests/{DOCTEST_TARGET}.rs");
