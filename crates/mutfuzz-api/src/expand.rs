@@ -5,6 +5,9 @@
 //! tree (`ident`, `tt`, `literal`, `lifetime`) or the tokens up to what the rule expects
 //! next (`ty`, `expr`, `path`, …). An invocation no rule matches, or whose expansion does
 //! not parse, is left as it was: the scan then misses what it writes, as before.
+//!
+//! `cfg_if::cfg_if!` is expanded too, each branch's items under the `cfg` that picks it,
+//! which the scan then reads as it reads any item's (ahash's `AHasher`).
 
 use std::collections::BTreeMap;
 
@@ -57,18 +60,76 @@ impl Macros {
                 }
                 continue;
             }
-            let expanded = m
-                .mac
-                .path
-                .get_ident()
-                .filter(|_| depth < DEPTH)
-                .and_then(|name| self.rules.get(&name.to_string()))
-                .and_then(|rules| rules.iter().find_map(|r| r.apply(m.mac.tokens.clone())))
-                .and_then(|tokens| syn::parse2::<syn::File>(tokens).ok());
+            let last = m.mac.path.segments.last().map(|s| s.ident.to_string());
+            let tokens = if last.as_deref() == Some("cfg_if") {
+                cfg_if(m.mac.tokens.clone())
+            } else {
+                m.mac
+                    .path
+                    .get_ident()
+                    .and_then(|name| self.rules.get(&name.to_string()))
+                    .and_then(|rules| rules.iter().find_map(|r| r.apply(m.mac.tokens.clone())))
+            };
+            let expanded =
+                tokens.filter(|_| depth < DEPTH).and_then(|tokens| syn::parse2::<syn::File>(tokens).ok());
             match expanded {
                 Some(file) => self.expand_into(&file.items, out, depth + 1),
                 None => out.push(item.clone()),
             }
+        }
+    }
+}
+
+/// The items of a `cfg_if!` (`if #[cfg(a)] { … } else if #[cfg(b)] { … } else { … }`),
+/// each under the `cfg` of its branch: `all(not(a), b)` for the second.
+fn cfg_if(tokens: TokenStream) -> Option<TokenStream> {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut earlier: Vec<TokenStream> = Vec::new();
+    let mut out = TokenStream::new();
+    let mut i = 0;
+    loop {
+        let predicate = match trees.get(i) {
+            Some(TokenTree::Ident(word)) if word == "if" => {
+                let (Some(TokenTree::Punct(hash)), Some(TokenTree::Group(attr))) =
+                    (trees.get(i + 1), trees.get(i + 2))
+                else {
+                    return None;
+                };
+                let inner: Vec<TokenTree> = attr.stream().into_iter().collect();
+                let (true, [TokenTree::Ident(cfg), TokenTree::Group(pred)]) =
+                    (hash.as_char() == '#', &inner[..])
+                else {
+                    return None;
+                };
+                if cfg != "cfg" {
+                    return None;
+                }
+                i += 3;
+                Some(pred.stream())
+            }
+            _ => None,
+        };
+        let Some(TokenTree::Group(body)) = trees.get(i) else { return None };
+        let not_earlier = quote::quote!(not(any(#(#earlier),*)));
+        let condition = match &predicate {
+            Some(p) if earlier.is_empty() => p.clone(),
+            Some(p) => quote::quote!(all(#not_earlier, #p)),
+            None => not_earlier,
+        };
+        let items = syn::parse2::<syn::File>(body.stream()).ok()?.items;
+        out.extend(items.iter().map(|item| quote::quote!(#[cfg(#condition)] #item)));
+        i += 1;
+        match (predicate, trees.get(i), trees.get(i + 1)) {
+            (Some(p), Some(TokenTree::Ident(e)), Some(next)) if e == "else" => {
+                earlier.push(p);
+                i += 1;
+                // `else if …` goes round again; a last `else { … }` is read next round.
+                if !matches!(next, TokenTree::Ident(w) if w == "if") && !matches!(next, TokenTree::Group(_)) {
+                    return None;
+                }
+            }
+            (_, None, _) => return Some(out),
+            _ => return None,
         }
     }
 }
@@ -235,6 +296,26 @@ mod tests {
                 "impl Debug for Bytes { fn fmt (& self) { } }",
                 "impl LowerHex for Vec < u8 > { fn fmt (& self) { } }",
                 "pub struct Bytes ;"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_branch_of_a_cfg_if_is_under_the_cfg_that_picks_it() {
+        let items = expanded(
+            "cfg_if::cfg_if! {\n\
+                 if #[cfg(feature = \"a\")] { pub fn f() {} }\n\
+                 else if #[cfg(unix)] { pub fn g() {} pub fn h() {} }\n\
+                 else { pub fn k() {} }\n\
+             }\n",
+        );
+        assert_eq!(
+            items,
+            [
+                "# [cfg (feature = \"a\")] pub fn f () { }",
+                "# [cfg (all (not (any (feature = \"a\")) , unix))] pub fn g () { }",
+                "# [cfg (all (not (any (feature = \"a\")) , unix))] pub fn h () { }",
+                "# [cfg (not (any (feature = \"a\" , unix)))] pub fn k () { }",
             ]
         );
     }

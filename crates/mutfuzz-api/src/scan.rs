@@ -1464,22 +1464,10 @@ impl Walk<'_> {
                 let join = |name: &str| {
                     if prefix.is_empty() { name.to_owned() } else { format!("{prefix}::{name}") }
                 };
-                let mut found: Vec<(Def, String)> =
-                    self.defined(m).map(|(name, d)| (d, join(name))).collect();
-                for (alias, source, glob) in &self.modules[m].uses {
-                    if *glob {
-                        if let Some(t) = self.resolve_module(m, source) {
-                            found.extend(self.defined(t).map(|(n, d)| (d, join(n))));
-                        }
-                    } else if alias != "_" {
-                        // `pub use Trait as _;` brings a trait's methods in scope, and no name.
-                        // `pub use inner::encode;` exports the module and the function.
-                        let item = self.resolve(m, source);
-                        let module = self.resolve_module(m, source).map(Def::Module);
-                        found.extend(item.into_iter().chain(module).map(|d| (d, join(alias))));
-                    }
-                }
-                for (def, path) in found {
+                let mut found = Vec::new();
+                self.named(m, 0, &mut found);
+                for (name, def) in found {
+                    let path = join(&name);
                     let better = paths
                         .get(&def)
                         .is_none_or(|old| path.matches("::").count() < old.matches("::").count());
@@ -1491,6 +1479,26 @@ impl Walk<'_> {
             }
             if !changed {
                 return paths;
+            }
+        }
+    }
+
+    /// What module `m` lets users name, by name: the public items and submodules it
+    /// defines, what it re-exports, and through a glob what the globbed module does
+    /// (libm's `pub use self::math::*`, where `math` has `pub use self::sin::sin`).
+    fn named(&self, m: usize, depth: usize, out: &mut Vec<(String, Def)>) {
+        out.extend(self.defined(m).map(|(name, d)| (name.to_owned(), d)));
+        for (alias, source, glob) in &self.modules[m].uses {
+            if *glob {
+                if let Some(t) = self.resolve_module(m, source).filter(|&t| t != m && depth < 8) {
+                    self.named(t, depth + 1, out);
+                }
+            } else if alias != "_" {
+                // `pub use Trait as _;` brings a trait's methods in scope, and no name.
+                // `pub use inner::encode;` exports the module and the function.
+                let item = self.resolve(m, source);
+                let module = self.resolve_module(m, source).map(Def::Module);
+                out.extend(item.into_iter().chain(module).map(|d| (alias.clone(), d)));
             }
         }
     }
@@ -1902,6 +1910,21 @@ mod tests {
             fs::write(p, text).unwrap();
         }
         read(&dir.path().join("src/lib.rs"), "k", &BTreeSet::from(["std".to_owned()])).unwrap()
+    }
+
+    #[test]
+    fn a_glob_of_a_private_module_exports_what_it_re_exports_and_cfg_if_items_are_read() {
+        let api = api(&[
+            (
+                "src/lib.rs",
+                "mod math;\npub use self::math::*;\n\
+                 cfg_if::cfg_if! { if #[cfg(feature = \"off\")] { pub fn slow() {} } else { pub fn fast() {} } }\n",
+            ),
+            ("src/math/mod.rs", "mod sin;\npub use self::sin::sin;\n"),
+            ("src/math/sin.rs", "pub fn sin(x: f64) -> f64 { x }\n"),
+        ]);
+        let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["k::fast", "k::sin"]);
     }
 
     #[test]
