@@ -471,6 +471,42 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         }
     }
 
+    // A borrowing iterator that only `From` makes (xmlparser's `Tokenizer` of a `&str`) is
+    // not built; its conversion is a call of its own, collected as a function returning
+    // it is.
+    for def in api.types.values() {
+        let Some(path) = def.path.as_ref() else { continue };
+        if !def.borrows || !def.traits.contains("Iterator") || p.buildable.contains_key(&def.name) {
+            continue;
+        }
+        for source in &def.from {
+            let f = Function {
+                path: format!("<{path} as From<{source}>>::from"),
+                name: "from".into(),
+                owner: Some(def.name.clone()),
+                receiver: None,
+                params: vec![("value".into(), source.clone())],
+                output: Some(Ty::named(&def.name, Vec::new())),
+                generics: Vec::new(),
+                signature_generics: 0,
+                blocker: None,
+                effect: None,
+                location: String::new(),
+                instantiated: None,
+                trait_: None,
+                extension: None,
+                self_param: false,
+                requires: Vec::new(),
+                deprecated: false,
+            };
+            if !excluded.contains_key(&f.key())
+                && let Ok(call) = p.call(&f)
+            {
+                out.calls.push(call);
+            }
+        }
+    }
+
     for name in order {
         let def = &api.types[&name];
         let constructors = p.buildable[&name].clone();
@@ -809,8 +845,11 @@ impl Planner<'_> {
         for (kind, sources) in [(CtorKind::From, &def.from), (CtorKind::TryFrom, &def.try_from)] {
             for (i, source) in sources.iter().enumerate() {
                 let Ok(arg) = self.arg("value", source, &[], None) else { continue };
-                // The value as it is, or std's `Duration` from nanoseconds (see `std_made`).
-                if arg.convert.is_some() || (arg.expr != "value" && self.std_made(source, "value").is_none())
+                // The value as it is, or std's `Duration` from nanoseconds (see `std_made`),
+                // or for a borrowing type, lent (`From<&'a str>`).
+                let lent = def.borrows && arg.expr == "&value";
+                if arg.convert.is_some()
+                    || (arg.expr != "value" && !lent && self.std_made(source, "value").is_none())
                 {
                     continue;
                 }
@@ -1208,7 +1247,11 @@ impl Planner<'_> {
                 while let Ty::Ref { inner, mutable: m } = t {
                     (t, depth, mutable) = (*inner, depth + 1, m);
                 }
-                Some((depth, mutable, int(&t).ok_or(format!("taking `{arg}`, not a number"))?))
+                Some((
+                    depth,
+                    mutable,
+                    int(&t).ok_or(format!("taking `{arg}` (closures are made over numbers only)"))?,
+                ))
             }
         };
         let output = match bound.assoc.iter().find(|(n, _)| n == "Output") {
@@ -2694,7 +2737,10 @@ mod tests {
             h.plan.skipped.iter().map(|s| (s.item.as_str(), s.reason.as_str())).collect();
         assert_eq!(
             skipped,
-            [("Encode::with_hook", "parameter `f: impl Fn` is a closure taking `&str`, not a number")]
+            [(
+                "Encode::with_hook",
+                "parameter `f: impl Fn` is a closure taking `&str` (closures are made over numbers only)"
+            )]
         );
         assert_eq!(h.driven(), 6, "`encode`, `into_string` and four steps");
         let module = &h.module.text;
@@ -2806,6 +2852,10 @@ mod tests {
                  pub fn line(&self, span: &Span) -> &'text str { self.text }\n\
              }\n\
              #[derive(Debug)] pub struct Span { pub range: std::ops::Range<usize>, pub level: Level }\n\
+             impl<'a> From<&'a str> for Info<'a> { fn from(text: &'a str) -> Self { todo!() } }\n\
+             pub struct Toks<'a>(&'a str);\n\
+             impl<'a> From<&'a str> for Toks<'a> { fn from(s: &'a str) -> Self { Toks(s) } }\n\
+             impl Iterator for Toks<'_> { type Item = char; fn next(&mut self) -> Option<char> { None } }\n\
              pub fn count(infos: Vec<Info<'_>>) -> usize { infos.len() }\n\
              pub fn width(info: &Info<'_>) -> usize { 0 }\n");
         let p = plan(&api, &Exclusions::new());
@@ -2814,7 +2864,17 @@ mod tests {
         assert_eq!(info.methods.len(), 2);
         // The `Level` its constructor takes is made from a clone.
         assert!(p.types.iter().find(|t| t.name == "Level").unwrap().cloned);
-        assert_eq!(p.calls.iter().map(|c| c.function.name.as_str()).collect::<Vec<_>>(), ["width"]);
+        assert!(info.constructors.iter().any(|c| matches!(c.kind, CtorKind::From)));
+        // A borrowing iterator made by `From` alone: the conversion is a call, collected.
+        let calls: Vec<(&str, &Output)> =
+            p.calls.iter().map(|c| (c.function.path.as_str(), &c.output)).collect();
+        assert_eq!(
+            calls,
+            [
+                ("k::width", &Output::Value("usize".into())),
+                ("<k::Toks as From<&str>>::from", &Output::Collected)
+            ]
+        );
         let why = &p.skipped.iter().find(|s| s.item == "count").unwrap().reason;
         assert!(why.contains("borrow what they are built from"), "{why}");
         let module = crate::render::render(&p, "k").text;
@@ -2822,7 +2882,7 @@ mod tests {
             "#[derive(Clone, Debug, Gen)]\npub enum MakeLevel {",
             "pub fn make(&self) -> k::Info {",
             "let level = level.clone(); let level = level.map(MakeLevel::make);",
-            "k::Info::new(text, level)",
+            "k::Info::new(&**text, level)",
             "let info = info.make();",
             // A range field is made as a range parameter is.
             "k::Span { range: usize::from(range.0)..usize::from(range.1), level }",

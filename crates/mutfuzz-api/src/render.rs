@@ -617,8 +617,11 @@ fn borrowed_arg(a: &Arg) -> Arg {
         let convert = a.convert.as_ref().map(|c| format!("let {0} = {0}.clone(); {c}", a.name));
         return Arg { convert, ..a.clone() };
     }
+    // `&**text`: a `&str` as the parameter is, not a `&String` (a `From<&str>` takes
+    // no other).
+    let owned_text = a.gen_ty == "String" || a.gen_ty.starts_with("Vec<");
     let expr = if a.expr == format!("&{}", a.name) {
-        a.name.clone()
+        if owned_text { format!("&**{}", a.name) } else { a.name.clone() }
     } else if a.expr == a.name {
         format!("{}.clone()", a.name)
     } else {

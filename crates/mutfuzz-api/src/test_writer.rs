@@ -713,6 +713,8 @@ fn method_syntax(f: &Function) -> bool {
 
 /// `k::text::first_word` → `first_word` (`k::collect::<String>` → `collect`).
 fn test_name(path: &str) -> String {
+    let from = from_path(path).map(|ty| format!("{ty}::from"));
+    let path = from.as_deref().unwrap_or(path);
     let path = path.split_once("::<").map_or(path, |(name, _)| name);
     let parts: Vec<&str> = path.split("::").skip(1).collect();
     match parts.as_slice() {
@@ -720,6 +722,13 @@ fn test_name(path: &str) -> String {
         [.., f] => (*f).to_owned(),
         [] => "generated".to_owned(),
     }
+}
+
+/// The type of a conversion called through its trait: `k::Tokenizer` of
+/// `<k::Tokenizer as From<&str>>::from`.
+fn from_path(path: &str) -> Option<&str> {
+    let (ty, _) = path.strip_prefix('<')?.strip_suffix(">>::from")?.split_once(" as From<")?;
+    Some(ty)
 }
 
 /// The steps a finished builder's input chose (its last element), each with its arguments'
@@ -837,6 +846,13 @@ impl Writer<'_> {
                     .map_or(String::new(), |(_, t)| format!("::<{t}"));
                 let receiver = value.strip_prefix("&mut ").unwrap_or(value);
                 format!("{receiver}.{}{turbofish}({})", f.name, rest.join(", "))
+            }
+            // A text literal picks the `From<&str>` impl alone: `k::Tokenizer::from("<a/>")`.
+            _ if let Some(ty) = from_path(&call.function.path)
+                && call.function.path.ends_with(" as From<&str>>::from")
+                && rendered.iter().all(|r| r.starts_with('"')) =>
+            {
+                format!("{ty}::from({})", rendered.join(", "))
             }
             _ => {
                 let path =
@@ -3302,7 +3318,10 @@ mod tests {
             assert!(module.text.contains(closure), "no `{closure}` in:\n{}", module.text);
         }
         let why: Vec<&str> = plan.skipped.iter().map(|s| s.reason.as_str()).collect();
-        assert_eq!(why, ["parameter `f: impl Fn` is a closure taking `&str`, not a number"]);
+        assert_eq!(
+            why,
+            ["parameter `f: impl Fn` is a closure taking `&str` (closures are made over numbers only)"]
+        );
         let mut taken = BTreeSet::new();
         let mut one = |target: &str, value: Value, ending: &str| {
             write(&plan, &module, &Kept { target, value: &value, ending, kills: &[] }, &mut taken)
@@ -3363,7 +3382,21 @@ mod tests {
     fn a_deprecated_call_is_allowed_and_a_borrowing_value_is_built_from_literals() {
         let (plan, module) = api("#[deprecated(note = \"use `len`\")] pub fn size(s: &str) -> usize { 0 }\n\
              #[derive(Debug)] pub struct Words<'a> { text: &'a str }\n\
-             impl<'a> Words<'a> { pub fn new(text: &'a str) -> Self { todo!() } pub fn first(&self) -> &'a str { \"\" } }\n");
+             impl<'a> Words<'a> { pub fn new(text: &'a str) -> Self { todo!() } pub fn first(&self) -> &'a str { \"\" } }\n\
+             pub struct Toks<'a>(&'a str);\n\
+             impl<'a> From<&'a str> for Toks<'a> { fn from(s: &'a str) -> Self { Toks(s) } }\n\
+             impl Iterator for Toks<'_> { type Item = char; fn next(&mut self) -> Option<char> { None } }\n");
+        // A conversion called through its trait in the harness, as its type's in a test.
+        let value = s("ab");
+        let kept = Kept { target: "toks_from", value: &value, ending: r#""['a', 'b']""#, kills: &[] };
+        let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();
+        assert!(
+            t.text.contains(
+                "fn toks_from() {\n    assert_eq!(k::Toks::from(\"ab\").collect::<Vec<_>>(), ['a', 'b']);"
+            ),
+            "{}",
+            t.text
+        );
         let value = s("ab");
         let kept = Kept { target: "size", value: &value, ending: "2", kills: &[] };
         let t = write(&plan, &module, &kept, &mut BTreeSet::new()).unwrap();

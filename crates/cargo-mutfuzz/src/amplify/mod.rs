@@ -42,6 +42,13 @@ use survivors::Survivors;
 /// The hang timeout of scoring the corpora on the survivors left.
 pub(crate) const SCORE_HANG: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// Most seconds spent shrinking one input: on a slow target (libm's `jn`, whose loop
+/// turns as often as its first argument says) the input ends as small as it got by then.
+const SHRINK_SECONDS: f64 = 10.0;
+
+/// Written tests past which `amplify` points at `--max-tests`.
+const MANY_TESTS: usize = 100;
+
 /// Run the command; returns the exit code.
 pub fn run(args: &AmplifySettings) -> Result<i32> {
     let start = Instant::now();
@@ -404,6 +411,13 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         count(verified.kept.len(), "test"),
         lines as f64 / verified.kept.len() as f64
     );
+    // A file of hundreds of tests is one no one reviews: say how to keep fewer.
+    if args.max_tests.is_none() && verified.kept.len() > MANY_TESTS {
+        eprintln!(
+            "  ({} is more than a reviewer reads: `--max-tests N` keeps the N that kill the most)",
+            count(verified.kept.len(), "test")
+        );
+    }
     // More missed than before reads as a loss: say where they come from.
     let newly_reached = survivors
         .file
@@ -517,7 +531,7 @@ pub fn shrunk(
             file: path.clone(),
             keep: Keep::Mutants(ids.iter().copied().collect()),
             state: Some(run.state.path().to_owned()),
-            limits: ShrinkLimits { max_runs: Some(max_runs), time: None },
+            limits: ShrinkLimits { max_runs: Some(max_runs), time: Some(SHRINK_SECONDS) },
             workers: WorkerLimits::default(),
             panic_is_failure: false,
             out: out.clone(),

@@ -195,12 +195,16 @@ fn declare_test(doc: &mut toml_edit::DocumentMut, name: &str) {
 }
 
 /// A note for the user when `package`'s manifest turns off `autotests`: the written
-/// `tests/<name>` runs only once declared.
+/// `tests/<name>` runs only once declared, which it is not yet.
 pub fn undeclared_note(package_root: &Path, name: &str) -> Option<String> {
     let doc: toml_edit::DocumentMut =
         std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse().ok()?;
-    crate::workspace::tests_listed_only(&doc).then(|| {
-        let stem = name.trim_end_matches(".rs");
+    let stem = name.trim_end_matches(".rs");
+    let listed = doc
+        .get("test")
+        .and_then(|t| t.as_array_of_tables())
+        .is_some_and(|tests| tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem)));
+    (crate::workspace::tests_listed_only(&doc) && !listed).then(|| {
         format!(
             "note: Cargo.toml turns off `autotests`, so cargo runs only the tests it lists: add\n  \
              [[test]]\n  name = \"{stem}\"\n  path = \"tests/{name}\""
@@ -716,6 +720,9 @@ mod tests {
         let names: Vec<&str> =
             doc["test"].as_array_of_tables().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["old", "mutfuzz_amplified"]);
+        // The user's manifest, without the test and with it.
+        assert!(undeclared_note(dir.path(), FILE).is_none());
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
         assert!(undeclared_note(dir.path(), FILE).unwrap().contains("name = \"mutfuzz_amplified\""));
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
         assert_eq!(undeclared_note(dir.path(), FILE), None);
