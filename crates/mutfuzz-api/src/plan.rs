@@ -1210,9 +1210,14 @@ impl Planner<'_> {
         if !asked.iter().any(|n| self.api.own_traits.contains(*n)) {
             return None;
         }
-        let path = self.api.types.values().find_map(|d| {
-            d.path.as_ref().filter(|_| !d.generic && asked.iter().all(|n| d.traits.contains(*n)))
-        })?;
+        // One the harness builds first (base64's `GeneralPurpose`, not the `Avx2` no public
+        // constructor makes).
+        let meets =
+            |d: &&TypeDef| d.path.is_some() && !d.generic && asked.iter().all(|n| d.traits.contains(*n));
+        let mut meeting = self.api.types.values().filter(meets);
+        let first =
+            meeting.clone().find(|d| self.buildable.contains_key(&d.name)).or_else(|| meeting.next())?;
+        let path = first.path.as_ref()?;
         let segments = path.split("::").map(str::to_owned).collect();
         Some(Ty::Path { segments, args: Vec::new(), assoc: Vec::new(), lifetimes: false })
     }
@@ -1375,6 +1380,7 @@ impl Planner<'_> {
             }
             let concrete = self
                 .source_for_into(bounds)
+                .or_else(|| self.implementor(bounds))
                 .or_else(|| instance(bounds))
                 .ok_or_else(|| format!("parameter `{name}: {ty}`: no known type meets it"))?;
             return self.arg(name, &concrete, generics, owner);
@@ -1390,8 +1396,11 @@ impl Planner<'_> {
             if bounds.iter().any(iterates) {
                 return self.arg(name, &Ty::Impl(bounds.clone()), generics, owner);
             }
+            // A crate type implementing the crate's trait it is bounded by (base64's
+            // `E: Engine`), before a number tried at random.
             let concrete = self
                 .source_for_into(bounds)
+                .or_else(|| self.implementor(bounds))
                 .or_else(|| instance(bounds))
                 .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
             return self.arg(name, &concrete, generics, owner);
@@ -1533,7 +1542,9 @@ impl Planner<'_> {
         if let Some(n) = ty.plain_name()
             && let Some((_, bounds)) = generics.iter().find(|(g, _)| g == n)
         {
-            let concrete = instance(bounds)
+            let concrete = self
+                .implementor(bounds)
+                .or_else(|| instance(bounds))
                 .ok_or_else(|| format!("no known type meets `{n}: {}`", bound_list(bounds)))?;
             return self.owned(name, &concrete, generics, owner);
         }
@@ -2839,6 +2850,24 @@ mod tests {
         ] {
             assert!(module.contains(rendered), "no `{rendered}` in:\n{module}");
         }
+    }
+
+    #[test]
+    fn a_parameter_bounded_by_a_crate_trait_is_a_crate_type_implementing_it() {
+        let api = api("pub trait Engine { fn go(&self, x: u8) -> u8; }\n\
+             #[derive(Debug)] pub struct Avx(u8);\n\
+             impl Engine for Avx { fn go(&self, x: u8) -> u8 { x } }\n\
+             #[derive(Debug)] pub struct Fast(u8);\n\
+             impl Fast { pub fn new(n: u8) -> Fast { Fast(n) } }\n\
+             impl Engine for Fast { fn go(&self, x: u8) -> u8 { x } }\n\
+             pub fn encode<E: Engine>(input: u8, engine: &E) -> u8 { engine.go(input) }\n");
+        let p = plan(&api, &Exclusions::new());
+        let encode =
+            p.calls.iter().find(|c| c.function.name == "encode" && c.function.instantiated.is_none());
+        let args: Vec<(&str, &str)> =
+            encode.unwrap().args.iter().map(|a| (a.gen_ty.as_str(), a.expr.as_str())).collect();
+        // Not `Avx`, which no public constructor builds.
+        assert_eq!(args, [("u8", "input"), ("MakeFast", "&engine")]);
     }
 
     #[test]

@@ -1354,12 +1354,11 @@ impl Walk<'_> {
             }
         }
         let modules = &self.modules;
+        // `use core::str;` brings the module: `str` in a type is still the primitive.
+        let primitive =
+            |name: &str| INTEGERS.contains(&name) || ["str", "bool", "char", "f32", "f64"].contains(&name);
         let written_out = |module: usize, ty: &Ty| {
             // A std time type under another name too (`use std::time::Duration as Span`).
-            // `use core::str;` brings the module: `str` in a type is still the primitive.
-            let primitive = |name: &str| {
-                INTEGERS.contains(&name) || ["str", "bool", "char", "f32", "f64"].contains(&name)
-            };
             let names = modules[module].std_names.iter().filter(|(name, path)| {
                 !primitive(name)
                     && (own.contains(*name)
@@ -1380,6 +1379,13 @@ impl Walk<'_> {
                 .iter_mut()
                 .chain(&mut imp.trait_fns)
                 .for_each(|f| f.map_types(|t| written_out(module, t)));
+            // A std type a crate's trait is implemented for is named by its whole path in
+            // generated code, which has none of the crate's `use`s (path-clean's `<Path as
+            // PathClean>::clean`).
+            if !own.iter().any(|o| imp.self_ty.plain_name() == Some(o)) {
+                let std_names = modules[module].std_names.iter().filter(|(name, _)| !primitive(name));
+                imp.self_ty = std_names.fold(imp.self_ty.clone(), |t, (name, path)| t.qualified(name, path));
+            }
         }
         // A struct's fields, a variant's, and an alias: built or resolved as the
         // signatures are (`pub type Stamp = SystemTime;`, `timeout: Duration`).
@@ -1939,6 +1945,17 @@ mod tests {
         let effects: Vec<(&str, Option<&str>)> =
             api.functions.iter().map(|f| (f.name.as_str(), f.effect)).collect();
         assert_eq!(effects, [("is_file", None), ("here", Some("the file system")), ("local", None)]);
+    }
+
+    #[test]
+    fn a_std_type_a_crate_trait_is_implemented_for_is_named_by_its_whole_path() {
+        let api = api(&[(
+            "src/lib.rs",
+            "use std::path::Path;\npub trait Clean { fn clean(&self) -> u8; }\n\
+             impl Clean for Path { fn clean(&self) -> u8 { 0 } }\n",
+        )]);
+        let paths: Vec<&str> = api.functions.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["<std::path::Path as k::Clean>::clean"]);
     }
 
     #[test]

@@ -75,6 +75,14 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         );
         return Ok(exit_code::SUCCESS);
     }
+    let not_run = survivors.file.summary.not_run;
+    if survivors.ids.is_empty() && not_run > 0 {
+        eprintln!(
+            "Nothing to amplify yet: `cargo mutfuzz test` was interrupted with {} not run, and              left none of those it ran alive; run it to the end, then amplify",
+            count(not_run, "mutant")
+        );
+        return Ok(exit_code::SUCCESS);
+    }
     if survivors.ids.is_empty() {
         eprintln!(
             "Nothing to amplify: `cargo mutfuzz test` left no mutant alive (no missed, not-covered or wall-clock timeout)"
@@ -95,7 +103,6 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         package.name,
         survivors.ids.len()
     );
-    let not_run = survivors.file.summary.not_run;
     if not_run > 0 {
         eprintln!(
             "warning: the results are of an interrupted `cargo mutfuzz test`: {} not run are no survivors \
