@@ -225,9 +225,24 @@ fn matches(pattern: &[Piece], input: &[TokenTree], bound: &mut BTreeMap<String, 
         Piece::Var(name, frag) => {
             let single = matches!(frag.as_str(), "ident" | "tt" | "literal" | "lifetime");
             // A single token tree, or the tokens up to where the rest of the rule matches
-            // (the shortest such run that is not empty).
-            let ends: Vec<usize> = if single { vec![1] } else { (1..=input.len()).collect() };
-            for end in ends.into_iter().filter(|&e| e <= input.len()) {
+            // (the shortest such run that is not empty): up to the token the rule writes
+            // next, or all of them where it is the last piece.
+            let next = match rest.first() {
+                Some(Piece::Token(t)) => Some(t),
+                _ => None,
+            };
+            let ends: Vec<usize> = match (single, rest.is_empty()) {
+                (true, _) => vec![1],
+                (false, true) => vec![input.len()],
+                (false, false) => (1..=input.len())
+                    .filter(|&e| {
+                        next.is_none_or(|t| {
+                            matches!(input.get(e), Some(tt) if !matches!(tt, TokenTree::Group(_)) && tt.to_string() == *t)
+                        })
+                    })
+                    .collect(),
+            };
+            for end in ends.into_iter().filter(|&e| e <= input.len() && e > 0) {
                 let mut trial = bound.clone();
                 trial.insert(name.clone(), input[..end].to_vec());
                 if matches(rest, &input[end..], &mut trial) {

@@ -481,23 +481,9 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
         }
         for source in &def.from {
             let f = Function {
-                path: format!("<{path} as From<{source}>>::from"),
-                name: "from".into(),
-                owner: Some(def.name.clone()),
-                receiver: None,
                 params: vec![("value".into(), source.clone())],
                 output: Some(Ty::named(&def.name, Vec::new())),
-                generics: Vec::new(),
-                signature_generics: 0,
-                blocker: None,
-                effect: None,
-                location: String::new(),
-                instantiated: None,
-                trait_: None,
-                extension: None,
-                self_param: false,
-                requires: Vec::new(),
-                deprecated: false,
+                ..Function::made_up(format!("<{path} as From<{source}>>::from"), "from", &def.name)
             };
             if !excluded.contains_key(&f.key())
                 && let Ok(call) = p.call(&f)
@@ -999,25 +985,14 @@ impl Planner<'_> {
             true => Ty::named("Option", vec![bool_ty]),
             false => bool_ty,
         };
+        // Not `k::Set::hash`: an inherent `hash` has that key.
+        let path = format!("<{} as std::hash::Hash>::hash", def.path.as_ref()?);
         let function = Function {
-            // Not `k::Set::hash`: an inherent `hash` has that key.
-            path: format!("<{} as std::hash::Hash>::hash", def.path.as_ref()?),
-            name: "hash".into(),
-            owner: Some(def.name.clone()),
             receiver: Some(Receiver::Ref),
             params: vec![("other".into(), Ty::Ref { mutable: false, inner: Box::new(own) })],
             output: Some(answer),
-            generics: Vec::new(),
-            signature_generics: 0,
-            blocker: None,
-            effect: None,
-            location: String::new(),
-            instantiated: None,
             trait_: Some(HASH),
-            extension: None,
-            self_param: false,
-            requires: Vec::new(),
-            deprecated: false,
+            ..Function::made_up(path, "hash", &def.name)
         };
         self.call(&function).ok()
     }

@@ -159,6 +159,30 @@ impl Function {
     }
 
     /// The name as written in a target or variant: `format`, `format_u128`.
+    /// A function the plan makes up, with no parameters, result or receiver yet: an
+    /// impl's trait method called by path (`<k::Set as std::hash::Hash>::hash`).
+    pub fn made_up(path: String, name: &str, owner: &str) -> Function {
+        Function {
+            path,
+            name: name.to_owned(),
+            owner: Some(owner.to_owned()),
+            receiver: None,
+            params: Vec::new(),
+            output: None,
+            generics: Vec::new(),
+            signature_generics: 0,
+            blocker: None,
+            effect: None,
+            location: String::new(),
+            instantiated: None,
+            trait_: None,
+            extension: None,
+            self_param: false,
+            requires: Vec::new(),
+            deprecated: false,
+        }
+    }
+
     pub fn target_name(&self) -> String {
         self.suffixed(self.name.trim_start_matches("r#"))
     }
