@@ -5,6 +5,9 @@
 //! hand-written target is written by [`hand`], and the file includes the harness then.
 
 pub mod hand;
+mod table;
+
+pub use table::tabulated;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -2548,12 +2551,18 @@ const COMMENT_WIDTH: usize = 100;
 /// first of them and a count (one of rust-stemmers' tests kills 440), which the report of
 /// `cargo mutfuzz test` lists in full.
 fn push_kills(out: &mut String, kills: &[impl AsRef<str>]) {
-    let listed = if kills.len() > KILLS_LISTED { KILLS_LISTED - 2 } else { kills.len() };
+    push_kills_and(out, kills, 0);
+}
+
+/// [`push_kills`] of `kills` and `unnamed` more the comment does not name.
+fn push_kills_and(out: &mut String, kills: &[impl AsRef<str>], unnamed: usize) {
+    let all = kills.len() + unnamed;
+    let listed = if all > KILLS_LISTED { (KILLS_LISTED - 2).min(kills.len()) } else { kills.len() };
     for k in &kills[..listed] {
         push_wrapped_comment(out, &format!("Kills {}", k.as_ref()));
     }
-    if listed < kills.len() {
-        let more = kills.len() - listed;
+    if listed < all {
+        let more = all - listed;
         push_wrapped_comment(out, &format!("Kills {more} more (`cargo mutfuzz report` names each)"));
     }
 }

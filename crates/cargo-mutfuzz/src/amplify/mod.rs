@@ -326,6 +326,8 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     // with only the tests that call code behind them `#[cfg]` on it, it passes a plain
     // `cargo test` too.
     let mut text = verified.text.clone();
+    let mut written: Vec<_> = verified.kept.iter().map(|(t, _)| t.clone()).collect();
+    let mut written_head = head.clone();
     let mut file_gated = !on.is_empty() || !off.is_empty();
     let mut gated_tests = 0;
     if !on.is_empty() && off.is_empty() {
@@ -337,6 +339,22 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
             gated_tests =
                 tests.iter().zip(&verified.kept).filter(|(t, (kept, _))| t.text != kept.text).count();
             (text, file_gated) = (plain, false);
+            (written, written_head) = (tests, plain_head);
+        }
+    }
+    // Tests of one call on literals become one table-driven test each, where the file
+    // still passes so.
+    let (mut merged_note, mut renamed) = (None, std::collections::BTreeMap::new());
+    if let Some((tables, names)) = mutfuzz_api::test_writer::tabulated(&written) {
+        let merged = mutfuzz_api::test_writer::file(&written_head, &tables);
+        if verify::passes(&copy, &merged, !file_gated)? {
+            let loops = tables.iter().filter(|t| !written.iter().any(|w| w.text == t.text)).count();
+            merged_note = Some(format!(
+                "  ({} asserting one call on literals each are written as {} looping over their cases)",
+                count(written.len() - (tables.len() - loops), "test"),
+                count(loops, "table-driven test")
+            ));
+            (text, written, renamed) = (merged, tables, names);
         }
     }
     let text = crate::fuzzing::auto_harness::rustfmt(&text, &package.root, &package.edition);
@@ -407,7 +425,8 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         .collect();
     let after_count = |outcome: Outcome| after_outcomes.iter().filter(|o| **o == outcome).count();
     let (missed_after, not_covered_after) = (after_count(Outcome::Missed), after_count(Outcome::NotCovered));
-    let lines: usize = verified.kept.iter().map(|(t, _)| t.text.lines().count()).sum();
+    // As the file has them: a table-driven test is one.
+    let lines: usize = written.iter().map(|t| t.text.lines().count()).sum();
     eprintln!(
         "missed {} → {missed_after}; not covered {} → {}; score {:.1} % → {:.1} %; {}, {:.0} lines each on average",
         before.missed,
@@ -415,14 +434,17 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         not_covered_after,
         score(before.caught, before.timeout),
         score(before.caught + caught.len(), before.timeout),
-        count(verified.kept.len(), "test"),
-        lines as f64 / verified.kept.len() as f64
+        count(written.len(), "test"),
+        lines as f64 / written.len() as f64
     );
+    if let Some(note) = merged_note {
+        eprintln!("{note}");
+    }
     // A file of hundreds of tests is one no one reviews: say how to keep fewer.
-    if args.max_tests.is_none() && verified.kept.len() > MANY_TESTS {
+    if args.max_tests.is_none() && written.len() > MANY_TESTS {
         eprintln!(
             "  ({} is more than a reviewer reads: `--max-tests N` keeps the N that kill the most)",
-            count(verified.kept.len(), "test")
+            count(written.len(), "test")
         );
     }
     // More missed than before reads as a loss: say where they come from.
@@ -439,7 +461,7 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
         );
     }
     print_dropped(&verified, &tests.why, &candidates);
-    write::record(&results, &file, &survivors, &verified, &caught, &killed, &reached)?;
+    write::record(&results, &file, &survivors, &verified, &renamed, [&caught, &killed, &reached])?;
     eprintln!("Wrote {} in {}", target_file.display(), duration(start.elapsed()));
     Ok(exit_code::SUCCESS)
 }

@@ -320,10 +320,17 @@ fn fewest(tests: Vec<(TestFn, BTreeSet<u32>)>) -> Vec<(TestFn, BTreeSet<u32>, bo
 /// passes in `copy` with the package's default features (each test that calls code behind
 /// the run's features `#[cfg]` on them).
 pub fn passes_plain(copy: &Copy, text: &str) -> Result<bool> {
+    passes(copy, text, true)
+}
+
+/// Whether `text` builds and passes in `copy`, with the run's features or (`plain`) the
+/// package's defaults.
+pub fn passes(copy: &Copy, text: &str, plain: bool) -> Result<bool> {
     copy.write_test(&copy.file, text)?;
-    let plain = Copy { feature_args: Vec::new(), ..copy.clone() };
+    let features = if plain { Vec::new() } else { copy.feature_args.clone() };
+    let with = Copy { feature_args: features, ..copy.clone() };
     // A file that does not build says so as an error: then it does not pass.
-    Ok(run_tests(&plain, &copy.file).is_ok_and(|failing| failing.is_empty()))
+    Ok(run_tests(&with, &copy.file).is_ok_and(|failing| failing.is_empty()))
 }
 
 /// The mutation test of `tests` alone in `copy`, on the survivors `ids`, its results in

@@ -518,16 +518,17 @@ pub fn record(
     test_file: &str,
     survivors: &Survivors,
     verified: &Verified,
-    caught: &BTreeSet<u32>,
-    killed: &BTreeSet<u32>,
-    reached: &BTreeSet<u32>,
+    renamed: &BTreeMap<String, String>,
+    [caught, killed, reached]: [&BTreeSet<u32>; 3],
 ) -> Result<()> {
+    // A test merged into a table-driven one is named as the table is.
+    let name = |t: &str| renamed.get(t).cloned().unwrap_or_else(|| t.to_owned());
     let file = AmplifiedFile {
         file: Some(test_file.to_owned()),
         tests: verified
             .kept
             .iter()
-            .map(|(t, ids)| AmplifiedTest { name: t.name.clone(), catches: ids.iter().copied().collect() })
+            .map(|(t, ids)| AmplifiedTest { name: name(&t.name), catches: ids.iter().copied().collect() })
             .collect(),
         killed_untested: killed.difference(caught).copied().collect(),
         not_killed: survivors.ids.iter().copied().filter(|id| !killed.contains(id)).collect(),
