@@ -96,12 +96,20 @@ fn case(text: &str) -> Option<Case> {
 
 /// A value every case writes the same way, so that the cases make one array: a number,
 /// a `bool`, a `char` or a `&str` literal (not a byte string: its arrays differ in
-/// length), a negative number, a path (`u64::MAX`, `None`), or `Some`, `Ok` or `Err` of one.
+/// length), a negative number, a path (`u64::MAX`, `None`), a text's `chars()`, or `Some`,
+/// `Ok` or `Err` of one.
 fn literal(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Lit(l) => !matches!(l.lit, syn::Lit::ByteStr(_) | syn::Lit::CStr(_)),
         syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => literal(expr),
         syn::Expr::Path(_) => true,
+        // A text's chars or bytes, or it owned: of one type for every case.
+        syn::Expr::MethodCall(m) => {
+            m.args.is_empty()
+                && m.turbofish.is_none()
+                && ["chars", "bytes", "to_owned", "to_string"].iter().any(|n| m.method == n)
+                && matches!(&*m.receiver, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(_), .. }))
+        }
         syn::Expr::Call(c) => {
             matches!(&*c.func, syn::Expr::Path(p) if ["Some", "Ok", "Err"].iter().any(|n| p.path.is_ident(n)))
                 && c.args.len() == 1
@@ -227,5 +235,7 @@ mod tests {
         assert!(case("#[test]\nfn f() {\n    assert_eq!(k::f(b\"ab\"), 1);\n}\n").is_none());
         let c = case("#[test]\nfn f() {\n    assert_eq!(k::f(-1, u64::MAX), Some(Err(2)));\n}\n").unwrap();
         assert_eq!((c.callee.as_str(), c.args.len()), ("k::f", 2));
+        let c = case("#[test]\nfn f() {\n    assert_eq!(k::f(\"ι\".chars()), k::Is::No);\n}\n").unwrap();
+        assert_eq!((c.args[0].as_str(), c.expected.as_str()), ("\"ι\" . chars ()", "k :: Is :: No"));
     }
 }
