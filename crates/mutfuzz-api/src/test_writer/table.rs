@@ -12,7 +12,7 @@ use super::{TestFn, push_kills_and};
 /// Tests of one shape merged, from this many on.
 const FEWEST: usize = 3;
 
-/// `tests` with each group of at least [`FEWEST`] tests that assert one call of the same
+/// `tests` with each group of at least three tests that assert one call of the same
 /// function on literals (`assert_eq!(k::f("a", 2), Some(1));`, `assert!(!k::g('x'));`)
 /// merged into one test looping over the cases, in the place of the group's first, and
 /// the name each merged test has now; `None` where no group is that large.
