@@ -651,7 +651,6 @@ pub fn plan(api: &Api, excluded: &Exclusions) -> Plan {
     out
 }
 
-/// `my_crate::Doc::len` → `Doc::len`; free functions keep their module path.
 /// Marks the types whose `Make…` enums a borrowing type's constructor clones (its
 /// arguments' own, and theirs in turn).
 fn mark_cloned(types: &mut [Buildable]) {
@@ -675,6 +674,7 @@ fn mark_cloned(types: &mut [Buildable]) {
     }
 }
 
+/// `my_crate::Doc::len` → `Doc::len`; free functions keep their module path.
 fn display_path(f: &Function) -> String {
     match &f.extension {
         // `<u8 as k::Halve>::halve` → `<u8 as Halve>::halve`.
@@ -957,15 +957,15 @@ impl Planner<'_> {
         })
     }
 
-    /// Whether `ty` is std's `time::{name}` (`Duration`, `SystemTime`): written through
-    /// `std` or `core`, as the scan writes out every name a module imports from there (a
-    /// bare `Duration` or `time::Duration` may be chrono's or the `time` crate's).
     /// [`std_made`], where `ty` is not one of the crate's own types (a `Path` of its own).
     fn std_made(&self, ty: &Ty, name: &str) -> Option<(String, String)> {
         let own = matches!(ty, Ty::Path { segments, .. } if segments.len() == 1 && self.api.types.contains_key(&segments[0]));
         std_made(ty, name).filter(|_| !own)
     }
 
+    /// Whether `ty` is std's `time::{name}` (`Duration`, `SystemTime`): written through
+    /// `std` or `core`, as the scan writes out every name a module imports from there (a
+    /// bare `Duration` or `time::Duration` may be chrono's or the `time` crate's).
     fn std_time(ty: &Ty, name: &str) -> bool {
         let Ty::Path { segments, args, .. } = ty else { return false };
         args.is_empty()

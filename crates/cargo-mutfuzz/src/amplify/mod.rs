@@ -78,7 +78,8 @@ pub fn run(args: &AmplifySettings) -> Result<i32> {
     let not_run = survivors.file.summary.not_run;
     if survivors.ids.is_empty() && not_run > 0 {
         eprintln!(
-            "Nothing to amplify yet: `cargo mutfuzz test` was interrupted with {} not run, and              left none of those it ran alive; run it to the end, then amplify",
+            "Nothing to amplify yet: `cargo mutfuzz test` was interrupted with {} not run, and \
+             left none of those it ran alive; run it to the end, then amplify",
             count(not_run, "mutant")
         );
         return Ok(exit_code::SUCCESS);

@@ -185,7 +185,7 @@ fn declare_test(doc: &mut toml_edit::DocumentMut, name: &str) {
     let stem = name.trim_end_matches(".rs");
     let tests = doc.entry("test").or_insert(toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
     let Some(tests) = tests.as_array_of_tables_mut() else { return };
-    if tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem)) {
+    if lists(tests, stem) {
         return;
     }
     let mut target = toml_edit::Table::new();
@@ -194,16 +194,18 @@ fn declare_test(doc: &mut toml_edit::DocumentMut, name: &str) {
     tests.push(target);
 }
 
+/// Whether `[[test]]` entries `tests` have one named `stem`.
+fn lists(tests: &toml_edit::ArrayOfTables, stem: &str) -> bool {
+    tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem))
+}
+
 /// A note for the user when `package`'s manifest turns off `autotests`: the written
 /// `tests/<name>` runs only once declared, which it is not yet.
 pub fn undeclared_note(package_root: &Path, name: &str) -> Option<String> {
     let doc: toml_edit::DocumentMut =
         std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse().ok()?;
     let stem = name.trim_end_matches(".rs");
-    let listed = doc
-        .get("test")
-        .and_then(|t| t.as_array_of_tables())
-        .is_some_and(|tests| tests.iter().any(|t| t.get("name").and_then(|n| n.as_str()) == Some(stem)));
+    let listed = doc.get("test").and_then(|t| t.as_array_of_tables()).is_some_and(|tests| lists(tests, stem));
     (crate::workspace::tests_listed_only(&doc) && !listed).then(|| {
         format!(
             "note: Cargo.toml turns off `autotests`, so cargo runs only the tests it lists: add\n  \

@@ -12,6 +12,9 @@ use super::{TestFn, push_kills_and};
 /// Tests of one shape merged, from this many on.
 const FEWEST: usize = 3;
 
+/// A table's names of a call's arguments, where it has more than one.
+const ARG_NAMES: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
+
 /// `tests` with each group of at least three tests that assert one call of the same
 /// function on literals (`assert_eq!(k::f("a", 2), Some(1));`, `assert!(!k::g('x'));`)
 /// merged into one test looping over the cases, in the place of the group's first, and
@@ -30,11 +33,11 @@ pub fn tabulated(tests: &[TestFn]) -> Option<(Vec<TestFn>, BTreeMap<String, Stri
     }
     let merged_into: BTreeMap<usize, &Vec<usize>> = groups.values().map(|m| (m[0], m)).collect();
     let in_group: Vec<usize> = groups.values().flatten().copied().collect();
-    let taken: Vec<&str> = tests
+    let mut taken: Vec<String> = tests
         .iter()
         .enumerate()
         .filter(|(i, _)| !in_group.contains(i))
-        .map(|(_, t)| t.name.as_str())
+        .map(|(_, t)| t.name.clone())
         .collect();
     let mut out = Vec::new();
     let mut renamed = BTreeMap::new();
@@ -43,7 +46,7 @@ pub fn tabulated(tests: &[TestFn]) -> Option<(Vec<TestFn>, BTreeMap<String, Stri
             Some(members) => {
                 let group: Vec<(&TestFn, &Case)> =
                     members.iter().map(|&m| (&tests[m], cases[m].as_ref().expect("a case"))).collect();
-                let merged = table(&group, &taken);
+                let merged = table(&group, &mut taken);
                 renamed.extend(group.iter().map(|(t, _)| (t.name.clone(), merged.name.clone())));
                 out.push(merged);
             }
@@ -84,7 +87,7 @@ fn case(text: &str) -> Option<Case> {
     };
     let syn::Expr::Call(call) = call else { return None };
     let syn::Expr::Path(callee) = &*call.func else { return None };
-    if !call.args.iter().all(literal) || call.args.is_empty() {
+    if !call.args.iter().all(literal) || call.args.is_empty() || call.args.len() > ARG_NAMES.len() {
         return None;
     }
     Some(Case {
@@ -120,27 +123,30 @@ fn literal(e: &syn::Expr) -> bool {
 }
 
 /// The merged test of `group`: its comment the kills of all, its name the first's base
-/// (with `_cases` where another test has that name).
-fn table(group: &[(&TestFn, &Case)], taken: &[&str]) -> TestFn {
+/// (with `_cases`, then a number, where a test or table has that name), now `taken`.
+fn table(group: &[(&TestFn, &Case)], taken: &mut Vec<String>) -> TestFn {
     let (first, case) = group[0];
     let names: Vec<&str> = match case.args.len() {
         1 => vec!["input"],
-        n => ["a", "b", "c", "d", "e", "f"].iter().copied().take(n).collect(),
+        n => ARG_NAMES[..n].to_vec(),
     };
-    let name = if taken.contains(&first.base.as_str()) {
-        format!("{}_cases", first.base)
-    } else {
-        first.base.clone()
-    };
+    // Two functions of one name in two modules make two tables: the second is numbered.
+    let mut name = first.base.clone();
+    let mut n = 2;
+    while taken.contains(&name) {
+        name = format!("{}_cases{}", first.base, if n == 2 { String::new() } else { n.to_string() });
+        n += 1;
+    }
+    taken.push(name.clone());
     let pattern = format!("({}, expected)", names.join(", "));
     let mut kills: Vec<String> = Vec::new();
     let mut more = 0;
     for (t, _) in group {
         for kill in kill_lines(&t.text) {
-            match kill.split_once(" more (") {
-                Some((n, _)) if n.parse::<usize>().is_ok() => more += n.parse::<usize>().unwrap_or(0),
-                _ if !kills.contains(&kill) => kills.push(kill),
-                _ => {}
+            match kill.split_once(" more (").and_then(|(n, _)| n.parse::<usize>().ok()) {
+                Some(n) => more += n,
+                None if !kills.contains(&kill) => kills.push(kill),
+                None => {}
             }
         }
     }
@@ -221,6 +227,15 @@ mod tests {
              for (input, expected) in [\n        (\"a\", true),\n        (\"\\u{301}\", false),\n        \
              (\"b\", true),\n    ] {\n        assert_eq!(k::is_nfc(input), expected);\n    }\n}\n"
         );
+        // Two functions of one name in two modules make two tables, named apart.
+        let in_module = |m: &str, i: u8| TestFn {
+            base: "f".into(),
+            ..test(&format!("f_{m}{i}"), &format!("assert!(k::{m}::f({i}));"), &[])
+        };
+        let both: Vec<TestFn> =
+            (0..3).map(|i| in_module("a", i)).chain((0..3).map(|i| in_module("b", i))).collect();
+        let names: Vec<String> = tabulated(&both).unwrap().0.into_iter().map(|t| t.name).collect();
+        assert_eq!(names, ["f", "f_cases"]);
         // Two of a shape stay as they are.
         assert_eq!(tabulated(&tests[..2]), None);
     }
@@ -233,6 +248,8 @@ mod tests {
         };
         assert!(case(&gated.text).is_none());
         assert!(case("#[test]\nfn f() {\n    assert_eq!(k::f(b\"ab\"), 1);\n}\n").is_none());
+        // More arguments than a table names.
+        assert!(case("#[test]\nfn f() {\n    assert!(k::f(1, 2, 3, 4, 5, 6, 7));\n}\n").is_none());
         let c = case("#[test]\nfn f() {\n    assert_eq!(k::f(-1, u64::MAX), Some(Err(2)));\n}\n").unwrap();
         assert_eq!((c.callee.as_str(), c.args.len()), ("k::f", 2));
         let c = case("#[test]\nfn f() {\n    assert_eq!(k::f(\"ι\".chars()), k::Is::No);\n}\n").unwrap();
